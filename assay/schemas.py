@@ -1,0 +1,49 @@
+"""Typed records shared by every suite: score rows, problems found in input, run parameters."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class ScoreRow(BaseModel):
+    """One score for one case and one metric.
+
+    ``value`` is None when the metric could not be computed; ``unscored_reason`` then says
+    why. A per-judge score carries the judge's name; ensemble and automatic scores have
+    ``judge=None``. ``scale`` names the range, e.g. "0-1", "1-5", "0-10", "0-100".
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    case_id: str
+    metric: str
+    family: str
+    value: float | None
+    scale: str
+    judge: str | None = None
+    unscored_reason: str | None = None
+    details: dict[str, Any] = Field(default_factory=dict)
+
+    @classmethod
+    def unscored(cls, case_id: str, metric: str, family: str, scale: str, reason: str, **kw: Any) -> ScoreRow:
+        return cls(
+            case_id=case_id, metric=metric, family=family, value=None, scale=scale, unscored_reason=reason, **kw
+        )
+
+
+class RowProblem(BaseModel):
+    """A problem in the input, named by row so the user can fix it."""
+
+    row: str = Field(description="the case id, or 'line N' when no id could be read")
+    line: int | None = Field(default=None, description="1-based line number in the source file")
+    file: str | None = None
+    expectation: str = Field(description="which rule failed, e.g. 'valid JSON' or a GX expectation type")
+    column: str | None = None
+    detail: str = ""
+
+    def describe(self) -> str:
+        where = self.row if self.line is None or self.row.startswith("line") else f"{self.row} (line {self.line})"
+        col = f" [{self.column}]" if self.column else ""
+        return f"{where}{col}: {self.expectation} — {self.detail}".rstrip(" —")

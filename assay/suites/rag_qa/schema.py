@@ -1,0 +1,54 @@
+"""rag_qa case and generation schemas (seed 003's TestQuestion, plus the recorded run)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+# Seed 003 lists these seven categories in its dataset summary.
+CATEGORIES: tuple[str, ...] = (
+    "direct_fact",
+    "temporal",
+    "spanning",
+    "numerical",
+    "comparative",
+    "holistic",
+    "relationship",
+)
+Category = Literal["direct_fact", "temporal", "spanning", "numerical", "comparative", "holistic", "relationship"]
+
+
+class RagCase(BaseModel):
+    id: str = Field(description="unique case id")
+    question: str = Field(description="question put to the RAG system")
+    keywords: list[str] = Field(description="keywords the retrieved text should contain")
+    reference_answer: str = Field(description="ground-truth answer")
+    category: Category
+    source_docs: list[str] = Field(default_factory=list, description="KB-relative paths holding the answer")
+
+
+class RetrievedChunk(BaseModel):
+    source: str = Field(description="normalised KB-relative path, e.g. 'company/overview.md'")
+    text: str
+    score: float | None = Field(default=None, description="retriever similarity, higher is closer")
+
+
+class RagGeneration(BaseModel):
+    case_id: str
+    answer: str
+    retrieved: list[RetrievedChunk] = Field(description="ranked retrieval results, best first")
+    latency_s: float | None = Field(default=None, ge=0)
+    input_tokens: int | None = Field(default=None, ge=0)
+    output_tokens: int | None = Field(default=None, ge=0)
+    model: str | None = None
+
+
+def normalize_source(source_path: str) -> str:
+    """Seed 003: '../x/knowledge_base/company/overview.md' -> 'company/overview.md'."""
+    source_path = source_path.replace("\\", "/")
+    if "knowledge_base/" in source_path:
+        return source_path.split("knowledge_base/")[-1]
+    if "kb/" in source_path:
+        return source_path.split("kb/")[-1]
+    return source_path.lstrip("./")
