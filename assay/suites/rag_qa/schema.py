@@ -42,6 +42,7 @@ class RagGeneration(BaseModel):
     input_tokens: int | None = Field(default=None, ge=0)
     output_tokens: int | None = Field(default=None, ge=0)
     model: str | None = None
+    error: str | None = Field(default=None, description="why no answer was produced (live replay)")
 
 
 def normalize_source(source_path: str) -> str:
