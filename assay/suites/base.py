@@ -50,6 +50,7 @@ class MetricContext:
     jury: Any = None  # assay.judges runner, set when the family needs judges
     progress: ProgressFn = lambda message: None
     dataset_root: Path | None = None
+    jury_runs: list[Any] = field(default_factory=list)  # JuryRun records, stored for lineage
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,222 @@
+"""The ``assay`` command line: run, rerun, audit and list suites.
+
+Prefect (and the flow) is imported only by the commands that run a flow, so ``assay
+suites`` and ``assay audit`` start fast and never start a server.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from assay import apply_offline_env
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help="Auditable, rerunnable evaluation runs on Prefect.")
+
+EXIT_FAILED = 1
+EXIT_VALIDATION = 2
+
+
+def _err(message: str) -> None:
+    typer.secho(message, fg=typer.colors.RED, err=True)
+
+
+def _resolve_run(run: str, out: str, store: str | None) -> tuple[Any, str]:
+    """RUN may be a run id under --out/--store or a path to a run directory."""
+    from assay.lineage.store import ArtifactStore
+
+    path = Path(run)
+    if store is None and path.is_dir() and (path / "manifest.json").exists():
+        return ArtifactStore(str(path.resolve().parent)), path.resolve().name
+    return ArtifactStore(store or str(Path(out).resolve())), run
+
+
+def _quiet_prefect(verbose: bool) -> None:
+    apply_offline_env()
+    os.environ["ASSAY_PROGRESS"] = "1"
+    if not verbose:
+        os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+
+
+@app.command()
+def suites() -> None:
+    """List the built-in suites."""
+    from assay.suites.registry import get_suite, suite_names
+
+    for name in suite_names():
+        suite = get_suite(name)
+        typer.echo(f"{name:10s} seed {suite.seed}  {suite.title}")
+        typer.echo(f"{'':10s} {suite.description}")
+        typer.echo(f"{'':10s} bundled dataset: {suite.default_dataset}")
+
+
+@app.command()
+def run(
+    suite: str = typer.Argument(..., help="suite id, see `assay suites`"),
+    dataset: Optional[Path] = typer.Option(None, help="dataset directory (default: the bundled one)"),
+    out: Path = typer.Option(Path("runs"), help="directory for run directories and caches"),
+    store: Optional[str] = typer.Option(None, help="artifact store URL (fsspec), default: --out"),
+    replay: str = typer.Option("recorded", help="recorded (read generations.jsonl) or live (regenerate)"),
+    generator: Optional[str] = typer.Option(None, help="litellm model for --replay live"),
+    api_base: Optional[str] = typer.Option(None, help="OpenAI-compatible base URL for judges and generator"),
+    judge: Optional[list[str]] = typer.Option(None, help="judge model (repeatable)"),
+    judge_weight: Optional[list[float]] = typer.Option(None, help="judge weight (repeatable, same order)"),
+    offline: bool = typer.Option(False, help="use the offline jury even if keys are present"),
+    config: Optional[Path] = typer.Option(None, help="YAML jury configuration"),
+    k: int = typer.Option(10, help="top-k for retrieval metrics"),
+    quarantine: bool = typer.Option(False, help="set rows that fail validation aside instead of stopping"),
+    max_cost: Optional[float] = typer.Option(None, help="stop sending judge calls past this many USD"),
+    concurrency: Optional[int] = typer.Option(None, help="concurrent LLM calls per provider"),
+    lang: str = typer.Option("ko", help="judge prompt language: ko or en"),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="show Prefect's own logs"),
+) -> None:
+    """Run SUITE end to end and print the run id and directory."""
+    from assay.suites.registry import UnknownSuiteError, get_suite
+
+    try:
+        get_suite(suite)
+    except UnknownSuiteError as exc:
+        _err(str(exc))
+        raise typer.Exit(EXIT_FAILED) from None
+    params = {
+        "suite": suite,
+        "dataset": str(dataset) if dataset else None,
+        "out": str(out),
+        "store": store,
+        "replay": replay,
+        "generator": generator,
+        "api_base": api_base,
+        "judges": judge or None,
+        "judge_weights": judge_weight or None,
+        "offline": offline,
+        "config": str(config) if config else None,
+        "k": k,
+        "quarantine": quarantine,
+        "max_cost": max_cost,
+        "concurrency": concurrency,
+        "lang": lang,
+    }
+    _execute(params, verbose)
+
+
+@app.command()
+def rerun(
+    run_id: str = typer.Argument(..., help="run id or run directory to re-execute"),
+    out: Path = typer.Option(Path("runs"), help="directory holding the run"),
+    store: Optional[str] = typer.Option(None, help="artifact store URL, default: --out"),
+    verbose: bool = typer.Option(False, "--verbose", "-v"),
+) -> None:
+    """Re-execute a run with its recorded parameters; reuse every step and judge call that succeeded."""
+    from assay.lineage.manifest import load_manifest
+
+    artifact_store, rid = _resolve_run(run_id, str(out), store)
+    try:
+        manifest = load_manifest(artifact_store, rid)
+    except FileNotFoundError as exc:
+        _err(str(exc))
+        raise typer.Exit(EXIT_FAILED) from None
+    recorded = manifest.parameters
+    params = {
+        "suite": manifest.suite,
+        "dataset": recorded["dataset"],
+        "out": recorded.get("out", str(out)),
+        "store": recorded.get("store"),
+        "replay": recorded.get("replay", "recorded"),
+        "generator": recorded.get("generator"),
+        "api_base": recorded.get("api_base"),
+        "k": recorded.get("k", 10),
+        "quarantine": recorded.get("quarantine", False),
+        "lang": recorded.get("lang", "ko"),
+        "jury_config": recorded.get("jury"),
+        "parent_run": rid,
+    }
+    typer.echo(f"rerunning {rid} with its recorded parameters")
+    _execute(params, verbose)
+
+
+def _execute(params: dict[str, Any], verbose: bool) -> None:
+    _quiet_prefect(verbose)
+    from flows.evaluate import evaluate, new_run_id
+
+    from assay.lineage.manifest import load_manifest
+    from assay.lineage.store import ArtifactStore
+
+    run_id = new_run_id(params["suite"])
+    store = ArtifactStore(params.get("store") or str(Path(params["out"]).resolve()))
+    typer.echo(f"run id:  {run_id}", err=True)
+    try:
+        evaluate(**params, run_id=run_id, return_state=True)
+    except Exception as exc:  # parameter errors and the like, before a manifest exists
+        _err(f"run failed before it started: {type(exc).__name__}: {exc}")
+        raise typer.Exit(EXIT_FAILED) from None
+    try:
+        manifest = load_manifest(store, run_id)
+    except FileNotFoundError:
+        _err("the flow ended before writing a manifest; rerun with --verbose to see Prefect's logs")
+        raise typer.Exit(EXIT_FAILED) from None
+    _print_steps(manifest)
+    run_dir = store.run_path(run_id)
+    if manifest.status == "failed_validation":
+        _print_validation(store, run_id, manifest)
+        _err(f"\nvalidation gate failed; nothing downstream ran. Validation result kept in {run_dir}/")
+        typer.echo(f"run id:  {run_id}\nrun dir: {run_dir}")
+        raise typer.Exit(EXIT_VALIDATION)
+    if manifest.status != "completed":
+        _err(f"\nrun {manifest.status}: {manifest.message}\nfix the cause, then `assay rerun {run_id}`")
+        typer.echo(f"run id:  {run_id}\nrun dir: {run_dir}")
+        raise typer.Exit(EXIT_FAILED)
+    typer.echo(f"run id:  {run_id}\nrun dir: {run_dir}\nreport:  {run_dir}/report.html")
+
+
+def _print_steps(manifest: Any) -> None:
+    typer.echo("\nstep               status   seconds  judge calls (sent / reused)", err=True)
+    for step in manifest.steps:
+        calls = f"{step.judge_calls_sent} / {step.judge_calls_reused}" if (step.judge_calls_sent or step.judge_calls_reused) else ""
+        typer.echo(f"{step.name:18s} {step.status:8s} {step.duration_s:7.2f}  {calls}", err=True)
+        if step.detail:
+            typer.echo(f"{'':18s} {step.detail}", err=True)
+    reused = sum(1 for s in manifest.steps if s.status == "reused")
+    typer.echo(f"{reused} of {len(manifest.steps)} steps reused from cache", err=True)
+
+
+def _print_validation(store: Any, run_id: str, manifest: Any) -> None:
+    from assay.validation.report import ValidationReport
+
+    entry = manifest.artifacts.get("validation/report.json")
+    if entry is None:
+        return
+    report = ValidationReport.model_validate_json(store.read_bytes(store.run_path(run_id, entry.path)))
+    typer.echo(report.to_text(), err=True)
+
+
+@app.command()
+def audit(
+    run_id: str = typer.Argument(..., help="run id or run directory"),
+    out: Path = typer.Option(Path("runs"), help="directory holding the run"),
+    store: Optional[str] = typer.Option(None, help="artifact store URL, default: --out"),
+) -> None:
+    """Re-hash every artifact of a run and check that its lineage graph is closed."""
+    from assay.lineage.audit import audit_run
+
+    artifact_store, rid = _resolve_run(run_id, str(out), store)
+    try:
+        result = audit_run(artifact_store, rid)
+    except FileNotFoundError as exc:
+        _err(str(exc))
+        raise typer.Exit(EXIT_FAILED) from None
+    for line in result.lines():
+        typer.echo(line)
+    if not result.ok:
+        raise typer.Exit(EXIT_FAILED)
+
+
+def main() -> None:  # pragma: no cover - console entry point
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(app())

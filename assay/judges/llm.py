@@ -1,0 +1,283 @@
+"""LLM judges through litellm: one request, one typed verdict.
+
+``LiteLLMJudge.ajudge`` makes exactly ONE attempt and classifies what went wrong
+(``transient``, ``malformed`` or ``permanent``); retries, backoff, concurrency limits, the call
+store and the budget live in ``assay.judges.runner.JuryRunner`` so a single policy governs all
+judges. litellm is imported lazily: importing this module stays cheap and offline-safe.
+
+Secrets: the API key is read from the environment at call time, passed to litellm for that
+call only, and redacted from error texts. It is never stored on the judge or in any result.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from pydantic import BaseModel, ValidationError
+
+from assay.judges.base import ErrorKind, JudgeResult, Usage
+
+_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
+
+
+class MalformedReply(ValueError):
+    """The judge answered, but not with JSON that validates against the verdict model."""
+
+
+class MissingApiKey(RuntimeError):
+    """The configured key variable is unset: permanent, retrying cannot help."""
+
+
+def _litellm() -> Any:
+    """Import litellm on first use and keep its support banner out of our logs."""
+    import litellm
+
+    litellm.suppress_debug_info = True
+    return litellm
+
+
+# -- request shape ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class JudgeRequest:
+    """Everything that determines a judge's answer; its content is the call-store key."""
+
+    model: str
+    api_base: str | None
+    messages: list[dict[str, Any]]
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@lru_cache(maxsize=256)
+def response_format_for(verdict_model: type[BaseModel]) -> dict[str, Any]:
+    """The structured-output ``response_format`` for a verdict model (cached per class).
+
+    ``strict`` is False on purpose: OpenAI's strict mode rejects ordinary pydantic schemas
+    (optional fields, defaults, min/max on some models); we validate every reply ourselves.
+    """
+    return {
+        "type": "json_schema",
+        "json_schema": {
+            "name": verdict_model.__name__,
+            "schema": verdict_model.model_json_schema(),
+            "strict": False,
+        },
+    }
+
+
+def public_api_base(api_base: str | None) -> str | None:
+    """``api_base`` without user:password or query string, so it is safe to hash and store."""
+    if not api_base:
+        return None
+    parts = urlsplit(api_base)
+    host = parts.hostname or ""
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    return urlunsplit((parts.scheme, netloc, parts.path, "", "")) if parts.scheme else api_base
+
+
+def provider_of(model: str, api_base: str | None) -> str:
+    """Concurrency bucket: the api_base host:port if given, else the model's provider prefix."""
+    if api_base:
+        parts = urlsplit(api_base)
+        if parts.hostname:
+            return f"{parts.hostname}:{parts.port}" if parts.port else parts.hostname
+    return model.split("/", 1)[0] if "/" in model else model
+
+
+# -- reply parsing ---------------------------------------------------------------------------
+
+
+def extract_json(text: str) -> Any:
+    """The first JSON value in ``text``: plain, inside a ```json fence, or followed by prose."""
+    candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
+    decoder = json.JSONDecoder()
+    for candidate in candidates:
+        stripped = candidate.strip()
+        starts = [i for i in (stripped.find("{"), stripped.find("[")) if i >= 0]
+        if not starts:
+            continue
+        try:
+            value, _end = decoder.raw_decode(stripped, min(starts))
+            return value  # trailing text after the value is ignored on purpose
+        except json.JSONDecodeError:
+            continue
+    raise MalformedReply(f"no JSON object in reply: {text[:200]!r}")
+
+
+def parse_verdict(text: str | None, verdict_model: type[BaseModel]) -> dict[str, Any]:
+    """Parse and validate a raw reply; raises ``MalformedReply`` with the reason."""
+    if not text:
+        raise MalformedReply("empty reply")
+    value = extract_json(text)
+    try:
+        return verdict_model.model_validate(value).model_dump(mode="json")
+    except ValidationError as exc:
+        raise MalformedReply(f"reply does not match {verdict_model.__name__}: {exc}") from exc
+
+
+# -- error classification ----------------------------------------------------------------------
+
+
+def classify_error(exc: BaseException) -> ErrorKind:
+    """transient (retry): 408, 429, 5xx, connection errors, timeouts; permanent otherwise."""
+    litellm = _litellm()
+
+    if isinstance(exc, MalformedReply):
+        return "malformed"
+    if isinstance(exc, (litellm.Timeout, litellm.APIConnectionError, TimeoutError)):
+        return "transient"
+    if isinstance(exc, (litellm.RateLimitError, litellm.InternalServerError, litellm.ServiceUnavailableError)):
+        return "transient"
+    status = getattr(exc, "status_code", None)
+    if isinstance(status, int):
+        return "transient" if status in (408, 429) or status >= 500 else "permanent"
+    # A litellm/openai API error without a status is a broken transport, worth another try;
+    # anything else is a bug on our side and retrying would only repeat it.
+    if isinstance(exc, litellm.APIError) or type(exc).__module__.startswith(("openai", "httpx", "aiohttp")):
+        return "transient"
+    return "permanent"
+
+
+def _redact(text: str, secret: str | None) -> str:
+    return text.replace(secret, "***") if secret and len(secret) >= 4 else text
+
+
+def _cost_usd(response: Any) -> float:
+    """litellm's cost for a response; 0 for models it has no price for (never raises)."""
+    hidden = getattr(response, "_hidden_params", None) or {}
+    cost = hidden.get("response_cost")
+    if isinstance(cost, (int, float)):
+        return float(cost)
+    try:
+        return float(_litellm().completion_cost(completion_response=response) or 0.0)
+    except Exception:  # unknown/local model: no price, which is fine
+        return 0.0
+
+
+# -- the judge -------------------------------------------------------------------------------
+
+
+class LiteLLMJudge:
+    """A judge backed by any litellm model; ``weight`` is its share in the jury (>= 0).
+
+    ``timeout_s`` is the per-request HTTP timeout in seconds; ``max_tokens`` bounds the reply.
+    """
+
+    offline = False
+
+    def __init__(
+        self,
+        model: str,
+        api_base: str | None = None,
+        weight: float = 1.0,
+        temperature: float = 0.2,
+        max_tokens: int = 4096,
+        api_key_env: str | None = None,
+        name: str | None = None,
+        timeout_s: float = 60,
+    ) -> None:
+        self.model = model
+        self.api_base = api_base
+        self.weight = weight
+        self.temperature = temperature
+        self.max_tokens = max_tokens
+        self.api_key_env = api_key_env  # the variable's NAME; the value is read per call
+        self.name = name or model.rsplit("/", 1)[-1]
+        self.timeout_s = timeout_s
+
+    def __repr__(self) -> str:
+        return f"LiteLLMJudge(name={self.name!r}, model={self.model!r}, api_base={self.api_base!r})"
+
+    @property
+    def provider(self) -> str:
+        return provider_of(self.model, self.api_base)
+
+    def request(self, prompt: Any, item: BaseModel, lang: str = "ko") -> JudgeRequest:
+        """The request this judge would send for ``item``; pure, so it can key the store."""
+        params = {
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+            "response_format": response_format_for(prompt.verdict_model),
+        }
+        return JudgeRequest(self.model, public_api_base(self.api_base), prompt.messages(item, lang), params)
+
+    def parse(self, raw_text: str | None, prompt: Any) -> dict[str, Any]:
+        return parse_verdict(raw_text, prompt.verdict_model)
+
+    def _api_key(self) -> str | None:
+        if self.api_key_env:
+            value = os.environ.get(self.api_key_env)
+            if not value:
+                raise MissingApiKey(f"environment variable {self.api_key_env} is not set")
+            return value
+        # None lets litellm use the provider's default variable (OPENAI_API_KEY, ...). A local
+        # OpenAI-compatible endpoint needs no key, but the OpenAI SDK refuses an empty one.
+        if self.api_base and self.model.startswith("openai/") and not os.environ.get("OPENAI_API_KEY"):
+            return "no-key"
+        return None
+
+    async def ajudge(
+        self,
+        prompt: Any,
+        item: BaseModel,
+        case_id: str,
+        lang: str = "ko",
+        request: JudgeRequest | None = None,
+    ) -> JudgeResult:
+        """One attempt. Never raises for API or parse failures: they become ``error_kind``."""
+        litellm = _litellm()
+
+        request = request or self.request(prompt, item, lang)
+        result = JudgeResult(judge=self.name, model=self.model, prompt_id=prompt.id, case_id=case_id, attempts=1)
+        started = time.perf_counter()
+        api_key: str | None = None
+        try:
+            api_key = self._api_key()
+            response = await litellm.acompletion(
+                model=self.model,
+                messages=request.messages,
+                api_base=self.api_base,
+                api_key=api_key,
+                timeout=self.timeout_s,
+                max_retries=0,  # the OpenAI SDK retries twice by default; the runner owns retries
+                num_retries=0,
+                **request.params,
+            )
+        except Exception as exc:
+            result.latency_s = time.perf_counter() - started
+            result.error = _redact(f"{type(exc).__name__}: {exc}", api_key)[:2000]
+            result.error_kind = "permanent" if isinstance(exc, MissingApiKey) else classify_error(exc)
+            return result
+        result.latency_s = time.perf_counter() - started
+        usage = getattr(response, "usage", None)
+        result.usage = Usage(
+            input_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
+            output_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
+            cost_usd=_cost_usd(response),
+        )
+        result.raw_text = response.choices[0].message.content if response.choices else None
+        try:
+            result.verdict = self.parse(result.raw_text, prompt)
+        except MalformedReply as exc:
+            result.error, result.error_kind = str(exc)[:2000], "malformed"
+        return result
+
+    def estimate_cost_usd(self, request: JudgeRequest, output_tokens: int) -> float:
+        """Pre-send cost estimate in USD: counted input tokens + ``output_tokens``; 0 if unpriced."""
+        try:
+            litellm = _litellm()
+            input_tokens = litellm.token_counter(model=self.model, messages=request.messages)
+            prompt_cost, completion_cost = litellm.cost_per_token(
+                model=self.model, prompt_tokens=input_tokens, completion_tokens=output_tokens
+            )
+            return float(prompt_cost + completion_cost)
+        except Exception:  # no price known for this model (local endpoint): nothing to guard
+            return 0.0

@@ -1,0 +1,76 @@
+"""Judge prompts: typed inputs and verdicts, Korean and English templates, a registry.
+
+One module per prompt family (``rag``, ``report``, ``memory``, ``agent``); importing this
+package registers all of them. Use ``get_prompt(id)`` and ``all_prompts()``.
+"""
+
+from assay.judges.prompts.base import (
+    LANGS,
+    Prompt,
+    Template,
+    UnknownPromptError,
+    all_prompts,
+    fill,
+    get_prompt,
+    register,
+)
+from assay.judges.prompts.rag import RAG_ANSWER, RagAnswerInput, RagAnswerVerdict  # noqa: I001
+from assay.judges.prompts.report import (
+    REPORT_COHERENCE,
+    REPORT_FACTUAL_ACCURACY,
+    REPORT_HALLUCINATION,
+    REPORT_RELEVANCE,
+    CoherenceVerdict,
+    FactualAccuracyVerdict,
+    HallucinationCase,
+    HallucinationVerdict,
+    RelevanceVerdict,
+    ReportInput,
+    ReportSource,
+)
+from assay.judges.prompts.memory import MEMORY_USEFULNESS, MemoryInput, MemoryVerdict
+from assay.judges.prompts.agent import (
+    AGENT_INTENT,
+    INTENT_LABELS,
+    INTENT_SCORES,
+    AgentIntentInput,
+    AgentIntentVerdict,
+    verdict_for_score,
+)
+
+PROMPT_IDS: tuple[str, ...] = tuple(p.id for p in all_prompts())
+
+__all__ = [
+    "AGENT_INTENT",
+    "INTENT_LABELS",
+    "INTENT_SCORES",
+    "LANGS",
+    "MEMORY_USEFULNESS",
+    "PROMPT_IDS",
+    "RAG_ANSWER",
+    "REPORT_COHERENCE",
+    "REPORT_FACTUAL_ACCURACY",
+    "REPORT_HALLUCINATION",
+    "REPORT_RELEVANCE",
+    "AgentIntentInput",
+    "AgentIntentVerdict",
+    "CoherenceVerdict",
+    "FactualAccuracyVerdict",
+    "HallucinationCase",
+    "HallucinationVerdict",
+    "MemoryInput",
+    "MemoryVerdict",
+    "Prompt",
+    "RagAnswerInput",
+    "RagAnswerVerdict",
+    "RelevanceVerdict",
+    "ReportInput",
+    "ReportSource",
+    "Template",
+    "UnknownPromptError",
+    "all_prompts",
+    "fill",
+    "get_prompt",
+    "register",
+    "verdict_for_score",
+]

@@ -1,0 +1,179 @@
+"""The run manifest: what was produced, from what, by which step, code and environment."""
+
+from __future__ import annotations
+
+import json
+import platform
+import subprocess
+from datetime import UTC, datetime
+from importlib import metadata
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from assay.hashing import sha256_json
+from assay.lineage.store import ArtifactStore
+from assay.paths import project_root
+
+MANIFEST = "manifest.json"
+SCHEMA_VERSION = 1
+StepStatus = Literal["ran", "reused", "failed", "skipped"]
+
+# Packages whose versions a score depends on; recorded in every manifest.
+TRACKED_PACKAGES = (
+    "assay",
+    "prefect",
+    "pydantic",
+    "pandas",
+    "litellm",
+    "great-expectations",
+    "sentence-transformers",
+    "torch",
+    "kiwipiepy",
+    "numpy",
+)
+
+
+class ArtifactEntry(BaseModel):
+    sha256: str
+    path: str = Field(description="file path relative to the run directory")
+    producer: str = Field(description="the step that produced it")
+    inputs: list[str] = Field(default_factory=list, description="names of the artifacts it was made from")
+    media_type: str = "application/octet-stream"
+    size: int = 0
+    task_run_id: str | None = None
+    reused: bool = Field(default=False, description="taken from a cached step of an earlier run")
+
+
+class StepRecord(BaseModel):
+    name: str
+    status: StepStatus
+    task_run_id: str | None = None
+    duration_s: float = 0.0
+    outputs: list[str] = Field(default_factory=list)
+    detail: str = ""
+    judge_calls_sent: int = 0
+    judge_calls_reused: int = 0
+
+
+class Manifest(BaseModel):
+    schema_version: int = SCHEMA_VERSION
+    run_id: str
+    suite: str
+    status: Literal["running", "completed", "failed", "failed_validation"] = "running"
+    message: str = ""
+    created_at: str
+    finished_at: str | None = None
+    parent_run: str | None = None
+    parameters: dict[str, Any] = Field(default_factory=dict)
+    config_hash: str = ""
+    code: dict[str, Any] = Field(default_factory=dict)
+    environment: dict[str, Any] = Field(default_factory=dict)
+    prefect: dict[str, Any] = Field(default_factory=dict)
+    models: dict[str, Any] = Field(default_factory=dict)
+    prompts: dict[str, str] = Field(default_factory=dict, description="prompt id -> sha256")
+    steps: list[StepRecord] = Field(default_factory=list)
+    artifacts: dict[str, ArtifactEntry] = Field(default_factory=dict)
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def git_state() -> dict[str, Any]:
+    """The commit of the code that ran, and whether the work tree had uncommitted changes."""
+    root = project_root()
+
+    def git(*args: str) -> str | None:
+        try:
+            out = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        return out.stdout.strip() if out.returncode == 0 else None
+
+    commit = git("rev-parse", "HEAD")
+    status = git("status", "--porcelain", "--untracked-files=no")
+    return {"git_commit": commit, "git_dirty": bool(status) if status is not None else None}
+
+
+def environment() -> dict[str, Any]:
+    packages = {}
+    for name in TRACKED_PACKAGES:
+        try:
+            packages[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            packages[name] = None
+    return {"python": platform.python_version(), "platform": platform.platform(), "packages": packages}
+
+
+def config_hash(parameters: dict[str, Any]) -> str:
+    return sha256_json(parameters)
+
+
+def load_manifest(store: ArtifactStore, run_id: str) -> Manifest:
+    path = store.run_path(run_id, MANIFEST)
+    if not store.exists(path):
+        runs = store.list_runs()
+        hint = f" Known runs: {', '.join(runs[-5:])}" if runs else ""
+        raise FileNotFoundError(f"no run {run_id!r} under {store.url} (no {MANIFEST}).{hint}")
+    return Manifest.model_validate_json(store.read_bytes(path))
+
+
+class RunRecorder:
+    """Builds a run directory: adopts artifacts, records steps, writes the manifest."""
+
+    def __init__(self, store: ArtifactStore, manifest: Manifest) -> None:
+        self.store = store
+        self.manifest = manifest
+
+    @property
+    def run_id(self) -> str:
+        return self.manifest.run_id
+
+    def record(
+        self,
+        name: str,
+        sha: str,
+        producer: str,
+        inputs: list[str] | None = None,
+        media_type: str = "application/json",
+        task_run_id: str | None = None,
+        reused: bool = False,
+        path: str | None = None,
+    ) -> ArtifactEntry:
+        """Add an artifact from the pool to the run: at ``path`` if given, else content-addressed."""
+        if path is None:
+            rel = self.store.adopt(self.run_id, sha)
+            size = len(self.store.get(sha))
+        else:
+            data = self.store.get(sha)
+            self.store.write_bytes(self.store.run_path(self.run_id, path), data)
+            rel, size = path, len(data)
+        missing = [i for i in inputs or [] if i not in self.manifest.artifacts]
+        if missing:
+            raise ValueError(f"artifact {name!r} names inputs not recorded yet: {missing}")
+        entry = ArtifactEntry(
+            sha256=sha,
+            path=rel,
+            producer=producer,
+            inputs=list(inputs or []),
+            media_type=media_type,
+            size=size,
+            task_run_id=task_run_id,
+            reused=reused,
+        )
+        self.manifest.artifacts[name] = entry
+        return entry
+
+    def step(self, record: StepRecord) -> None:
+        self.manifest.steps.append(record)
+
+    def save(self) -> None:
+        data = json.dumps(self.manifest.model_dump(mode="json"), ensure_ascii=False, indent=2).encode("utf-8")
+        self.store.write_bytes(self.store.run_path(self.run_id, MANIFEST), data)
+
+    def finish(self, status: str, message: str = "") -> None:
+        self.manifest.status = status  # type: ignore[assignment]
+        self.manifest.message = message
+        self.manifest.finished_at = now_iso()
+        self.save()

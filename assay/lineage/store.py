@@ -1,0 +1,139 @@
+"""Content-addressed artifact store on any fsspec filesystem (a local directory by default).
+
+Layout under the store root::
+
+    .assay/objects/ab/abcdef…     shared pool, written by pipeline steps (every run, all content)
+    <run_id>/manifest.json         one run's lineage
+    <run_id>/objects/ab/abcdef…    copies of exactly the artifacts that run used
+    <run_id>/report.md …           published files, also listed in the manifest
+
+Steps write into the shared pool and hand back hashes; the flow then *adopts* each
+artifact into the run directory. A step reused from cache in a later run therefore still
+yields a self-contained run directory that ``assay audit`` can check on its own.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import posixpath
+import uuid
+from collections.abc import Iterable
+from typing import Any
+
+import fsspec
+from fsspec.implementations.local import LocalFileSystem
+
+from assay.hashing import canonical_json, sha256_bytes
+
+POOL_DIR = ".assay/objects"
+
+
+class ArtifactNotFound(FileNotFoundError):
+    pass
+
+
+class ArtifactStore:
+    def __init__(self, root: str) -> None:
+        self.url = str(root)
+        self.fs, self.root = fsspec.core.url_to_fs(self.url)
+        self.is_local = isinstance(self.fs, LocalFileSystem)
+        if self.is_local:
+            self.root = os.path.abspath(self.root)
+        self.fs.makedirs(self.root, exist_ok=True)
+
+    # -- paths -----------------------------------------------------------------------------
+    def path(self, *parts: str) -> str:
+        return posixpath.join(self.root, *parts)
+
+    @staticmethod
+    def object_relpath(sha: str) -> str:
+        return f"objects/{sha[:2]}/{sha}"
+
+    def pool_path(self, sha: str) -> str:
+        return self.path(".assay", self.object_relpath(sha))
+
+    # -- raw bytes -------------------------------------------------------------------------
+    def write_bytes(self, path: str, data: bytes) -> None:
+        """Write a file; on local disks atomically, so a killed run never leaves half a file."""
+        parent = posixpath.dirname(path)
+        self.fs.makedirs(parent, exist_ok=True)
+        if self.is_local:
+            tmp = f"{path}.tmp-{uuid.uuid4().hex[:8]}"
+            with open(tmp, "wb") as handle:
+                handle.write(data)
+            os.replace(tmp, path)
+        else:
+            self.fs.pipe_file(path, data)
+
+    def read_bytes(self, path: str) -> bytes:
+        try:
+            return self.fs.cat_file(path)
+        except FileNotFoundError as exc:
+            raise ArtifactNotFound(path) from exc
+
+    def exists(self, path: str) -> bool:
+        return self.fs.exists(path)
+
+    # -- the shared pool -------------------------------------------------------------------
+    def put(self, data: bytes) -> str:
+        sha = sha256_bytes(data)
+        target = self.pool_path(sha)
+        if not self.fs.exists(target):
+            self.write_bytes(target, data)
+        return sha
+
+    def get(self, sha: str) -> bytes:
+        data = self.read_bytes(self.pool_path(sha))
+        if sha256_bytes(data) != sha:
+            raise ValueError(f"artifact {sha[:12]} in the pool does not match its hash (changed on disk)")
+        return data
+
+    def has(self, sha: str) -> bool:
+        return self.fs.exists(self.pool_path(sha))
+
+    def put_json(self, obj: Any) -> str:
+        return self.put(canonical_json(obj))
+
+    def get_json(self, sha: str) -> Any:
+        return json.loads(self.get(sha))
+
+    def put_jsonl(self, records: Iterable[dict[str, Any]]) -> str:
+        lines = [json.dumps(r, ensure_ascii=False, sort_keys=True, default=str) for r in records]
+        return self.put(("\n".join(lines) + "\n" if lines else "").encode("utf-8"))
+
+    def get_jsonl(self, sha: str) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in self.get(sha).decode("utf-8").splitlines() if line.strip()]
+
+    def put_parquet(self, frame: Any) -> str:
+        buffer = io.BytesIO()
+        frame.to_parquet(buffer, index=False)
+        return self.put(buffer.getvalue())
+
+    # -- run directories -------------------------------------------------------------------
+    def run_path(self, run_id: str, *parts: str) -> str:
+        return self.path(run_id, *parts)
+
+    def adopt(self, run_id: str, sha: str) -> str:
+        """Copy a pool object into the run directory; returns its path relative to the run."""
+        rel = self.object_relpath(sha)
+        target = self.run_path(run_id, rel)
+        if not self.fs.exists(target):
+            self.write_bytes(target, self.get(sha))
+        return rel
+
+    def list_runs(self) -> list[str]:
+        if not self.fs.exists(self.root):
+            return []
+        runs = []
+        for entry in self.fs.ls(self.root, detail=False):
+            name = posixpath.basename(entry.rstrip("/"))
+            if not name.startswith(".") and self.fs.exists(posixpath.join(entry, "manifest.json")):
+                runs.append(name)
+        return sorted(runs)
+
+    def list_run_files(self, run_id: str) -> list[str]:
+        """Every file under the run directory, relative to it."""
+        base = self.run_path(run_id).rstrip("/") + "/"
+        return sorted(p[len(base) :] for p in self.fs.find(base) if p.startswith(base))

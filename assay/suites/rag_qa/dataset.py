@@ -1,0 +1,191 @@
+"""Reading a rag_qa dataset directory and shaping it for the Great Expectations gate.
+
+Layout: ``cases.jsonl`` (one RagCase per line), ``generations.jsonl`` (optional, one
+RagGeneration per line) and ``kb/**.md`` (the knowledge base the cases cite).
+
+Nested lists (keywords, source_docs, retrieved) are awkward to validate in GX, so the frames
+carry derived scalar columns (counts, lengths) and a long ``case_sources`` table instead.
+Each frame keeps ``_line`` and its row id (``id`` or ``case_id``) so the gate can name rows,
+and records its source file in ``frame.attrs["file"]``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from pydantic import BaseModel, ValidationError
+
+from assay.suites.base import LoadedDataset
+from assay.suites.rag_qa.schema import CATEGORIES, RagCase, RagGeneration, normalize_source
+from assay.validation.jsonl import read_jsonl
+
+SUITE = "rag_qa"
+CASES_FILE = "cases.jsonl"
+GENERATIONS_FILE = "generations.jsonl"
+KB_DIR = "kb"
+
+# Fields with their own expectation (not-null, in-set): schema_errors leaves these out so
+# one mistake is reported once.
+_CASE_FIELDS_CHECKED = {"id", "question", "keywords", "reference_answer", "category", "source_docs"}
+_GENERATION_FIELDS_CHECKED = {"case_id", "answer", "retrieved"}
+
+# Fixed column lists: an empty table still has every column an expectation names.
+CASE_COLUMNS = [
+    "id", "_line", "question", "reference_answer", "category", "keywords", "source_docs",
+    "question_length", "reference_answer_length", "n_keywords", "schema_errors",
+]  # fmt: skip
+CASE_SOURCE_COLUMNS = ["id", "_line", "source_doc"]
+GENERATION_COLUMNS = [
+    "case_id", "_line", "answer", "retrieved", "answer_length", "n_retrieved", "has_error", "schema_errors",
+]  # fmt: skip
+
+
+def load_rag_dataset(root: Path) -> LoadedDataset:
+    """Read a dataset directory; bad rows become ``parse_problems``, never exceptions."""
+    root = Path(root)
+    if not root.is_dir():
+        raise FileNotFoundError(f"rag_qa dataset directory not found: {root}")
+    records, problems = read_jsonl(root / CASES_FILE, CASES_FILE)
+    files: dict[str, Path] = {"cases": root / CASES_FILE}
+    extras: dict[str, Any] = {}
+
+    generations_path = root / GENERATIONS_FILE
+    generations: list[dict[str, Any]] = []
+    if generations_path.is_file():
+        generations, gen_problems = read_jsonl(generations_path, GENERATIONS_FILE)
+        problems += gen_problems
+        files["generations"] = generations_path
+    extras["generations_missing"] = not generations_path.is_file()
+
+    kb_root = root / KB_DIR
+    kb_paths = sorted(p for p in kb_root.rglob("*.md") if p.is_file()) if kb_root.is_dir() else []
+    kb_docs = [p.relative_to(kb_root).as_posix() for p in kb_paths]
+    for rel, path in zip(kb_docs, kb_paths, strict=True):
+        files[f"kb/{rel}"] = path
+    extras["kb_documents"] = kb_docs
+
+    return LoadedDataset(
+        suite=SUITE,
+        root=root,
+        records=records,
+        parse_problems=problems,
+        generations=generations,
+        files=files,
+        extras=extras,
+    )
+
+
+def rag_validation_frames(data: LoadedDataset) -> dict[str, pd.DataFrame]:
+    """The tables the GX suites in ``datasets/rag_qa/expectations/`` run on."""
+    cases = []
+    sources = []
+    for rec in data.records:
+        case_id = _as_id(rec.get("id"))
+        keywords, source_docs = rec.get("keywords"), rec.get("source_docs")
+        cases.append(
+            {
+                "id": case_id,
+                "_line": rec["_line"],
+                "question": _scalar(rec.get("question")),
+                "reference_answer": _scalar(rec.get("reference_answer")),
+                "category": _scalar(rec.get("category")),
+                # Only null-ness is checked on the list columns; their contents are
+                # validated through the derived columns below.
+                "keywords": _present(keywords),
+                "source_docs": _present(source_docs),
+                "question_length": _text_length(rec.get("question")),
+                "reference_answer_length": _text_length(rec.get("reference_answer")),
+                "n_keywords": len(keywords) if isinstance(keywords, list) else None,
+                "schema_errors": _schema_errors(rec, RagCase, _CASE_FIELDS_CHECKED),
+            }
+        )
+        if isinstance(source_docs, list):
+            # Non-string entries are reported by schema_errors on the cases table.
+            sources.extend(
+                {"id": case_id, "_line": rec["_line"], "source_doc": normalize_source(doc)}
+                for doc in source_docs
+                if isinstance(doc, str)
+            )
+
+    generations = []
+    for rec in data.generations:
+        answer, retrieved, error = rec.get("answer"), rec.get("retrieved"), rec.get("error")
+        generations.append(
+            {
+                "case_id": _as_id(rec.get("case_id")),
+                "_line": rec["_line"],
+                "answer": _scalar(answer),
+                "retrieved": _present(retrieved),
+                "answer_length": _text_length(answer),
+                "n_retrieved": len(retrieved) if isinstance(retrieved, list) else None,
+                "has_error": bool(error),
+                "schema_errors": _schema_errors(rec, RagGeneration, _GENERATION_FIELDS_CHECKED),
+            }
+        )
+
+    return {
+        "cases": _frame(cases, CASES_FILE, CASE_COLUMNS),
+        "case_sources": _frame(sources, CASES_FILE, CASE_SOURCE_COLUMNS),
+        "generations": _frame(generations, GENERATIONS_FILE, GENERATION_COLUMNS),
+    }
+
+
+def rag_validation_parameters(data: LoadedDataset) -> dict[str, Any]:
+    """Values for the ``$PARAMETER`` placeholders in the rag_qa expectation files."""
+    return {
+        "kb_documents": list(data.extras.get("kb_documents", [])),
+        "categories": list(CATEGORIES),
+        "case_ids": sorted({i for r in data.records if (i := _as_id(r.get("id"))) is not None}),
+    }
+
+
+def _frame(rows: list[dict[str, Any]], file: str, columns: list[str]) -> pd.DataFrame:
+    # Object dtype: pandas does not coerce ids or lengths (None stays None, not NaN), so
+    # problems show 7, not 7.0.
+    frame = pd.DataFrame(rows, columns=columns, dtype=object)
+    frame["_line"] = frame["_line"].astype("int64")
+    frame.attrs["file"] = file
+    return frame
+
+
+def _as_id(value: Any) -> str | None:
+    """Ids are named in reports, so a non-string id is shown as text (schema_errors flags it)."""
+    if value is None or isinstance(value, str):
+        return value
+    return str(value)
+
+
+def _scalar(value: Any) -> Any:
+    """Strings (and None) as they are; anything else as text, so the frame stays scalar."""
+    return value if value is None or isinstance(value, str) else repr(value)
+
+
+def _present(value: Any) -> bool | None:
+    """A stand-in for a list column: None when absent, so not-null checks name the row."""
+    return None if value is None else True
+
+
+def _text_length(value: Any) -> int | None:
+    # Whitespace-only text counts as empty.
+    return len(value.strip()) if isinstance(value, str) else None
+
+
+def _schema_errors(record: dict[str, Any], model: type[BaseModel], checked: set[str]) -> str | None:
+    """Pydantic errors that no dedicated expectation reports (wrong types, bad chunks...).
+
+    Rows that pass the gate therefore also parse as the typed model downstream.
+    """
+    try:
+        model.model_validate(record)
+        return None
+    except ValidationError as exc:
+        messages = []
+        for err in exc.errors():
+            field = str(err["loc"][0]) if err["loc"] else ""
+            if field in checked and (record.get(field) is None or err["type"] == "literal_error"):
+                continue  # already reported as missing / not in the allowed set
+            where = ".".join(str(part) for part in err["loc"])
+            messages.append(f"{where}: {err['msg']}")
+        return "; ".join(messages) or None

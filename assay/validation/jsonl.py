@@ -1,0 +1,77 @@
+"""Read a JSONL file without stopping at the first bad line.
+
+The validation gate must name every bad row, so a line that is not valid UTF-8, not valid
+JSON, or not a JSON object becomes a :class:`RowProblem` instead of an exception. Pure: no
+Great Expectations, no pandas.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from assay.schemas import RowProblem
+
+PARSE_EXPECTATION = "valid JSON object"
+
+
+def read_jsonl(path: Path, file_label: str) -> tuple[list[dict[str, Any]], list[RowProblem]]:
+    """Parse ``path`` line by line.
+
+    Returns the parsed objects, each with ``_line`` set to its 1-based line number, and one
+    problem per unreadable line. Blank lines are skipped. ``file_label`` (e.g. "cases.jsonl")
+    is what problems name as their file.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"{file_label}: file not found: {path}")
+
+    records: list[dict[str, Any]] = []
+    problems: list[RowProblem] = []
+
+    def problem(line_no: int, detail: str) -> None:
+        problems.append(
+            RowProblem(
+                row=f"line {line_no}",
+                line=line_no,
+                file=file_label,
+                expectation=PARSE_EXPECTATION,
+                detail=detail,
+            )
+        )
+
+    # Split bytes, not text: one line with invalid UTF-8 must not hide the rest of the file.
+    for line_no, raw in enumerate(path.read_bytes().split(b"\n"), start=1):
+        if line_no == 1 and raw.startswith(b"\xef\xbb\xbf"):  # editors on Windows add a BOM
+            raw = raw[3:]
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            problem(line_no, f"invalid UTF-8 at byte {exc.start}")
+            continue
+        if not text.strip():
+            continue
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as exc:
+            problem(line_no, f"invalid JSON: {exc.msg} at column {exc.colno}")
+            continue
+        if not isinstance(value, dict):
+            problem(line_no, f"expected a JSON object, got {_json_type(value)}")
+            continue
+        value["_line"] = line_no
+        records.append(value)
+    return records, problems
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return "null" if value is None else type(value).__name__

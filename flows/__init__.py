@@ -1,0 +1,1 @@
+"""Prefect flows (entrypoints named in prefect.yaml)."""

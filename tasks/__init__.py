@@ -1,0 +1,1 @@
+"""Prefect tasks: thin adapters (retries, caching, logging) over ``assay.pipeline``."""

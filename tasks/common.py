@@ -1,0 +1,71 @@
+"""Shared task settings: content-keyed caching, retries with backoff and jitter, progress."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from prefect.cache_policies import INPUTS, TASK_SOURCE
+from prefect.tasks import exponential_backoff
+
+from assay.lineage.store import ArtifactStore
+from assay.suites.registry import get_suite
+
+# Locations are excluded from cache keys: a step's result depends on content hashes,
+# not on where the store or dataset happens to live.
+LOCATION_PARAMS = ("store_url", "dataset_dir", "call_store_url")
+CONTENT_CACHE = (INPUTS - LOCATION_PARAMS[0] - LOCATION_PARAMS[1] - LOCATION_PARAMS[2]) + TASK_SOURCE
+
+PERMANENT_ERRORS = (ValueError, TypeError, KeyError, LookupError, NotImplementedError, FileNotFoundError)
+
+
+def retry_transient(task: Any, task_run: Any, state: Any) -> bool:
+    """Retry I/O hiccups and timeouts; never retry errors in the data or the code."""
+    try:
+        state.result()
+    except PERMANENT_ERRORS:
+        return False
+    except Exception:
+        return True
+    return False
+
+
+def result_storage(out_dir: Path) -> Path:
+    """Persisted task results live beside the runs, so a rerun finds them (a Path, not a block slug)."""
+    path = (Path(out_dir) / ".assay" / "prefect-results").resolve()
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+TASK_OPTIONS: dict[str, Any] = {
+    "retries": 3,
+    "retry_delay_seconds": exponential_backoff(backoff_factor=2),
+    "retry_jitter_factor": 0.5,
+    "retry_condition_fn": retry_transient,
+    "cache_policy": CONTENT_CACHE,
+    "persist_result": True,
+}
+
+
+def open_store(store_url: str) -> ArtifactStore:
+    return ArtifactStore(store_url)
+
+
+def suite_named(name: str) -> Any:
+    return get_suite(name)
+
+
+def progress_logger(step: str) -> Any:
+    """Progress goes to the Prefect run log (UI) and, for the CLI, to stderr."""
+    from prefect import get_run_logger
+
+    logger = get_run_logger()
+
+    def report(message: str) -> None:
+        logger.info(message)
+        if os.environ.get("ASSAY_PROGRESS") == "1":
+            print(f"  [{step}] {message}", file=sys.stderr, flush=True)
+
+    return report

@@ -1,0 +1,90 @@
+"""The content-addressed store, the manifest and the audit, on real files."""
+
+import json
+
+import pytest
+
+from assay.lineage.audit import audit_run
+from assay.lineage.manifest import Manifest, RunRecorder, StepRecord, load_manifest, now_iso
+from assay.lineage.store import ArtifactStore
+
+
+def make_run(root, run_id="r1"):
+    store = ArtifactStore(str(root))
+    recorder = RunRecorder(store, Manifest(run_id=run_id, suite="rag_qa", created_at=now_iso()))
+    recorder.step(StepRecord(name="ingest", status="ran"))
+    recorder.step(StepRecord(name="publish", status="ran"))
+    a = store.put(b"case rows\n")
+    b = store.put_json({"score": 1})
+    recorder.record("dataset/cases", a, "ingest")
+    recorder.record("summary.json", b, "publish", inputs=["dataset/cases"])
+    recorder.record("report.md", store.put(b"# report\n"), "publish", inputs=["summary.json"], path="report.md")
+    recorder.finish("completed")
+    return store, run_id
+
+
+def test_put_is_content_addressed_and_idempotent(tmp_path):
+    store = ArtifactStore(str(tmp_path))
+    first = store.put(b"hello")
+    assert store.put(b"hello") == first
+    assert store.get(first) == b"hello"
+    assert store.get_json(store.put_json({"b": 1, "a": 2})) == {"a": 2, "b": 1}
+    assert store.put_json({"b": 1, "a": 2}) == store.put_json({"a": 2, "b": 1})
+
+
+def test_clean_run_passes_audit(tmp_path):
+    store, run_id = make_run(tmp_path)
+    result = audit_run(store, run_id)
+    assert result.ok, result.lines()
+    assert result.checked == 3
+    assert load_manifest(store, run_id).status == "completed"
+
+
+def test_one_changed_byte_fails_and_is_named(tmp_path):
+    store, run_id = make_run(tmp_path)
+    manifest = load_manifest(store, run_id)
+    path = tmp_path / run_id / manifest.artifacts["summary.json"].path
+    data = bytearray(path.read_bytes())
+    data[0] ^= 1
+    path.write_bytes(bytes(data))
+    result = audit_run(store, run_id)
+    assert not result.ok
+    assert any("summary.json" in t for t in result.tampered)
+
+
+def test_deleted_artifact_fails_and_is_named(tmp_path):
+    store, run_id = make_run(tmp_path)
+    (tmp_path / run_id / "report.md").unlink()
+    result = audit_run(store, run_id)
+    assert result.missing == ["report.md (report.md)"]
+    assert "audit FAILED" in result.lines()[-1]
+
+
+def test_orphan_and_dangling_input_fail(tmp_path):
+    store, run_id = make_run(tmp_path)
+    (tmp_path / run_id / "stray.txt").write_text("not in the manifest")
+    manifest_path = tmp_path / run_id / "manifest.json"
+    manifest = json.loads(manifest_path.read_text())
+    manifest["artifacts"]["summary.json"]["inputs"].append("dataset/ghost")
+    manifest_path.write_text(json.dumps(manifest))
+    result = audit_run(store, run_id)
+    assert result.orphaned == ["stray.txt"]
+    assert result.dangling_inputs == ["summary.json <- dataset/ghost"]
+
+
+def test_recording_an_unknown_input_is_refused(tmp_path):
+    store = ArtifactStore(str(tmp_path))
+    recorder = RunRecorder(store, Manifest(run_id="r", suite="rag_qa", created_at=now_iso()))
+    with pytest.raises(ValueError, match="not recorded"):
+        recorder.record("x", store.put(b"x"), "ingest", inputs=["nope"])
+
+
+def test_unknown_run_names_known_runs(tmp_path):
+    store, _ = make_run(tmp_path, "rag_qa-1")
+    with pytest.raises(FileNotFoundError, match="rag_qa-1"):
+        load_manifest(store, "missing")
+
+
+def test_store_on_a_non_local_fsspec_filesystem():
+    store, run_id = make_run("memory://assay-test-store")
+    assert audit_run(store, run_id).ok
