@@ -58,7 +58,7 @@ def run_gate(suite: Suite, data: LoadedDataset) -> ValidationReport:
         spec = specs[table]
         expectation_suite = gx.ExpectationSuite(
             name=spec.get("name") or f"{suite.name}.{table}",
-            expectations=spec["expectations"],
+            expectations=_build_expectations(spec, Path(suite.expectations_dir) / f"{table}.json"),
             meta=spec.get("meta") or {},
         )
         batch = (
@@ -126,6 +126,26 @@ def _load_suite_json(directory: Path, table: str, params: dict[str, Any]) -> dic
     if missing:
         raise ValueError(f"expectation suite {path} uses parameters the suite does not provide: {missing}")
     return spec
+
+
+def _build_expectations(spec: dict[str, Any], path: Path) -> list[Any]:
+    """GX objects for the file's expectations, raising on the first invalid one.
+
+    ExpectationSuite(expectations=[dicts]) only logs invalid entries and drops them, which
+    would turn a typo in an expectation file into a gate that silently checks less.
+    """
+    from great_expectations.expectations.expectation_configuration import ExpectationConfiguration
+
+    built = []
+    for i, entry in enumerate(spec["expectations"]):
+        try:
+            config = ExpectationConfiguration(
+                type=entry["type"], kwargs=entry.get("kwargs") or {}, meta=entry.get("meta") or None
+            )
+            built.append(config.to_domain_obj())
+        except Exception as exc:  # unknown type, bad kwargs: a bug in the suite's data
+            raise ValueError(f"expectation suite {path}: expectation #{i + 1} is invalid: {exc}") from exc
+    return built
 
 
 def _placeholders(value: Any) -> set[str]:

@@ -343,6 +343,16 @@ def test_wrong_types_and_bounds_are_caught_by_the_gate(tmp_path: Path) -> None:
     assert report.failed_row_ids == {"q001", "q002", "q003", "q004", "q005"}
 
 
+def test_dataset_without_generations_passes(tmp_path: Path) -> None:
+    """Live replay datasets have no recorded generations; an empty table is not an error."""
+    from assay.validation.gate import run_gate
+
+    suite = GateOnlySuite()
+    report = run_gate(suite, suite.load_dataset(write_dataset(tmp_path, CLEAN_CASES, None)))
+    assert report.success, report.to_text()
+    assert report.tables["generations"] == 0
+
+
 def test_missing_expectation_file_is_a_clear_error(tmp_path: Path, monkeypatch) -> None:
     from assay.validation.gate import run_gate
 
@@ -350,6 +360,26 @@ def test_missing_expectation_file_is_a_clear_error(tmp_path: Path, monkeypatch) 
     suite = GateOnlySuite()
     data = suite.load_dataset(write_dataset(tmp_path / "d", CLEAN_CASES, None))
     with pytest.raises(FileNotFoundError, match="cases.json"):
+        run_gate(suite, data)
+
+
+def test_invalid_expectation_is_an_error_not_silently_dropped(tmp_path: Path, monkeypatch) -> None:
+    """GX's ExpectationSuite only logs an unknown expectation type; the gate must refuse it."""
+    from assay.validation.gate import run_gate
+
+    bundled = datasets_dir() / "rag_qa" / "expectations"
+    exp_dir = tmp_path / "data" / "rag_qa" / "expectations"
+    exp_dir.mkdir(parents=True)
+    for f in bundled.glob("*.json"):
+        (exp_dir / f.name).write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
+    spec = json.loads((exp_dir / "cases.json").read_text(encoding="utf-8"))
+    spec["expectations"].append({"type": "expect_column_values_to_be_unqiue", "kwargs": {"column": "id"}})
+    (exp_dir / "cases.json").write_text(json.dumps(spec), encoding="utf-8")
+    monkeypatch.setenv("ASSAY_DATASETS_DIR", str(tmp_path / "data"))
+
+    suite = GateOnlySuite()
+    data = suite.load_dataset(write_dataset(tmp_path / "d", CLEAN_CASES, None))
+    with pytest.raises(ValueError, match="cases.json.*expect_column_values_to_be_unqiue"):
         run_gate(suite, data)
 
 
