@@ -1,0 +1,37 @@
+# One virtual environment, pinned by constraints.txt; every target installs what it needs.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP_FLAGS ?= -q --disable-pip-version-check
+SUITE ?= rag_qa
+
+.PHONY: install demo test test-fast lint bench clean
+
+$(VENV)/.installed: pyproject.toml constraints.txt
+	python3 -m venv $(VENV)
+	$(PY) -m pip install $(PIP_FLAGS) --upgrade pip
+	$(PY) -m pip install $(PIP_FLAGS) -c constraints.txt -e ".[dev,dask]"
+	touch $@
+
+install: $(VENV)/.installed
+
+## demo: offline evaluation of the bundled rag_qa dataset; prints the run directory
+demo: install
+	$(VENV)/bin/assay run $(SUITE) --offline
+
+## test: the whole test suite, offline
+test: install
+	$(PY) -m pytest -q
+
+## test-fast: unit tests only (no Prefect server, no model loads)
+test-fast: install
+	$(PY) -m pytest -q tests/unit -m "not slow"
+
+lint: install
+	$(VENV)/bin/ruff check assay flows tasks tests bench
+
+bench: install
+	$(PY) bench/judge_throughput.py
+	$(PY) bench/jury_agreement.py
+
+clean:
+	rm -rf runs .pytest_cache .ruff_cache

@@ -1,0 +1,148 @@
+"""The whole rag_qa flow on real Prefect, GX and files: offline run, audit, cache reuse, bad input."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from assay.cli import app
+from assay.lineage.audit import audit_run
+from assay.lineage.manifest import load_manifest
+from assay.lineage.store import ArtifactStore
+
+runner = CliRunner()
+
+
+def run_cli(*args: str):
+    result = runner.invoke(app, list(args))
+    return result, result.output + (result.stderr if result.stderr_bytes is not None else "")
+
+
+def run_id_from(output: str) -> str:
+    return next(line.split()[-1] for line in output.splitlines() if line.startswith("run id:"))
+
+
+@pytest.fixture(scope="module")
+def first_run(prefect_server, tmp_path_factory):
+    out = tmp_path_factory.mktemp("runs")
+    result, output = run_cli("run", "rag_qa", "--offline", "--out", str(out))
+    assert result.exit_code == 0, output
+    return out, run_id_from(output), output
+
+
+def test_offline_run_writes_an_audited_run_directory(first_run, bundled_rag_qa):
+    out, run_id, output = first_run
+    run_dir = out / run_id
+    assert f"run dir: {run_dir}" in output
+    for name in ("manifest.json", "report.md", "report.html", "scores.parquet", "charts/mrr_by_category.png"):
+        assert (run_dir / name).is_file(), name
+    manifest = load_manifest(ArtifactStore(str(out)), run_id)
+    assert manifest.status == "completed"
+    assert [s.name for s in manifest.steps][:3] == ["ingest", "validate", "replay"]
+    assert manifest.code["code_version"] and "git_dirty" in manifest.code
+    assert manifest.environment["packages"]["prefect"].startswith("3.8")
+    assert manifest.prefect["flow_run_id"]
+    assert all(entry.task_run_id for entry in manifest.artifacts.values())
+    assert audit_run(ArtifactStore(str(out)), run_id).ok
+
+    n_cases = sum(1 for line in (bundled_rag_qa / "cases.jsonl").read_text().splitlines() if line.strip())
+    scores = pd.read_parquet(run_dir / "scores.parquet")
+    final = scores[scores["judge"].isna()]
+    assert set(final["metric"]) >= {"reciprocal_rank", "ndcg@10", "precision@10", "recall@10", "keyword_coverage"}
+    assert final.groupby("metric").size().eq(n_cases).all()
+    assert final["value"].dropna().between(0, 5).all()
+
+    report = (run_dir / "report.md").read_text()
+    assert "## By category" in report and "## Per case" in report
+    assert "Offline jury" in report
+    html = (run_dir / "report.html").read_text()
+    assert "data:image/png;base64," in html and "http" not in html.split("<body>")[0]
+
+
+def test_metrics_discriminate_on_the_bundled_data(first_run):
+    out, run_id, _ = first_run
+    scores = pd.read_parquet(out / run_id / "scores.parquet")
+    final = scores[scores["judge"].isna()]
+    for metric in ("reciprocal_rank", "ndcg@10", "keyword_coverage", "accuracy"):
+        values = final.loc[final["metric"] == metric, "value"].dropna()
+        assert values.nunique() >= 3, f"{metric} does not discriminate: {sorted(values.unique())}"
+
+
+def test_identical_second_run_is_all_cache_hits(first_run):
+    out, first_id, _ = first_run
+    result, output = run_cli("run", "rag_qa", "--offline", "--out", str(out))
+    assert result.exit_code == 0, output
+    second_id = run_id_from(output)
+    manifest = load_manifest(ArtifactStore(str(out)), second_id)
+    assert {s.status for s in manifest.steps} == {"reused"}, [(s.name, s.status) for s in manifest.steps]
+    assert f"{len(manifest.steps)} of {len(manifest.steps)} steps reused" in output
+    a = pd.read_parquet(out / first_id / "scores.parquet")
+    b = pd.read_parquet(out / second_id / "scores.parquet")
+    pd.testing.assert_frame_equal(a, b)
+    assert audit_run(ArtifactStore(str(out)), second_id).ok
+
+
+def test_audit_names_a_changed_byte_and_a_deleted_artifact(first_run, tmp_path):
+    out, run_id, _ = first_run
+    copy_root = tmp_path / "copy"
+    shutil.copytree(out / run_id, copy_root / run_id)
+    manifest = json.loads((copy_root / run_id / "manifest.json").read_text())
+    generations = manifest["artifacts"]["generations/generations.jsonl"]["path"]
+    target = copy_root / run_id / generations
+    data = bytearray(target.read_bytes())
+    data[10] ^= 0x01
+    target.write_bytes(bytes(data))
+    (copy_root / run_id / "report.md").unlink()
+    result, output = run_cli("audit", str(copy_root / run_id))
+    assert result.exit_code == 1
+    assert "TAMPERED" in output and "generations/generations.jsonl" in output
+    assert "MISSING" in output and "report.md" in output
+
+
+def corrupted_copy(src: Path, dst: Path) -> Path:
+    shutil.copytree(src, dst)
+    lines = (dst / "cases.jsonl").read_text(encoding="utf-8").splitlines()
+    rows = [json.loads(line) for line in lines if line.strip()]
+    rows[1]["id"] = rows[0]["id"]  # duplicate id
+    rows[2]["category"] = "politics"  # unknown category
+    del rows[3]["question"]  # missing question
+    text = [json.dumps(r, ensure_ascii=False) for r in rows]
+    text.insert(5, '{"id": "broken", "question": ')  # malformed line 6
+    (dst / "cases.jsonl").write_text("\n".join(text) + "\n", encoding="utf-8")
+    return dst
+
+
+def test_corrupted_dataset_stops_at_the_gate_with_all_four_named(prefect_server, bundled_rag_qa, tmp_path):
+    bad = corrupted_copy(bundled_rag_qa, tmp_path / "bad")
+    rows = [json.loads(l) for l in (bundled_rag_qa / "cases.jsonl").read_text().splitlines() if l.strip()]
+    out = tmp_path / "runs"
+    result, output = run_cli("run", "rag_qa", "--offline", "--dataset", str(bad), "--out", str(out))
+    assert result.exit_code == 2, output
+    assert "Traceback" not in output
+    assert "line 6" in output  # malformed JSON
+    assert rows[0]["id"] in output and "unique" in output  # duplicate id
+    assert "politics" in output  # unknown category
+    assert "question" in output  # missing question
+    run_id = run_id_from(output)
+    manifest = load_manifest(ArtifactStore(str(out)), run_id)
+    assert manifest.status == "failed_validation"
+    assert [s.name for s in manifest.steps] == ["ingest", "validate"]
+    assert "validation/report.json" in manifest.artifacts
+    assert audit_run(ArtifactStore(str(out)), run_id).ok
+
+
+def test_quarantine_sets_bad_rows_aside_and_lists_them(prefect_server, bundled_rag_qa, tmp_path):
+    bad = corrupted_copy(bundled_rag_qa, tmp_path / "bad")
+    out = tmp_path / "runs"
+    result, output = run_cli("run", "rag_qa", "--offline", "--quarantine", "--dataset", str(bad), "--out", str(out))
+    assert result.exit_code == 0, output
+    run_id = run_id_from(output)
+    manifest = load_manifest(ArtifactStore(str(out)), run_id)
+    quarantine = manifest.artifacts["validation/quarantine.json"]
+    listed = json.loads((out / run_id / quarantine.path).read_text())["quarantined_ids"]
+    assert len(listed) >= 3
+    scores = pd.read_parquet(out / run_id / "scores.parquet")
+    assert not set(listed) & set(scores["case_id"])
