@@ -19,6 +19,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, help="Auditable, r
 
 EXIT_FAILED = 1
 EXIT_VALIDATION = 2
+EXIT_REGRESSION = 3
 
 
 def _err(message: str) -> None:
@@ -35,9 +36,12 @@ def _resolve_run(run: str, out: str, store: str | None) -> tuple[Any, str]:
     return ArtifactStore(store or str(Path(out).resolve())), run
 
 
-def _quiet_prefect(verbose: bool) -> None:
+def _prepare_prefect(verbose: bool) -> None:
     apply_offline_env()
     os.environ["ASSAY_PROGRESS"] = "1"
+    # The ephemeral server's first start (SQLite migrations) can take longer than
+    # Prefect's 20 s default on a busy 2-core machine.
+    os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "180")
     if not verbose:
         os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
 
@@ -139,7 +143,7 @@ def rerun(
 
 
 def _execute(params: dict[str, Any], verbose: bool) -> None:
-    _quiet_prefect(verbose)
+    _prepare_prefect(verbose)
     from flows.evaluate import evaluate, new_run_id
 
     from assay.lineage.manifest import load_manifest
@@ -212,6 +216,60 @@ def audit(
         typer.echo(line)
     if not result.ok:
         raise typer.Exit(EXIT_FAILED)
+
+
+@app.command()
+def lineage(
+    run_id: str = typer.Argument(..., help="run id or run directory"),
+    case: str = typer.Option(..., "--case", help="case id to trace"),
+    metric: Optional[str] = typer.Option(None, "--metric", help="only this metric"),
+    out: Path = typer.Option(Path("runs"), help="directory holding the run"),
+    store: Optional[str] = typer.Option(None, help="artifact store URL, default: --out"),
+) -> None:
+    """Trace a case's scores back to its input row, generation, prompts and raw judge responses."""
+    from assay.lineage.trace import trace_case
+
+    artifact_store, rid = _resolve_run(run_id, str(out), store)
+    try:
+        lines = trace_case(artifact_store, rid, case, metric)
+    except (FileNotFoundError, KeyError) as exc:
+        _err(str(exc).strip('"'))
+        raise typer.Exit(EXIT_FAILED) from None
+    typer.echo("\n".join(lines))
+
+
+@app.command()
+def compare(
+    run_a: str = typer.Argument(..., help="baseline run id or directory"),
+    run_b: str = typer.Argument(..., help="candidate run id or directory"),
+    out: Path = typer.Option(Path("runs"), help="directory holding the runs"),
+    store: Optional[str] = typer.Option(None, help="artifact store URL, default: --out"),
+    resamples: int = typer.Option(2000, help="bootstrap resamples"),
+    confidence: float = typer.Option(0.95, help="confidence level of the intervals"),
+    fail_on_regression: bool = typer.Option(False, help="exit 3 when a metric got significantly worse"),
+) -> None:
+    """Per-metric deltas B − A with paired bootstrap confidence intervals and a regression verdict."""
+    from assay.compare import compare_scores, format_deltas
+    from assay.lineage.trace import RunReader
+
+    readers = []
+    for run in (run_a, run_b):
+        artifact_store, rid = _resolve_run(run, str(out), store)
+        try:
+            readers.append(RunReader(artifact_store, rid))
+        except FileNotFoundError as exc:
+            _err(str(exc))
+            raise typer.Exit(EXIT_FAILED) from None
+    import io
+
+    import pandas as pd
+
+    frames = [pd.read_parquet(io.BytesIO(r.bytes("scores.parquet"))) for r in readers]
+    lower = set(readers[0].json("summary.json").get("lower_is_better", []))
+    deltas = compare_scores(frames[0], frames[1], lower, resamples=resamples, confidence=confidence)
+    typer.echo(format_deltas(deltas, readers[0].run_id, readers[1].run_id, confidence))
+    if fail_on_regression and any(d.verdict == "REGRESSION" for d in deltas):
+        raise typer.Exit(EXIT_REGRESSION)
 
 
 def main() -> None:  # pragma: no cover - console entry point

@@ -110,120 +110,124 @@ def evaluate(
     if concurrency:
         task_params["concurrency"] = concurrency
 
-    # 1. ingest: snapshot the dataset; cache keyed on the files' content
-    ingest = steps.run(
-        "ingest", ingest_dataset, store_url, suite, params.dataset, fingerprint_dataset(params.dataset), version
-    )
-    if ingest is None:
-        return steps.fail("ingest failed")
-    for name, sha in ingest["files"].items():
-        steps.record(f"dataset/{name}", sha, "ingest", media_type=_media_type(name))
-    steps.record("dataset/snapshot.json", ingest["snapshot"], "ingest", inputs=[f"dataset/{n}" for n in ingest["files"]])
-
-    # 2. validate: the GX gate
-    validation = steps.run("validate", validate_dataset, store_url, suite, ingest["snapshot"], version)
-    if validation is None:
-        return steps.fail("validation step failed")
-    steps.record("validation/report.json", validation["report"], "validate", inputs=["dataset/snapshot.json"])
-    steps.record("validation/gx_results.json", validation["gx_results"], "validate", inputs=["dataset/snapshot.json"])
-    skip_ids: list[str] = []
-    if not validation["success"]:
-        if not quarantine:
-            logger.error(validation["text"])
-            return steps.fail(
-                f"validation gate failed: {validation['n_problems']} problems; nothing downstream ran",
-                status="failed_validation",
-            )
-        skip_ids = validation["failed_ids"]
-        quarantined = artifacts.put_json({"quarantined_ids": skip_ids, "report": validation["text"]})
-        steps.record("validation/quarantine.json", quarantined, "validate", inputs=["validation/report.json"])
-        logger.warning(f"quarantined {len(skip_ids)} rows: {', '.join(skip_ids)}")
-
-    # 3. replay: recorded or live generations
-    replayed = steps.run(
-        "replay", replay_generations, store_url, suite, ingest["snapshot"], skip_ids, replay, task_params, version
-    )
-    if replayed is None:
-        return steps.fail("replay failed")
-    steps.record("generations/generations.jsonl", replayed["generations"], "replay", inputs=["dataset/snapshot.json"], media_type="application/jsonl")
-
-    # 4. metric families in parallel
-    families = suite_obj.metric_families()
-    submitted = {
-        family.name: steps.submit(
-            f"metrics:{family.name}",
-            compute_metric_family,
-            store_url,
-            suite,
-            family.name,
-            ingest["snapshot"],
-            replayed["generations"],
-            skip_ids,
-            task_params,
-            jury if family.uses_jury else None,
-            call_store_url if family.uses_jury else None,
-            version,
-            refresh_if=_jury_had_failures,
+    try:
+        # 1. ingest: snapshot the dataset; cache keyed on the files' content
+        ingest = steps.run(
+            "ingest", ingest_dataset, store_url, suite, params.dataset, fingerprint_dataset(params.dataset), version
         )
-        for family in families
-    }
-    family_scores: dict[str, str] = {}
-    for name, future in submitted.items():
-        result = steps.wait(f"metrics:{name}", future)
-        if result is None:
-            continue
-        inputs = ["dataset/snapshot.json", "generations/generations.jsonl"]
-        if "jury_runs" in result:
-            key_names = steps.record_judge_calls(call_store_url, result.get("request_keys", []), f"metrics:{name}")
-            steps.record(f"judges/{name}/jury_runs.json", result["jury_runs"], f"metrics:{name}", inputs=inputs + key_names)
-            steps.record_prompts(result["jury_runs"])
-            inputs = inputs + [f"judges/{name}/jury_runs.json"]
-        steps.record(f"scores/{name}.jsonl", result["scores"], f"metrics:{name}", inputs=inputs, media_type="application/jsonl")
-        family_scores[name] = result["scores"]
-    if len(family_scores) < len(families):
-        return steps.fail("a metric step failed; rerun the run to retry only what failed")
+        if ingest is None:
+            return steps.fail("ingest failed")
+        for name, sha in ingest["files"].items():
+            steps.record(f"dataset/{name}", sha, "ingest", media_type=_media_type(name))
+        steps.record("dataset/snapshot.json", ingest["snapshot"], "ingest", inputs=[f"dataset/{n}" for n in ingest["files"]])
 
-    # 5. ensemble aggregation and totals
-    aggregated = steps.run(
-        "aggregate", aggregate_scores, store_url, suite, ingest["snapshot"], family_scores, skip_ids,
-        {**task_params, "jury": jury}, version,
-    )
-    if aggregated is None:
-        return steps.fail("aggregation failed")
-    score_inputs = [f"scores/{n}.jsonl" for n in family_scores]
-    steps.record("scores/all.jsonl", aggregated["scores"], "aggregate", inputs=score_inputs, media_type="application/jsonl")
-    steps.record("summary.json", aggregated["summary"], "aggregate", inputs=score_inputs)
+        # 2. validate: the GX gate
+        validation = steps.run("validate", validate_dataset, store_url, suite, ingest["snapshot"], version)
+        if validation is None:
+            return steps.fail("validation step failed")
+        steps.record("validation/report.json", validation["report"], "validate", inputs=["dataset/snapshot.json"])
+        steps.record("validation/gx_results.json", validation["gx_results"], "validate", inputs=["dataset/snapshot.json"])
+        skip_ids: list[str] = []
+        if not validation["success"]:
+            if not quarantine:
+                logger.error(validation["text"])
+                return steps.fail(
+                    f"validation gate failed: {validation['n_problems']} problems; nothing downstream ran",
+                    status="failed_validation",
+                )
+            skip_ids = validation["failed_ids"]
+            quarantined = artifacts.put_json({"quarantined_ids": skip_ids, "report": validation["text"]})
+            steps.record("validation/quarantine.json", quarantined, "validate", inputs=["validation/report.json"])
+            logger.warning(f"quarantined {len(skip_ids)} rows: {', '.join(skip_ids)}")
 
-    # 6. publish
-    publish_inputs = {
-        "snapshot": ingest["snapshot"],
-        "generations": replayed["generations"],
-        "scores": aggregated["scores"],
-        "summary": aggregated["summary"],
-        "validation_report": validation["report"],
-        "skip_ids": skip_ids,
-        "replay": replay,
-        "config_hash": manifest.config_hash,
-        "jury": jury,
-    }
-    published = steps.run("publish", publish_report, store_url, suite, publish_inputs, version)
-    if published is None:
-        return steps.fail("publishing failed")
-    sources = ["scores/all.jsonl", "summary.json", "generations/generations.jsonl", "validation/report.json"]
-    steps.record("report.md", published["report_md"], "publish", inputs=sources, media_type="text/markdown", path="report.md")
-    steps.record("report.html", published["report_html"], "publish", inputs=sources, media_type="text/html", path="report.html")
-    steps.record(
-        "scores.parquet", published["scores_parquet"], "publish", inputs=["scores/all.jsonl"],
-        media_type="application/vnd.apache.parquet", path="scores.parquet",
-    )
-    for chart, sha in published["charts"].items():
-        steps.record(f"charts/{chart}.png", sha, "publish", inputs=["summary.json"], media_type="image/png", path=f"charts/{chart}.png")
+        # 3. replay: recorded or live generations
+        replayed = steps.run(
+            "replay", replay_generations, store_url, suite, ingest["snapshot"], skip_ids, replay, task_params, version
+        )
+        if replayed is None:
+            return steps.fail("replay failed")
+        steps.record("generations/generations.jsonl", replayed["generations"], "replay", inputs=["dataset/snapshot.json"], media_type="application/jsonl")
 
-    steps.prefect_artifacts(run_id, aggregated["summary"], artifacts.get(published["report_md"]).decode("utf-8"))
-    recorder.manifest.prompts = steps.prompts
-    recorder.finish("completed", f"{len(manifest.steps)} steps")
-    logger.info(f"run {run_id} completed: {artifacts.run_path(run_id)}")
-    return Completed(message="completed", data=steps.outcome("completed"))  # type: ignore[return-value]
+        # 4. metric families in parallel
+        families = suite_obj.metric_families()
+        submitted = {
+            family.name: steps.submit(
+                f"metrics:{family.name}",
+                compute_metric_family,
+                store_url,
+                suite,
+                family.name,
+                ingest["snapshot"],
+                replayed["generations"],
+                skip_ids,
+                task_params,
+                jury if family.uses_jury else None,
+                call_store_url if family.uses_jury else None,
+                version,
+                refresh_if=_jury_had_failures,
+            )
+            for family in families
+        }
+        family_scores: dict[str, str] = {}
+        for name, future in submitted.items():
+            result = steps.wait(f"metrics:{name}", future)
+            if result is None:
+                continue
+            inputs = ["dataset/snapshot.json", "generations/generations.jsonl"]
+            if "jury_runs" in result:
+                key_names = steps.record_judge_calls(call_store_url, result.get("request_keys", []), f"metrics:{name}")
+                steps.record(f"judges/{name}/jury_runs.json", result["jury_runs"], f"metrics:{name}", inputs=inputs + key_names)
+                steps.record_prompts(result["jury_runs"])
+                inputs = inputs + [f"judges/{name}/jury_runs.json"]
+            steps.record(f"scores/{name}.jsonl", result["scores"], f"metrics:{name}", inputs=inputs, media_type="application/jsonl")
+            family_scores[name] = result["scores"]
+        if len(family_scores) < len(families):
+            return steps.fail("a metric step failed; rerun the run to retry only what failed")
+
+        # 5. ensemble aggregation and totals
+        aggregated = steps.run(
+            "aggregate", aggregate_scores, store_url, suite, ingest["snapshot"], family_scores, skip_ids,
+            {**task_params, "jury": jury}, version,
+        )
+        if aggregated is None:
+            return steps.fail("aggregation failed")
+        score_inputs = [f"scores/{n}.jsonl" for n in family_scores]
+        steps.record("scores/all.jsonl", aggregated["scores"], "aggregate", inputs=score_inputs, media_type="application/jsonl")
+        steps.record("summary.json", aggregated["summary"], "aggregate", inputs=score_inputs)
+
+        # 6. publish
+        publish_inputs = {
+            "snapshot": ingest["snapshot"],
+            "generations": replayed["generations"],
+            "scores": aggregated["scores"],
+            "summary": aggregated["summary"],
+            "validation_report": validation["report"],
+            "skip_ids": skip_ids,
+            "replay": replay,
+            "config_hash": manifest.config_hash,
+            "jury": jury,
+        }
+        published = steps.run("publish", publish_report, store_url, suite, publish_inputs, version)
+        if published is None:
+            return steps.fail("publishing failed")
+        sources = ["scores/all.jsonl", "summary.json", "generations/generations.jsonl", "validation/report.json"]
+        steps.record("report.md", published["report_md"], "publish", inputs=sources, media_type="text/markdown", path="report.md")
+        steps.record("report.html", published["report_html"], "publish", inputs=sources, media_type="text/html", path="report.html")
+        steps.record(
+            "scores.parquet", published["scores_parquet"], "publish", inputs=["scores/all.jsonl"],
+            media_type="application/vnd.apache.parquet", path="scores.parquet",
+        )
+        for chart, sha in published["charts"].items():
+            steps.record(f"charts/{chart}.png", sha, "publish", inputs=["summary.json"], media_type="image/png", path=f"charts/{chart}.png")
+
+        steps.prefect_artifacts(run_id, artifacts.get_json(aggregated["summary"]), artifacts.get(published["report_md"]).decode("utf-8"))
+        recorder.manifest.prompts = steps.prompts
+        recorder.finish("completed", f"{len(manifest.steps)} steps")
+        logger.info(f"run {run_id} completed: {artifacts.run_path(run_id)}")
+        return Completed(message="completed", data=steps.outcome("completed"))  # type: ignore[return-value]
+    except Exception as exc:  # noqa: BLE001 - record any failure in the manifest, then fail the flow run
+        logger.exception("run failed")
+        return steps.fail(f"{type(exc).__name__}: {exc}")
 
 
 def _jury_had_failures(result: dict[str, Any]) -> bool:

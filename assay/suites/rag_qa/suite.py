@@ -38,10 +38,11 @@ class RagQASuite(Suite):
 
     def parse_cases(self, data: LoadedDataset, skip_ids: set[str] = frozenset()) -> list[BaseModel]:  # type: ignore[assignment]
         fields = set(RagCase.model_fields)
+        # Rows without a usable id failed the gate and can only reach here when quarantined.
         return [
             RagCase.model_validate({k: v for k, v in record.items() if k in fields})
             for record in data.records
-            if str(record.get("id")) not in skip_ids
+            if isinstance(record.get("id"), str) and record["id"] and record["id"] not in skip_ids
         ]
 
     def live_replay(

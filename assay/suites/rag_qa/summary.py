@@ -66,7 +66,9 @@ def aggregate(rows: list[ScoreRow], cases: list[RagCase], params: dict[str, Any]
             "disagreements": disagreements,
         },
     }
-    return AggregateResult(rows=final, summary=summary)
+    # Per-judge rows stay in the table (judge column set) so every ensemble can be traced.
+    per_judge = [row for row in rows if row.judge is not None]
+    return AggregateResult(rows=final + per_judge, summary=summary)
 
 
 def scores_frame(rows: list[ScoreRow]) -> pd.DataFrame:

@@ -1,0 +1,102 @@
+"""``assay lineage``: trace one case's scores back to its input row, generation, prompts and
+raw judge responses, naming every artifact by hash and the step (task run) that made it."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from assay.lineage.manifest import Manifest, load_manifest
+from assay.lineage.store import ArtifactStore
+
+
+class RunReader:
+    """Read a run's artifacts by manifest name."""
+
+    def __init__(self, store: ArtifactStore, run_id: str) -> None:
+        self.store = store
+        self.run_id = run_id
+        self.manifest: Manifest = load_manifest(store, run_id)
+
+    def bytes(self, name: str) -> bytes:
+        entry = self.manifest.artifacts[name]
+        return self.store.read_bytes(self.store.run_path(self.run_id, entry.path))
+
+    def jsonl(self, name: str) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in self.bytes(name).decode("utf-8").splitlines() if line.strip()]
+
+    def json(self, name: str) -> Any:
+        return json.loads(self.bytes(name))
+
+    def ref(self, name: str) -> str:
+        entry = self.manifest.artifacts[name]
+        reused = ", reused from cache" if entry.reused else ""
+        return f"{name} sha256:{entry.sha256[:16]} (step {entry.producer}, task run {entry.task_run_id}{reused})"
+
+
+def trace_case(store: ArtifactStore, run_id: str, case_id: str, metric: str | None = None) -> list[str]:
+    run = RunReader(store, run_id)
+    names = run.manifest.artifacts
+    finals = [r for r in run.jsonl("scores/all.jsonl") if r["case_id"] == case_id and r.get("judge") is None]
+    if not finals:
+        known = sorted({r["case_id"] for r in run.jsonl("scores/all.jsonl")})
+        raise KeyError(f"case {case_id!r} has no scores in run {run_id} ({len(known)} cases scored, e.g. {known[:5]})")
+    if metric:
+        finals = [r for r in finals if r["metric"] == metric]
+        if not finals:
+            raise KeyError(f"case {case_id!r} has no metric {metric!r} in run {run_id}")
+    out = [f"run {run_id} ({run.manifest.suite}), case {case_id}", ""]
+    out += _input_lines(run, case_id)
+    family_rows = {
+        name: [r for r in run.jsonl(name) if r["case_id"] == case_id]
+        for name in names
+        if name.startswith("scores/") and name != "scores/all.jsonl"
+    }
+    for row in finals:
+        value = "UNSCORED: " + str(row.get("unscored_reason")) if row["value"] is None else f"{row['value']:.4g}"
+        out.append(f"score {row['metric']} = {value} (scale {row['scale']})")
+        out.append(f"  from {run.ref('scores/all.jsonl')}")
+        family_file = f"scores/{row['family']}.jsonl"
+        if family_file in names:
+            out.append(f"  from {run.ref(family_file)}")
+        for judged in (r for r in family_rows.get(family_file, []) if r["metric"] == row["metric"] and r.get("judge")):
+            out += _judge_lines(run, judged)
+        out.append("")
+    return out
+
+
+def _input_lines(run: RunReader, case_id: str) -> list[str]:
+    lines = []
+    for name in sorted(run.manifest.artifacts):
+        if name.startswith("dataset/") and name.endswith(("cases", "cases.jsonl")):
+            for number, record in enumerate(run.jsonl(name), start=1):
+                if record.get("id") == case_id:
+                    lines.append(f"input row: line {number} of {run.ref(name)}")
+                    lines.append("  " + json.dumps(record, ensure_ascii=False)[:300])
+    gen_name = "generations/generations.jsonl"
+    if gen_name in run.manifest.artifacts:
+        for record in run.jsonl(gen_name):
+            if record.get("case_id") == case_id:
+                lines.append(f"generation: {run.ref(gen_name)}")
+                answer = str(record.get("answer", ""))
+                lines.append(f"  answer: {answer[:200]}{'…' if len(answer) > 200 else ''}")
+                sources = [c.get("source") for c in record.get("retrieved", [])]
+                if sources:
+                    lines.append(f"  retrieved: {', '.join(map(str, sources[:10]))}")
+    return lines + [""]
+
+
+def _judge_lines(run: RunReader, row: dict[str, Any]) -> list[str]:
+    key = (row.get("details") or {}).get("request_key")
+    value = "failed" if row["value"] is None else f"{row['value']:.4g}"
+    lines = [f"    judge {row['judge']}: {value}"]
+    call_name = f"judge_calls/{key}.json" if key else None
+    if call_name and call_name in run.manifest.artifacts:
+        call = run.json(call_name)
+        lines.append(f"      request + raw response: {run.ref(call_name)}")
+        lines.append(f"      model {call.get('model')}, prompt {call.get('prompt_id')} sha256:{str(call.get('prompt_sha256'))[:16]}")
+        raw = str((call.get("response") or {}).get("raw_text", ""))
+        lines.append(f"      raw: {raw[:240]}{'…' if len(raw) > 240 else ''}")
+    elif row["value"] is None:
+        lines.append(f"      {row.get('unscored_reason')} (raw text kept in judges/*/jury_runs.json)")
+    return lines
