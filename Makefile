@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 PIP_FLAGS ?= -q --disable-pip-version-check
 SUITE ?= rag_qa
 
-.PHONY: install demo test test-fast lint bench clean
+.PHONY: install demo test test-fast lint bench clean server pool deploy worker
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	python3 -m venv $(VENV)
@@ -32,6 +32,21 @@ lint: install
 bench: install
 	$(PY) bench/judge_throughput.py
 	$(PY) bench/jury_agreement.py
+
+## The scheduled path on a local Prefect server (loopback). Run each in its own terminal:
+PREFECT_PORT ?= 4200
+LOCAL_API := http://127.0.0.1:$(PREFECT_PORT)/api
+server: install
+	PREFECT_SERVER_ANALYTICS_ENABLED=false DO_NOT_TRACK=1 $(VENV)/bin/prefect server start --host 127.0.0.1 --port $(PREFECT_PORT)
+
+pool: install
+	PREFECT_API_URL=$(LOCAL_API) $(VENV)/bin/prefect work-pool create assay-local --type process || true
+
+deploy: install
+	PREFECT_API_URL=$(LOCAL_API) PREFECT_CLI_PROMPT=false ASSAY_PROJECT_DIR=$(CURDIR) $(VENV)/bin/prefect deploy --all
+
+worker: install
+	PREFECT_API_URL=$(LOCAL_API) ASSAY_PROJECT_DIR=$(CURDIR) $(VENV)/bin/prefect worker start --pool assay-local
 
 clean:
 	rm -rf runs .pytest_cache .ruff_cache
