@@ -120,7 +120,9 @@ def _claim_text(case: Mapping[str, Any]) -> str:
     return ""
 
 
-def merge_hallucination_cases(case_lists: Iterable[Iterable[Any] | None], limit: int = 10) -> list[dict[str, Any]]:
+def merge_hallucination_cases(
+    case_lists: Iterable[Iterable[Any] | None], limit: int = 10
+) -> list[dict[str, Any]]:
     """All judges' cases in order, the first of each normalised claim kept, at most ``limit``.
 
     A case is a dict or pydantic model; its claim is ``description`` (seed 000's key) or

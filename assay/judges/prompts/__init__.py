@@ -4,6 +4,14 @@ One module per prompt family (``rag``, ``report``, ``memory``, ``agent``); impor
 package registers all of them. Use ``get_prompt(id)`` and ``all_prompts()``.
 """
 
+from assay.judges.prompts.agent import (
+    AGENT_INTENT,
+    INTENT_LABELS,
+    INTENT_SCORES,
+    AgentIntentInput,
+    AgentIntentVerdict,
+    verdict_for_score,
+)
 from assay.judges.prompts.base import (
     LANGS,
     Prompt,
@@ -14,7 +22,8 @@ from assay.judges.prompts.base import (
     get_prompt,
     register,
 )
-from assay.judges.prompts.rag import RAG_ANSWER, RagAnswerInput, RagAnswerVerdict  # noqa: I001
+from assay.judges.prompts.memory import MEMORY_USEFULNESS, MemoryInput, MemoryVerdict
+from assay.judges.prompts.rag import RAG_ANSWER, RagAnswerInput, RagAnswerVerdict
 from assay.judges.prompts.report import (
     REPORT_COHERENCE,
     REPORT_FACTUAL_ACCURACY,
@@ -27,15 +36,6 @@ from assay.judges.prompts.report import (
     RelevanceVerdict,
     ReportInput,
     ReportSource,
-)
-from assay.judges.prompts.memory import MEMORY_USEFULNESS, MemoryInput, MemoryVerdict
-from assay.judges.prompts.agent import (
-    AGENT_INTENT,
-    INTENT_LABELS,
-    INTENT_SCORES,
-    AgentIntentInput,
-    AgentIntentVerdict,
-    verdict_for_score,
 )
 
 PROMPT_IDS: tuple[str, ...] = tuple(p.id for p in all_prompts())

@@ -117,7 +117,11 @@ def render_agent(item: BaseModel, lang: str) -> dict[str, str]:
     if item.expected_result.strip():
         header = "기대 결과:" if lang == "ko" else "Expected result:"
         block = f"\n{header}\n{item.expected_result}\n"
-    message = item.assistant_message if item.assistant_message.strip() else ("(응답 없음)" if lang == "ko" else "(no response)")
+    message = (
+        item.assistant_message
+        if item.assistant_message.strip()
+        else ("(응답 없음)" if lang == "ko" else "(no response)")
+    )
     return {"query": item.query, "assistant_message": message, "expected_block": block}
 
 
@@ -134,5 +138,10 @@ AGENT_INTENT = register(
         score_fields={"verdict": (0.0, 5.0)},
         label_maps={"verdict": INTENT_SCORES},
         render=render_agent,
+        example={
+            "query": "마케팅 직무 채용 플랜에 1차 면접 단계를 추가해줘",
+            "assistant_message": "마케팅 직무 채용 플랜에 '1차 면접' 단계를 추가했습니다.",
+            "expected_result": "마케팅 직무 채용 플랜에 1차 면접 단계가 추가됨",
+        },
     )
 )

@@ -79,6 +79,7 @@ class Prompt:
     count_fields: tuple[str, ...] = ()
     reducers: Mapping[str, str] = field(default_factory=dict)
     lower_is_better: tuple[str, ...] = ()
+    example: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
         missing = [lang for lang in LANGS if lang not in self.templates]
@@ -87,10 +88,14 @@ class Prompt:
         props = self.verdict_model.model_json_schema().get("properties", {})
         for name in [*self.score_fields, *self.count_fields]:
             if name not in props:
-                raise ValueError(f"prompt {self.id!r}: score field {name!r} is not in {self.verdict_model.__name__}")
+                raise ValueError(
+                    f"prompt {self.id!r}: score field {name!r} is not in {self.verdict_model.__name__}"
+                )
         for name, (lo, hi) in self.score_fields.items():
             if not lo < hi:
                 raise ValueError(f"prompt {self.id!r}: scale of {name!r} must have lo < hi")
+        if self.example:
+            self.input_model.model_validate(dict(self.example))
 
     # -- inputs and messages -------------------------------------------------------------
 
@@ -157,7 +162,9 @@ class Prompt:
             {
                 "id": self.id,
                 "version": self.version,
-                "templates": {lang: {"system": t.system, "user": t.user} for lang, t in sorted(self.templates.items())},
+                "templates": {
+                    lang: {"system": t.system, "user": t.user} for lang, t in sorted(self.templates.items())
+                },
                 "input_schema": self.input_model.model_json_schema(),
                 "verdict_schema": self.verdict_model.model_json_schema(),
                 "score_fields": {k: list(v) for k, v in self.score_fields.items()},

@@ -36,7 +36,9 @@ class MemoryVerdict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     relevance: SCORE_0_10 = Field(description="관련성: 쿼리와 관련된 정보가 메모리에 있는가? (높을수록 좋음)")
-    completeness: SCORE_0_10 = Field(description="완전성: 쿼리 응답에 필요한 맥락이 충분한가? (높을수록 좋음)")
+    completeness: SCORE_0_10 = Field(
+        description="완전성: 쿼리 응답에 필요한 맥락이 충분한가? (높을수록 좋음)"
+    )
     accuracy: SCORE_0_10 = Field(description="정확성: 메모리 정보가 정확한가? (높을수록 좋음)")
     noise: SCORE_0_10 = Field(description="노이즈: 무관한 정보가 방해되는가? (낮을수록 좋음)")
     reasoning: str = Field(description="기준별 평가 근거")
@@ -112,7 +114,11 @@ def render_memory(item: BaseModel, lang: str) -> dict[str, str]:
     assert isinstance(item, MemoryInput)
     none = "(없음)" if lang == "ko" else "(none)"
     memory = item.memory.strip() or ("(메모리 없음)" if lang == "ko" else "(no memory)")
-    return {"query": item.query, "memory": memory, "entities": ", ".join(item.entities) if item.entities else none}
+    return {
+        "query": item.query,
+        "memory": memory,
+        "entities": ", ".join(item.entities) if item.entities else none,
+    }
 
 
 MEMORY_USEFULNESS = register(
@@ -125,8 +131,18 @@ MEMORY_USEFULNESS = register(
         input_model=MemoryInput,
         verdict_model=MemoryVerdict,
         templates={"ko": Template(KO_SYSTEM, KO_USER), "en": Template(EN_SYSTEM, EN_USER)},
-        score_fields={"relevance": (0.0, 10.0), "completeness": (0.0, 10.0), "accuracy": (0.0, 10.0), "noise": (0.0, 10.0)},
+        score_fields={
+            "relevance": (0.0, 10.0),
+            "completeness": (0.0, 10.0),
+            "accuracy": (0.0, 10.0),
+            "noise": (0.0, 10.0),
+        },
         render=render_memory,
         lower_is_better=("noise",),
+        example={
+            "query": "AWS 비용 얼마야?",
+            "memory": "사용자는 AWS 주력, 월 1.2억 지출",
+            "entities": ["AWS"],
+        },
     )
 )

@@ -124,5 +124,11 @@ RAG_ANSWER = register(
         templates={"ko": Template(KO_SYSTEM, KO_USER), "en": Template(EN_SYSTEM, EN_USER)},
         score_fields={"accuracy": (1.0, 5.0), "completeness": (1.0, 5.0), "relevance": (1.0, 5.0)},
         render=render_rag_answer,
+        example={
+            "question": "하늘여행사 창립자는?",
+            "generated_answer": "하늘여행사는 김하늘이 창립했습니다.",
+            "reference_answer": "하늘여행사의 창립자는 김하늘입니다.",
+            "contexts": ["[회사 개요] 하늘여행사는 2012년 김하늘이 창립한 여행사다."],
+        },
     )
 )

@@ -293,6 +293,19 @@ def render_report(item: BaseModel, lang: str) -> dict[str, str]:
     return {"query": item.query, "report": item.report, "sources": format_sources(item.sources, lang)}
 
 
+EXAMPLE_INPUT = {
+    "query": "2024년 대체육 시장 동향 보고서를 작성해주세요",
+    "report": (
+        "# 대체육 시장 동향\n\n## 현황\n2023년 국내 대체육 시장 규모는 약 2,280억 원이다 [SOURCE:1]. "
+        "20~30대의 41%가 구매 경험이 있다 [SOURCE:2].\n\n## 결론\n따라서 성장세가 이어질 것으로 보인다."
+    ),
+    "sources": [
+        {"number": 1, "title": "시장 보고서", "content": "2023년 국내 대체육 시장 규모는 약 2,280억 원이다."},
+        {"number": 2, "title": "소비자 조사", "content": "20~30대의 41%가 구매 경험이 있다."},
+    ],
+}
+
+
 def _report_prompt(pid: str, description: str, verdict: type[BaseModel], ko: str, en: str, **kw) -> Prompt:
     return register(
         Prompt(
@@ -305,6 +318,7 @@ def _report_prompt(pid: str, description: str, verdict: type[BaseModel], ko: str
             verdict_model=verdict,
             templates={"ko": Template(KO_SYSTEM, ko), "en": Template(EN_SYSTEM, en)},
             render=render_report,
+            example=EXAMPLE_INPUT,
             **kw,
         )
     )

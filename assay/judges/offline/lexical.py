@@ -1,0 +1,92 @@
+"""Offline judge 1: lexical support from Korean morphemes (kiwipiepy)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assay.judges.offline import text as tx
+from assay.judges.offline.base import OfflineJudge, Units
+
+
+class LexicalJudge(OfflineJudge):
+    """Morpheme overlap between the answer and its reference, sources or query.
+
+    Signal: Kiwi content morphemes (lemmas), weighted by part of speech — proper nouns,
+    Latin words and numbers 2, common nouns and roots 1, verbs and adjectives 0.5.
+    Numbers become one ``#value`` token with Korean magnitudes applied (1.2억 = 1억 2천만).
+    Coverage = weighted share of one side's morphemes found in the other.
+
+    ========================================================  ===============================
+    signal                                                    effect
+    ========================================================  ===============================
+    answer numbers ∩ reference numbers = ∅ (question's own     conflict 2 → wrong → accuracy 1
+    numbers ignored; dates set aside when both sides have
+    other numbers)
+    some answer numbers match, others do not                  conflict 1 → accuracy 2
+    negation on one side only (않다/없다/아니다/못), compared     conflict 1
+    with the closest reference sentence (coverage ≥ 0.3)
+    key-morpheme coverage N < 0.15                            wrong → accuracy 1 (seed 003)
+    (N + P) / 2 ≥ .8 / .6 / .4 / below                        accuracy 5 / 4 / 3 / 2
+    N ≥ .8 / .6 / .4 / .2 / below                             completeness 5 / 4 / 3 / 2 / 1
+    max(Q, N) ≥ .6 / .4 / .25 / .1 / below                    relevance 5 / 4 / 3 / 2 / 1
+    report claim coverage ≥ 0.5 of its cited source           claim supported
+    mean adjacent-sentence cosine / 0.25                      coherence cohesion (capped 1)
+    memory segment shares ≥ 1 query morpheme                  segment relevant (not noise)
+    ========================================================  ===============================
+
+    The family rules that combine these are in ``assay.judges.offline.base``.
+    """
+
+    name = "offline-lexical"
+    model = "offline/lexical"
+    signal = "lexical"
+    WRONG_N = 0.15
+    SUPPORT = 0.5
+    COHESION_REF = 0.25
+    SEGMENT_OVERLAP = 0.01
+
+    def units(self, text: str, ctx: Any = None) -> Units:
+        return dict(tx.weighted_lemmas(text))
+
+    def conflicts(self, answer: str, reference: str, question: str = "") -> tuple[int, list[str]]:
+        asked = tx.number_tokens(question)
+        # Compare the non-date numbers when both sides have some (a matching year does not
+        # rescue a wrong amount); otherwise compare every number.
+        a_nums = tx.number_tokens(answer, dates=False) - asked
+        r_nums = tx.number_tokens(reference, dates=False) - asked
+        if not (a_nums and r_nums):
+            a_nums = tx.number_tokens(answer) - asked
+            r_nums = tx.number_tokens(reference) - asked
+        level, reasons = 0, []
+        if a_nums and r_nums:
+            if not a_nums & r_nums:
+                level = 2
+                reasons.append(
+                    f"답변의 수치 {_fmt(a_nums)}가 참조 수치 {_fmt(r_nums)}와 하나도 일치하지 않음"
+                )
+            elif (a_nums - r_nums) and (r_nums - a_nums):
+                level = 1
+                reasons.append(f"답변 수치 {_fmt(a_nums - r_nums)}가 참조에 없음")
+        # Polarity is compared with the reference sentence closest to the answer.
+        closest = self._closest_sentence(answer, reference)
+        if closest is not None and (tx.negations(answer) > 0) != (tx.negations(closest) > 0) and level < 1:
+            level = 1
+            reasons.append(f"부정 표현이 한쪽에만 있음 (참조: {closest[:40]})")
+        return level, reasons
+
+    def _closest_sentence(self, answer: str, reference: str) -> str | None:
+        target = self.units(answer)
+        best, best_cov = None, 0.0
+        for sent in tx.sentences(reference):
+            cov = self.coverage(target, self.units(sent)) or 0.0
+            if cov > best_cov:
+                best, best_cov = sent, cov
+        return best if best_cov >= 0.3 else None
+
+    def unsupported_figures(self, text: str, reference: str, question: str = "") -> list[str]:
+        missing = tx.number_tokens(text) - tx.number_tokens(question) - tx.number_tokens(reference)
+        return sorted(t.lstrip("#") for t in missing)
+
+
+def _fmt(tokens: set[str]) -> str:
+    return "{" + ", ".join(sorted(t.lstrip("#") for t in tokens)) + "}"

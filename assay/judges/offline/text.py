@@ -1,0 +1,568 @@
+"""Text signals shared by the offline judges: Korean morphemes, character n-grams, quantities,
+citation tags, sentences, and small cue lists.
+
+Everything is deterministic and local. The Kiwi analyser is created once per process
+(lazily, under a lock) and morpheme analyses are memoised by text.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+# -- normalisation and sentences -------------------------------------------------------------
+
+CITATION_RE = re.compile(r"\[\s*SOURCE\s*:\s*(\d+)\s*\]", re.IGNORECASE)
+HEADER_RE = re.compile(r"^\s{0,3}#{1,6}\s+(.*)$")
+
+
+def normalize(text: str) -> str:
+    return unicodedata.normalize("NFKC", text or "").strip()
+
+
+def strip_citations(text: str) -> str:
+    return CITATION_RE.sub(" ", text)
+
+
+def citations(text: str) -> list[int]:
+    """Source numbers of every ``[SOURCE:N]`` tag, in order (repeats kept)."""
+    return [int(n) for n in CITATION_RE.findall(text or "")]
+
+
+def sentences(text: str) -> list[str]:
+    """Sentences and lines; markdown headers and list markers are kept as their own items."""
+    out: list[str] = []
+    for line in normalize(text).splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        if HEADER_RE.match(line):
+            out.append(line)
+            continue
+        line = re.sub(r"^\s*(?:[-*•]|\d+[.)])\s+", "", line)
+        parts = re.split(r"(?<=[.!?])\s+(?=\S)", line)
+        # Keep a trailing citation tag with the sentence it closes.
+        merged: list[str] = []
+        for part in parts:
+            if merged and CITATION_RE.fullmatch(part.strip().rstrip(".")):
+                merged[-1] += " " + part
+            else:
+                merged.append(part)
+        out.extend(p.strip() for p in merged if p.strip())
+    return out
+
+
+def headers(text: str) -> list[str]:
+    return [m.group(1).strip() for line in normalize(text).splitlines() if (m := HEADER_RE.match(line))]
+
+
+def segments(text: str) -> list[str]:
+    """Finer pieces than sentences (clauses split on , ; · / and line breaks), for memory noise."""
+    parts = re.split(r"[.!?;·\n]+|,\s+|\s/\s", normalize(text))
+    return [p.strip() for p in parts if len(p.strip()) >= 2]
+
+
+# -- quantities ----------------------------------------------------------------------------------
+
+_MAG = {"조": 1e12, "억": 1e8, "천만": 1e7, "백만": 1e6, "십만": 1e5, "만": 1e4, "천": 1e3, "백": 1e2}
+_UNITS = tuple(
+    "퍼센트 개월 시간 단계 달러 % 원 명 년 월 일 시 분 초 주 건 개 배 위 회 차 곳 팀 대 점 kg km GB MB TB ms g".split()
+)
+_UNIT_ALIASES = {"퍼센트": "%"}
+_NUM_PIECE = re.compile(r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(조|억|천만|백만|십만|만|천|백)?")
+_UNIT_RE = re.compile(r"\s*(" + "|".join(re.escape(u) for u in _UNITS) + r")")
+_APPROX_BEFORE = re.compile(r"(약|대략|거의|최대|최소|近)\s*$")
+_APPROX_AFTER = re.compile(r"^\s*(여|가량|정도|내외|안팎|이상|이하|미만|초과)")
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number as written: value with magnitude words applied, unit, whether approximate."""
+
+    value: float
+    unit: str
+    text: str
+    approx: bool = False
+
+    @property
+    def key(self) -> str:
+        return f"{self.value:.6g}{self.unit}"
+
+
+@lru_cache(maxsize=8192)
+def quantities(text: str) -> tuple[Quantity, ...]:
+    """Numbers with Korean magnitudes merged ("1억 2천만원" → 1.2e8 원, "1.2억" → 1.2e8).
+
+    "오후 N시" (N < 12) becomes N+12 시, so 오후 6시 equals 18시. Citation tags are ignored.
+    """
+    text = strip_citations(normalize(text))
+    out: list[Quantity] = []
+    pos = 0
+    while True:
+        m = _NUM_PIECE.search(text, pos)
+        if not m:
+            break
+        start = m.start()
+        # A digit glued to Latin letters (e.g. "B2B", "H2O") is not a quantity.
+        if start > 0 and (text[start - 1].isascii() and text[start - 1].isalpha()):
+            pos = m.end()
+            continue
+        value = float(m.group(1).replace(",", "")) * _MAG.get(m.group(2) or "", 1.0)
+        last_mag = _MAG.get(m.group(2) or "", 1.0)
+        end = m.end()
+        # Merge "1억 2천만": a following piece with a smaller magnitude.
+        while m.group(2):
+            nxt = _NUM_PIECE.match(text, end + (len(text[end:]) - len(text[end:].lstrip(" "))))
+            if not nxt or not nxt.group(1):
+                break
+            mag = _MAG.get(nxt.group(2) or "", 1.0)
+            if mag >= last_mag:
+                break
+            value += float(nxt.group(1).replace(",", "")) * mag
+            last_mag = mag
+            end = nxt.end()
+            if not nxt.group(2):
+                break
+        unit = ""
+        um = _UNIT_RE.match(text, end)
+        if um and not (
+            um.group(1).isascii()
+            and um.end() < len(text)
+            and text[um.end()].isascii()
+            and text[um.end()].isalpha()
+        ):
+            unit = _UNIT_ALIASES.get(um.group(1), um.group(1))
+            end = um.end()
+        before = text[max(0, start - 4) : start]
+        after = text[end : end + 3]
+        approx = bool(_APPROX_BEFORE.search(before) or _APPROX_AFTER.match(after))
+        if unit == "시" and value < 12 and "오후" in text[max(0, start - 4) : start]:
+            value += 12
+        out.append(Quantity(value=value, unit=unit, text=text[start:end].strip(), approx=approx))
+        pos = end
+    return tuple(out)
+
+
+DATE_UNITS = frozenset({"년", "월", "일", "시", "분", "초", "주"})
+EXACT_UNITS = DATE_UNITS | {"차", "위", "단계", "회", "개월"}
+
+
+def is_date(q: Quantity) -> bool:
+    """Dates and times: context of a claim rather than its answer."""
+    return q.unit in DATE_UNITS
+
+
+def same_quantity(a: Quantity, b: Quantity) -> bool:
+    """Equal value and compatible unit. Dates, times and ordinals must be equal; other values
+    may differ by 0.5 % (5 % if either is written as approximate: 약/가량/정도)."""
+    if a.unit and b.unit and a.unit != b.unit:
+        return False
+    if a.unit in EXACT_UNITS or b.unit in EXACT_UNITS:
+        return a.value == b.value
+    tol = 0.05 if (a.approx or b.approx) else 0.005
+    scale = max(abs(a.value), abs(b.value), 1e-12)
+    return abs(a.value - b.value) <= tol * scale
+
+
+def quantity_check(
+    answer: str, reference: str, ignore: str = ""
+) -> tuple[list[Quantity], list[Quantity], list[Quantity]]:
+    """Answer quantities split into (matched, contradicted, unsupported) against ``reference``.
+
+    Quantities that also appear in ``ignore`` (e.g. the question) are skipped. A quantity is
+    contradicted when the reference has no equal quantity but has one with the same unit.
+    """
+    ref = quantities(reference)
+    skip = quantities(ignore) if ignore else ()
+    matched: list[Quantity] = []
+    contradicted: list[Quantity] = []
+    unsupported: list[Quantity] = []
+    for q in quantities(answer):
+        if any(same_quantity(q, s) for s in skip):
+            continue  # an echo of the question is neither support nor contradiction
+        if any(same_quantity(q, r) for r in ref):
+            matched.append(q)
+        elif any(r.unit == q.unit for r in ref):
+            contradicted.append(q)
+        else:
+            unsupported.append(q)
+    return matched, contradicted, unsupported
+
+
+DIGITS_RE = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
+
+
+def digit_strings(text: str, years: bool | None = None) -> set[str]:
+    """Digit sequences as written (thousands separators removed), citation tags ignored;
+    ``years`` True/False keeps only / drops 4-digit years (1900-2099)."""
+    out = {d.replace(",", "") for d in DIGITS_RE.findall(strip_citations(normalize(text)))}
+    if years is None:
+        return out
+    return {d for d in out if bool(re.fullmatch(r"(19|20)\d\d", d)) == years}
+
+
+# -- Kiwi morphemes ----------------------------------------------------------------------------
+
+_KIWI: Any = None
+_KIWI_LOCK = threading.Lock()
+
+
+def kiwi() -> Any:
+    """The process-wide Kiwi analyser (created on first use)."""
+    global _KIWI
+    if _KIWI is None:
+        with _KIWI_LOCK:
+            if _KIWI is None:
+                from kiwipiepy import Kiwi
+
+                _KIWI = Kiwi()
+    return _KIWI
+
+
+STOP_LEMMAS = set(
+    "것 수 등 때 중 경우 이번 해당 정도 내용 부분 관련 대하 통하 위하 있다 없다 하다 되다 이다 않다 같다 주다 보다 가다 오다 받다 지다".split()
+)
+NEGATION_LEMMAS = {"않다", "못", "안", "없다", "아니다", "못하다"}
+
+
+@dataclass(frozen=True)
+class Morph:
+    lemma: str
+    tag: str
+
+
+@lru_cache(maxsize=8192)
+def analyse(text: str) -> tuple[Morph, ...]:
+    """All morphemes as (lemma, tag); verb and adjective lemmas end in 다."""
+    out: list[Morph] = []
+    for tok in kiwi().tokenize(strip_citations(normalize(text))):
+        tag = tok.tag.split("-")[0]
+        lemma = getattr(tok, "lemma", tok.form) or tok.form
+        if tag in {"VV", "VA", "VX", "VCN"} and not lemma.endswith("다"):
+            lemma += "다"
+        out.append(Morph(lemma, tag))
+    return tuple(out)
+
+
+def number_token(q: Quantity) -> str:
+    return f"#{q.value:.6g}"
+
+
+POS_WEIGHTS = {"NNP": 2.0, "SL": 2.0, "SH": 2.0, "NNG": 1.0, "XR": 1.0, "VV": 0.5, "VA": 0.5}
+
+
+@lru_cache(maxsize=8192)
+def weighted_lemmas(text: str) -> dict[str, float]:
+    """Content lemmas weighted by part of speech (proper nouns, Latin and numbers 2, common
+    nouns and roots 1, verbs and adjectives 0.5); the highest weight wins for repeats."""
+    out: dict[str, float] = {}
+    for m in analyse(text):
+        w = POS_WEIGHTS.get(m.tag)
+        if w is None or m.lemma in STOP_LEMMAS:
+            continue
+        out[m.lemma] = max(out.get(m.lemma, 0.0), w)
+    for q in quantities(text):
+        out[number_token(q)] = 2.0
+    return out
+
+
+def number_tokens(text: str, dates: bool | None = None) -> set[str]:
+    """``#value`` tokens of the text's quantities; ``dates`` True/False keeps only dates/non-dates."""
+    return {number_token(q) for q in quantities(text) if dates is None or is_date(q) == dates}
+
+
+def negations(text: str) -> int:
+    return sum(1 for m in analyse(text) if m.lemma in NEGATION_LEMMAS and m.tag in {"VX", "VA", "VCN", "MAG"})
+
+
+# -- eojeol tokens (no analyser) -------------------------------------------------------------
+
+_JOSA = sorted(
+    "으로부터 에서부터 이라고 라고 에게서 으로서 으로써 에서는 에서도 으로는 까지는 부터는 이라는 라는 에서 에게 으로 부터 까지 처럼 보다 이며 이고 하고 와의 과의 에는 에도 로는 이나 이란 은 는 이 가 을 를 의 에 도 와 과 로 만 나 며 고".split(),
+    key=len,
+    reverse=True,
+)
+_ENDINGS = sorted(
+    "했습니다 합니다 됩니다 입니다 습니다 되었습니다 하였습니다 있습니다 없습니다 했다 한다 된다 이다 였다 었다 았다 해요 예요 이에요 에요 했고 하며 하고 하는 되는 된 한 할 해 하여 되어 돼 다".split(),
+    key=len,
+    reverse=True,
+)
+_FUNCTION_WORDS = set(_JOSA) | set(_ENDINGS) | set("으로 예요 이에요 입니다 있다 없다 그리고 또한".split())
+_EOJEOL_RE = re.compile(r"[0-9A-Za-z가-힣]+(?:[.,][0-9]+)*")
+
+
+_QUANTITY_TEXT = re.compile(
+    r"\d+(?:,\d{3})*(?:\.\d+)?\s*(?:조|억|천만|백만|십만|만|천|백)?\s*(?:"
+    + "|".join(re.escape(u) for u in _UNITS)
+    + r")?"
+)
+
+
+def strip_suffix(word: str, keep: int = 2) -> str:
+    """Remove one trailing verb ending, then one particle, keeping at least ``keep`` characters."""
+    for suffix in _ENDINGS:
+        if word.endswith(suffix) and len(word) - len(suffix) >= keep:
+            word = word[: -len(suffix)]
+            break
+    for suffix in _JOSA:
+        if word.endswith(suffix) and len(word) - len(suffix) >= keep:
+            word = word[: -len(suffix)]
+            break
+    return word
+
+
+@lru_cache(maxsize=8192)
+def stems(text: str) -> tuple[str, ...]:
+    """Whitespace words with one trailing particle or verb ending removed (length ≥ 2 kept).
+
+    Quantities are removed first (they are compared as quantities, not words)."""
+    out: list[str] = []
+    bare = _QUANTITY_TEXT.sub(" ", strip_citations(normalize(text)))
+    for word in _EOJEOL_RE.findall(bare):
+        if any(ch.isdigit() for ch in word):
+            continue  # numbers are handled as quantities
+        stem = strip_suffix(word)
+        if stem in _FUNCTION_WORDS:
+            continue
+        if len(stem) >= 2 or stem.isascii():
+            out.append(stem.lower() if stem.isascii() else stem)
+    return tuple(out)
+
+
+# -- character n-grams ----------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=8192)
+def char_ngrams(text: str, sizes: tuple[int, ...] = (2, 3)) -> Counter[str]:
+    """Character n-grams within words, case-folded; each word loses one trailing ending and
+    particle first (so "창립자는" and "창립자의" share all their grams), pure function words
+    are skipped."""
+    words = _EOJEOL_RE.findall(strip_citations(normalize(text)).lower())
+    grams: Counter[str] = Counter()
+    for word in words:
+        if word in _FUNCTION_WORDS:
+            continue
+        word = strip_suffix(word, keep=1)
+        padded = f" {word} "
+        for n in sizes:
+            if len(padded) < n:
+                continue
+            for i in range(len(padded) - n + 1):
+                gram = padded[i : i + n]
+                if gram.strip():
+                    grams[gram] += 1
+    return grams
+
+
+# -- cue lists -------------------------------------------------------------------------------------
+
+REFUSAL_CUES = (
+    "찾을 수 없",
+    "알 수 없",
+    "모르겠",
+    "답변할 수 없",
+    "답변드리기 어렵",
+    "정보가 없",
+    "확인할 수 없",
+    "제공할 수 없",
+    "포함되어 있지 않",
+    "언급되어 있지 않",
+    "don't know",
+    "do not know",
+    "cannot answer",
+    "no information",
+)
+FAILURE_CUES = (
+    "오류가 발생",
+    "에러가 발생",
+    "실패했습니다",
+    "실패하였습니다",
+    "처리할 수 없",
+    "처리하지 못",
+    "다시 시도",
+    "문제가 발생",
+    "요청을 완료하지 못",
+    "error",
+    "failed",
+)
+GREETING_CUES = ("안녕하세요", "무엇을 도와드릴까요", "도움이 필요하시면", "도와드릴게요", "감사합니다")
+EXAGGERATION_CUES = (
+    "급증",
+    "폭증",
+    "폭발적",
+    "급등",
+    "폭등",
+    "급감",
+    "폭락",
+    "압도적",
+    "획기적",
+    "혁명적",
+    "전례 없는",
+    "사상 최대",
+    "사상 최고",
+    "모든 소비자",
+    "누구나",
+    "반드시",
+    "확실히",
+    "완전히",
+    "절대",
+    "유일한",
+)
+CONNECTIVES = (
+    "따라서",
+    "그러므로",
+    "그러나",
+    "하지만",
+    "또한",
+    "이에",
+    "이에 따라",
+    "결과적으로",
+    "반면",
+    "특히",
+    "즉",
+    "한편",
+    "이처럼",
+    "이를 통해",
+    "때문에",
+    "그 결과",
+    "나아가",
+    "아울러",
+    "요약하면",
+    "종합하면",
+    "먼저",
+    "다음으로",
+)
+CONCLUSION_CUES = tuple("결론 요약 제언 시사점 종합 맺음 conclusion summary".split())
+RECOMMENDATION_CUES = tuple(
+    "해야 필요하다 필요가 필요합니다 권장 제언 제안 추진 도입 강화 방안 전략 실행 검토할 개선".split()
+)
+EXAMPLE_CUES = ("예를 들어", "예컨대", "사례", "예시", "실제로")
+STALE_CUES = (
+    "이전에 해결",
+    "해결됨",
+    "해결된",
+    "해결 완료",
+    "예전",
+    "과거에",
+    "더 이상 유효하지",
+    "(구)",
+    "지난해",
+)
+UPDATE_CUES = (
+    "늘었",
+    "줄었",
+    "변경",
+    "갱신",
+    "조정",
+    "상향",
+    "하향",
+    "수정",
+    "으로 바뀌",
+    "업데이트",
+    "현재",
+)
+EMPTY_MEMORY = ("", "(메모리 없음)", "메모리 없음", "없음", "(없음)", "(no memory)", "none", "n/a")
+QUESTION_CUE_NUMBER = tuple("얼마 몇 비용 금액 예산 수치 비율 커버리지 규모 매출 가격".split())
+QUESTION_CUE_TIME = ("언제", "며칠", "몇 시", "날짜", "일정", "시점")
+
+INTENT_CUES: dict[str, tuple[str, ...]] = {
+    "DELETE": ("삭제", "제거", "지우", "지워", "없애", "빼 줘", "빼줘", "뺐"),
+    "MOVE": ("이동", "옮기", "옮겨", "옮겼", "넘겨", "넘기"),
+    "ADD": ("추가", "등록", "생성", "만들", "만들어", "신설", "게시", "새로 "),
+    "UPDATE": tuple("수정 변경 바꾸 바꿔 바꿨 업데이트 갱신 지정 설정 반영".split()),
+    "VIEW": tuple("보여 조회 알려 확인 불러 목록 검색 찾아".split()),
+}
+NEAR_INTENTS = {frozenset({"MOVE", "UPDATE"}), frozenset({"ADD", "UPDATE"})}
+CLARIFY_CUES = (
+    "시겠어요",
+    "할까요",
+    "하시겠습니까",
+    "말씀해 주",
+    "알려주시겠",
+    "선택해 주",
+    "어떤 ",
+    "어느 ",
+)
+
+
+def has_any(text: str, cues: tuple[str, ...] | set[str]) -> bool:
+    low = normalize(text).lower()
+    return any(cue.lower() in low for cue in cues)
+
+
+def intent_of(text: str) -> str | None:
+    """First action cue found in the text (by position), or None."""
+    low = normalize(text)
+    best: tuple[int, str] | None = None
+    for label, cues in INTENT_CUES.items():
+        for cue in cues:
+            idx = low.find(cue)
+            if idx >= 0 and (best is None or idx < best[0]):
+                best = (idx, label)
+    return best[1] if best else None
+
+
+def intents_in(text: str) -> set[str]:
+    """Every action class with a cue in the text."""
+    low = normalize(text)
+    return {label for label, cues in INTENT_CUES.items() if any(cue in low for cue in cues)}
+
+
+def message_intent(message: str) -> str:
+    """Intent label of an agent message (seed 004's ADD..OTHER)."""
+    text = normalize(message)
+    if not text:
+        return "ERROR"
+    if has_any(text, FAILURE_CUES):
+        return "ERROR"
+    if has_any(text, GREETING_CUES) and not intent_of(text):
+        return "OTHER"
+    if text.rstrip().endswith("?") or has_any(text, CLARIFY_CUES[:5]):
+        return "CLARIFY"
+    found = intent_of(text)
+    if found:
+        return found
+    return "VIEW" if re.search(r"(니다|어요|예요|에요)[.!]?\s*$|:\s", text) else "OTHER"
+
+
+def is_refusal(text: str) -> bool:
+    return has_any(text, REFUSAL_CUES)
+
+
+def is_empty_memory(text: str) -> bool:
+    return normalize(text).lower() in EMPTY_MEMORY
+
+
+# -- query fillers, direction words ---------------------------------------------------------------
+
+_FILLER_PREFIXES = tuple(
+    "얼마 언제 어디 누구 무엇 뭐 몇 어떻 어떤 어느 왜 지난번 아까 처음에 말한 말했 다시 설명 알려 됐어 됐 였지 이었지 였더라 해줘 해주세요 주세요 인가요 나요 있나요 혹시 보여 관계".split()
+)
+
+
+def strip_fillers(text: str) -> str:
+    """The request without interrogatives and request verbs ("AWS 비용 얼마야?" → "AWS 비용")."""
+    words = normalize(text).replace("?", " ").split()
+    return " ".join(w for w in words if not w.startswith(_FILLER_PREFIXES))
+
+
+def strip_action_words(text: str) -> str:
+    """The request without the action verb words (for the agent's target terms)."""
+    cues = tuple(c.strip() for cues in INTENT_CUES.values() for c in cues)
+    return " ".join(w for w in strip_fillers(text).split() if not any(c in w for c in cues))
+
+
+UP_CUES = ("성장", "증가", "상승", "확대", "늘", "호조", "높아", "가능성이 크", "유망")
+DOWN_CUES = tuple("감소 하락 축소 줄 낮 위축 부진 어렵 둔화".split())
+
+
+def direction(text: str) -> int:
+    """+1 if growth words dominate, -1 if decline words dominate, 0 otherwise."""
+    up = sum(normalize(text).count(c) for c in UP_CUES)
+    down = sum(normalize(text).count(c) for c in DOWN_CUES)
+    return (up > down) - (down > up)

@@ -1,0 +1,191 @@
+"""How well does the offline jury agree with human labels?
+
+Runs each offline judge and the ensemble (``aggregate_scores`` with the default weights;
+median for hallucination counts, min for citation accuracy, as seed 000 §3.3.3) over
+``datasets/judgments/labelled.jsonl`` and prints, per prompt field, per prompt id and
+overall:
+
+- exact: |prediction − label| ≤ half a step (step 1 on 1-5, 0-5 and 0-10 scales and for
+  counts, 0.1 on the 0-1 citation-accuracy scale), i.e. the rounded prediction equals the label;
+- within1: |prediction − label| ≤ one step (within 1 point on 1-5 and 0-10, 0.1 on 0-1);
+- MAE: mean absolute error, in the field's units for field rows; for the per-prompt and
+  overall rows every field is first rescaled to 0-10 (counts are capped at 10);
+- rho: Spearman rank correlation with the labels (average ranks for ties; "-" if either
+  side is constant).
+
+The agent prompt's ``intent_label`` (categorical) is reported as exact agreement only.
+
+    python bench/jury_agreement.py [--data PATH] [--details]
+
+Prints ratios; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from assay.judges.ensemble import aggregate_scores  # noqa: E402
+from assay.judges.offline import offline_jury  # noqa: E402
+from assay.judges.prompts import get_prompt  # noqa: E402
+
+ENSEMBLE = "ensemble"
+
+
+def ranks(values: Sequence[float]) -> list[float]:
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    out = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        avg = (i + j) / 2 + 1
+        for k in range(i, j + 1):
+            out[order[k]] = avg
+        i = j + 1
+    return out
+
+
+def spearman(xs: Sequence[float], ys: Sequence[float]) -> float | None:
+    if len(xs) < 2:
+        return None
+    rx, ry = ranks(xs), ranks(ys)
+    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
+    sxy = sum((a - mx) * (b - my) for a, b in zip(rx, ry, strict=True))
+    sxx = sum((a - mx) ** 2 for a in rx)
+    syy = sum((b - my) ** 2 for b in ry)
+    if sxx == 0 or syy == 0:
+        return None
+    return sxy / math.sqrt(sxx * syy)
+
+
+def step_of(scale: tuple[float, float] | None) -> float:
+    if scale is None:
+        return 1.0
+    return 0.1 if (scale[1] - scale[0]) <= 1.0 else 1.0
+
+
+def to_0_10(value: float, scale: tuple[float, float] | None) -> float:
+    if scale is None:  # counts
+        return min(value, 10.0)
+    lo, hi = scale
+    return (value - lo) / (hi - lo) * 10.0
+
+
+def summarise(pairs: list[tuple[float, float, float]]) -> dict[str, float | None]:
+    """pairs of (prediction, label, step) -> exact, within1, MAE, rho."""
+    eps = 1e-9
+    n = len(pairs)
+    exact = sum(abs(p - y) <= s / 2 + eps for p, y, s in pairs) / n
+    within = sum(abs(p - y) <= s + eps for p, y, s in pairs) / n
+    mae = sum(abs(p - y) for p, y, _ in pairs) / n
+    rho = spearman([p for p, _, _ in pairs], [y for _, y, _ in pairs])
+    return {"exact": exact, "within1": within, "mae": mae, "rho": rho}
+
+
+def fmt(stats: dict[str, float | None]) -> str:
+    rho = "-" if stats["rho"] is None else f"{stats['rho']:.2f}"
+    return f"{stats['exact']:6.2f} {stats['within1']:8.2f} {stats['mae']:6.2f} {rho:>6}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=ROOT / "datasets" / "judgments" / "labelled.jsonl")
+    parser.add_argument("--details", action="store_true", help="print every prediction next to its label")
+    args = parser.parse_args(argv)
+
+    rows = [json.loads(line) for line in args.data.read_text(encoding="utf-8").splitlines() if line.strip()]
+    jury = offline_jury()
+    weights = [j.weight for j in jury]
+    predictors = [j.name for j in jury] + [ENSEMBLE]
+
+    # (prompt_id, field) -> predictor -> list of (pred, label, step); plus scale per field
+    records: dict[tuple[str, str], dict[str, list[tuple[float, float, float]]]] = defaultdict(
+        lambda: defaultdict(list)
+    )
+    scales: dict[tuple[str, str], tuple[float, float] | None] = {}
+    labels_cat: dict[str, list[bool]] = defaultdict(list)
+    for row in rows:
+        prompt = get_prompt(row["prompt_id"])
+        label_scores = prompt.scores(row["label"])
+        verdicts = [j.verdict(prompt, row["input"]) for j in jury]
+        judge_scores = [prompt.scores(v) for v in verdicts]
+        if "intent_label" in row["label"]:
+            for j, v in zip(jury, verdicts, strict=True):
+                labels_cat[j.name].append(v["intent_label"] == row["label"]["intent_label"])
+            votes = [v["intent_label"] for v in verdicts]
+            mode = max(votes, key=lambda lab: (votes.count(lab), -votes.index(lab)))
+            labels_cat[ENSEMBLE].append(mode == row["label"]["intent_label"])
+        detail = []
+        for field, label in label_scores.items():
+            scale = prompt.score_fields.get(field)
+            scales[(prompt.id, field)] = scale
+            step = step_of(scale)
+            values = [s[field] for s in judge_scores]
+            how = prompt.reducer(field)
+            if how == "median":
+                ens = statistics.median(values)
+            elif how == "min":
+                ens = min(values)
+            else:
+                ens, _ = aggregate_scores(values, weights, scale=scale or (0.0, 10.0))
+            for name, value in zip(predictors, [*values, ens], strict=True):
+                records[(prompt.id, field)][name].append((value, label, step))
+            detail.append(f"{field}={label:g} ← " + " ".join(f"{v:g}" for v in values) + f" | ens {ens:.2f}")
+        if args.details:
+            print(f"{row['id']:8} {prompt.id:24} " + "; ".join(detail))
+    if args.details:
+        print()
+
+    header = f"{'':34} {'predictor':16} {'exact':>6} {'within1':>8} {'MAE':>6} {'rho':>6}"
+    print("Per field (MAE in the field's units)")
+    print(header)
+    for (pid, field), per in records.items():
+        n = len(per[ENSEMBLE])
+        for name in predictors:
+            print(f"{pid + '.' + field:28} n={n:<3} {name:16} {fmt(summarise(per[name]))}")
+    print()
+
+    print("Per prompt id and overall (every field rescaled to 0-10 for MAE and rho; steps likewise)")
+    print(header)
+    by_prompt: dict[str, dict[str, list[tuple[float, float, float]]]] = defaultdict(lambda: defaultdict(list))
+    overall: dict[str, list[tuple[float, float, float]]] = defaultdict(list)
+    for (pid, field), per in records.items():
+        scale = scales[(pid, field)]
+        for name in predictors:
+            for p, y, s in per[name]:
+                rescaled = (
+                    to_0_10(p, scale),
+                    to_0_10(y, scale),
+                    s if scale is None else s / (scale[1] - scale[0]) * 10,
+                )
+                by_prompt[pid][name].append(rescaled)
+                overall[name].append(rescaled)
+    for pid, per in by_prompt.items():
+        n = sum(1 for r in rows if r["prompt_id"] == pid)
+        for name in predictors:
+            print(f"{pid:28} n={n:<3} {name:16} {fmt(summarise(per[name]))}")
+    for name in predictors:
+        print(f"{'OVERALL':28} n={len(rows):<3} {name:16} {fmt(summarise(overall[name]))}")
+    print()
+    if labels_cat:
+        print(
+            "agent_intent.intent_label exact agreement: "
+            + ", ".join(f"{name} {sum(v) / len(v):.2f}" for name, v in labels_cat.items())
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
