@@ -19,12 +19,16 @@ from assay.lineage.manifest import RunRecorder, StepRecord
 _SHA = re.compile(r"^[0-9a-f]{64}$")
 
 
+# Hashes in a step result that live in the judge call store, not in the artifact pool.
+_NOT_POOL_KEYS = {"request_keys"}
+
+
 def _shas(value: Any) -> list[str]:
-    """Every content hash mentioned in a step result (to check the store still has them)."""
+    """Every artifact hash mentioned in a step result (to check the store still has them)."""
     if isinstance(value, str):
         return [value] if _SHA.match(value) else []
     if isinstance(value, dict):
-        return [s for v in value.values() for s in _shas(v)]
+        return [s for k, v in value.items() if k not in _NOT_POOL_KEYS for s in _shas(v)]
     if isinstance(value, list | tuple):
         return [s for v in value for s in _shas(v)]
     return []
