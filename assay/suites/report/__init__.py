@@ -1,0 +1,1 @@
+"""The report suite (seed 000): multi-agent RAG reports, six metrics, jury, grades."""
