@@ -11,10 +11,10 @@ from assay.suites.base import Suite
 
 
 def judges_line(jury: dict[str, Any] | None) -> str:
-    if not jury or not jury.get("judges"):
+    if not jury or not jury.get("panel"):
         return "none"
     kind = "offline jury" if jury.get("offline") else "LLM jury"
-    names = ", ".join(f"{j['name']} ({j.get('weight', 1.0):g})" for j in jury["judges"])
+    names = ", ".join(f"{j['name']} ({j.get('weight', 1.0):g})" for j in jury["panel"])
     return f"{kind}: {names}"
 
 

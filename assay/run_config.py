@@ -52,4 +52,15 @@ def resolve_jury_dict(
         updates["max_cost_usd"] = max_cost
     if concurrency:
         updates["concurrency_per_provider"] = concurrency
-    return config.model_copy(update=updates).public_dict()
+    public = config.model_copy(update=updates).public_dict()
+    public["panel"] = jury_panel(public)
+    return public
+
+
+def jury_panel(public: dict[str, Any]) -> list[dict[str, Any]]:
+    """The judges by name, model and weight, for reports and ensemble weights (offline ones too)."""
+    if public.get("offline"):
+        from assay.judges.offline import offline_jury
+
+        return [{"name": j.name, "model": j.model, "weight": j.weight} for j in offline_jury(public.get("offline_weights"))]
+    return [{"name": j["name"], "model": j["model"], "weight": j.get("weight", 1.0)} for j in public.get("judges", [])]

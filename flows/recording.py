@@ -87,7 +87,7 @@ class StepRunner:
             started,
             sent=0 if reused else int(stats.get("sent", 0)),
             reused_calls=len(keys) if reused else int(stats.get("reused", 0)),
-            detail=_jury_detail(stats),
+            detail=f"{len(keys)} judge calls reused with the step" if reused and keys else _jury_detail(stats),
         )
         return result
 

@@ -22,7 +22,7 @@ def answer_label(score: float) -> str:
 
 def aggregate(rows: list[ScoreRow], cases: list[RagCase], params: dict[str, Any]) -> AggregateResult:
     jury = params.get("jury") or {}
-    weights = {j["name"]: float(j.get("weight", 1.0)) for j in jury.get("judges", [])}
+    weights = {j["name"]: float(j.get("weight", 1.0)) for j in jury.get("panel", [])}
     ensembles = ensemble_rows(rows, weights, float(params.get("disagreement_threshold", 3.0)))
     final = [row for row in rows if row.judge is None] + ensembles
     frame = scores_frame(final)
@@ -61,7 +61,7 @@ def aggregate(rows: list[ScoreRow], cases: list[RagCase], params: dict[str, Any]
         },
         "jury": {
             "offline": bool(jury.get("offline", False)),
-            "judges": jury.get("judges", []),
+            "judges": jury.get("panel", []),
             "agreement_alpha": agreement_by_metric(rows),
             "disagreements": disagreements,
         },
