@@ -6,7 +6,7 @@ from typing import Any
 
 from assay.lineage.store import ArtifactStore
 from assay.pipeline import load_snapshot, parquet_bytes, scores_frame_from
-from assay.report.render import render_charts, render_html, render_markdown
+from assay.report.render import render_html, render_markdown
 from assay.suites.base import Suite
 
 
@@ -26,7 +26,7 @@ def publish(store: ArtifactStore, suite: Suite, inputs: dict[str, Any]) -> dict[
     summary = store.get_json(inputs["summary"])
     frame = scores_frame_from(store, inputs["scores"])
     sections = suite.report_sections(frame, summary, cases, generations)
-    charts = render_charts(summary)
+    charts = suite.charts(summary)
     validation = store.get_json(inputs["validation_report"])
     header = {
         "suite": suite.name,

@@ -129,6 +129,12 @@ class Suite(ABC):
     def aggregate(self, rows: list[ScoreRow], cases: list[BaseModel], params: dict[str, Any]) -> AggregateResult:
         """Reduce per-judge rows to ensemble rows, add totals, and summarise per group."""
 
+    def charts(self, summary: dict[str, Any]) -> dict[str, bytes]:
+        """PNG charts for the report, by name. The default plots metric means and MRR by category."""
+        from assay.report.render import render_charts
+
+        return render_charts(summary)
+
     @abstractmethod
     def report_sections(
         self, scores: pd.DataFrame, summary: dict[str, Any], cases: list[BaseModel], generations: dict[str, BaseModel]
