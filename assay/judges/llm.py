@@ -134,7 +134,9 @@ def classify_error(exc: BaseException) -> ErrorKind:
         return "malformed"
     if isinstance(exc, (litellm.Timeout, litellm.APIConnectionError, TimeoutError)):
         return "transient"
-    if isinstance(exc, (litellm.RateLimitError, litellm.InternalServerError, litellm.ServiceUnavailableError)):
+    if isinstance(
+        exc, (litellm.RateLimitError, litellm.InternalServerError, litellm.ServiceUnavailableError)
+    ):
         return "transient"
     status = getattr(exc, "status_code", None)
     if isinstance(status, int):
@@ -151,11 +153,15 @@ def _redact(text: str, secret: str | None) -> str:
 
 
 def _cost_usd(response: Any) -> float:
-    """litellm's cost for a response; 0 for models it has no price for (never raises)."""
+    """litellm's cost for a response in USD; 0 for models it has no price for (never raises).
+
+    litellm already prices every response while building it (``response_cost``, None when the
+    model is unknown); recomputing would double the per-call overhead, so we reuse it.
+    """
     hidden = getattr(response, "_hidden_params", None) or {}
-    cost = hidden.get("response_cost")
-    if isinstance(cost, (int, float)):
-        return float(cost)
+    if "response_cost" in hidden:
+        cost = hidden["response_cost"]
+        return float(cost) if isinstance(cost, (int, float)) else 0.0
     try:
         return float(_litellm().completion_cost(completion_response=response) or 0.0)
     except Exception:  # unknown/local model: no price, which is fine
@@ -236,7 +242,9 @@ class LiteLLMJudge:
         litellm = _litellm()
 
         request = request or self.request(prompt, item, lang)
-        result = JudgeResult(judge=self.name, model=self.model, prompt_id=prompt.id, case_id=case_id, attempts=1)
+        result = JudgeResult(
+            judge=self.name, model=self.model, prompt_id=prompt.id, case_id=case_id, attempts=1
+        )
         started = time.perf_counter()
         api_key: str | None = None
         try:

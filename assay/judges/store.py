@@ -1,0 +1,125 @@
+"""Content-addressed store of judge requests and their raw responses.
+
+A record is keyed by the sha256 of what determines the answer (model, api_base, messages,
+temperature, max_tokens, response_format schema), so an identical request is answered from
+the store and nothing is sent. Only successful (parsed and validated) responses are stored:
+a rerun therefore re-sends exactly the calls that failed.
+
+Records never hold API keys or headers: the request part is ``{messages, params}`` only and
+``api_base`` is stored without user-info or query string.
+
+Layout: ``<root>/<key[:2]>/<key>.json``. ``root`` is a local path or any fsspec URL
+(``s3://bucket/assay/calls``). Records are write-once. Local writes are atomic (temp file,
+then hard link or rename); object stores replace whole objects on put, atomic already.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from assay.hashing import canonical_json, sha256_json
+
+
+def request_key(
+    model: str, api_base: str | None, messages: list[dict[str, Any]], params: dict[str, Any]
+) -> str:
+    """sha256 (hex) of the canonical JSON of the request content; never of keys or headers."""
+    return sha256_json({"model": model, "api_base": api_base, "messages": messages, "params": params})
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class CallStore:
+    """Judge call records under ``root`` (local directory or fsspec URL)."""
+
+    def __init__(self, root: str | os.PathLike[str]) -> None:
+        self.root = str(root)
+        self._local: Path | None = None
+        if "://" not in self.root or self.root.startswith("file://"):
+            self._local = Path(self.root.removeprefix("file://"))
+            self._local.mkdir(parents=True, exist_ok=True)
+            self._fs = None
+        else:
+            import fsspec
+
+            self._fs, self._fs_root = fsspec.core.url_to_fs(self.root)
+
+    request_key = staticmethod(request_key)
+
+    def __repr__(self) -> str:
+        return f"CallStore({self.root!r})"
+
+    def _relpath(self, key: str) -> str:
+        if len(key) < 8 or not all(c in "0123456789abcdef" for c in key):
+            raise ValueError(f"not a request key: {key!r}")
+        return f"{key[:2]}/{key}.json"
+
+    def path(self, key: str) -> str:
+        """Where the record for ``key`` lives (path or URL)."""
+        if self._local is not None:
+            return str(self._local / self._relpath(key))
+        return f"{self.root.rstrip('/')}/{self._relpath(key)}"
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        """The stored record, or None if absent or unreadable (then the call is simply re-sent)."""
+        try:
+            if self._local is not None:
+                data = (self._local / self._relpath(key)).read_bytes()
+            else:
+                data = self._fs.cat_file(f"{self._fs_root.rstrip('/')}/{self._relpath(key)}")
+            record = json.loads(data)
+        except (FileNotFoundError, json.JSONDecodeError, UnicodeDecodeError):
+            return None
+        return record if isinstance(record, dict) and record.get("key") == key else None
+
+    def put(self, key: str, record: dict[str, Any]) -> str:
+        """Write ``record`` under ``key`` (sets ``record['key']``); returns its path or URL.
+
+        Write-once: if a record for ``key`` exists it is kept (first writer wins), so a record's
+        bytes never change after a manifest has hashed them.
+        """
+        record = {**record, "key": key}
+        record.setdefault("created_at", now_iso())
+        data = canonical_json(record)
+        if self._local is None:
+            target = f"{self._fs_root.rstrip('/')}/{self._relpath(key)}"
+            if not self._fs.exists(target):
+                self._fs.pipe_file(target, data)  # object stores replace whole objects: atomic
+            return self.path(key)
+        target_path = self._local / self._relpath(key)
+        target_path.parent.mkdir(parents=True, exist_ok=True)
+        # Temp file in the same directory, then link/rename: readers never see half a record.
+        fd, tmp = tempfile.mkstemp(dir=target_path.parent, prefix=f".{key[:8]}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            try:
+                os.link(tmp, target_path)  # atomic create-if-absent
+            except FileExistsError:
+                pass
+            except OSError:  # no hard links on this filesystem
+                if not target_path.exists():
+                    os.replace(tmp, target_path)
+        finally:
+            Path(tmp).unlink(missing_ok=True)
+        return str(target_path)
+
+    def keys(self) -> list[str]:
+        """All stored keys (sorted); for audits and tests."""
+        if self._local is not None:
+            names = [p.stem for p in self._local.glob("??/*.json")]
+        else:
+            names = [
+                p.rsplit("/", 1)[-1].removesuffix(".json") for p in self._fs.glob(f"{self._fs_root}/*/*.json")
+            ]
+        return sorted(names)
+
+    def __contains__(self, key: str) -> bool:
+        return self.get(key) is not None
