@@ -76,6 +76,8 @@ def run(
     max_cost: Optional[float] = typer.Option(None, help="stop sending judge calls past this many USD"),
     concurrency: Optional[int] = typer.Option(None, help="concurrent LLM calls per provider"),
     lang: str = typer.Option("ko", help="judge prompt language: ko or en"),
+    embedding_model: Optional[str] = typer.Option(None, help="local sentence-transformers model for live retrieval"),
+    runner: str = typer.Option("threads", help="task runner: threads, dask (local cluster) or dask=ADDRESS"),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="show Prefect's own logs"),
 ) -> None:
     """Run SUITE end to end and print the run id and directory."""
@@ -103,8 +105,9 @@ def run(
         "max_cost": max_cost,
         "concurrency": concurrency,
         "lang": lang,
+        "embedding_model": embedding_model,
     }
-    _execute(params, verbose)
+    _execute(params, verbose, runner)
 
 
 @app.command()
@@ -112,6 +115,7 @@ def rerun(
     run_id: str = typer.Argument(..., help="run id or run directory to re-execute"),
     out: Path = typer.Option(Path("runs"), help="directory holding the run"),
     store: Optional[str] = typer.Option(None, help="artifact store URL, default: --out"),
+    runner: str = typer.Option("threads", help="task runner: threads, dask or dask=ADDRESS"),
     verbose: bool = typer.Option(False, "--verbose", "-v"),
 ) -> None:
     """Re-execute a run with its recorded parameters; reuse every step and judge call that succeeded."""
@@ -135,14 +139,31 @@ def rerun(
         "k": recorded.get("k", 10),
         "quarantine": recorded.get("quarantine", False),
         "lang": recorded.get("lang", "ko"),
+        "embedding_model": recorded.get("embedding_model"),
         "jury_config": recorded.get("jury"),
         "parent_run": rid,
     }
-    typer.echo(f"rerunning {rid} with its recorded parameters")
-    _execute(params, verbose)
+    typer.echo(f"rerunning {rid} with its recorded parameters", err=True)
+    _execute(params, verbose, runner)
 
 
-def _execute(params: dict[str, Any], verbose: bool) -> None:
+def task_runner_for(spec: str) -> Any:
+    """threads (Prefect's default), dask (a local 2-worker cluster) or dask=tcp://host:port."""
+    if spec == "threads":
+        return None
+    if spec == "dask" or spec.startswith("dask="):
+        from prefect_dask import DaskTaskRunner
+
+        address = spec.partition("=")[2]
+        if address:
+            return DaskTaskRunner(address=address)
+        return DaskTaskRunner(
+            cluster_kwargs={"n_workers": 2, "threads_per_worker": 2, "processes": True, "dashboard_address": None}
+        )
+    raise typer.BadParameter(f"unknown runner {spec!r}; use threads, dask or dask=ADDRESS", param_hint="--runner")
+
+
+def _execute(params: dict[str, Any], verbose: bool, runner: str = "threads") -> None:
     _prepare_prefect(verbose)
     from flows.evaluate import evaluate, new_run_id
 
@@ -152,8 +173,12 @@ def _execute(params: dict[str, Any], verbose: bool) -> None:
     run_id = new_run_id(params["suite"])
     store = ArtifactStore(params.get("store") or str(Path(params["out"]).resolve()))
     typer.echo(f"run id:  {run_id}", err=True)
+    flow = evaluate
+    task_runner = task_runner_for(runner)
+    if task_runner is not None:
+        flow = evaluate.with_options(task_runner=task_runner)
     try:
-        evaluate(**params, run_id=run_id, return_state=True)
+        flow(**params, run_id=run_id, return_state=True)
     except Exception as exc:  # parameter errors and the like, before a manifest exists
         _err(f"run failed before it started: {type(exc).__name__}: {exc}")
         raise typer.Exit(EXIT_FAILED) from None

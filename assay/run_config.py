@@ -18,6 +18,7 @@ class RunParameters(BaseModel):
     k: int = 10
     quarantine: bool = False
     lang: str = "ko"
+    embedding_model: str | None = None
 
 
 def fingerprint_dataset(root: str | Path) -> str:

@@ -60,6 +60,7 @@ def evaluate(
     max_cost: float | None = None,
     concurrency: int | None = None,
     lang: str = "ko",
+    embedding_model: str | None = None,
     parent_run: str | None = None,
     run_id: str | None = None,
     jury_config: dict[str, Any] | None = None,
@@ -80,6 +81,7 @@ def evaluate(
         k=k,
         quarantine=quarantine,
         lang=lang,
+        embedding_model=embedding_model,
     )
     # A rerun passes the jury exactly as recorded; a new run resolves it from the options.
     jury = jury_config or resolve_jury_dict(judges, judge_weights, api_base, offline, config, max_cost, concurrency, lang)
@@ -107,6 +109,8 @@ def evaluate(
     steps = StepRunner(recorder, storage, logger)
     version = code_version()
     task_params = {"k": k, "generator": generator, "api_base": api_base, "lang": lang, "disagreement_threshold": 3.0}
+    if embedding_model:
+        task_params["embedding_model"] = embedding_model
     if concurrency:
         task_params["concurrency"] = concurrency
 
