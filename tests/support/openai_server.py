@@ -224,3 +224,23 @@ def _make_handler(server: OpenAICompatServer) -> type[BaseHTTPRequestHandler]:
                 pass  # the client gave up (e.g. its timeout fired); nothing to tell it
 
     return Handler
+
+
+def main() -> None:
+    """Serve on loopback in its own process (benchmarks keep it off the client's GIL)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description="loopback OpenAI-compatible server")
+    parser.add_argument("--latency", type=float, default=0.0, help="seconds per request")
+    args = parser.parse_args()
+    server = OpenAICompatServer(latency_s=args.latency).start()
+    print(server.base_url, flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()
