@@ -7,19 +7,23 @@ suites`` and ``assay audit`` start fast and never start a server.
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
 from pathlib import Path
 from typing import Any, Optional
 
 import typer
 
-from assay import apply_offline_env
+from assay import apply_offline_env, cancellation
+from assay.cancellation import RunStopped
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Auditable, rerunnable evaluation runs on Prefect.")
 
 EXIT_FAILED = 1
 EXIT_VALIDATION = 2
 EXIT_REGRESSION = 3
+EXIT_STOPPED = 143  # 128 + SIGTERM, as shells report it
 
 
 def _err(message: str) -> None:
@@ -177,11 +181,10 @@ def _execute(params: dict[str, Any], verbose: bool, runner: str = "threads") -> 
     task_runner = task_runner_for(runner)
     if task_runner is not None:
         flow = evaluate.with_options(task_runner=task_runner)
-    try:
-        flow(**params, run_id=run_id, return_state=True)
-    except Exception as exc:  # parameter errors and the like, before a manifest exists
-        _err(f"run failed before it started: {type(exc).__name__}: {exc}")
-        raise typer.Exit(EXIT_FAILED) from None
+    error = _run_stoppable(lambda: flow(**params, run_id=run_id, return_state=True))
+    if error is not None and not isinstance(error, RunStopped):  # before a manifest exists
+        _err(f"run failed before it started: {type(error).__name__}: {error}")
+        raise typer.Exit(EXIT_FAILED)
     try:
         manifest = load_manifest(store, run_id)
     except FileNotFoundError:
@@ -194,11 +197,49 @@ def _execute(params: dict[str, Any], verbose: bool, runner: str = "threads") -> 
         _err(f"\nvalidation gate failed; nothing downstream ran. Validation result kept in {run_dir}/")
         typer.echo(f"run id:  {run_id}\nrun dir: {run_dir}")
         raise typer.Exit(EXIT_VALIDATION)
+    if manifest.status == "stopped":
+        _err(f"\nrun stopped; completed steps and judge calls are kept. Resume: assay rerun {run_id}")
+        typer.echo(f"run id:  {run_id}\nrun dir: {run_dir}")
+        raise typer.Exit(EXIT_STOPPED)
     if manifest.status != "completed":
         _err(f"\nrun {manifest.status}: {manifest.message}\nfix the cause, then `assay rerun {run_id}`")
         typer.echo(f"run id:  {run_id}\nrun dir: {run_dir}")
         raise typer.Exit(EXIT_FAILED)
     typer.echo(f"run id:  {run_id}\nrun dir: {run_dir}\nreport:  {run_dir}/report.html")
+
+
+def _run_stoppable(run_flow: Any) -> BaseException | None:
+    """Run the flow on a worker thread so SIGTERM/Ctrl-C can ask it to stop cleanly.
+
+    The first signal stops new judge calls and ends the run at the next step boundary
+    (answered calls are in the call store, so `assay rerun` resumes); a second one exits now.
+    """
+    cancellation.reset()
+    outcome: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            run_flow()
+        except BaseException as exc:  # noqa: BLE001 - reported by the caller
+            outcome.append(exc)
+
+    def on_signal(signum: int, frame: Any) -> None:
+        if cancellation.stop_requested():
+            os._exit(EXIT_STOPPED)
+        cancellation.request_stop(signal.Signals(signum).name)
+        _err(f"\n{signal.Signals(signum).name}: stopping after in-flight calls (send again to exit now)")
+
+    thread = threading.Thread(target=target, name="assay-flow", daemon=True)
+    on_main = threading.current_thread() is threading.main_thread()  # signals can only be set there
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)} if on_main else {}
+    try:
+        thread.start()
+        while thread.is_alive():
+            thread.join(0.2)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    return outcome[0] if outcome else None
 
 
 def _print_steps(manifest: Any) -> None:

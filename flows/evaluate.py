@@ -21,6 +21,7 @@ from prefect import flow, get_run_logger  # noqa: E402
 from prefect.context import get_run_context  # noqa: E402
 from prefect.states import Completed, Failed  # noqa: E402
 
+from assay.cancellation import RunStopped  # noqa: E402
 from assay.lineage.code_version import code_version  # noqa: E402
 from assay.lineage.manifest import Manifest, RunRecorder, StepRecord, config_hash, environment, git_state, now_iso  # noqa: E402
 from assay.lineage.store import ArtifactStore  # noqa: E402
@@ -229,6 +230,9 @@ def evaluate(
         recorder.finish("completed", f"{len(manifest.steps)} steps")
         logger.info(f"run {run_id} completed: {artifacts.run_path(run_id)}")
         return Completed(message="completed", data=steps.outcome("completed"))  # type: ignore[return-value]
+    except RunStopped as exc:
+        logger.warning(str(exc))
+        return steps.fail(str(exc), status="stopped")
     except Exception as exc:  # noqa: BLE001 - record any failure in the manifest, then fail the flow run
         logger.exception("run failed")
         return steps.fail(f"{type(exc).__name__}: {exc}")

@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from prefect.states import Failed
 
+from assay.cancellation import raise_if_stopped
 from assay.lineage.manifest import RunRecorder, StepRecord
 
 _SHA = re.compile(r"^[0-9a-f]{64}$")
@@ -50,11 +51,13 @@ class StepRunner:
         )
 
     def run(self, name: str, task: Any, *args: Any, refresh_if: Callable[[dict], bool] | None = None) -> Any:
+        raise_if_stopped()
         started = time.time()
         state = self._configured(name, task)(*args, return_state=True)
         return self._settle(name, task, args, state, started, refresh_if)
 
     def submit(self, name: str, task: Any, *args: Any, refresh_if: Callable[[dict], bool] | None = None) -> Any:
+        raise_if_stopped()
         future = self._configured(name, task).submit(*args)
         return (future, task, args, time.time(), refresh_if)
 
@@ -69,6 +72,7 @@ class StepRunner:
             detail = f"{type(error).__name__}: {error}" if isinstance(error, BaseException) else str(state.message)
             self._step(name, "failed", state, started, detail=detail)
             self.logger.error(f"step {name} failed: {detail}")
+            raise_if_stopped()  # a step failed because the run is stopping: end as "stopped"
             return None
         result = state.result()
         reused = state.name == "Cached"

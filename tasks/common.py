@@ -10,6 +10,7 @@ from typing import Any
 from prefect.cache_policies import INPUTS, TASK_SOURCE
 from prefect.tasks import exponential_backoff
 
+from assay.cancellation import RunStopped
 from assay.lineage.store import ArtifactStore
 from assay.suites.registry import get_suite
 
@@ -18,7 +19,9 @@ from assay.suites.registry import get_suite
 LOCATION_PARAMS = ("store_url", "dataset_dir", "call_store_url")
 CONTENT_CACHE = (INPUTS - LOCATION_PARAMS[0] - LOCATION_PARAMS[1] - LOCATION_PARAMS[2]) + TASK_SOURCE
 
-PERMANENT_ERRORS = (ValueError, TypeError, KeyError, LookupError, NotImplementedError, FileNotFoundError)
+PERMANENT_ERRORS = (
+    ValueError, TypeError, KeyError, LookupError, NotImplementedError, FileNotFoundError, RunStopped,
+)
 
 
 def retry_transient(task: Any, task_run: Any, state: Any) -> bool:

@@ -41,6 +41,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from assay.cancellation import raise_if_stopped
 from assay.judges.base import Judge, JudgeResult, Usage
 from assay.judges.llm import JudgeRequest, MalformedReply, parse_verdict, provider_of
 from assay.judges.store import CallStore, now_iso, request_key
@@ -276,6 +277,7 @@ class _RunState:
             # The budget is checked once a slot is free, right before sending, so only
             # requests actually in flight hold a reservation.
             async with self.semaphore(judge) or contextlib.nullcontext():
+                raise_if_stopped()  # SIGTERM: send nothing new; answered calls are already stored
                 estimate = self._estimate(judge, request)
                 if not await self.budget.reserve(estimate):
                     return self._budget_result(judge, case_id, key, attempt - 1, total, estimate)
