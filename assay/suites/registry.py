@@ -19,9 +19,16 @@ def _rag_qa() -> Suite:
     return RagQASuite()
 
 
+def _report() -> Suite:
+    from assay.suites.report.suite import ReportSuite
+
+    return ReportSuite()
+
+
 # Factories keep `import assay.suites.registry` cheap: a suite's module loads when asked for.
 _FACTORIES: dict[str, Callable[[], Suite]] = {
     "rag_qa": _rag_qa,
+    "report": _report,
 }
 
 
