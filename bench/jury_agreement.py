@@ -103,9 +103,45 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=ROOT / "datasets" / "judgments" / "labelled.jsonl")
     parser.add_argument("--details", action="store_true", help="print every prediction next to its label")
+    parser.add_argument("--no-heldout", action="store_true", help="skip the held-out rag_qa answer labels")
     args = parser.parse_args(argv)
 
     rows = [json.loads(line) for line in args.data.read_text(encoding="utf-8").splitlines() if line.strip()]
+    print(f"== {args.data.relative_to(ROOT)}: the set the offline judges' cut-offs were set on (in-sample)")
+    agreement(rows, args.details)
+    if not args.no_heldout:
+        print("\n== datasets/rag_qa answer labels: labelled by a different person, never used for tuning (held-out)")
+        agreement(rag_qa_rows(), args.details)
+    return 0
+
+
+def rag_qa_rows() -> list[dict]:
+    """The bundled rag_qa answers with their hand labels, as rag_answer judgments."""
+    base = ROOT / "datasets" / "rag_qa"
+
+    def read(name: str) -> list[dict]:
+        return [json.loads(line) for line in (base / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+
+    cases = {c["id"]: c for c in read("cases.jsonl")}
+    generations = {g["case_id"]: g for g in read("generations.jsonl")}
+    rows = []
+    for label in read("answer_labels.jsonl"):
+        case, gen = cases[label["case_id"]], generations[label["case_id"]]
+        rows.append({
+            "id": label["case_id"],
+            "prompt_id": "rag_answer",
+            "input": {
+                "question": case["question"],
+                "generated_answer": gen["answer"],
+                "reference_answer": case["reference_answer"],
+                "contexts": [chunk["text"] for chunk in gen["retrieved"][:10]],
+            },
+            "label": {"feedback": label.get("note", ""), **{k: label[k] for k in ("accuracy", "completeness", "relevance")}},
+        })
+    return rows
+
+
+def agreement(rows: list[dict], details: bool) -> None:
     jury = offline_jury()
     weights = [j.weight for j in jury]
     predictors = [j.name for j in jury] + [ENSEMBLE]
@@ -143,9 +179,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             for name, value in zip(predictors, [*values, ens], strict=True):
                 records[(prompt.id, field)][name].append((value, label, step))
             detail.append(f"{field}={label:g} ← " + " ".join(f"{v:g}" for v in values) + f" | ens {ens:.2f}")
-        if args.details:
+        if details:
             print(f"{row['id']:8} {prompt.id:24} " + "; ".join(detail))
-    if args.details:
+    if details:
         print()
 
     header = f"{'':34} {'predictor':16} {'exact':>6} {'within1':>8} {'MAE':>6} {'rho':>6}"
@@ -184,7 +220,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             "agent_intent.intent_label exact agreement: "
             + ", ".join(f"{name} {sum(v) / len(v):.2f}" for name, v in labels_cat.items())
         )
-    return 0
 
 
 if __name__ == "__main__":

@@ -52,17 +52,39 @@ def trace_case(store: ArtifactStore, run_id: str, case_id: str, metric: str | No
         for name in names
         if name.startswith("scores/") and name != "scores/all.jsonl"
     }
+    by_metric = {r["metric"]: r for r in run.jsonl("scores/all.jsonl") if r["case_id"] == case_id and r.get("judge") is None}
     for row in finals:
-        value = "UNSCORED: " + str(row.get("unscored_reason")) if row["value"] is None else f"{row['value']:.4g}"
-        out.append(f"score {row['metric']} = {value} (scale {row['scale']})")
+        out.append(f"score {row['metric']} = {_value(row)} (scale {row['scale']})")
         out.append(f"  from {run.ref('scores/all.jsonl')}")
-        family_file = f"scores/{row['family']}.jsonl"
-        if family_file in names:
-            out.append(f"  from {run.ref(family_file)}")
-        for judged in (r for r in family_rows.get(family_file, []) if r["metric"] == row["metric"] and r.get("judge")):
-            out += _judge_lines(run, judged)
+        out += _origin_lines(run, row, by_metric, family_rows, depth=1)
         out.append("")
     return out
+
+
+def _value(row: dict[str, Any]) -> str:
+    return "UNSCORED: " + str(row.get("unscored_reason")) if row["value"] is None else f"{row['value']:.4g}"
+
+
+def _origin_lines(
+    run: RunReader, row: dict[str, Any], by_metric: dict[str, Any], family_rows: dict[str, list], depth: int
+) -> list[str]:
+    """Where a score came from: its family's step and judges, and for a composite score
+    (e.g. overall, output_quality) each component, traced the same way."""
+    pad = "  " * depth
+    lines = []
+    family_file = f"scores/{row['family']}.jsonl"
+    if family_file in run.manifest.artifacts:
+        lines.append(f"{pad}from {run.ref(family_file)}")
+    for judged in (r for r in family_rows.get(family_file, []) if r["metric"] == row["metric"] and r.get("judge")):
+        lines += [pad + line[2:] for line in _judge_lines(run, judged)]
+    components = (row.get("details") or {}).get("components") or {}
+    for metric in components:
+        part = by_metric.get(metric)
+        if part is None or depth > 3:
+            continue
+        lines.append(f"{pad}component {metric} = {_value(part)}")
+        lines += _origin_lines(run, part, by_metric, family_rows, depth + 1)
+    return lines
 
 
 def _input_lines(run: RunReader, case_id: str) -> list[str]:
@@ -78,8 +100,8 @@ def _input_lines(run: RunReader, case_id: str) -> list[str]:
         for record in run.jsonl(gen_name):
             if record.get("case_id") == case_id:
                 lines.append(f"generation: {run.ref(gen_name)}")
-                answer = str(record.get("answer", ""))
-                lines.append(f"  answer: {answer[:200]}{'…' if len(answer) > 200 else ''}")
+                answer = str(next((record[k] for k in ("answer", "report", "response", "output") if k in record), ""))
+                lines.append(f"  output: {answer[:200]}{'…' if len(answer) > 200 else ''}")
                 sources = [c.get("source") for c in record.get("retrieved", [])]
                 if sources:
                     lines.append(f"  retrieved: {', '.join(map(str, sources[:10]))}")
