@@ -6,6 +6,7 @@ from typing import Any
 
 from assay.lineage.store import ArtifactStore
 from assay.pipeline import load_snapshot, parquet_bytes, scores_frame_from
+from assay.report.jury_costs import jury_cost_section
 from assay.report.render import render_html, render_markdown
 from assay.suites.base import Suite
 
@@ -26,6 +27,9 @@ def publish(store: ArtifactStore, suite: Suite, inputs: dict[str, Any]) -> dict[
     summary = store.get_json(inputs["summary"])
     frame = scores_frame_from(store, inputs["scores"])
     sections = suite.report_sections(frame, summary, cases, generations)
+    costs = jury_cost_section([run for sha in inputs.get("jury_runs", []) for run in store.get_json(sha)])
+    if costs is not None:
+        sections.insert(len(sections) - 1, costs)  # before the suite's reading guide
     charts = suite.charts(summary)
     validation = store.get_json(inputs["validation_report"])
     header = {

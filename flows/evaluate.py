@@ -174,6 +174,7 @@ def evaluate(
             for family in families
         }
         family_scores: dict[str, str] = {}
+        jury_runs: list[str] = []
         for name, future in submitted.items():
             result = steps.wait(f"metrics:{name}", future)
             if result is None:
@@ -183,6 +184,7 @@ def evaluate(
                 key_names = steps.record_judge_calls(call_store_url, result.get("request_keys", []), f"metrics:{name}")
                 steps.record(f"judges/{name}/jury_runs.json", result["jury_runs"], f"metrics:{name}", inputs=inputs + key_names)
                 steps.record_prompts(result["jury_runs"])
+                jury_runs.append(result["jury_runs"])
                 inputs = inputs + [f"judges/{name}/jury_runs.json"]
             steps.record(f"scores/{name}.jsonl", result["scores"], f"metrics:{name}", inputs=inputs, media_type="application/jsonl")
             family_scores[name] = result["scores"]
@@ -211,11 +213,13 @@ def evaluate(
             "replay": replay,
             "config_hash": manifest.config_hash,
             "jury": jury,
+            "jury_runs": jury_runs,
         }
         published = steps.run("publish", publish_report, store_url, suite, publish_inputs, version)
         if published is None:
             return steps.fail("publishing failed")
         sources = ["scores/all.jsonl", "summary.json", "generations/generations.jsonl", "validation/report.json"]
+        sources += [f"judges/{n}/jury_runs.json" for n in family_scores if f"judges/{n}/jury_runs.json" in manifest.artifacts]
         steps.record("report.md", published["report_md"], "publish", inputs=sources, media_type="text/markdown", path="report.md")
         steps.record("report.html", published["report_html"], "publish", inputs=sources, media_type="text/html", path="report.html")
         steps.record(
