@@ -6,12 +6,13 @@ suites`` and ``assay audit`` start fast and never start a server.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sys
 import threading
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
@@ -65,23 +66,25 @@ def suites() -> None:
 @app.command()
 def run(
     suite: str = typer.Argument(..., help="suite id, see `assay suites`"),
-    dataset: Optional[Path] = typer.Option(None, help="dataset directory (default: the bundled one)"),
+    dataset: Path | None = typer.Option(None, help="dataset directory (default: the bundled one)"),
     out: Path = typer.Option(Path("runs"), help="directory for run directories and caches"),
-    store: Optional[str] = typer.Option(None, help="artifact store URL (fsspec), default: --out"),
+    store: str | None = typer.Option(None, help="artifact store URL (fsspec), default: --out"),
     replay: str = typer.Option("recorded", help="recorded (read generations.jsonl) or live (regenerate)"),
-    generator: Optional[str] = typer.Option(None, help="litellm model for --replay live"),
-    api_base: Optional[str] = typer.Option(None, help="OpenAI-compatible base URL for judges and generator"),
-    judge: Optional[list[str]] = typer.Option(None, help="judge model (repeatable)"),
-    judge_weight: Optional[list[float]] = typer.Option(None, help="judge weight (repeatable, same order)"),
+    generator: str | None = typer.Option(None, help="litellm model for --replay live"),
+    api_base: str | None = typer.Option(None, help="OpenAI-compatible base URL for judges and generator"),
+    judge: list[str] | None = typer.Option(None, help="judge model (repeatable)"),
+    judge_weight: list[float] | None = typer.Option(None, help="judge weight (repeatable, same order)"),
     offline: bool = typer.Option(False, help="use the offline jury even if keys are present"),
-    config: Optional[Path] = typer.Option(None, help="YAML jury configuration"),
-    k: int = typer.Option(10, help="top-k for retrieval metrics"),
+    config: Path | None = typer.Option(None, help="YAML jury configuration"),
+    k: int = typer.Option(10, "-k", "--k", help="top-k for retrieval metrics"),
     quarantine: bool = typer.Option(False, help="set rows that fail validation aside instead of stopping"),
-    max_cost: Optional[float] = typer.Option(None, help="stop sending judge calls past this many USD"),
-    concurrency: Optional[int] = typer.Option(None, help="concurrent LLM calls per provider"),
+    max_cost: float | None = typer.Option(None, help="stop sending judge calls past this many USD"),
+    concurrency: int | None = typer.Option(None, help="concurrent LLM calls per provider"),
     lang: str = typer.Option("ko", help="judge prompt language: ko or en"),
-    embedding_model: Optional[str] = typer.Option(None, help="local sentence-transformers model for live retrieval"),
+    embedding_model: str | None = typer.Option(None, help="local sentence-transformers model for live retrieval"),
     runner: str = typer.Option("threads", help="task runner: threads, dask (local cluster) or dask=ADDRESS"),
+    compare_with: str | None = typer.Option(None, help="baseline run id, or 'latest', to compare with after publishing"),
+    fail_on_regression: bool = typer.Option(False, help="with --compare-with: exit 3 on a significant regression"),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="show Prefect's own logs"),
 ) -> None:
     """Run SUITE end to end and print the run id and directory."""
@@ -110,6 +113,8 @@ def run(
         "concurrency": concurrency,
         "lang": lang,
         "embedding_model": embedding_model,
+        "compare_with": compare_with,
+        "fail_on_regression": fail_on_regression,
     }
     _execute(params, verbose, runner)
 
@@ -118,7 +123,7 @@ def run(
 def rerun(
     run_id: str = typer.Argument(..., help="run id or run directory to re-execute"),
     out: Path = typer.Option(Path("runs"), help="directory holding the run"),
-    store: Optional[str] = typer.Option(None, help="artifact store URL, default: --out"),
+    store: str | None = typer.Option(None, help="artifact store URL, default: --out"),
     runner: str = typer.Option("threads", help="task runner: threads, dask or dask=ADDRESS"),
     verbose: bool = typer.Option(False, "--verbose", "-v"),
 ) -> None:
@@ -169,10 +174,9 @@ def task_runner_for(spec: str) -> Any:
 
 def _execute(params: dict[str, Any], verbose: bool, runner: str = "threads") -> None:
     _prepare_prefect(verbose)
-    from flows.evaluate import evaluate, new_run_id
-
     from assay.lineage.manifest import load_manifest
     from assay.lineage.store import ArtifactStore
+    from flows.evaluate import evaluate, new_run_id
 
     run_id = new_run_id(params["suite"])
     store = ArtifactStore(params.get("store") or str(Path(params["out"]).resolve()))
@@ -206,6 +210,14 @@ def _execute(params: dict[str, Any], verbose: bool, runner: str = "threads") -> 
         typer.echo(f"run id:  {run_id}\nrun dir: {run_dir}")
         raise typer.Exit(EXIT_FAILED)
     typer.echo(f"run id:  {run_id}\nrun dir: {run_dir}\nreport:  {run_dir}/report.html")
+    if "comparison.json" in manifest.artifacts:
+        from assay.compare import format_deltas_record
+
+        record = json.loads(store.read_bytes(store.run_path(run_id, manifest.artifacts["comparison.json"].path)))
+        typer.echo("\n" + format_deltas_record(record), err=True)
+        if record["regressions"] and params.get("fail_on_regression"):
+            _err(f"regression against {record['baseline']}: {', '.join(record['regressions'])}")
+            raise typer.Exit(EXIT_REGRESSION)
 
 
 def _run_stoppable(run_flow: Any) -> BaseException | None:
@@ -267,7 +279,7 @@ def _print_validation(store: Any, run_id: str, manifest: Any) -> None:
 def audit(
     run_id: str = typer.Argument(..., help="run id or run directory"),
     out: Path = typer.Option(Path("runs"), help="directory holding the run"),
-    store: Optional[str] = typer.Option(None, help="artifact store URL, default: --out"),
+    store: str | None = typer.Option(None, help="artifact store URL, default: --out"),
 ) -> None:
     """Re-hash every artifact of a run and check that its lineage graph is closed."""
     from assay.lineage.audit import audit_run
@@ -288,9 +300,9 @@ def audit(
 def lineage(
     run_id: str = typer.Argument(..., help="run id or run directory"),
     case: str = typer.Option(..., "--case", help="case id to trace"),
-    metric: Optional[str] = typer.Option(None, "--metric", help="only this metric"),
+    metric: str | None = typer.Option(None, "--metric", help="only this metric"),
     out: Path = typer.Option(Path("runs"), help="directory holding the run"),
-    store: Optional[str] = typer.Option(None, help="artifact store URL, default: --out"),
+    store: str | None = typer.Option(None, help="artifact store URL, default: --out"),
 ) -> None:
     """Trace a case's scores back to its input row, generation, prompts and raw judge responses."""
     from assay.lineage.trace import trace_case
@@ -309,7 +321,7 @@ def compare(
     run_a: str = typer.Argument(..., help="baseline run id or directory"),
     run_b: str = typer.Argument(..., help="candidate run id or directory"),
     out: Path = typer.Option(Path("runs"), help="directory holding the runs"),
-    store: Optional[str] = typer.Option(None, help="artifact store URL, default: --out"),
+    store: str | None = typer.Option(None, help="artifact store URL, default: --out"),
     resamples: int = typer.Option(2000, help="bootstrap resamples"),
     confidence: float = typer.Option(0.95, help="confidence level of the intervals"),
     fail_on_regression: bool = typer.Option(False, help="exit 3 when a metric got significantly worse"),

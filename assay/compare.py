@@ -9,6 +9,7 @@ differences. A metric *regressed* when the whole interval lies on the worse side
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -91,3 +92,44 @@ def format_deltas(deltas: list[MetricDelta], name_a: str, name_b: str, confidenc
     lines.append("")
     lines.append(f"regressions: {', '.join(regressions)}" if regressions else "no significant regression")
     return "\n".join(lines)
+
+
+def latest_completed_run(store: Any, suite: str, exclude: str | None = None) -> str | None:
+    """The most recent completed run of ``suite`` in the store (the baseline for "latest")."""
+    from assay.lineage.manifest import load_manifest
+
+    candidates = []
+    for run_id in store.list_runs():
+        if run_id == exclude:
+            continue
+        manifest = load_manifest(store, run_id)
+        if manifest.suite == suite and manifest.status == "completed":
+            candidates.append((manifest.finished_at or manifest.created_at, run_id))
+    return max(candidates)[1] if candidates else None
+
+
+def compare_to_baseline(store: Any, baseline_run: str, scores_sha: str, summary_sha: str) -> dict[str, Any]:
+    """Compare a run's scores (by content hash) with a stored baseline run's scores.parquet."""
+    import io
+
+    from assay.lineage.trace import RunReader
+
+    baseline = RunReader(store, baseline_run)
+    base_frame = pd.read_parquet(io.BytesIO(baseline.bytes("scores.parquet")))
+    current = pd.DataFrame(store.get_jsonl(scores_sha))
+    lower = set(store.get_json(summary_sha).get("lower_is_better", []))
+    deltas = compare_scores(base_frame, current, lower)
+    text = format_deltas(deltas, baseline_run, "this run")
+    regressions = [d.metric for d in deltas if d.verdict == "REGRESSION"]
+    record = {
+        "baseline": baseline_run,
+        "regressions": regressions,
+        "deltas": [{**d.__dict__, "verdict": d.verdict} for d in deltas],
+    }
+    return {"comparison": store.put_json(record), "text": text, "regressions": regressions}
+
+
+def format_deltas_record(record: dict[str, Any]) -> str:
+    """format_deltas for a stored comparison.json."""
+    deltas = [MetricDelta(**{k: v for k, v in d.items() if k != "verdict"}) for d in record["deltas"]]
+    return format_deltas(deltas, record["baseline"], "this run")

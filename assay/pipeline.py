@@ -9,15 +9,12 @@ know nothing about Prefect, so they are tested directly.
 from __future__ import annotations
 
 import io
-import os
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
-
 from assay.lineage.store import ArtifactStore
-from assay.schemas import RowProblem, ScoreRow
+from assay.schemas import ScoreRow
 from assay.suites.base import LoadedDataset, MetricContext, ProgressFn, Suite
 
 
@@ -93,7 +90,7 @@ def replay(
     """Recorded: the dataset's generations. Live: regenerate with the suite's live system."""
     data = load_snapshot(store, suite, snapshot_sha)
     cases = suite.parse_cases(data, set(skip_ids))
-    wanted = {getattr(c, "id") for c in cases}
+    wanted = {c.id for c in cases}
     if mode == "recorded":
         generations = [g for g in data.generations if str(g.get("case_id")) in wanted]
         generations = [{k: v for k, v in g.items() if k != "_line"} for g in generations]
@@ -203,15 +200,3 @@ def parquet_bytes(frame: Any) -> bytes:
     buffer = io.BytesIO()
     frame.to_parquet(buffer, index=False)
     return buffer.getvalue()
-
-
-def typed_generations(suite: Suite, store: ArtifactStore, sha: str) -> dict[str, BaseModel]:
-    return suite.parse_generations(store.get_jsonl(sha))
-
-
-def problems_from(report: dict[str, Any]) -> list[RowProblem]:
-    return [RowProblem.model_validate(p) for p in report.get("problems", [])]
-
-
-def env_flag(name: str) -> bool:
-    return os.environ.get(name, "").lower() in {"1", "true", "yes"}

@@ -23,7 +23,14 @@ from prefect.states import Completed, Failed  # noqa: E402
 
 from assay.cancellation import RunStopped  # noqa: E402
 from assay.lineage.code_version import code_version  # noqa: E402
-from assay.lineage.manifest import Manifest, RunRecorder, StepRecord, config_hash, environment, git_state, now_iso  # noqa: E402
+from assay.lineage.manifest import (  # noqa: E402
+    Manifest,
+    RunRecorder,
+    config_hash,
+    environment,
+    git_state,
+    now_iso,
+)
 from assay.lineage.store import ArtifactStore  # noqa: E402
 from assay.run_config import RunParameters, fingerprint_dataset, resolve_jury_dict  # noqa: E402
 from assay.suites.registry import get_suite  # noqa: E402
@@ -31,6 +38,7 @@ from flows.recording import StepRunner  # noqa: E402
 from tasks.common import result_storage  # noqa: E402
 from tasks.steps import (  # noqa: E402
     aggregate_scores,
+    compare_with_baseline,
     compute_metric_family,
     ingest_dataset,
     publish_report,
@@ -65,6 +73,8 @@ def evaluate(
     parent_run: str | None = None,
     run_id: str | None = None,
     jury_config: dict[str, Any] | None = None,
+    compare_with: str | None = None,
+    fail_on_regression: bool = False,
 ) -> dict[str, Any]:
     """Evaluate ``suite`` on a dataset directory and write an audited run directory.
 
@@ -229,6 +239,13 @@ def evaluate(
         for chart, sha in published["charts"].items():
             steps.record(f"charts/{chart}.png", sha, "publish", inputs=["summary.json"], media_type="image/png", path=f"charts/{chart}.png")
 
+        if compare_with:
+            regressions = _compare(steps, artifacts, store_url, suite, run_id, compare_with, aggregated, version, logger)
+            if regressions and fail_on_regression:
+                recorder.manifest.prompts = steps.prompts
+                recorder.finish("completed", f"regression against the baseline: {', '.join(regressions)}")
+                return Failed(message=f"regression: {', '.join(regressions)}", data=steps.outcome("completed"))
+
         steps.prefect_artifacts(run_id, artifacts.get_json(aggregated["summary"]), artifacts.get(published["report_md"]).decode("utf-8"))
         recorder.manifest.prompts = steps.prompts
         recorder.finish("completed", f"{len(manifest.steps)} steps")
@@ -240,6 +257,24 @@ def evaluate(
     except Exception as exc:  # noqa: BLE001 - record any failure in the manifest, then fail the flow run
         logger.exception("run failed")
         return steps.fail(f"{type(exc).__name__}: {exc}")
+
+
+def _compare(steps: StepRunner, artifacts: ArtifactStore, store_url: str, suite: str, run_id: str,
+             compare_with: str, aggregated: dict[str, Any], version: str, logger: Any) -> list[str]:
+    """Compare with a baseline run ("latest" = the newest completed run of this suite)."""
+    from assay.compare import latest_completed_run
+
+    baseline = latest_completed_run(artifacts, suite, exclude=run_id) if compare_with == "latest" else compare_with
+    if baseline is None:
+        logger.warning("no completed baseline run to compare with")
+        return []
+    result = steps.run("compare", compare_with_baseline, store_url, baseline, aggregated["scores"], aggregated["summary"], version)
+    if result is None:
+        return []
+    steps.record("comparison.json", result["comparison"], "compare", inputs=["scores/all.jsonl", "summary.json"])
+    steps.comparison_artifact(result["text"])
+    logger.info(result["text"])
+    return list(result["regressions"])
 
 
 def _jury_had_failures(result: dict[str, Any]) -> bool:

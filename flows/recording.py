@@ -9,8 +9,9 @@ import os
 import re
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from prefect.states import Failed
 
@@ -155,6 +156,12 @@ class StepRunner:
     def fail(self, message: str, status: str = "failed") -> Any:
         self.recorder.finish(status, message)
         return Failed(message=message, data=self.outcome(status))
+
+    def comparison_artifact(self, text: str) -> None:
+        from prefect.artifacts import create_markdown_artifact
+
+        key = re.sub(r"[^a-z0-9-]", "-", f"assay-{self.recorder.manifest.suite}-comparison".lower())
+        create_markdown_artifact(markdown=f"```\n{text}\n```", key=key, description="comparison with the baseline run")
 
     def prefect_artifacts(self, run_id: str, summary: dict[str, Any], report_md: str) -> None:
         """A markdown report and a table of metric means in the Prefect UI."""

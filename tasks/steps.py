@@ -75,3 +75,11 @@ def publish_report(store_url: str, suite: str, inputs: dict[str, Any], code_vers
     from assay.publish import publish
 
     return publish(open_store(store_url), suite_named(suite), inputs)
+
+
+@task(name="compare", **TASK_OPTIONS)
+def compare_with_baseline(store_url: str, baseline_run: str, scores: str, summary: str, code_version: str) -> dict[str, Any]:
+    """Per-metric deltas against a baseline run, with bootstrap CIs (``assay compare`` as a step)."""
+    from assay.compare import compare_to_baseline
+
+    return compare_to_baseline(open_store(store_url), baseline_run, scores, summary)

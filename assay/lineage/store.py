@@ -14,7 +14,6 @@ yields a self-contained run directory that ``assay audit`` can check on its own.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import posixpath
@@ -105,11 +104,6 @@ class ArtifactStore:
 
     def get_jsonl(self, sha: str) -> list[dict[str, Any]]:
         return [json.loads(line) for line in self.get(sha).decode("utf-8").splitlines() if line.strip()]
-
-    def put_parquet(self, frame: Any) -> str:
-        buffer = io.BytesIO()
-        frame.to_parquet(buffer, index=False)
-        return self.put(buffer.getvalue())
 
     # -- run directories -------------------------------------------------------------------
     def run_path(self, run_id: str, *parts: str) -> str:

@@ -76,6 +76,13 @@ def test_compare_passes_same_data_and_flags_an_injected_regression(thread_run, b
     assert result.exit_code == 3, output
     assert "REGRESSION" in output and "reciprocal_rank" in output.split("regressions:")[1]
 
+    # the same check as a step of the flow, as a scheduled run would do it
+    result, output = cli("run", "rag_qa", "--offline", "--dataset", str(worse), "--out", str(out),
+                         "--compare-with", baseline, "--fail-on-regression")
+    assert result.exit_code == 3, output
+    manifest = load_manifest(ArtifactStore(str(out)), run_id_of(output))
+    assert "comparison.json" in manifest.artifacts and "regression" in manifest.message
+
 
 def test_lineage_traces_a_judged_score_to_raw_responses(thread_run):
     out, run_id = thread_run

@@ -45,6 +45,19 @@ def prefect(env: dict[str, str], *args: str, timeout: float = 180) -> str:
     return out.stdout
 
 
+def run_worker_once(env: dict[str, str]) -> str:
+    """A worker that picks up the pending flow run, runs it, and exits."""
+    worker = subprocess.Popen(
+        [str(BIN / "prefect"), "worker", "start", "--pool", "assay-local", "--run-once"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        return worker.communicate(timeout=600)[0]
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     home = tmp_path_factory.mktemp("prefect-home")
@@ -87,15 +100,7 @@ def test_deployment_run_by_a_worker_completes_and_passes_audit(server, tmp_path)
     flow_run_id = next(
         line.split()[-1] for line in started.splitlines() if "UUID" in line or "uuid" in line.lower()
     )
-    worker = subprocess.Popen(
-        [str(BIN / "prefect"), "worker", "start", "--pool", "assay-local", "--run-once"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
-    try:
-        worker_output, _ = worker.communicate(timeout=600)
-    finally:
-        if worker.poll() is None:
-            worker.kill()
+    worker_output = run_worker_once(env)
     state = prefect(env, "flow-run", "inspect", flow_run_id)
     assert "COMPLETED" in state, worker_output[-4000:] + state[-2000:]
 
@@ -109,3 +114,13 @@ def test_deployment_run_by_a_worker_completes_and_passes_audit(server, tmp_path)
     )
     assert audit.returncode == 0, audit.stdout + audit.stderr
     assert "audit PASSED" in audit.stdout
+
+    # `prefect flow-run retry` re-executes the deployment run; every step is reused from cache
+    prefect(env, "flow-run", "retry", flow_run_id)
+    worker_output = run_worker_once(env)
+    runs = sorted((p for p in out.iterdir() if (p / "manifest.json").exists()), key=lambda p: p.name)
+    assert len(runs) == 2, worker_output[-4000:]
+    retried = json.loads((runs[1] / "manifest.json").read_text())
+    assert retried["prefect"]["flow_run_id"] == flow_run_id
+    assert {s["status"] for s in retried["steps"] if s["name"] != "compare"} == {"reused"}, retried["steps"]
+    assert any(s["name"] == "compare" for s in retried["steps"])  # compared with the first run

@@ -117,7 +117,7 @@ def corrupted_copy(src: Path, dst: Path) -> Path:
 
 def test_corrupted_dataset_stops_at_the_gate_with_all_four_named(prefect_server, bundled_rag_qa, tmp_path):
     bad = corrupted_copy(bundled_rag_qa, tmp_path / "bad")
-    rows = [json.loads(l) for l in (bundled_rag_qa / "cases.jsonl").read_text().splitlines() if l.strip()]
+    rows = [json.loads(line) for line in (bundled_rag_qa / "cases.jsonl").read_text().splitlines() if line.strip()]
     out = tmp_path / "runs"
     result, output = run_cli("run", "rag_qa", "--offline", "--dataset", str(bad), "--out", str(out))
     assert result.exit_code == 2, output
