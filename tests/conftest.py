@@ -12,6 +12,7 @@ import assay  # noqa: E402,F401  (sets the offline switches before anything else
 
 # Tests never use a user's Prefect profile or home.
 os.environ.setdefault("PREFECT_HOME", str(ROOT / ".pytest_cache" / "prefect-home"))
+Path(os.environ["PREFECT_HOME"]).mkdir(parents=True, exist_ok=True)
 os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
 
 
