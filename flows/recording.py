@@ -114,7 +114,9 @@ class StepRunner:
         self.recorder.save()
         if os.environ.get("ASSAY_PROGRESS") == "1":
             mark = {"ran": "✓", "reused": "↺", "failed": "✗"}.get(status, "·")
-            print(f"{mark} {name}: {status} in {record.duration_s:.2f}s {detail}".rstrip(), file=sys.stderr, flush=True)
+            # sys.stderr directly: the flow's log_prints would turn print() into a log record
+            sys.stderr.write(f"{mark} {name}: {status} in {record.duration_s:.2f}s {detail}".rstrip() + "\n")
+            sys.stderr.flush()
 
     # -- recording artifacts ---------------------------------------------------------------
     def record(self, name: str, sha: str, producer: str, inputs: list[str] | None = None, media_type: str = "application/json", path: str | None = None) -> None:

@@ -69,6 +69,7 @@ def progress_logger(step: str) -> Any:
     def report(message: str) -> None:
         logger.info(message)
         if os.environ.get("ASSAY_PROGRESS") == "1":
-            print(f"  [{step}] {message}", file=sys.stderr, flush=True)
+            sys.stderr.write(f"  [{step}] {message}\n")  # not print(): log_prints would swallow it
+            sys.stderr.flush()
 
     return report

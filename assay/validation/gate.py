@@ -106,9 +106,13 @@ def run_gate(suite: Suite, data: LoadedDataset) -> ValidationReport:
 def _import_gx() -> Any:
     # No usage statistics from an offline tool; GX's own loggers only speak on errors.
     os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
-    logging.getLogger("great_expectations").setLevel(logging.ERROR)
     import great_expectations as gx
 
+    # After the import: GX configures its own loggers while importing.
+    logging.getLogger("great_expectations").setLevel(logging.ERROR)
+    for name in list(logging.root.manager.loggerDict):
+        if name.startswith("great_expectations."):
+            logging.getLogger(name).setLevel(logging.ERROR)
     return gx
 
 
