@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assay.schemas import RowProblem
+
+if TYPE_CHECKING:
+    from assay.suites.base import LoadedDataset
 
 PARSE_EXPECTATION = "valid JSON object"
 
@@ -75,3 +78,34 @@ def _json_type(value: Any) -> str:
     if isinstance(value, (int, float)):
         return "a number"
     return "null" if value is None else type(value).__name__
+
+
+def load_cases_and_generations(
+    root: Path, suite: str, cases_file: str = "cases.jsonl", generations_file: str = "generations.jsonl"
+) -> LoadedDataset:
+    """The common part of every suite's dataset: cases and (optional) recorded generations.
+
+    Bad lines become ``parse_problems``; only a missing directory or cases file raises.
+    """
+    from assay.suites.base import LoadedDataset
+
+    root = Path(root)
+    if not root.is_dir():
+        raise FileNotFoundError(f"{suite} dataset directory not found: {root}")
+    records, problems = read_jsonl(root / cases_file, cases_file)
+    files: dict[str, Path] = {"cases": root / cases_file}
+    generations: list[dict[str, Any]] = []
+    generations_path = root / generations_file
+    if generations_path.is_file():
+        generations, gen_problems = read_jsonl(generations_path, generations_file)
+        problems += gen_problems
+        files["generations"] = generations_path
+    return LoadedDataset(
+        suite=suite,
+        root=root,
+        records=records,
+        parse_problems=problems,
+        generations=generations,
+        files=files,
+        extras={"generations_missing": not generations_path.is_file()},
+    )

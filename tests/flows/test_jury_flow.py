@@ -3,24 +3,12 @@ fails every call is dropped and named, and reruns re-send exactly the failed cal
 
 import pandas as pd
 import pytest
-from typer.testing import CliRunner
 
-from assay.cli import app
 from assay.lineage.audit import audit_run
 from assay.lineage.manifest import load_manifest
 from assay.lineage.store import ArtifactStore
+from tests.support.cli import cli, run_id_of
 from tests.support.openai_server import Fault, OpenAICompatServer
-
-runner = CliRunner()
-
-
-def cli(*args: str):
-    result = runner.invoke(app, list(args))
-    return result, result.output + (result.stderr if result.stderr_bytes is not None else "")
-
-
-def run_id_of(output: str) -> str:
-    return next(line.split()[-1] for line in output.splitlines() if line.startswith("run id:"))
 
 
 @pytest.fixture

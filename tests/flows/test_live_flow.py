@@ -4,11 +4,10 @@ over the KB, answers from a loopback OpenAI-compatible generator, offline jury."
 import json
 
 import pytest
-from typer.testing import CliRunner
 
-from assay.cli import app
 from assay.lineage.audit import audit_run
 from assay.lineage.store import ArtifactStore
+from tests.support.cli import cli, run_id_of
 from tests.support.openai_server import OpenAICompatServer
 
 pytestmark = pytest.mark.slow
@@ -19,13 +18,13 @@ def test_live_replay_run(prefect_server, bundled_rag_qa, tmp_path, monkeypatch):
     n_cases = sum(1 for line in (bundled_rag_qa / "cases.jsonl").read_text().splitlines() if line.strip())
     kb_docs = {str(p.relative_to(bundled_rag_qa / "kb")) for p in (bundled_rag_qa / "kb").rglob("*.md")}
     with OpenAICompatServer(responder=lambda body: "별빛투어의 답변입니다.") as server:
-        result = CliRunner().invoke(app, [
+        result, output = cli(
             "run", "rag_qa", "--offline", "--replay", "live", "--generator", "openai/generator",
             "--api-base", server.base_url, "--out", str(tmp_path), "-k", "5",
-        ])
-        assert result.exit_code == 0, result.output
+        )
+        assert result.exit_code == 0, output
         assert server.count(model="generator") == n_cases
-    run_id = next(line.split()[-1] for line in result.output.splitlines() if line.startswith("run id:"))
+    run_id = run_id_of(output)
     manifest = json.loads((tmp_path / run_id / "manifest.json").read_text())
     generations_path = tmp_path / run_id / manifest["artifacts"]["generations/generations.jsonl"]["path"]
     generations = [json.loads(line) for line in generations_path.read_text().splitlines() if line.strip()]

@@ -5,22 +5,10 @@ import shutil
 
 import pandas as pd
 import pytest
-from typer.testing import CliRunner
 
-from assay.cli import app
 from assay.lineage.manifest import load_manifest
 from assay.lineage.store import ArtifactStore
-
-runner = CliRunner()
-
-
-def cli(*args: str):
-    result = runner.invoke(app, list(args))
-    return result, result.output + (result.stderr if result.stderr_bytes is not None else "")
-
-
-def run_id_of(output: str) -> str:
-    return next(line.split()[-1] for line in output.splitlines() if line.startswith("run id:"))
+from tests.support.cli import cli, run_id_of
 
 
 @pytest.fixture(scope="module")

@@ -6,31 +6,19 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from typer.testing import CliRunner
 
-from assay.cli import app
 from assay.lineage.audit import audit_run
 from assay.lineage.manifest import load_manifest
 from assay.lineage.store import ArtifactStore
-
-runner = CliRunner()
-
-
-def run_cli(*args: str):
-    result = runner.invoke(app, list(args))
-    return result, result.output + (result.stderr if result.stderr_bytes is not None else "")
-
-
-def run_id_from(output: str) -> str:
-    return next(line.split()[-1] for line in output.splitlines() if line.startswith("run id:"))
+from tests.support.cli import cli, run_id_of
 
 
 @pytest.fixture(scope="module")
 def first_run(prefect_server, tmp_path_factory):
     out = tmp_path_factory.mktemp("runs")
-    result, output = run_cli("run", "rag_qa", "--offline", "--out", str(out))
+    result, output = cli("run", "rag_qa", "--offline", "--out", str(out))
     assert result.exit_code == 0, output
-    return out, run_id_from(output), output
+    return out, run_id_of(output), output
 
 
 def test_offline_run_writes_an_audited_run_directory(first_run, bundled_rag_qa):
@@ -73,9 +61,9 @@ def test_metrics_discriminate_on_the_bundled_data(first_run):
 
 def test_identical_second_run_is_all_cache_hits(first_run):
     out, first_id, _ = first_run
-    result, output = run_cli("run", "rag_qa", "--offline", "--out", str(out))
+    result, output = cli("run", "rag_qa", "--offline", "--out", str(out))
     assert result.exit_code == 0, output
-    second_id = run_id_from(output)
+    second_id = run_id_of(output)
     manifest = load_manifest(ArtifactStore(str(out)), second_id)
     assert {s.status for s in manifest.steps} == {"reused"}, [(s.name, s.status) for s in manifest.steps]
     assert f"{len(manifest.steps)} of {len(manifest.steps)} steps reused" in output
@@ -96,7 +84,7 @@ def test_audit_names_a_changed_byte_and_a_deleted_artifact(first_run, tmp_path):
     data[10] ^= 0x01
     target.write_bytes(bytes(data))
     (copy_root / run_id / "report.md").unlink()
-    result, output = run_cli("audit", str(copy_root / run_id))
+    result, output = cli("audit", str(copy_root / run_id))
     assert result.exit_code == 1
     assert "TAMPERED" in output and "generations/generations.jsonl" in output
     assert "MISSING" in output and "report.md" in output
@@ -119,14 +107,14 @@ def test_corrupted_dataset_stops_at_the_gate_with_all_four_named(prefect_server,
     bad = corrupted_copy(bundled_rag_qa, tmp_path / "bad")
     rows = [json.loads(line) for line in (bundled_rag_qa / "cases.jsonl").read_text().splitlines() if line.strip()]
     out = tmp_path / "runs"
-    result, output = run_cli("run", "rag_qa", "--offline", "--dataset", str(bad), "--out", str(out))
+    result, output = cli("run", "rag_qa", "--offline", "--dataset", str(bad), "--out", str(out))
     assert result.exit_code == 2, output
     assert "Traceback" not in output
     assert "line 6" in output  # malformed JSON
     assert rows[0]["id"] in output and "unique" in output  # duplicate id
     assert "politics" in output  # unknown category
     assert "question" in output  # missing question
-    run_id = run_id_from(output)
+    run_id = run_id_of(output)
     manifest = load_manifest(ArtifactStore(str(out)), run_id)
     assert manifest.status == "failed_validation"
     assert [s.name for s in manifest.steps] == ["ingest", "validate"]
@@ -137,9 +125,9 @@ def test_corrupted_dataset_stops_at_the_gate_with_all_four_named(prefect_server,
 def test_quarantine_sets_bad_rows_aside_and_lists_them(prefect_server, bundled_rag_qa, tmp_path):
     bad = corrupted_copy(bundled_rag_qa, tmp_path / "bad")
     out = tmp_path / "runs"
-    result, output = run_cli("run", "rag_qa", "--offline", "--quarantine", "--dataset", str(bad), "--out", str(out))
+    result, output = cli("run", "rag_qa", "--offline", "--quarantine", "--dataset", str(bad), "--out", str(out))
     assert result.exit_code == 0, output
-    run_id = run_id_from(output)
+    run_id = run_id_of(output)
     manifest = load_manifest(ArtifactStore(str(out)), run_id)
     quarantine = manifest.artifacts["validation/quarantine.json"]
     listed = json.loads((out / run_id / quarantine.path).read_text())["quarantined_ids"]

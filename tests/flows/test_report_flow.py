@@ -7,17 +7,15 @@ import re
 
 import pandas as pd
 import pytest
-from typer.testing import CliRunner
 
-from assay.cli import app
 from assay.lineage.audit import audit_run
 from assay.lineage.manifest import load_manifest
 from assay.lineage.store import ArtifactStore
 from assay.metrics.report import WEIGHTS, grade
 from assay.paths import datasets_dir
+from tests.support.cli import cli, run_id_of
 from tests.support.openai_server import OpenAICompatServer
 
-runner = CliRunner()
 SIX = list(WEIGHTS)
 CASE_IDS = [
     json.loads(line)["id"]
@@ -26,13 +24,6 @@ CASE_IDS = [
 ]
 
 
-def cli(*args: str):
-    result = runner.invoke(app, list(args))
-    return result, result.output + (result.stderr if result.stderr_bytes is not None else "")
-
-
-def run_id_of(output: str) -> str:
-    return next(line.split()[-1] for line in output.splitlines() if line.startswith("run id:"))
 
 
 def case_block(report: str, case_id: str) -> str:

@@ -9,12 +9,11 @@ import time
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from assay.cli import app
 from assay.judges.store import CallStore
 from assay.lineage.manifest import load_manifest
 from assay.lineage.store import ArtifactStore
+from tests.support.cli import cli, run_id_of
 from tests.support.openai_server import OpenAICompatServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,17 +42,17 @@ def test_sigterm_during_judging_then_rerun(prefect_server, bundled_rag_qa, tmp_p
         assert 0 < sent_before < n_calls, output  # stopped mid-step, not after finishing it
         assert "Resume: assay rerun" in output
 
-        run_id = next(line.split()[-1] for line in output.splitlines() if line.startswith("run id:"))
+        run_id = run_id_of(output)
         store = ArtifactStore(str(tmp_path))
         assert load_manifest(store, run_id).status == "stopped"
         completed = len(list(CallStore(store.path(".assay", "judge-calls")).keys()))
         assert completed > 0
 
         server.reset_counts()
-        result = CliRunner().invoke(app, ["rerun", run_id, "--out", str(tmp_path)])
-        assert result.exit_code == 0, result.output
+        result, output = cli("rerun", run_id, "--out", str(tmp_path))
+        assert result.exit_code == 0, output
         assert server.count() == n_calls - completed  # nothing that had completed is sent again
-        rerun_id = next(line.split()[-1] for line in result.output.splitlines() if line.startswith("run id:"))
+        rerun_id = run_id_of(output)
         manifest = load_manifest(store, rerun_id)
         assert manifest.status == "completed" and manifest.parent_run == run_id
         step = next(s for s in manifest.steps if s.name == "metrics:answer")

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ValidationError
 
 from assay.suites.base import LoadedDataset
 from assay.suites.rag_qa.schema import CATEGORIES, RagCase, RagGeneration, normalize_source
-from assay.validation.jsonl import read_jsonl
+from assay.validation.jsonl import load_cases_and_generations
 
 SUITE = "rag_qa"
 CASES_FILE = "cases.jsonl"
@@ -44,37 +44,14 @@ GENERATION_COLUMNS = [
 
 def load_rag_dataset(root: Path) -> LoadedDataset:
     """Read a dataset directory; bad rows become ``parse_problems``, never exceptions."""
-    root = Path(root)
-    if not root.is_dir():
-        raise FileNotFoundError(f"rag_qa dataset directory not found: {root}")
-    records, problems = read_jsonl(root / CASES_FILE, CASES_FILE)
-    files: dict[str, Path] = {"cases": root / CASES_FILE}
-    extras: dict[str, Any] = {}
-
-    generations_path = root / GENERATIONS_FILE
-    generations: list[dict[str, Any]] = []
-    if generations_path.is_file():
-        generations, gen_problems = read_jsonl(generations_path, GENERATIONS_FILE)
-        problems += gen_problems
-        files["generations"] = generations_path
-    extras["generations_missing"] = not generations_path.is_file()
-
-    kb_root = root / KB_DIR
+    data = load_cases_and_generations(root, SUITE, CASES_FILE, GENERATIONS_FILE)
+    kb_root = data.root / KB_DIR
     kb_paths = sorted(p for p in kb_root.rglob("*.md") if p.is_file()) if kb_root.is_dir() else []
     kb_docs = [p.relative_to(kb_root).as_posix() for p in kb_paths]
     for rel, path in zip(kb_docs, kb_paths, strict=True):
-        files[f"kb/{rel}"] = path
-    extras["kb_documents"] = kb_docs
-
-    return LoadedDataset(
-        suite=SUITE,
-        root=root,
-        records=records,
-        parse_problems=problems,
-        generations=generations,
-        files=files,
-        extras=extras,
-    )
+        data.files[f"kb/{rel}"] = path
+    data.extras["kb_documents"] = kb_docs
+    return data
 
 
 def rag_validation_frames(data: LoadedDataset) -> dict[str, pd.DataFrame]:

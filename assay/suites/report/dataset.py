@@ -28,7 +28,7 @@ from pydantic import BaseModel, ValidationError
 
 from assay.suites.base import LoadedDataset
 from assay.suites.report.schema import ReportCase, ReportGeneration
-from assay.validation.jsonl import read_jsonl
+from assay.validation.jsonl import load_cases_and_generations
 
 SUITE = "report"
 CASES_FILE = "cases.jsonl"
@@ -56,26 +56,7 @@ _RANGE_ERRORS = {"greater_than_equal", "less_than_equal", "greater_than", "less_
 
 def load_report_dataset(root: Path) -> LoadedDataset:
     """Read a dataset directory; bad lines become ``parse_problems``, never exceptions."""
-    root = Path(root)
-    if not root.is_dir():
-        raise FileNotFoundError(f"report dataset directory not found: {root}")
-    records, problems = read_jsonl(root / CASES_FILE, CASES_FILE)
-    files: dict[str, Path] = {"cases": root / CASES_FILE}
-    generations: list[dict[str, Any]] = []
-    generations_path = root / GENERATIONS_FILE
-    if generations_path.is_file():
-        generations, gen_problems = read_jsonl(generations_path, GENERATIONS_FILE)
-        problems += gen_problems
-        files["generations"] = generations_path
-    return LoadedDataset(
-        suite=SUITE,
-        root=root,
-        records=records,
-        parse_problems=problems,
-        generations=generations,
-        files=files,
-        extras={"generations_missing": not generations_path.is_file()},
-    )
+    return load_cases_and_generations(root, SUITE, CASES_FILE, GENERATIONS_FILE)
 
 
 def team_type_spellings() -> list[str]:
