@@ -150,6 +150,8 @@ def rerun(
         "lang": recorded.get("lang", "ko"),
         "embedding_model": recorded.get("embedding_model"),
         "jury_config": recorded.get("jury"),
+        "compare_with": recorded.get("compare_with"),
+        "fail_on_regression": recorded.get("fail_on_regression", False),
         "parent_run": rid,
     }
     typer.echo(f"rerunning {rid} with its recorded parameters", err=True)

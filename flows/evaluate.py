@@ -100,7 +100,10 @@ def evaluate(
     artifacts = ArtifactStore(store_url)
     call_store_url = artifacts.path(".assay", "judge-calls")
     run_id = run_id or new_run_id(suite)
-    recorded_params = {**params.model_dump(), "jury": jury, "store": store_url, "out": str(Path(out).resolve())}
+    recorded_params = {
+        **params.model_dump(), "jury": jury, "store": store_url, "out": str(Path(out).resolve()),
+        "compare_with": compare_with, "fail_on_regression": fail_on_regression,
+    }
     flow_ctx = get_run_context()
     manifest = Manifest(
         run_id=run_id,
@@ -112,7 +115,7 @@ def evaluate(
         code={**git_state(), "code_version": code_version()},
         environment=environment(),
         prefect={"flow_run_id": str(flow_ctx.flow_run.id), "flow_run_name": flow_ctx.flow_run.name},
-        models={"generator": generator, "judges": [j["model"] for j in jury.get("judges", [])]},
+        models={"generator": generator, "judges": [j["model"] for j in jury.get("panel", [])]},
     )
     recorder = RunRecorder(artifacts, manifest)
     recorder.save()
