@@ -23,7 +23,7 @@ def _quiet(message: str) -> None:
 
 
 # -- ingest -------------------------------------------------------------------------------
-def ingest(store: ArtifactStore, suite: Suite, dataset_dir: Path) -> dict[str, Any]:
+def ingest(store: ArtifactStore, suite: Suite, dataset_dir: str | Path) -> dict[str, Any]:
     """Snapshot every file of the dataset into the store; the snapshot hash keys all later steps."""
     data = suite.load_dataset(Path(dataset_dir))
     files = {name: store.put(Path(path).read_bytes()) for name, path in sorted(data.files.items())}

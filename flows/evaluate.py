@@ -75,11 +75,11 @@ def evaluate(
     jury_config: dict[str, Any] | None = None,
     compare_with: str | None = None,
     fail_on_regression: bool = False,
-) -> dict[str, Any]:
+) -> Any:
     """Evaluate ``suite`` on a dataset directory and write an audited run directory.
 
-    Returns {"run_id", "run_dir", "status", "steps"}; a failed gate or step ends the flow
-    run in a Failed state after the manifest (with what did run) has been written.
+    Ends in a Completed state carrying {"run_id", "run_dir", "status", "steps"}; a failed gate
+    or step ends the flow run in a Failed state after the manifest (with what did run) is written.
     """
     logger = get_run_logger()
     suite_obj = get_suite(suite)
