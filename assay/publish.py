@@ -40,6 +40,7 @@ def publish(store: ArtifactStore, suite: Suite, inputs: dict[str, Any]) -> dict[
         "replay": inputs.get("replay", "recorded"),
         "n_cases": len(cases),
         "n_quarantined": len(skip),
+        "quarantined": sorted(skip),
         "validation": "passed" if validation.get("success") else f"{len(validation.get('problems', []))} problems, rows quarantined",
         "config_hash": inputs["config_hash"],
         "judges": judges_line(inputs.get("jury")),

@@ -30,8 +30,13 @@ def render_markdown(header: dict[str, Any], sections: list[ReportSection]) -> st
         f"- Validation: {header['validation']}",
         f"- Configuration hash: `{header['config_hash'][:16]}`",
         f"- Judges: {header['judges']}",
-        "",
     ]
+    if header.get("quarantined"):
+        lines.append(
+            f"- Quarantined rows (failed validation, stored in `validation/quarantine.json`, not scored): "
+            f"{', '.join(header['quarantined'])}"
+        )
+    lines.append("")
     for section in sections:
         lines += [f"## {section.title}", "", section.markdown.strip(), ""]
     if header.get("charts"):

@@ -134,3 +134,5 @@ def test_quarantine_sets_bad_rows_aside_and_lists_them(prefect_server, bundled_r
     assert len(listed) >= 3
     scores = pd.read_parquet(out / run_id / "scores.parquet")
     assert not set(listed) & set(scores["case_id"])
+    report = (out / run_id / "report.md").read_text()
+    assert all(case_id in report.split("Quarantined rows")[1].splitlines()[0] for case_id in listed)
