@@ -95,6 +95,10 @@ def run(
     except UnknownSuiteError as exc:
         _err(str(exc))
         raise typer.Exit(EXIT_FAILED) from None
+    problem = _preflight(dataset, replay, generator, judge, judge_weight, api_base, offline, config, max_cost)
+    if problem:
+        _err(problem)
+        raise typer.Exit(EXIT_FAILED)
     params = {
         "suite": suite,
         "dataset": str(dataset) if dataset else None,
@@ -156,6 +160,28 @@ def rerun(
     }
     typer.echo(f"rerunning {rid} with its recorded parameters", err=True)
     _execute(params, verbose, runner)
+
+
+def _preflight(
+    dataset: Path | None, replay: str, generator: str | None, judges: list[str] | None,
+    weights: list[float] | None, api_base: str | None, offline: bool, config: Path | None, max_cost: float | None,
+) -> str | None:
+    """Mistakes in the options, caught before a Prefect server starts."""
+    if dataset is not None and not dataset.is_dir():
+        return f"--dataset {dataset}: no such directory"
+    if replay not in ("recorded", "live"):
+        return f"--replay {replay!r}: use 'recorded' or 'live'"
+    if replay == "live" and not generator:
+        return "--replay live needs --generator MODEL (a litellm model, e.g. openai/gpt-4o-mini)"
+    if max_cost is not None and max_cost < 0:
+        return "--max-cost must be >= 0"
+    from assay.judges.config import JuryConfigError, resolve_jury
+
+    try:
+        resolve_jury(judges or None, weights or None, api_base, offline, config)
+    except (JuryConfigError, FileNotFoundError, ValueError) as exc:
+        return f"jury: {exc}"
+    return None
 
 
 def task_runner_for(spec: str) -> Any:

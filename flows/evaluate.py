@@ -258,7 +258,8 @@ def evaluate(
         logger.warning(str(exc))
         return steps.fail(str(exc), status="stopped")
     except Exception as exc:  # noqa: BLE001 - record any failure in the manifest, then fail the flow run
-        logger.exception("run failed")
+        logger.error(f"run failed: {type(exc).__name__}: {exc}")
+        logger.debug("traceback", exc_info=True)  # -v shows it; users see the message
         return steps.fail(f"{type(exc).__name__}: {exc}")
 
 
