@@ -142,13 +142,13 @@ class RunRecorder:
         path: str | None = None,
     ) -> ArtifactEntry:
         """Add an artifact from the pool to the run: at ``path`` if given, else content-addressed."""
-        if path is None:
-            rel = self.store.adopt(self.run_id, sha)
-            size = len(self.store.get(sha))
-        else:
-            data = self.store.get(sha)
-            self.store.write_bytes(self.store.run_path(self.run_id, path), data)
-            rel, size = path, len(data)
+        # One read of the pool object (get() re-hashes it) serves the copy and the size.
+        data = self.store.get(sha)
+        rel = path or self.store.object_relpath(sha)
+        target = self.store.run_path(self.run_id, rel)
+        if path is not None or not self.store.exists(target):
+            self.store.write_bytes(target, data)
+        size = len(data)
         missing = [i for i in inputs or [] if i not in self.manifest.artifacts]
         if missing:
             raise ValueError(f"artifact {name!r} names inputs not recorded yet: {missing}")

@@ -7,7 +7,7 @@ Layout under the store root::
     <run_id>/objects/ab/abcdef…    copies of exactly the artifacts that run used
     <run_id>/report.md …           published files, also listed in the manifest
 
-Steps write into the shared pool and hand back hashes; the flow then *adopts* each
+Steps write into the shared pool and hand back hashes; the flow then copies (adopts) each
 artifact into the run directory. A step reused from cache in a later run therefore still
 yields a self-contained run directory that ``assay audit`` can check on its own.
 """
@@ -108,14 +108,6 @@ class ArtifactStore:
     # -- run directories -------------------------------------------------------------------
     def run_path(self, run_id: str, *parts: str) -> str:
         return self.path(run_id, *parts)
-
-    def adopt(self, run_id: str, sha: str) -> str:
-        """Copy a pool object into the run directory; returns its path relative to the run."""
-        rel = self.object_relpath(sha)
-        target = self.run_path(run_id, rel)
-        if not self.fs.exists(target):
-            self.write_bytes(target, self.get(sha))
-        return rel
 
     def list_runs(self) -> list[str]:
         if not self.fs.exists(self.root):
