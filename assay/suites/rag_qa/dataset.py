@@ -19,6 +19,7 @@ from pydantic import BaseModel, ValidationError
 
 from assay.suites.base import LoadedDataset
 from assay.suites.rag_qa.schema import CATEGORIES, RagCase, RagGeneration, normalize_source
+from assay.validation.frames import as_id, frame, scalar, text_length
 from assay.validation.jsonl import load_cases_and_generations
 
 SUITE = "rag_qa"
@@ -59,21 +60,21 @@ def rag_validation_frames(data: LoadedDataset) -> dict[str, pd.DataFrame]:
     cases = []
     sources = []
     for rec in data.records:
-        case_id = _as_id(rec.get("id"))
+        case_id = as_id(rec.get("id"))
         keywords, source_docs = rec.get("keywords"), rec.get("source_docs")
         cases.append(
             {
                 "id": case_id,
                 "_line": rec["_line"],
-                "question": _scalar(rec.get("question")),
-                "reference_answer": _scalar(rec.get("reference_answer")),
-                "category": _scalar(rec.get("category")),
+                "question": scalar(rec.get("question")),
+                "reference_answer": scalar(rec.get("reference_answer")),
+                "category": scalar(rec.get("category")),
                 # Only null-ness is checked on the list columns; their contents are
                 # validated through the derived columns below.
                 "keywords": _present(keywords),
                 "source_docs": _present(source_docs),
-                "question_length": _text_length(rec.get("question")),
-                "reference_answer_length": _text_length(rec.get("reference_answer")),
+                "question_length": text_length(rec.get("question")),
+                "reference_answer_length": text_length(rec.get("reference_answer")),
                 "n_keywords": len(keywords) if isinstance(keywords, list) else None,
                 "schema_errors": _schema_errors(rec, RagCase, _CASE_FIELDS_CHECKED),
             }
@@ -91,11 +92,11 @@ def rag_validation_frames(data: LoadedDataset) -> dict[str, pd.DataFrame]:
         answer, retrieved, error = rec.get("answer"), rec.get("retrieved"), rec.get("error")
         generations.append(
             {
-                "case_id": _as_id(rec.get("case_id")),
+                "case_id": as_id(rec.get("case_id")),
                 "_line": rec["_line"],
-                "answer": _scalar(answer),
+                "answer": scalar(answer),
                 "retrieved": _present(retrieved),
-                "answer_length": _text_length(answer),
+                "answer_length": text_length(answer),
                 "n_retrieved": len(retrieved) if isinstance(retrieved, list) else None,
                 "has_error": bool(error),
                 "schema_errors": _schema_errors(rec, RagGeneration, _GENERATION_FIELDS_CHECKED),
@@ -103,9 +104,9 @@ def rag_validation_frames(data: LoadedDataset) -> dict[str, pd.DataFrame]:
         )
 
     return {
-        "cases": _frame(cases, CASES_FILE, CASE_COLUMNS),
-        "case_sources": _frame(sources, CASES_FILE, CASE_SOURCE_COLUMNS),
-        "generations": _frame(generations, GENERATIONS_FILE, GENERATION_COLUMNS),
+        "cases": frame(cases, CASES_FILE, CASE_COLUMNS),
+        "case_sources": frame(sources, CASES_FILE, CASE_SOURCE_COLUMNS),
+        "generations": frame(generations, GENERATIONS_FILE, GENERATION_COLUMNS),
     }
 
 
@@ -114,39 +115,13 @@ def rag_validation_parameters(data: LoadedDataset) -> dict[str, Any]:
     return {
         "kb_documents": list(data.extras.get("kb_documents", [])),
         "categories": list(CATEGORIES),
-        "case_ids": sorted({i for r in data.records if (i := _as_id(r.get("id"))) is not None}),
+        "case_ids": sorted({i for r in data.records if (i := as_id(r.get("id"))) is not None}),
     }
-
-
-def _frame(rows: list[dict[str, Any]], file: str, columns: list[str]) -> pd.DataFrame:
-    # Object dtype: pandas does not coerce ids or lengths (None stays None, not NaN), so
-    # problems show 7, not 7.0.
-    frame = pd.DataFrame(rows, columns=columns, dtype=object)
-    frame["_line"] = frame["_line"].astype("int64")
-    frame.attrs["file"] = file
-    return frame
-
-
-def _as_id(value: Any) -> str | None:
-    """Ids are named in reports, so a non-string id is shown as text (schema_errors flags it)."""
-    if value is None or isinstance(value, str):
-        return value
-    return str(value)
-
-
-def _scalar(value: Any) -> Any:
-    """Strings (and None) as they are; anything else as text, so the frame stays scalar."""
-    return value if value is None or isinstance(value, str) else repr(value)
 
 
 def _present(value: Any) -> bool | None:
     """A stand-in for a list column: None when absent, so not-null checks name the row."""
     return None if value is None else True
-
-
-def _text_length(value: Any) -> int | None:
-    # Whitespace-only text counts as empty.
-    return len(value.strip()) if isinstance(value, str) else None
 
 
 def _schema_errors(record: dict[str, Any], model: type[BaseModel], checked: set[str]) -> str | None:

@@ -28,6 +28,7 @@ from pydantic import BaseModel, ValidationError
 
 from assay.suites.base import LoadedDataset
 from assay.suites.report.schema import ReportCase, ReportGeneration
+from assay.validation.frames import as_id, frame, scalar, text_length
 from assay.validation.jsonl import load_cases_and_generations
 
 SUITE = "report"
@@ -90,13 +91,13 @@ def report_validation_frames(data: LoadedDataset) -> dict[str, pd.DataFrame]:
         lists = [x for x in (sections, reqs) if isinstance(x, list)]
         cases.append(
             {
-                "id": _as_id(rec.get("id")),
+                "id": as_id(rec.get("id")),
                 "_line": rec["_line"],
-                "query": _scalar(rec.get("query")),
-                "team_type": _scalar(rec.get("team_type")),
+                "query": scalar(rec.get("query")),
+                "team_type": scalar(rec.get("team_type")),
                 "required_sections": None if sections is None else True,
                 "requirements": None if reqs is None else True,
-                "query_length": _text_length(rec.get("query")),
+                "query_length": text_length(rec.get("query")),
                 "n_required_sections": len(sections) if isinstance(sections, list) else None,
                 "n_requirements": len(reqs) if isinstance(reqs, list) else None,
                 "n_blank_items": sum(1 for xs in lists for x in xs if isinstance(x, str) and not x.strip()),
@@ -108,7 +109,7 @@ def report_validation_frames(data: LoadedDataset) -> dict[str, pd.DataFrame]:
 
     generations, sources = [], []
     for rec in data.generations:
-        case_id = _as_id(rec.get("case_id"))
+        case_id = as_id(rec.get("case_id"))
         srcs = rec.get("sources")
         srcs = srcs if isinstance(srcs, list) else []
         numbers = [s.get("number") for s in srcs if isinstance(s, dict)]
@@ -119,8 +120,8 @@ def report_validation_frames(data: LoadedDataset) -> dict[str, pd.DataFrame]:
         row = {
             "case_id": case_id,
             "_line": rec["_line"],
-            "report": _scalar(report),
-            "report_length": _text_length(report),
+            "report": scalar(report),
+            "report_length": text_length(report),
             "has_error": bool(rec.get("error")),
             "n_sources": len(srcs),
             "source_numbering": numbering,
@@ -136,21 +137,21 @@ def report_validation_frames(data: LoadedDataset) -> dict[str, pd.DataFrame]:
                         "_line": rec["_line"],
                         "number": _number(src.get("number")),
                         "score": _number(src.get("score")),
-                        "source_type": _scalar(src.get("source_type")) or None,
+                        "source_type": scalar(src.get("source_type")) or None,
                     }
                 )
 
     return {
-        "cases": _frame(cases, CASES_FILE, CASE_COLUMNS),
-        "generations": _frame(generations, GENERATIONS_FILE, GENERATION_COLUMNS),
-        "sources": _frame(sources, GENERATIONS_FILE, SOURCE_COLUMNS),
+        "cases": frame(cases, CASES_FILE, CASE_COLUMNS),
+        "generations": frame(generations, GENERATIONS_FILE, GENERATION_COLUMNS),
+        "sources": frame(sources, GENERATIONS_FILE, SOURCE_COLUMNS),
     }
 
 
 def report_validation_parameters(data: LoadedDataset) -> dict[str, Any]:
     return {
         "team_types": team_type_spellings(),
-        "case_ids": sorted({i for r in data.records if (i := _as_id(r.get("id"))) is not None}),
+        "case_ids": sorted({i for r in data.records if (i := as_id(r.get("id"))) is not None}),
     }
 
 
@@ -171,30 +172,11 @@ def parse_report_cases(data: LoadedDataset, skip_ids: set[str]) -> list[ReportCa
 # --------------------------------------------------------------------------- helpers
 
 
-def _frame(rows: list[dict[str, Any]], file: str, columns: list[str]) -> pd.DataFrame:
-    frame = pd.DataFrame(rows, columns=columns, dtype=object)
-    frame["_line"] = frame["_line"].astype("int64")
-    frame.attrs["file"] = file
-    return frame
-
-
-def _as_id(value: Any) -> str | None:
-    return value if value is None or isinstance(value, str) else str(value)
-
-
-def _scalar(value: Any) -> Any:
-    return value if value is None or isinstance(value, str) else repr(value)
-
-
 def _number(value: Any) -> float | int | None:
     """A finite number as is; anything else None, so a not-null expectation names the row."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     return value if math.isfinite(value) else None
-
-
-def _text_length(value: Any) -> int | None:
-    return len(value.strip()) if isinstance(value, str) else None
 
 
 def _schema_errors(record: dict[str, Any], model: type[BaseModel], checked: set[str]) -> str | None:

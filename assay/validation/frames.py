@@ -1,0 +1,34 @@
+"""Helpers that shape JSONL records into the scalar tables the GX gate validates."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+
+def frame(rows: list[dict[str, Any]], file: str, columns: list[str]) -> pd.DataFrame:
+    """A table with fixed columns (an empty one still has every column an expectation names).
+
+    Object dtype: pandas does not coerce ids or lengths (None stays None, not NaN), so
+    problems show 7, not 7.0. ``attrs["file"]`` names the source file in the report.
+    """
+    table = pd.DataFrame(rows, columns=columns, dtype=object)
+    table["_line"] = table["_line"].astype("int64")
+    table.attrs["file"] = file
+    return table
+
+
+def as_id(value: Any) -> str | None:
+    """Ids are named in reports, so a non-string id is shown as text (schema_errors flags it)."""
+    return value if value is None or isinstance(value, str) else str(value)
+
+
+def scalar(value: Any) -> Any:
+    """Strings (and None) as they are; anything else as text, so the frame stays scalar."""
+    return value if value is None or isinstance(value, str) else repr(value)
+
+
+def text_length(value: Any) -> int | None:
+    """Length of text with surrounding whitespace ignored (whitespace-only counts as empty)."""
+    return len(value.strip()) if isinstance(value, str) else None
