@@ -1,0 +1,175 @@
+"""One redaction layer for everything assay persists or logs.
+
+A run directory, the judge call store, Prefect's database and logs are evidence that people
+read who must not see credentials. Three kinds of secret are removed:
+
+- credentials inside URLs (``http://user:pass@host/v1`` → ``http://host/v1``; secret query
+  parameters such as ``?api_key=…`` → ``?api_key=***``);
+- the *values* of every environment variable a provider key can live in: the variables
+  litellm reads (``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``, …), any variable whose name ends
+  in ``_API_KEY``/``_TOKEN``/``_SECRET``/``_PASSWORD``, and every name registered at run
+  time (a judge's ``api_key_env``, a target's header variables);
+- shapes that are credentials wherever they come from (``Bearer …``, ``sk-…``, ``AIza…``).
+
+Credentials stripped from a URL are not lost: ``strip_url_credentials`` keeps them in this
+process's environment (``ASSAY_URL_CREDENTIALS``), and ``with_url_credentials`` puts them
+back at call time, so they reach the HTTP client and nothing else.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+MASK = "***"
+
+# The provider key variables litellm reads (a subset is enough to name; the suffix rule below
+# catches the rest).
+PROVIDER_KEY_VARS = (
+    "OPENAI_API_KEY", "AZURE_API_KEY", "AZURE_OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY",
+    "GOOGLE_API_KEY", "VERTEXAI_CREDENTIALS", "COHERE_API_KEY", "MISTRAL_API_KEY", "GROQ_API_KEY",
+    "TOGETHERAI_API_KEY", "TOGETHER_API_KEY", "DEEPSEEK_API_KEY", "XAI_API_KEY", "OPENROUTER_API_KEY",
+    "HUGGINGFACE_API_KEY", "HF_TOKEN", "REPLICATE_API_KEY", "PERPLEXITYAI_API_KEY", "FIREWORKS_API_KEY",
+    "FIREWORKS_AI_API_KEY", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
+    "DEEPINFRA_API_KEY", "VOYAGE_API_KEY", "CEREBRAS_API_KEY", "NVIDIA_NIM_API_KEY", "SAMBANOVA_API_KEY",
+    "DATABRICKS_TOKEN", "WATSONX_APIKEY", "AI21_API_KEY", "ANYSCALE_API_KEY", "CLARIFAI_API_KEY",
+    "LITELLM_API_KEY", "LITELLM_MASTER_KEY", "ASSAY_SIGNING_KEY",
+)
+_SECRET_SUFFIXES = ("_API_KEY", "_APIKEY", "_TOKEN", "_SECRET", "_SECRET_KEY", "_PASSWORD", "_ACCESS_KEY_ID")
+_SECRET_QUERY_PARAMS = {"key", "api_key", "apikey", "api-key", "token", "access_token", "secret", "password", "sig", "signature"}
+_CREDENTIALS_ENV = "ASSAY_URL_CREDENTIALS"
+_MIN_SECRET_LEN = 6  # shorter values ("1", "true") would mask ordinary text
+
+# (pattern, replacement): credential shapes masked wherever they appear.
+_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}"), rf"\1 {MASK}"),
+    (re.compile(r"\bsk-[A-Za-z0-9_-]{12,}"), MASK),
+    (re.compile(r"\bAIza[0-9A-Za-z_-]{30,}"), MASK),
+    (re.compile(r"(?i)\b(api[_-]?key|x-api-key|authorization)(\"?\s*[:=]\s*\"?)([^\s\"',}]{6,})"), rf"\1\2{MASK}"),
+    (re.compile(r"(?<=://)[^/\s:@]+:[^/\s@]+@"), ""),  # user:password@ inside any URL in free text
+)
+
+_registered: set[str] = set()
+
+
+def register_secret_env(*names: str | None) -> None:
+    """Treat the values of these environment variables as secrets from now on (e.g. api_key_env)."""
+    _registered.update(n for n in names if n)
+
+
+def _secret_env_names() -> set[str]:
+    names = set(PROVIDER_KEY_VARS) | _registered
+    names |= {n for n in os.environ if n.upper().endswith(_SECRET_SUFFIXES)}
+    return names
+
+
+def secret_values() -> list[str]:
+    """Current values of every secret-bearing variable, longest first (so overlaps mask fully)."""
+    values = {os.environ.get(n, "") for n in _secret_env_names()}
+    for full in _stored_credentials().values():
+        parts = urlsplit(full)
+        values |= {parts.password or "", f"{parts.username}:{parts.password}" if parts.password else ""}
+    return sorted((v for v in values if len(v) >= _MIN_SECRET_LEN), key=len, reverse=True)
+
+
+def redact(text: str) -> str:
+    """``text`` with every known secret value and credential shape replaced by ``***``."""
+    if not text:
+        return text
+    for value in secret_values():
+        if value in text:
+            text = text.replace(value, MASK)
+    for shape, replacement in _SHAPES:
+        text = shape.sub(replacement, text)
+    return text
+
+
+def redact_obj(value: Any) -> Any:
+    """Redact every string inside a JSON-like value (dict keys too)."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {redact_obj(k): redact_obj(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [redact_obj(v) for v in value]
+    return value
+
+
+# -- URLs ------------------------------------------------------------------------------------
+def public_url(url: str | None) -> str | None:
+    """``url`` without user-info and with secret query parameters masked; safe to store."""
+    if not url:
+        return url
+    parts = urlsplit(url)
+    if not parts.scheme or not parts.netloc:
+        return redact(url)
+    host = parts.hostname or ""
+    if parts.port:
+        host = f"{host}:{parts.port}"
+    query = urlencode(
+        [(k, MASK if k.lower() in _SECRET_QUERY_PARAMS else v) for k, v in parse_qsl(parts.query, keep_blank_values=True)],
+        safe="*",
+    )
+    return urlunsplit((parts.scheme, host, parts.path, query, parts.fragment))
+
+
+def strip_url_credentials(url: str | None) -> str | None:
+    """The public form of ``url``; its credentials are kept in this process's environment only.
+
+    ``with_url_credentials(public)`` restores them at call time. Nothing that is persisted
+    (manifest, Prefect parameters, artifacts) ever sees the full URL.
+    """
+    clean = public_url(url)
+    if url and clean != url:
+        stored = _stored_credentials()
+        stored[clean or ""] = url
+        os.environ[_CREDENTIALS_ENV] = json.dumps(stored)
+    return clean
+
+
+def with_url_credentials(url: str | None) -> str | None:
+    """The full URL (with the credentials given on the command line) for a public URL."""
+    if not url:
+        return url
+    return _stored_credentials().get(url, url)
+
+
+def _stored_credentials() -> dict[str, str]:
+    try:
+        stored = json.loads(os.environ.get(_CREDENTIALS_ENV, "{}"))
+    except json.JSONDecodeError:
+        return {}
+    return stored if isinstance(stored, dict) else {}
+
+
+# -- logs ------------------------------------------------------------------------------------
+class RedactingFilter(logging.Filter):
+    """Redacts every log record's message (and its arguments) before any handler sees it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            message = record.getMessage()
+        except Exception:  # noqa: BLE001 - a malformed record is passed on untouched
+            return True
+        clean = redact(message)
+        if clean != message:
+            record.msg, record.args = clean, None
+        return True
+
+
+_FILTER = RedactingFilter()
+
+
+def install_log_redaction(*logger_names: str) -> None:
+    """Attach the redacting filter to the handlers of these loggers and of the root logger."""
+    for name in ("", *logger_names):
+        logger = logging.getLogger(name)
+        if _FILTER not in logger.filters:
+            logger.addFilter(_FILTER)
+        for handler in logger.handlers:
+            if _FILTER not in handler.filters:
+                handler.addFilter(_FILTER)
