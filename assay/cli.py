@@ -67,60 +67,64 @@ def suites() -> None:
 def run(
     suite: str = typer.Argument(..., help="suite id, see `assay suites`"),
     dataset: Path | None = typer.Option(None, help="dataset directory (default: the bundled one)"),
-    out: Path = typer.Option(Path("runs"), help="directory for run directories and caches"),
+    out: Path | None = typer.Option(None, help="directory for run directories and caches [default: runs]"),
     store: str | None = typer.Option(None, help="artifact store URL (fsspec), default: --out"),
-    replay: str = typer.Option("recorded", help="recorded (read generations.jsonl) or live (regenerate)"),
+    replay: str | None = typer.Option(None, help="recorded (read generations.jsonl) or live (regenerate) [default: recorded]"),
     generator: str | None = typer.Option(None, help="litellm model for --replay live"),
     api_base: str | None = typer.Option(None, help="OpenAI-compatible base URL for judges and generator"),
+    api_key_env: str | None = typer.Option(None, help="NAME of the env var holding the generator's key"),
+    gen_max_tokens: int | None = typer.Option(None, help="live replay: answer length cap"),
+    gen_timeout: float | None = typer.Option(None, help="live replay: per-request timeout, seconds [default: 60]"),
+    gen_retries: int | None = typer.Option(None, help="live replay: retries on transient errors [default: 4]"),
+    chunk_size: int | None = typer.Option(None, help="live retrieval: characters per chunk [default: 500]"),
+    chunk_overlap: int | None = typer.Option(None, help="live retrieval: overlap in characters [default: 200]"),
+    embedding_model: str | None = typer.Option(None, help="local sentence-transformers model for live retrieval"),
     judge: list[str] | None = typer.Option(None, help="judge model (repeatable)"),
     judge_weight: list[float] | None = typer.Option(None, help="judge weight (repeatable, same order)"),
     offline: bool = typer.Option(False, help="use the offline jury even if keys are present"),
-    config: Path | None = typer.Option(None, help="YAML jury configuration"),
-    k: int = typer.Option(10, "-k", "--k", help="top-k for retrieval metrics"),
-    quarantine: bool = typer.Option(False, help="set rows that fail validation aside instead of stopping"),
+    config: Path | None = typer.Option(None, help="YAML run configuration (spec, jury, options); flags win"),
+    k: int | None = typer.Option(None, "-k", "--k", help="top-k for retrieval metrics [default: 10]"),
+    quarantine: bool | None = typer.Option(None, "--quarantine", help="set rows that fail validation aside instead of stopping"),
+    allow_symlinks: bool | None = typer.Option(None, "--allow-symlinks", help="let dataset files be symlinks (recorded)"),
     max_cost: float | None = typer.Option(None, help="stop sending judge calls past this many USD"),
-    concurrency: int | None = typer.Option(None, help="concurrent LLM calls per provider"),
-    lang: str = typer.Option("ko", help="judge prompt language: ko or en"),
-    embedding_model: str | None = typer.Option(None, help="local sentence-transformers model for live retrieval"),
-    runner: str = typer.Option("threads", help="task runner: threads, dask (local cluster) or dask=ADDRESS"),
+    concurrency: int | None = typer.Option(None, help="concurrent LLM calls per provider (never changes results)"),
+    lang: str | None = typer.Option(None, help="judge prompt language: ko or en [default: ko]"),
+    runner: str | None = typer.Option(None, help="task runner: threads, dask (local cluster) or dask=ADDRESS"),
     compare_with: str | None = typer.Option(None, help="baseline run id, or 'latest', to compare with after publishing"),
-    fail_on_regression: bool = typer.Option(False, help="with --compare-with: exit 3 on a significant regression"),
+    fail_on_regression: bool | None = typer.Option(None, "--fail-on-regression", help="with --compare-with: exit 3 on a significant regression"),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="show Prefect's own logs"),
 ) -> None:
     """Run SUITE end to end and print the run id and directory."""
+    from assay.redact import register_secret_env, strip_url_credentials
+    from assay.spec import SpecError, build_run_spec
     from assay.suites.registry import UnknownSuiteError, get_suite
 
     try:
-        get_suite(suite)
+        suite_obj = get_suite(suite)
     except UnknownSuiteError as exc:
         _err(str(exc))
         raise typer.Exit(EXIT_FAILED) from None
-    problem = _preflight(dataset, replay, generator, judge, judge_weight, api_base, offline, config, max_cost)
-    if problem:
-        _err(problem)
+    if dataset is not None and not dataset.is_dir():
+        _err(f"--dataset {dataset}: no such directory")
         raise typer.Exit(EXIT_FAILED)
-    params = {
-        "suite": suite,
-        "dataset": str(dataset) if dataset else None,
-        "out": str(out),
-        "store": store,
-        "replay": replay,
-        "generator": generator,
-        "api_base": api_base,
-        "judges": judge or None,
-        "judge_weights": judge_weight or None,
-        "offline": offline,
-        "config": str(config) if config else None,
-        "k": k,
-        "quarantine": quarantine,
-        "max_cost": max_cost,
-        "concurrency": concurrency,
-        "lang": lang,
-        "embedding_model": embedding_model,
-        "compare_with": compare_with,
-        "fail_on_regression": fail_on_regression,
+    register_secret_env(api_key_env)
+    given = {
+        "dataset": str(dataset) if dataset else None, "replay": replay, "generator": generator,
+        # Credentials in the URL stay in this process's environment; the spec holds the public URL.
+        "api_base": strip_url_credentials(api_base), "generator_api_key_env": api_key_env,
+        "generator_max_tokens": gen_max_tokens, "generator_timeout_s": gen_timeout, "generator_max_retries": gen_retries,
+        "generator_chunk_size": chunk_size, "generator_chunk_overlap": chunk_overlap,
+        "generator_embedding_model": embedding_model, "judges": judge or None, "judge_weights": judge_weight or None,
+        "offline": offline or None, "k": k, "lang": lang, "max_cost": max_cost, "quarantine": quarantine,
+        "allow_symlinks": allow_symlinks, "compare_with": compare_with, "fail_on_regression": fail_on_regression,
+        "out": str(out) if out else None, "store": store, "concurrency": concurrency, "runner": runner,
     }
-    _execute(params, verbose, runner)
+    try:
+        spec, options = build_run_spec(suite, default_dataset=suite_obj.default_dataset, config_file=config, cli=given)
+    except (SpecError, FileNotFoundError) as exc:
+        _err(str(exc))
+        raise typer.Exit(EXIT_FAILED) from None
+    _execute(spec, options, verbose)
 
 
 @app.command()
@@ -128,60 +132,35 @@ def rerun(
     run_id: str = typer.Argument(..., help="run id or run directory to re-execute"),
     out: Path = typer.Option(Path("runs"), help="directory holding the run"),
     store: str | None = typer.Option(None, help="artifact store URL, default: --out"),
-    runner: str = typer.Option("threads", help="task runner: threads, dask or dask=ADDRESS"),
+    concurrency: int | None = typer.Option(None, help="concurrent LLM calls per provider (never changes results)"),
+    runner: str | None = typer.Option(None, help="task runner: threads, dask or dask=ADDRESS"),
     verbose: bool = typer.Option(False, "--verbose", "-v"),
 ) -> None:
-    """Re-execute a run with its recorded parameters; reuse every step and judge call that succeeded."""
+    """Re-execute a run with its recorded spec; reuse every step and judge call that succeeded."""
+    from pydantic import ValidationError
+
     from assay.lineage.manifest import load_manifest
+    from assay.spec import RunOptions, RunSpec
 
     artifact_store, rid = _resolve_run(run_id, str(out), store)
     try:
         manifest = load_manifest(artifact_store, rid)
+        spec = RunSpec.model_validate(manifest.run_spec)
     except FileNotFoundError as exc:
         _err(str(exc))
         raise typer.Exit(EXIT_FAILED) from None
-    recorded = manifest.parameters
-    params = {
-        "suite": manifest.suite,
-        "dataset": recorded["dataset"],
-        "out": recorded.get("out", str(out)),
-        "store": recorded.get("store"),
-        "replay": recorded.get("replay", "recorded"),
-        "generator": recorded.get("generator"),
-        "api_base": recorded.get("api_base"),
-        "k": recorded.get("k", 10),
-        "quarantine": recorded.get("quarantine", False),
-        "lang": recorded.get("lang", "ko"),
-        "embedding_model": recorded.get("embedding_model"),
-        "jury_config": recorded.get("jury"),
-        "compare_with": recorded.get("compare_with"),
-        "fail_on_regression": recorded.get("fail_on_regression", False),
-        "parent_run": rid,
-    }
-    typer.echo(f"rerunning {rid} with its recorded parameters", err=True)
-    _execute(params, verbose, runner)
-
-
-def _preflight(
-    dataset: Path | None, replay: str, generator: str | None, judges: list[str] | None,
-    weights: list[float] | None, api_base: str | None, offline: bool, config: Path | None, max_cost: float | None,
-) -> str | None:
-    """Mistakes in the options, caught before a Prefect server starts."""
-    if dataset is not None and not dataset.is_dir():
-        return f"--dataset {dataset}: no such directory"
-    if replay not in ("recorded", "live"):
-        return f"--replay {replay!r}: use 'recorded' or 'live'"
-    if replay == "live" and not generator:
-        return "--replay live needs --generator MODEL (a litellm model, e.g. openai/gpt-4o-mini)"
-    if max_cost is not None and max_cost < 0:
-        return "--max-cost must be >= 0"
-    from assay.judges.config import JuryConfigError, resolve_jury
-
-    try:
-        resolve_jury(judges or None, weights or None, api_base, offline, config)
-    except (JuryConfigError, FileNotFoundError, ValueError) as exc:
-        return f"jury: {exc}"
-    return None
+    except ValidationError as exc:
+        _err(f"run {rid} has no usable run spec (made by an older assay?): {exc.errors()[0]['msg']}")
+        raise typer.Exit(EXIT_FAILED) from None
+    recorded = RunOptions.model_validate(manifest.options) if manifest.options else RunOptions()
+    options = recorded.model_copy(update={
+        "out": str(Path(artifact_store.root)) if artifact_store.is_local else recorded.out,
+        "store": None if artifact_store.is_local else artifact_store.url,
+        "concurrency": concurrency or recorded.concurrency,
+        "runner": runner or recorded.runner,
+    })
+    typer.echo(f"rerunning {rid} with its recorded spec", err=True)
+    _execute(spec, options, verbose, parent_run=rid)
 
 
 def task_runner_for(spec: str) -> Any:
@@ -200,20 +179,22 @@ def task_runner_for(spec: str) -> Any:
     raise typer.BadParameter(f"unknown runner {spec!r}; use threads, dask or dask=ADDRESS", param_hint="--runner")
 
 
-def _execute(params: dict[str, Any], verbose: bool, runner: str = "threads") -> None:
+def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = None) -> None:
     _prepare_prefect(verbose)
     from assay.lineage.manifest import load_manifest
     from assay.lineage.store import ArtifactStore
     from flows.evaluate import evaluate, new_run_id
 
-    run_id = new_run_id(params["suite"])
-    store = ArtifactStore(params.get("store") or str(Path(params["out"]).resolve()))
+    run_id = new_run_id(spec.suite)
+    store = ArtifactStore(options.store_url())
     typer.echo(f"run id:  {run_id}", err=True)
     flow = evaluate
-    task_runner = task_runner_for(runner)
+    task_runner = task_runner_for(options.runner)
     if task_runner is not None:
         flow = evaluate.with_options(task_runner=task_runner)
-    error = _run_stoppable(lambda: flow(**params, run_id=run_id, return_state=True))
+    error = _run_stoppable(
+        lambda: flow(spec=spec, options=options, run_id=run_id, parent_run=parent_run, return_state=True)
+    )
     if error is not None and not isinstance(error, RunStopped):  # before a manifest exists
         _err(f"run failed before it started: {type(error).__name__}: {error}")
         raise typer.Exit(EXIT_FAILED)
@@ -243,7 +224,7 @@ def _execute(params: dict[str, Any], verbose: bool, runner: str = "threads") -> 
 
         record = json.loads(store.read_bytes(store.run_path(run_id, manifest.artifacts["comparison.json"].path)))
         typer.echo("\n" + format_deltas_record(record), err=True)
-        if record["regressions"] and params.get("fail_on_regression"):
+        if record["regressions"] and spec.fail_on_regression:
             _err(f"regression against {record['baseline']}: {', '.join(record['regressions'])}")
             raise typer.Exit(EXIT_REGRESSION)
 

@@ -1,20 +1,35 @@
 """The evaluation steps as plain functions over the artifact store.
 
-Each step reads its inputs by content hash from the store, writes its outputs to the
-store's shared pool and returns their hashes plus a small summary. Prefect tasks in
-``tasks/`` wrap these one-to-one (retries, caching, logging); the functions themselves
-know nothing about Prefect, so they are tested directly.
+Each step reads its inputs by content hash from the store, writes what it produces to the
+store's shared pool and returns a typed ``StepOutput`` naming every artifact with its inputs,
+so the flow records lineage in one loop. Prefect tasks in ``tasks/`` wrap these one-to-one
+(retries, caching, logging); the functions know nothing about Prefect and are tested directly.
 """
 
 from __future__ import annotations
 
 import io
+import json
 import tempfile
 from pathlib import Path
 from typing import Any
 
+from assay import artifacts as names
+from assay.artifacts import (
+    AggregateOutput,
+    Artifact,
+    CompareOutput,
+    FamilyOutput,
+    IngestOutput,
+    JuryStats,
+    PublishInputs,
+    PublishOutput,
+    ReplayOutput,
+    ValidationOutput,
+)
 from assay.lineage.store import ArtifactStore
 from assay.schemas import ScoreRow
+from assay.spec import RunSpec
 from assay.suites.base import LoadedDataset, MetricContext, ProgressFn, Suite
 
 
@@ -23,17 +38,24 @@ def _quiet(message: str) -> None:
 
 
 # -- ingest -------------------------------------------------------------------------------
-def ingest(store: ArtifactStore, suite: Suite, dataset_dir: str | Path) -> dict[str, Any]:
+def ingest(store: ArtifactStore, suite: Suite, dataset_dir: str | Path) -> IngestOutput:
     """Snapshot every file of the dataset into the store; the snapshot hash keys all later steps."""
     data = suite.load_dataset(Path(dataset_dir))
     files = {name: store.put(Path(path).read_bytes()) for name, path in sorted(data.files.items())}
-    snapshot = {"suite": suite.name, "files": files}
-    return {
-        "snapshot": store.put_json(snapshot),
-        "files": files,
-        "n_records": len(data.records),
-        "n_parse_problems": len(data.parse_problems),
-    }
+    snapshot = store.put_json({"suite": suite.name, "files": files})
+    file_artifacts = [
+        Artifact(name=names.dataset_file(n), sha=sha, media_type=names.media_type_of(n)) for n, sha in files.items()
+    ]
+    snapshot_artifact = Artifact(
+        name=names.DATASET_SNAPSHOT, sha=snapshot, inputs=[a.name for a in file_artifacts]
+    )
+    return IngestOutput(
+        artifacts=[*file_artifacts, snapshot_artifact],
+        snapshot=snapshot,
+        files=files,
+        n_records=len(data.records),
+        n_parse_problems=len(data.parse_problems),
+    )
 
 
 def load_snapshot(store: ArtifactStore, suite: Suite, snapshot_sha: str) -> LoadedDataset:
@@ -60,21 +82,30 @@ def _snapshot_relpath(name: str) -> str:
 
 
 # -- validate -----------------------------------------------------------------------------
-def validate(store: ArtifactStore, suite: Suite, snapshot_sha: str) -> dict[str, Any]:
+def validate(store: ArtifactStore, suite: Suite, snapshot_sha: str) -> ValidationOutput:
     from assay.validation.gate import run_gate
 
     data = load_snapshot(store, suite, snapshot_sha)
     report = run_gate(suite, data)
     gx_results = getattr(report, "gx_results", [])
     payload = report.model_dump(mode="json", exclude={"gx_results"})
-    return {
-        "report": store.put_json(payload),
-        "gx_results": store.put_json(gx_results),
-        "success": bool(report.success),
-        "failed_ids": sorted(report.failed_row_ids),
-        "text": report.to_text(),
-        "n_problems": len(report.problems),
-    }
+    inputs = [names.DATASET_SNAPSHOT]
+    return ValidationOutput(
+        artifacts=[
+            Artifact(name=names.VALIDATION_REPORT, sha=store.put_json(payload), inputs=inputs),
+            Artifact(name=names.GX_RESULTS, sha=store.put_json(gx_results), inputs=inputs),
+        ],
+        success=bool(report.success),
+        failed_ids=sorted(report.failed_row_ids),
+        text=report.to_text(),
+        n_problems=len(report.problems),
+    )
+
+
+def quarantine_record(store: ArtifactStore, validation: ValidationOutput) -> Artifact:
+    """The rows set aside by ``--quarantine``: stored and listed, never silently dropped."""
+    sha = store.put_json({"quarantined_ids": validation.failed_ids, "report": validation.text})
+    return Artifact(name=names.QUARANTINE, sha=sha, inputs=[names.VALIDATION_REPORT])
 
 
 # -- replay -------------------------------------------------------------------------------
@@ -83,23 +114,27 @@ def replay(
     suite: Suite,
     snapshot_sha: str,
     skip_ids: list[str],
-    mode: str,
-    params: dict[str, Any],
+    spec: RunSpec,
+    concurrency: int | None = None,
     progress: ProgressFn = _quiet,
-) -> dict[str, Any]:
+) -> ReplayOutput:
     """Recorded: the dataset's generations. Live: regenerate with the suite's live system."""
     data = load_snapshot(store, suite, snapshot_sha)
     cases = suite.parse_cases(data, set(skip_ids))
     wanted = {c.id for c in cases}
-    if mode == "recorded":
+    if spec.replay == "recorded":
         generations = [g for g in data.generations if str(g.get("case_id")) in wanted]
         generations = [{k: v for k, v in g.items() if k != "_line"} for g in generations]
-    elif mode == "live":
-        generations = suite.live_replay(cases, data, params, progress)
     else:
-        raise ValueError(f"unknown replay mode {mode!r}; use 'recorded' or 'live'")
+        generations = suite.live_replay(cases, data, spec.suite_params(concurrency), progress)
     missing = sorted(wanted - {str(g.get("case_id")) for g in generations})
-    return {"generations": store.put_jsonl(generations), "n": len(generations), "missing": missing}
+    sha = store.put_jsonl(generations)
+    return ReplayOutput(
+        artifacts=[Artifact(name=names.GENERATIONS, sha=sha, inputs=[names.DATASET_SNAPSHOT], media_type=names.JSONL)],
+        generations=sha,
+        n=len(generations),
+        missing=missing,
+    )
 
 
 # -- metrics ------------------------------------------------------------------------------
@@ -110,34 +145,65 @@ def compute_family(
     snapshot_sha: str,
     generations_sha: str,
     skip_ids: list[str],
-    params: dict[str, Any],
-    jury_config: dict[str, Any] | None,
+    spec: RunSpec,
     call_store_url: str | None,
+    concurrency: int | None = None,
     progress: ProgressFn = _quiet,
-) -> dict[str, Any]:
+) -> FamilyOutput:
+    """One metric family over every case; a jury family also adopts its judge calls as artifacts."""
     family = next(f for f in suite.metric_families() if f.name == family_name)
     data = load_snapshot(store, suite, snapshot_sha)
     cases = suite.parse_cases(data, set(skip_ids))
     generations = suite.parse_generations(store.get_jsonl(generations_sha))
-    ctx = MetricContext(params=params, progress=progress, dataset_root=data.root)
+    ctx = MetricContext(params=spec.suite_params(concurrency), progress=progress, dataset_root=data.root)
     if family.uses_jury:
-        ctx.jury = build_runner(jury_config or {}, call_store_url, progress)
+        ctx.jury = build_runner(spec, call_store_url, concurrency, progress)
     rows = family.compute(cases, generations, ctx)
-    out: dict[str, Any] = {"scores": store.put_jsonl(r.model_dump(mode="json") for r in rows), "n_rows": len(rows)}
+    scores = store.put_jsonl(r.model_dump(mode="json") for r in rows)
+    inputs = [names.DATASET_SNAPSHOT, names.GENERATIONS]
+    output = FamilyOutput(family=family_name, scores=scores, n_rows=len(rows))
     if ctx.jury_runs:
-        runs = [run.model_dump(mode="json") for run in ctx.jury_runs]
-        out["jury_runs"] = store.put_json(runs)
-        out["jury_stats"] = _jury_stats(ctx.jury_runs)
-        out["request_keys"] = sorted({k for run in ctx.jury_runs for k in run.request_keys})
+        keys = sorted({k for run in ctx.jury_runs for k in run.request_keys})
+        calls = _judge_call_artifacts(store, call_store_url, keys)
+        runs_sha = store.put_json([run.model_dump(mode="json") for run in ctx.jury_runs])
+        runs_name = names.jury_runs(family_name)
+        output.artifacts.extend(calls)
+        output.artifacts.append(Artifact(name=runs_name, sha=runs_sha, inputs=inputs + [a.name for a in calls]))
+        output.jury_runs = runs_sha
+        output.jury_stats = _jury_stats(ctx.jury_runs)
+        output.request_keys = keys
+        output.prompts = {run.prompt_id: run.prompt_sha256 for run in ctx.jury_runs if run.prompt_sha256}
+        inputs = inputs + [runs_name]
+    output.artifacts.append(
+        Artifact(name=names.family_scores(family_name), sha=scores, inputs=inputs, media_type=names.JSONL)
+    )
+    return output
+
+
+def _judge_call_artifacts(store: ArtifactStore, call_store_url: str | None, keys: list[str]) -> list[Artifact]:
+    """Each judge request + raw response this step used, copied from the call store into the pool.
+
+    Failed calls are not in the call store; their raw text is kept in the jury runs instead.
+    """
+    if not call_store_url:
+        return []
+    from assay.judges.store import CallStore
+
+    calls = CallStore(call_store_url)
+    out = []
+    for key in keys:
+        record = calls.get(key)
+        if record is not None:
+            out.append(Artifact(name=names.judge_call(key), sha=store.put_json(record)))
     return out
 
 
-def build_runner(jury_config: dict[str, Any], call_store_url: str | None, progress: ProgressFn) -> Any:
-    from assay.judges.config import JuryConfig, build_judges
+def build_runner(spec: RunSpec, call_store_url: str | None, concurrency: int | None, progress: ProgressFn) -> Any:
+    from assay.judges.config import build_judges
     from assay.judges.runner import JuryRunner
     from assay.judges.store import CallStore
 
-    config = JuryConfig.model_validate(jury_config)
+    config = spec.jury.config(concurrency or 8)
     return JuryRunner(
         build_judges(config),
         CallStore(call_store_url) if call_store_url else None,
@@ -149,19 +215,18 @@ def build_runner(jury_config: dict[str, Any], call_store_url: str | None, progre
     )
 
 
-def _jury_stats(runs: list[Any]) -> dict[str, Any]:
-    sent = reused = failed = 0
-    dropped: dict[str, str] = {}
-    cost = 0.0
+def _jury_stats(runs: list[Any]) -> JuryStats:
+    stats = JuryStats()
     for run in runs:
-        for stats in run.judge_stats.values():
-            sent += stats.sent
-            reused += stats.reused
-            failed += stats.failed
-            cost += stats.cost_usd
-        dropped.update(run.dropped_judges)
-    budget = any(run.budget_exhausted for run in runs)
-    return {"sent": sent, "reused": reused, "failed": failed, "cost_usd": cost, "dropped": dropped, "budget_exhausted": budget}
+        for judge in run.judge_stats.values():
+            stats.sent += judge.sent
+            stats.reused += judge.reused
+            stats.failed += judge.failed
+            stats.cost_usd += judge.cost_usd
+        stats.untrusted += len(getattr(run, "untrusted_records", []) or [])
+        stats.dropped.update(run.dropped_judges)
+        stats.budget_exhausted = stats.budget_exhausted or run.budget_exhausted
+    return stats
 
 
 # -- aggregate ----------------------------------------------------------------------------
@@ -171,23 +236,80 @@ def aggregate(
     snapshot_sha: str,
     family_scores: dict[str, str],
     skip_ids: list[str],
-    params: dict[str, Any],
-) -> dict[str, Any]:
+    spec: RunSpec,
+) -> AggregateOutput:
+    """Per-judge rows → ensemble rows and totals, plus the suite's summary."""
     data = load_snapshot(store, suite, snapshot_sha)
     cases = suite.parse_cases(data, set(skip_ids))
     rows = [ScoreRow.model_validate(r) for name in sorted(family_scores) for r in store.get_jsonl(family_scores[name])]
-    result = suite.aggregate(rows, cases, params)
-    return {
-        "scores": store.put_jsonl(r.model_dump(mode="json") for r in result.rows),
-        "summary": store.put_json(result.summary),
-        "n_rows": len(result.rows),
-    }
+    result = suite.aggregate(rows, cases, aggregate_params(spec))
+    scores = store.put_jsonl(r.model_dump(mode="json") for r in result.rows)
+    summary = store.put_json(result.summary)
+    inputs = [names.family_scores(n) for n in sorted(family_scores)]
+    return AggregateOutput(
+        artifacts=[
+            Artifact(name=names.SCORES, sha=scores, inputs=inputs, media_type=names.JSONL),
+            Artifact(name=names.SUMMARY, sha=summary, inputs=inputs),
+        ],
+        scores=scores,
+        summary=summary,
+        n_rows=len(result.rows),
+    )
 
 
+def aggregate_params(spec: RunSpec) -> dict[str, Any]:
+    """What a suite's aggregate reads: the run's parameters and the jury (weights, panel)."""
+    return {**spec.suite_params(), "jury": spec.jury.model_dump(mode="json")}
+
+
+# -- publish ------------------------------------------------------------------------------
+def publish(store: ArtifactStore, suite: Suite, spec: RunSpec, inputs: PublishInputs) -> PublishOutput:
+    """report.md, report.html, scores.parquet and charts, each with the artifacts it was made from."""
+    from assay.publish import publish as render_outputs
+
+    published = render_outputs(store, suite, {
+        "snapshot": inputs.snapshot,
+        "generations": inputs.generations,
+        "scores": inputs.scores,
+        "summary": inputs.summary,
+        "validation_report": inputs.validation_report,
+        "skip_ids": inputs.skip_ids,
+        "replay": spec.replay,
+        "config_hash": inputs.config_hash,
+        "jury": spec.jury.model_dump(mode="json"),
+        "jury_runs": [inputs.jury_runs[f] for f in sorted(inputs.jury_runs)],
+    })
+    sources = [names.SCORES, names.SUMMARY, names.GENERATIONS, names.VALIDATION_REPORT]
+    sources += [names.jury_runs(f) for f in sorted(inputs.jury_runs)]
+    files = [
+        Artifact(name=names.REPORT_MD, sha=published["report_md"], inputs=sources, media_type="text/markdown", path=names.REPORT_MD),
+        Artifact(name=names.REPORT_HTML, sha=published["report_html"], inputs=sources, media_type="text/html", path=names.REPORT_HTML),
+        Artifact(name=names.SCORES_PARQUET, sha=published["scores_parquet"], inputs=[names.SCORES],
+                 media_type="application/vnd.apache.parquet", path=names.SCORES_PARQUET),
+    ]
+    files += [
+        Artifact(name=names.chart(c), sha=sha, inputs=[names.SUMMARY], media_type="image/png", path=names.chart(c))
+        for c, sha in sorted(published["charts"].items())
+    ]
+    return PublishOutput(artifacts=files)
+
+
+def compare(store: ArtifactStore, baseline_run: str, scores_sha: str, summary_sha: str) -> CompareOutput:
+    """Per-metric deltas against a baseline run, with bootstrap CIs (``assay compare`` as a step)."""
+    from assay.compare import compare_to_baseline
+
+    result = compare_to_baseline(store, baseline_run, scores_sha, summary_sha)
+    return CompareOutput(
+        artifacts=[Artifact(name=names.COMPARISON, sha=result["comparison"], inputs=[names.SCORES, names.SUMMARY])],
+        text=result["text"],
+        regressions=list(result["regressions"]),
+        baseline=baseline_run,
+    )
+
+
+# -- shared readers -----------------------------------------------------------------------
 def scores_frame_from(store: ArtifactStore, scores_sha: str) -> Any:
     """scores.parquet's table: one row per case × metric (× judge for per-judge rows)."""
-    import json
-
     import pandas as pd
 
     frame = pd.DataFrame(store.get_jsonl(scores_sha))

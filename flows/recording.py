@@ -1,6 +1,8 @@
 """Running a step and recording it: cache hit or fresh run, task run ids, artifacts, failures.
 
 This is the flow's bookkeeping, kept out of the flow body so the pipeline reads top-down.
+Every step returns a typed ``StepOutput``; its artifacts are adopted into the run's lineage
+in one loop (``adopt``), so no artifact is recorded by hand.
 """
 
 from __future__ import annotations
@@ -9,35 +11,19 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable
-from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from prefect.states import Failed
 
+from assay.artifacts import Artifact, FamilyOutput, StepOutput
 from assay.cancellation import raise_if_stopped
 from assay.lineage.manifest import RunRecorder, StepRecord
 
-_SHA = re.compile(r"^[0-9a-f]{64}$")
-
-
-# Hashes in a step result that live in the judge call store, not in the artifact pool.
-_NOT_POOL_KEYS = {"request_keys"}
-
-
-def _shas(value: Any) -> list[str]:
-    """Every artifact hash mentioned in a step result (to check the store still has them)."""
-    if isinstance(value, str):
-        return [value] if _SHA.match(value) else []
-    if isinstance(value, dict):
-        return [s for k, v in value.items() if k not in _NOT_POOL_KEYS for s in _shas(v)]
-    if isinstance(value, list | tuple):
-        return [s for v in value for s in _shas(v)]
-    return []
+OutputT = TypeVar("OutputT", bound=StepOutput)
 
 
 class StepRunner:
-    def __init__(self, recorder: RunRecorder, result_storage: Path, logger: Any) -> None:
+    def __init__(self, recorder: RunRecorder, result_storage: Any, logger: Any) -> None:
         self.recorder = recorder
         self.store = recorder.store
         self.storage = result_storage
@@ -51,23 +37,24 @@ class StepRunner:
             name=name.replace(":", "-"), result_storage=self.storage, refresh_cache=refresh or None
         )
 
-    def run(self, name: str, task: Any, *args: Any, refresh_if: Callable[[dict], bool] | None = None) -> Any:
+    def run(self, name: str, output_type: type[OutputT], task: Any, *args: Any) -> OutputT | None:
+        """Run a task, adopt its artifacts; None (recorded as failed) if it failed."""
         raise_if_stopped()
         started = time.time()
         state = self._configured(name, task)(*args, return_state=True)
-        return self._settle(name, task, args, state, started, refresh_if)
+        return self._settle(name, output_type, task, args, state, started)
 
-    def submit(self, name: str, task: Any, *args: Any, refresh_if: Callable[[dict], bool] | None = None) -> Any:
+    def submit(self, name: str, output_type: type[OutputT], task: Any, *args: Any) -> Any:
         raise_if_stopped()
         future = self._configured(name, task).submit(*args)
-        return (future, task, args, time.time(), refresh_if)
+        return (future, output_type, task, args, time.time())
 
     def wait(self, name: str, submitted: Any) -> Any:
-        future, task, args, started, refresh_if = submitted
+        future, output_type, task, args, started = submitted
         future.wait()
-        return self._settle(name, task, args, future.state, started, refresh_if)
+        return self._settle(name, output_type, task, args, future.state, started)
 
-    def _settle(self, name: str, task: Any, args: tuple, state: Any, started: float, refresh_if: Any) -> Any:
+    def _settle(self, name: str, output_type: type[OutputT], task: Any, args: tuple, state: Any, started: float) -> OutputT | None:
         if state.is_failed() or state.is_crashed():
             error = state.result(raise_on_failure=False)
             detail = f"{type(error).__name__}: {error}" if isinstance(error, BaseException) else str(state.message)
@@ -75,29 +62,35 @@ class StepRunner:
             self.logger.error(f"step {name} failed: {detail}")
             raise_if_stopped()  # a step failed because the run is stopping: end as "stopped"
             return None
-        result = state.result()
+        output = output_type.model_validate(state.result())
         reused = state.name == "Cached"
-        if reused and (self._missing(result) or (refresh_if and refresh_if(result))):
+        if reused and self._not_reusable(output):
             # The cache points at content this store lacks, or at a jury step with failed
             # calls: run it again. Judge calls that succeeded before are still reused.
             self.logger.info(f"step {name}: cached result not reusable, running again")
             state = self._configured(name, task, refresh=True)(*args, return_state=True)
-            return self._settle(name, task, args, state, started, None)
-        stats = result.get("jury_stats") or {} if isinstance(result, dict) else {}
-        keys = result.get("request_keys", []) if isinstance(result, dict) else []
-        self._step(
-            name,
-            "reused" if reused else "ran",
-            state,
-            started,
-            sent=0 if reused else int(stats.get("sent", 0)),
-            reused_calls=len(keys) if reused else int(stats.get("reused", 0)),
-            detail=f"{len(keys)} judge calls reused with the step" if reused and keys else _jury_detail(stats),
-        )
-        return result
+            return self._settle(name, output_type, task, args, state, started)
+        self._record_step(name, output, state, started, reused)
+        self.adopt(name, output.artifacts)
+        if isinstance(output, FamilyOutput):
+            self.prompts.update(output.prompts)
+        return output
 
-    def _missing(self, result: Any) -> bool:
-        return any(not self.store.has(sha) for sha in _shas(result))
+    def _not_reusable(self, output: StepOutput) -> bool:
+        missing = any(not self.store.has(a.sha) for a in output.artifacts)
+        failed_calls = isinstance(output, FamilyOutput) and output.jury_stats is not None and output.jury_stats.failed > 0
+        return missing or failed_calls
+
+    def _record_step(self, name: str, output: StepOutput, state: Any, started: float, reused: bool) -> None:
+        stats = output.jury_stats if isinstance(output, FamilyOutput) else None
+        keys = output.request_keys if isinstance(output, FamilyOutput) else []
+        if reused:
+            detail = f"{len(keys)} judge calls reused with the step" if keys else ""
+            sent, reused_calls = 0, len(keys)
+        else:
+            detail = stats.describe() if stats else ""
+            sent, reused_calls = (stats.sent, stats.reused) if stats else (0, 0)
+        self._step(name, "reused" if reused else "ran", state, started, detail=detail, sent=sent, reused_calls=reused_calls)
 
     def _step(self, name: str, status: str, state: Any, started: float, detail: str = "", sent: int = 0, reused_calls: int = 0) -> None:
         record = StepRecord(
@@ -119,32 +112,15 @@ class StepRunner:
             sys.stderr.flush()
 
     # -- recording artifacts ---------------------------------------------------------------
-    def record(self, name: str, sha: str, producer: str, inputs: list[str] | None = None, media_type: str = "application/json", path: str | None = None) -> None:
+    def adopt(self, producer: str, produced: list[Artifact]) -> None:
+        """Copy each artifact from the pool into the run directory and record its lineage."""
         step = self.records[producer]
-        self.recorder.record(
-            name, sha, producer, inputs=inputs, media_type=media_type, task_run_id=step.task_run_id,
-            reused=step.status == "reused", path=path,
-        )
-        step.outputs.append(name)
-
-    def record_judge_calls(self, call_store_url: str, keys: list[str], producer: str) -> list[str]:
-        """Adopt each judge request + raw response used by this run from the shared call store."""
-        from assay.judges.store import CallStore
-
-        calls = CallStore(call_store_url)
-        names = []
-        for key in keys:
-            record = calls.get(key)
-            if record is None:
-                continue  # failed calls are not stored; their raw text is in jury_runs.json
-            name = f"judge_calls/{key}.json"
-            self.record(name, self.store.put_json(record), producer)
-            names.append(name)
-        return names
-
-    def record_prompts(self, jury_runs_sha: str) -> None:
-        for run in self.store.get_json(jury_runs_sha):
-            self.prompts[run["prompt_id"]] = run["prompt_sha256"]
+        for artifact in produced:
+            self.recorder.record(
+                artifact.name, artifact.sha, producer, inputs=artifact.inputs, media_type=artifact.media_type,
+                task_run_id=step.task_run_id, reused=step.status == "reused", path=artifact.path,
+            )
+            step.outputs.append(artifact.name)
 
     # -- ending ----------------------------------------------------------------------------
     def outcome(self, status: str) -> dict[str, Any]:
@@ -155,8 +131,12 @@ class StepRunner:
             "steps": [s.model_dump() for s in self.recorder.manifest.steps],
         }
 
-    def fail(self, message: str, status: str = "failed") -> Any:
+    def finish(self, status: str, message: str) -> None:
+        self.recorder.manifest.prompts = dict(sorted(self.prompts.items()))
         self.recorder.finish(status, message)
+
+    def fail(self, message: str, status: str = "failed") -> Any:
+        self.finish(status, message)
         return Failed(message=message, data=self.outcome(status))
 
     def comparison_artifact(self, text: str) -> None:
@@ -178,13 +158,3 @@ class StepRunner:
         if rows:
             create_table_artifact(table=rows, key=f"{key}-scores", description=f"metric means, run {run_id}")
 
-
-def _jury_detail(stats: dict[str, Any]) -> str:
-    if not stats:
-        return ""
-    parts = [f"judge calls sent {stats.get('sent', 0)}, reused {stats.get('reused', 0)}, failed {stats.get('failed', 0)}"]
-    if stats.get("dropped"):
-        parts.append("dropped: " + ", ".join(f"{j} ({why})" for j, why in stats["dropped"].items()))
-    if stats.get("budget_exhausted"):
-        parts.append("budget exhausted")
-    return "; ".join(parts)

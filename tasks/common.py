@@ -14,10 +14,14 @@ from assay.cancellation import RunStopped
 from assay.lineage.store import ArtifactStore
 from assay.suites.registry import get_suite
 
-# Locations are excluded from cache keys: a step's result depends on content hashes,
-# not on where the store or dataset happens to live.
-LOCATION_PARAMS = ("store_url", "dataset_dir", "call_store_url")
-CONTENT_CACHE = (INPUTS - LOCATION_PARAMS[0] - LOCATION_PARAMS[1] - LOCATION_PARAMS[2]) + TASK_SOURCE
+# Locations and execution settings are excluded from cache keys: a step's result depends on
+# content hashes and the run spec, not on where the store or dataset lives or how many calls
+# are in flight.
+NOT_KEYED = ("store_url", "dataset_dir", "call_store_url", "concurrency")
+CONTENT_CACHE = INPUTS
+for _name in NOT_KEYED:
+    CONTENT_CACHE = CONTENT_CACHE - _name
+CONTENT_CACHE = CONTENT_CACHE + TASK_SOURCE
 
 PERMANENT_ERRORS = (
     ValueError, TypeError, KeyError, LookupError, NotImplementedError, FileNotFoundError, RunStopped,

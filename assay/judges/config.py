@@ -145,22 +145,27 @@ def load_config_file(path: Path) -> dict[str, Any]:
         raise JuryConfigError(
             f"jury config {path} must be a mapping with a 'judges' list, got {type(data).__name__}"
         )
+    return jury_settings(data, f"jury config {path}")
+
+
+def jury_settings(data: dict[str, Any], source: str) -> dict[str, Any]:
+    """Jury keys of a config mapping as JuryConfig field names; errors name ``source``."""
     fields: dict[str, Any] = {}
     for key, value in data.items():
         if key not in _FILE_KEYS:
             hint = difflib.get_close_matches(str(key), _FILE_KEYS, n=1)
             raise JuryConfigError(
-                f"jury config {path}: unknown key {key!r}" + (f" (did you mean {hint[0]!r}?)" if hint else "")
+                f"{source}: unknown key {key!r}" + (f" (did you mean {hint[0]!r}?)" if hint else "")
             )
         fields[_FILE_KEYS[key]] = value
     judges = fields.get("judges")
     if judges is not None:
         if not isinstance(judges, list) or not all(isinstance(j, dict) for j in judges):
-            raise JuryConfigError(f"jury config {path}: 'judges' must be a list of mappings with a 'model'")
+            raise JuryConfigError(f"{source}: 'judges' must be a list of mappings with a 'model'")
         try:
             fields["judges"] = [JudgeSpec.model_validate(j) for j in judges]
         except ValidationError as exc:
-            raise JuryConfigError(f"jury config {path}: bad judge entry: {exc}") from exc
+            raise JuryConfigError(f"{source}: bad judge entry: {exc}") from exc
     return fields
 
 
@@ -170,9 +175,14 @@ def resolve_jury(
     api_base: str | None = None,
     offline: bool = False,
     config_file: Path | None = None,
+    settings: dict[str, Any] | None = None,
 ) -> JuryConfig:
-    """Decide the jury for a run (see the module docstring for precedence)."""
-    settings = load_config_file(config_file) if config_file else {}
+    """Decide the jury for a run (see the module docstring for precedence).
+
+    ``settings`` are jury keys already read from a run config (``assay.spec.load_config``).
+    """
+    source = str(config_file) if config_file else "the run config"
+    settings = load_config_file(config_file) if config_file else jury_settings(settings or {}, source)
     file_judges: list[JudgeSpec] = settings.pop("judges", None) or []
     offline = offline or bool(settings.pop("offline", False))
     if weights is not None:
@@ -204,7 +214,7 @@ def resolve_jury(
         if weights is not None:
             if len(weights) != len(file_judges):
                 raise JuryConfigError(
-                    f"{config_file} names {len(file_judges)} judges but {len(weights)} weights were given"
+                    f"{source} names {len(file_judges)} judges but {len(weights)} weights were given"
                 )
             file_judges = [
                 s.model_copy(update={"weight": w}) for s, w in zip(file_judges, weights, strict=True)
@@ -213,8 +223,8 @@ def resolve_jury(
             file_judges = [
                 s if s.api_base else s.model_copy(update={"api_base": api_base}) for s in file_judges
             ]
-        _check_weights([s.weight for s in file_judges], str(config_file))
-        return build(judges=_unique_names(file_judges), reason=f"judges from {config_file}")
+        _check_weights([s.weight for s in file_judges], source)
+        return build(judges=_unique_names(file_judges), reason=f"judges from {source}")
 
     defaults = list(DEFAULT_LIVE_JURY)
     if weights is not None and len(weights) != len(defaults):

@@ -14,9 +14,10 @@ from pydantic import BaseModel, Field
 from assay.hashing import sha256_json
 from assay.lineage.store import ArtifactStore
 from assay.paths import project_root
+from assay.redact import redact_obj
 
 MANIFEST = "manifest.json"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: run_spec + options replace parameters
 StepStatus = Literal["ran", "reused", "failed", "skipped"]
 
 # Packages whose versions a score depends on; recorded in every manifest.
@@ -65,7 +66,8 @@ class Manifest(BaseModel):
     created_at: str
     finished_at: str | None = None
     parent_run: str | None = None
-    parameters: dict[str, Any] = Field(default_factory=dict)
+    run_spec: dict[str, Any] = Field(default_factory=dict, description="assay.spec.RunSpec: what changes results")
+    options: dict[str, Any] = Field(default_factory=dict, description="assay.spec.RunOptions: how it ran")
     config_hash: str = ""
     code: dict[str, Any] = Field(default_factory=dict)
     environment: dict[str, Any] = Field(default_factory=dict)
@@ -169,7 +171,9 @@ class RunRecorder:
         self.manifest.steps.append(record)
 
     def save(self) -> None:
-        data = json.dumps(self.manifest.model_dump(mode="json"), ensure_ascii=False, indent=2).encode("utf-8")
+        # Redacted as a whole: a failure message or a parameter must never carry a credential.
+        record = redact_obj(self.manifest.model_dump(mode="json"))
+        data = json.dumps(record, ensure_ascii=False, indent=2).encode("utf-8")
         self.store.write_bytes(self.store.run_path(self.run_id, MANIFEST), data)
 
     def finish(self, status: str, message: str = "") -> None:

@@ -1,0 +1,175 @@
+"""What steps produce: ``Artifact`` records, typed ``StepOutput``s, and every artifact's name.
+
+A step writes its content to the store's shared pool and returns a ``StepOutput`` naming each
+artifact (name, sha256, the artifacts it was made from, media type, and a fixed path for
+published files). The flow adopts them into the run's lineage in one loop, so no step's
+bookkeeping is written by hand and no module repeats an artifact name as a string literal:
+``trace``, ``compare``, ``audit`` and the CLI all use the names below.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+# -- artifact names --------------------------------------------------------------------------
+DATASET_SNAPSHOT = "dataset/snapshot.json"
+VALIDATION_REPORT = "validation/report.json"
+GX_RESULTS = "validation/gx_results.json"
+QUARANTINE = "validation/quarantine.json"
+GENERATIONS = "generations/generations.jsonl"
+SCORES = "scores/all.jsonl"
+SUMMARY = "summary.json"
+REPORT_MD = "report.md"
+REPORT_HTML = "report.html"
+SCORES_PARQUET = "scores.parquet"
+COMPARISON = "comparison.json"
+
+
+def dataset_file(logical_name: str) -> str:
+    """A dataset file by its logical name ("cases", "generations", "kb/<path>")."""
+    return f"dataset/{logical_name}"
+
+
+def family_scores(family: str) -> str:
+    """Per-case (and per-judge) score rows of one metric family."""
+    return f"scores/{family}.jsonl"
+
+
+def jury_runs(family: str) -> str:
+    """The jury runs (per-judge results, stats, prompt hashes) of one metric family."""
+    return f"judges/{family}/jury_runs.json"
+
+
+def judge_call(request_key: str) -> str:
+    """One judge request and its raw response, as reused from or written to the call store."""
+    return f"judge_calls/{request_key}.json"
+
+
+def chart(name: str) -> str:
+    return f"charts/{name}.png"
+
+
+JSON = "application/json"
+JSONL = "application/jsonl"
+
+
+def media_type_of(name: str) -> str:
+    """Media type from a file name's ending (dataset files keep their own kind)."""
+    for ending, kind in ((".md", "text/markdown"), (".jsonl", JSONL), (".json", JSON), (".html", "text/html"),
+                         (".png", "image/png"), (".parquet", "application/vnd.apache.parquet")):
+        if name.endswith(ending):
+            return kind
+    return JSONL if "/" not in name.removeprefix("dataset/") else "text/plain"
+
+
+# -- records ---------------------------------------------------------------------------------
+class Artifact(BaseModel):
+    """One produced artifact. ``path`` is set for published files (report.md …); everything else
+    is stored content-addressed under ``objects/``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    sha: str = Field(pattern=r"^[0-9a-f]{64}$")
+    inputs: list[str] = Field(default_factory=list)
+    media_type: str = JSON
+    path: str | None = None
+
+
+class StepOutput(BaseModel):
+    """What every step returns: its artifacts plus step-specific facts (subclasses)."""
+
+    artifacts: list[Artifact] = Field(default_factory=list)
+
+    def sha(self, name: str) -> str:
+        """The hash of the artifact called ``name`` (KeyError naming what exists otherwise)."""
+        for artifact in self.artifacts:
+            if artifact.name == name:
+                return artifact.sha
+        raise KeyError(f"no artifact {name!r} in step output; has {[a.name for a in self.artifacts]}")
+
+
+class IngestOutput(StepOutput):
+    snapshot: str
+    files: dict[str, str] = Field(description="logical file name -> sha256")
+    n_records: int
+    n_parse_problems: int
+
+
+class ValidationOutput(StepOutput):
+    success: bool
+    failed_ids: list[str]
+    text: str
+    n_problems: int
+
+
+class ReplayOutput(StepOutput):
+    generations: str
+    n: int
+    missing: list[str]
+
+
+class JuryStats(BaseModel):
+    sent: int = 0
+    reused: int = 0
+    failed: int = 0
+    untrusted: int = Field(default=0, description="stored calls that failed their hash check and were re-sent")
+    cost_usd: float = 0.0
+    dropped: dict[str, str] = Field(default_factory=dict, description="judge -> why it was dropped")
+    budget_exhausted: bool = False
+
+    def describe(self) -> str:
+        parts = [f"judge calls sent {self.sent}, reused {self.reused}, failed {self.failed}"]
+        if self.untrusted:
+            parts.append(f"{self.untrusted} stored calls failed their hash check and were re-sent")
+        if self.dropped:
+            parts.append("dropped: " + ", ".join(f"{j} ({why})" for j, why in self.dropped.items()))
+        if self.budget_exhausted:
+            parts.append("budget exhausted")
+        return "; ".join(parts)
+
+
+class FamilyOutput(StepOutput):
+    family: str
+    scores: str
+    n_rows: int
+    jury_runs: str | None = None
+    jury_stats: JuryStats | None = None
+    request_keys: list[str] = Field(default_factory=list, description="call-store keys this step used")
+    prompts: dict[str, str] = Field(default_factory=dict, description="prompt id -> sha256")
+
+
+class AggregateOutput(StepOutput):
+    scores: str
+    summary: str
+    n_rows: int
+
+
+class PublishInputs(BaseModel):
+    """Content hashes the publish step renders from (hashes only, so its cache key is content)."""
+
+    snapshot: str
+    validation_report: str
+    generations: str
+    scores: str
+    summary: str
+    jury_runs: dict[str, str] = Field(default_factory=dict, description="family -> jury runs sha")
+    skip_ids: list[str] = Field(default_factory=list)
+    config_hash: str
+
+
+class PublishOutput(StepOutput):
+    pass
+
+
+class CompareOutput(StepOutput):
+    text: str
+    regressions: list[str]
+    baseline: str
+
+
+def dump(output: StepOutput) -> dict[str, Any]:
+    """The JSON form a Prefect task returns (plain data: nothing that names a class to import)."""
+    return output.model_dump(mode="json")

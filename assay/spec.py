@@ -1,0 +1,307 @@
+"""What a run is: ``RunSpec`` (everything that changes results) and ``RunOptions`` (how it runs).
+
+One ``RunSpec`` is the flow's parameter, the CLI's target, the manifest's record and a rerun's
+input (``RunSpec.model_validate(manifest.run_spec)``). It holds every field that can change a
+score — the suite, the dataset, the replay mode with every live-generation knob
+(``GeneratorSpec``), the resolved jury (``JurySpec``), k, language — and nothing that does not.
+Concurrency, progress output, the runner and where results are written live in ``RunOptions``,
+so they never enter a cache key: rerunning with ``--concurrency 4`` reuses every step.
+
+Both are settable from the command line and from a ``--config`` YAML file (see
+``load_config``); command-line values win over the file's.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from assay.judges.config import JudgeSpec, JuryConfig
+from assay.redact import public_url
+
+ReplayMode = Literal["recorded", "live"]
+Lang = Literal["ko", "en"]
+
+
+class SpecError(ValueError):
+    """A run specification that cannot be used; the message says what to fix."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class GeneratorSpec(_Strict):
+    """The system under test for ``--replay live``: a litellm model and every knob of the call.
+
+    ``api_base`` is stored without credentials (they reach the client at call time only);
+    ``api_key_env`` is the NAME of the variable holding the key, never the key.
+    """
+
+    model: str | None = Field(default=None, description="litellm model string, e.g. openai/gpt-4o-mini")
+    api_base: str | None = None
+    api_key_env: str | None = None
+    max_tokens: int | None = Field(default=None, ge=1, description="answer length cap (provider default)")
+    timeout_s: float = Field(default=60.0, gt=0, description="per-request timeout, seconds")
+    max_retries: int = Field(default=4, ge=0, description="retries on 429/5xx/timeouts")
+    retry_base_s: float = Field(default=1.0, gt=0)
+    retry_max_s: float = Field(default=30.0, gt=0)
+    chunk_size: int = Field(default=500, ge=1, description="characters per chunk (seed 003: 500)")
+    chunk_overlap: int = Field(default=200, ge=0, description="characters of overlap (seed 003: 200)")
+    embedding_model: str | None = Field(default=None, description="local sentence-transformers model")
+
+    @field_validator("api_base")
+    @classmethod
+    def _no_credentials(cls, value: str | None) -> str | None:
+        return public_url(value)
+
+    @field_validator("api_key_env")
+    @classmethod
+    def _a_name(cls, value: str | None) -> str | None:
+        if value is not None and not value.replace("_", "").isalnum():
+            raise ValueError("api_key_env must be the NAME of an environment variable, e.g. OPENAI_API_KEY")
+        return value
+
+    @model_validator(mode="after")
+    def _overlap_below_size(self) -> GeneratorSpec:
+        if self.chunk_overlap >= self.chunk_size:
+            raise ValueError(f"chunk_overlap ({self.chunk_overlap}) must be smaller than chunk_size ({self.chunk_size})")
+        return self
+
+
+class PanelJudge(_Strict):
+    name: str
+    model: str
+    weight: float
+
+
+class JurySpec(_Strict):
+    """The resolved jury as recorded: models, endpoints without credentials, key variable names.
+
+    The per-provider concurrency is deliberately absent: it is a ``RunOptions`` setting.
+    """
+
+    judges: list[JudgeSpec] = Field(default_factory=list, description="empty when offline")
+    offline: bool = False
+    offline_weights: list[float] | None = None
+    max_retries: int = Field(default=4, ge=0)
+    max_cost_usd: float | None = Field(default=None, ge=0)
+    lang: Lang = "ko"
+    reason: str = Field(default="", description="why this jury was chosen, for the report")
+    panel: list[PanelJudge] = Field(default_factory=list, description="every judge by name, model, weight")
+
+    @field_validator("judges")
+    @classmethod
+    def _public_endpoints(cls, judges: list[JudgeSpec]) -> list[JudgeSpec]:
+        return [j.model_copy(update={"api_base": public_url(j.api_base)}) if j.api_base else j for j in judges]
+
+    def config(self, concurrency_per_provider: int = 8) -> JuryConfig:
+        """The runnable jury configuration (concurrency comes from the run's options)."""
+        data = self.model_dump(exclude={"panel"})
+        return JuryConfig.model_validate({**data, "concurrency_per_provider": concurrency_per_provider})
+
+
+def _jury_record(config: JuryConfig) -> dict[str, Any]:
+    return {**config.model_dump(mode="json", exclude={"concurrency_per_provider"}), "panel": _panel(config)}
+
+
+def _panel(config: JuryConfig) -> list[dict[str, Any]]:
+    """Every judge of the resolved jury by name, model and weight (the offline ones too)."""
+    if config.offline:
+        from assay.judges.offline import offline_jury
+
+        return [{"name": j.name, "model": j.model, "weight": j.weight} for j in offline_jury(config.offline_weights)]
+    return [{"name": j.judge_name, "model": j.model, "weight": j.weight} for j in config.judges]
+
+
+class RunSpec(_Strict):
+    """Everything that changes a run's results. Recorded in the manifest as ``run_spec``."""
+
+    suite: str
+    dataset: str | None = Field(default=None, description="dataset directory; None: the suite's bundled one")
+    replay: ReplayMode = "recorded"
+    generator: GeneratorSpec = Field(default_factory=GeneratorSpec)
+    jury: JurySpec | None = Field(default=None, description="None: resolved when the run starts (keys or offline)")
+    k: int = Field(default=10, ge=1, description="top-k for retrieval metrics")
+    lang: Lang = "ko"
+    disagreement_threshold: float = Field(default=3.0, ge=0, description="jury max−min on 0-10 that flags disagreement")
+    quarantine: bool = False
+    allow_symlinks: bool = False
+    compare_with: str | None = Field(default=None, description="baseline run id or 'latest'")
+    fail_on_regression: bool = False
+
+    @model_validator(mode="after")
+    def _live_needs_a_model(self) -> RunSpec:
+        if self.replay == "live" and not self.generator.model:
+            raise ValueError("replay 'live' needs a generator model (--generator, e.g. openai/gpt-4o-mini)")
+        return self
+
+    def completed(self, default_dataset: Path) -> RunSpec:
+        """The spec with every default made explicit (dataset path, resolved jury and panel).
+
+        A scheduled deployment may leave the dataset and jury open; the manifest records the
+        completed spec, so a rerun repeats exactly what ran.
+        """
+        from assay.judges.config import resolve_jury
+
+        update: dict[str, Any] = {"dataset": str(Path(self.dataset or default_dataset).resolve())}
+        jury = self.jury
+        if jury is None:
+            jury = JurySpec.model_validate(_jury_record(resolve_jury().model_copy(update={"lang": self.lang})))
+        if not jury.panel:
+            jury = JurySpec.model_validate({**jury.model_dump(mode="json"), "panel": _panel(jury.config())})
+        update["jury"] = jury
+        return self.model_copy(update=update)
+
+    def step_view(self) -> RunSpec:
+        """The spec as pipeline steps see it (and key their caches on): without the dataset's
+        location (its content is keyed by the snapshot hash) and the post-run comparison."""
+        return self.model_copy(update={"dataset": "", "compare_with": None, "fail_on_regression": False})
+
+    def suite_params(self, concurrency: int | None = None) -> dict[str, Any]:
+        """The flat parameters a suite's replay and metric families read (k, generator knobs…)."""
+        gen = self.generator
+        params: dict[str, Any] = {
+            "k": self.k,
+            "lang": self.lang,
+            "disagreement_threshold": self.disagreement_threshold,
+            "generator": gen.model,
+            "api_base": gen.api_base,
+            "api_key_env": gen.api_key_env,
+            "max_tokens": gen.max_tokens,
+            "timeout_s": gen.timeout_s,
+            "max_retries": gen.max_retries,
+            "retry_base_s": gen.retry_base_s,
+            "retry_max_s": gen.retry_max_s,
+            "chunk_size": gen.chunk_size,
+            "chunk_overlap": gen.chunk_overlap,
+            "embedding_model": gen.embedding_model,
+        }
+        if concurrency:
+            params["concurrency"] = concurrency
+        return {k: v for k, v in params.items() if v is not None}
+
+
+class RunOptions(_Strict):
+    """How a run executes; none of it changes a score, so none of it enters a cache key."""
+
+    out: str = "runs"
+    store: str | None = Field(default=None, description="fsspec URL of the artifact store; default: out")
+    concurrency: int | None = Field(default=None, ge=1, description="LLM calls in flight per provider")
+    runner: str = "threads"
+
+    def store_url(self) -> str:
+        return self.store or str(Path(self.out).resolve())
+
+
+# -- building a spec from the CLI and a YAML file --------------------------------------------------
+
+# Keys a --config file may hold at its top level. A file with only jury keys (the older jury-file
+# form: judges, concurrency, retries, max_cost_usd, lang, offline) still works.
+_SPEC_KEYS = {"suite", "dataset", "replay", "generator", "jury", "k", "lang", "disagreement_threshold",
+              "quarantine", "allow_symlinks", "compare_with", "fail_on_regression"}
+_OPTION_KEYS = {"out", "store", "concurrency", "runner"}
+_JURY_SHORTHAND = {"judges", "offline", "retries", "max_retries", "max_cost_usd", "concurrency_per_provider"}
+
+
+def load_config(path: Path) -> dict[str, Any]:
+    """A ``--config`` YAML file as a mapping; errors name the file and the unknown key."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise SpecError(f"cannot read config {path}: {exc}") from exc
+    except yaml.YAMLError as exc:
+        raise SpecError(f"config {path} is not valid YAML: {exc}") from exc
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise SpecError(f"config {path} must be a mapping, got {type(data).__name__}")
+    known = _SPEC_KEYS | _OPTION_KEYS | _JURY_SHORTHAND
+    for key in data:
+        if key not in known:
+            hint = difflib.get_close_matches(str(key), sorted(known), n=1)
+            raise SpecError(f"config {path}: unknown key {key!r}" + (f" (did you mean {hint[0]!r}?)" if hint else ""))
+    return data
+
+
+def build_run_spec(
+    suite: str,
+    *,
+    default_dataset: Path,
+    config_file: Path | None = None,
+    cli: dict[str, Any] | None = None,
+) -> tuple[RunSpec, RunOptions]:
+    """Merge the config file and command-line values (CLI wins) into a validated spec and options.
+
+    ``cli`` holds only the options the user gave (None means "not given"): dataset, replay,
+    generator (the model), api_base, generator knobs under ``generator_*``, judges,
+    judge_weights, offline, k, lang, max_cost, quarantine, allow_symlinks, compare_with,
+    fail_on_regression, out, store, concurrency, runner.
+    """
+    from assay.judges.config import JuryConfigError, resolve_jury
+
+    file = load_config(config_file) if config_file else {}
+    given = {k: v for k, v in (cli or {}).items() if v is not None}
+    if file.get("suite") not in (None, suite):
+        raise SpecError(f"config {config_file} is for suite {file['suite']!r}, not {suite!r}")
+
+    generator = dict(file.get("generator") or {})
+    for key, value in given.items():
+        if key.startswith("generator_"):
+            generator[key.removeprefix("generator_")] = value
+    if "generator" in given:
+        generator["model"] = given["generator"]
+    if "api_base" in given:
+        generator.setdefault("api_base", given["api_base"])
+
+    jury_file = {k: v for k, v in file.items() if k in _JURY_SHORTHAND}
+    jury_file.update(file.get("jury") or {})
+    # Concurrency is how a run executes, not what it computes: it goes to the options.
+    file_concurrency = jury_file.pop("concurrency", None) or jury_file.pop("concurrency_per_provider", None)
+    lang = given.get("lang", file.get("lang", "ko"))
+    try:
+        config = resolve_jury(
+            given.get("judges"), given.get("judge_weights"), given.get("api_base"),
+            bool(given.get("offline", False)), config_file=None, settings=jury_file,
+        )
+    except (JuryConfigError, ValueError) as exc:
+        raise SpecError(f"jury: {exc}") from exc
+    updates: dict[str, Any] = {"lang": lang}
+    if "max_cost" in given:
+        updates["max_cost_usd"] = given["max_cost"]
+    config = config.model_copy(update=updates)
+    max_cost = config.max_cost_usd
+    if max_cost is not None and not (math.isfinite(max_cost) and max_cost >= 0):
+        raise SpecError(f"--max-cost must be a finite number of USD >= 0, got {max_cost}")
+
+    fields: dict[str, Any] = {k: file[k] for k in _SPEC_KEYS & file.keys() if k not in ("generator", "jury")}
+    fields.update({k: given[k] for k in _SPEC_KEYS & given.keys() if k not in ("generator", "jury")})
+    fields.update(
+        suite=suite,
+        dataset=str(Path(fields.get("dataset") or default_dataset).resolve()),
+        lang=lang,
+        generator=generator,
+        jury=_jury_record(config),
+    )
+    options = {k: file[k] for k in _OPTION_KEYS & file.keys()}
+    options.update({k: given[k] for k in _OPTION_KEYS & given.keys()})
+    if "concurrency" not in options and file_concurrency:
+        options["concurrency"] = file_concurrency
+    try:
+        return RunSpec.model_validate(fields), RunOptions.model_validate(options)
+    except ValidationError as exc:
+        raise SpecError(_readable(exc)) from None
+
+
+def _readable(exc: ValidationError) -> str:
+    parts = []
+    for error in exc.errors():
+        where = ".".join(str(p) for p in error["loc"]) or "run spec"
+        parts.append(f"{where}: {error['msg']}")
+    return "; ".join(parts)
