@@ -137,7 +137,7 @@ class RunSpec(_Strict):
     @model_validator(mode="after")
     def _live_needs_a_model(self) -> RunSpec:
         if self.replay == "live" and not self.generator.model:
-            raise ValueError("replay 'live' needs a generator model (--generator, e.g. openai/gpt-4o-mini)")
+            raise ValueError("--replay live needs --generator MODEL (a litellm model, e.g. openai/gpt-4o-mini)")
         return self
 
     def completed(self, default_dataset: Path) -> RunSpec:
@@ -276,6 +276,10 @@ def build_run_spec(
     if "max_cost" in given:
         updates["max_cost_usd"] = given["max_cost"]
     config = config.model_copy(update=updates)
+    try:
+        jury = _jury_record(config)
+    except ValueError as exc:  # e.g. offline weights that do not fit the offline jury
+        raise SpecError(f"jury: {exc}") from None
     max_cost = config.max_cost_usd
     if max_cost is not None and not (math.isfinite(max_cost) and max_cost >= 0):
         raise SpecError(f"--max-cost must be a finite number of USD >= 0, got {max_cost}")
@@ -287,7 +291,7 @@ def build_run_spec(
         dataset=str(Path(fields.get("dataset") or default_dataset).resolve()),
         lang=lang,
         generator=generator,
-        jury=_jury_record(config),
+        jury=jury,
     )
     options = {k: file[k] for k in _OPTION_KEYS & file.keys()}
     options.update({k: given[k] for k in _OPTION_KEYS & given.keys()})
@@ -299,9 +303,21 @@ def build_run_spec(
         raise SpecError(_readable(exc)) from None
 
 
+# Spec fields by the command-line flag that sets them, so errors speak the user's language.
+_FLAGS = {"replay": "--replay", "k": "-k", "lang": "--lang", "generator.model": "--generator",
+          "generator.api_key_env": "--api-key-env", "generator.max_tokens": "--gen-max-tokens",
+          "generator.timeout_s": "--gen-timeout", "generator.max_retries": "--gen-retries",
+          "generator.chunk_size": "--chunk-size", "generator.chunk_overlap": "--chunk-overlap",
+          "concurrency": "--concurrency", "jury.max_cost_usd": "--max-cost"}
+
+
 def _readable(exc: ValidationError) -> str:
     parts = []
     for error in exc.errors():
-        where = ".".join(str(p) for p in error["loc"]) or "run spec"
-        parts.append(f"{where}: {error['msg']}")
+        where = ".".join(str(p) for p in error["loc"])
+        message = error["msg"].removeprefix("Value error, ")
+        if where in _FLAGS:
+            parts.append(f"{_FLAGS[where]} {error['input']!r}: {message}")
+        else:
+            parts.append(f"{where}: {message}" if where else message)
     return "; ".join(parts)

@@ -24,7 +24,12 @@ def test_live_replay_run(prefect_server, bundled_rag_qa, tmp_path, monkeypatch):
         )
         assert result.exit_code == 0, output
         assert server.count(model="generator") == n_cases
-    run_id = run_id_of(output)
+        run_id = run_id_of(output)
+        # A rerun with another concurrency reuses every step: not one answer is regenerated.
+        rerun, rerun_output = cli("rerun", run_id, "--out", str(tmp_path), "--concurrency", "4")
+        assert rerun.exit_code == 0, rerun_output
+        assert server.count(model="generator") == n_cases, "rerun re-sent generator calls"
+        assert "7 of 7 steps reused from cache" in rerun_output
     manifest = json.loads((tmp_path / run_id / "manifest.json").read_text())
     generations_path = tmp_path / run_id / manifest["artifacts"]["generations/generations.jsonl"]["path"]
     generations = [json.loads(line) for line in generations_path.read_text().splitlines() if line.strip()]
@@ -33,5 +38,6 @@ def test_live_replay_run(prefect_server, bundled_rag_qa, tmp_path, monkeypatch):
         assert generation["answer"] == "별빛투어의 답변입니다." and generation["error"] is None
         assert len(generation["retrieved"]) == 5
         assert {chunk["source"] for chunk in generation["retrieved"]} <= kb_docs
-    assert manifest["parameters"]["replay"] == "live" and manifest["models"]["generator"] == "openai/generator"
+    assert manifest["run_spec"]["replay"] == "live" and manifest["models"]["generator"] == "openai/generator"
+    assert manifest["run_spec"]["generator"]["chunk_size"] == 500 and "concurrency" not in manifest["run_spec"]
     assert audit_run(ArtifactStore(str(tmp_path)), run_id).ok

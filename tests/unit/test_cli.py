@@ -11,9 +11,9 @@ from tests.support.cli import cli
         (["run", "rag_qaa"], "Did you mean 'rag_qa'?"),
         (["run", "rag_qa", "--dataset", "/nonexistent"], "no such directory"),
         (["run", "rag_qa", "--replay", "live"], "--replay live needs --generator"),
-        (["run", "rag_qa", "--replay", "sometimes"], "use 'recorded' or 'live'"),
+        (["run", "rag_qa", "--replay", "sometimes"], "--replay 'sometimes': Input should be 'recorded' or 'live'"),
         (["run", "rag_qa", "--judge", "openai/a", "--judge-weight", "0.5", "--judge-weight", "0.5"], "1 judges but 2 weights"),
-        (["run", "rag_qa", "--config", "/nonexistent.yaml"], "cannot read jury config"),
+        (["run", "rag_qa", "--config", "/nonexistent.yaml"], "cannot read config"),
         (["run", "rag_qa", "--offline", "--judge", "openai/a"], "exclude each other"),
     ],
 )
