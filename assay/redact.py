@@ -46,12 +46,13 @@ _MIN_SECRET_LEN = 6  # shorter values ("1", "true") would mask ordinary text
 
 # (pattern, replacement): credential shapes masked wherever they appear.
 _SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}"), rf"\1 {MASK}"),
-    (re.compile(r"\bsk-[A-Za-z0-9_-]{12,}"), MASK),
+    (re.compile(r"\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{16,}"), rf"\1 {MASK}"),
+    (re.compile(r"\bsk-[A-Za-z0-9_-]{16,}"), MASK),
     (re.compile(r"\bAIza[0-9A-Za-z_-]{30,}"), MASK),
-    (re.compile(r"(?i)\b(api[_-]?key|x-api-key|authorization)(\"?\s*[:=]\s*\"?)([^\s\"',}]{6,})"), rf"\1\2{MASK}"),
+    (re.compile(r"(?i)\b(api[_-]?key|x-api-key)(\"?\s*[:=]\s*\"?)([A-Za-z0-9._~+/=-]{12,})"), rf"\1\2{MASK}"),
     (re.compile(r"(?<=://)[^/\s:@]+:[^/\s@]+@"), ""),  # user:password@ inside any URL in free text
 )
+
 
 _registered: set[str] = set()
 
@@ -76,11 +77,15 @@ def secret_values() -> list[str]:
     return sorted((v for v in values if len(v) >= _MIN_SECRET_LEN), key=len, reverse=True)
 
 
-def redact(text: str) -> str:
-    """``text`` with every known secret value and credential shape replaced by ``***``."""
+def redact(text: str, values: list[str] | None = None) -> str:
+    """``text`` with every known secret value and credential shape replaced by ``***``.
+
+    ``values``: the secret values to mask (default: ``secret_values()`` now); pass them when
+    redacting many strings at once.
+    """
     if not text:
         return text
-    for value in secret_values():
+    for value in secret_values() if values is None else values:
         if value in text:
             text = text.replace(value, MASK)
     for shape, replacement in _SHAPES:
@@ -88,14 +93,15 @@ def redact(text: str) -> str:
     return text
 
 
-def redact_obj(value: Any) -> Any:
+def redact_obj(value: Any, values: list[str] | None = None) -> Any:
     """Redact every string inside a JSON-like value (dict keys too)."""
+    values = secret_values() if values is None else values
     if isinstance(value, str):
-        return redact(value)
+        return redact(value, values)
     if isinstance(value, dict):
-        return {redact_obj(k): redact_obj(v) for k, v in value.items()}
+        return {redact_obj(k, values): redact_obj(v, values) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [redact_obj(v) for v in value]
+        return [redact_obj(v, values) for v in value]
     return value
 
 

@@ -25,6 +25,7 @@ import fsspec
 from fsspec.implementations.local import LocalFileSystem
 
 from assay.hashing import canonical_json, sha256_bytes
+from assay.redact import redact_obj, secret_values
 
 POOL_DIR = ".assay/objects"
 
@@ -92,14 +93,17 @@ class ArtifactStore:
     def has(self, sha: str) -> bool:
         return self.fs.exists(self.pool_path(sha))
 
+    # Structured records are redacted on the way in: whatever a step builds, no credential is
+    # ever persisted (raw put() keeps bytes as given: dataset files, rendered reports).
     def put_json(self, obj: Any) -> str:
-        return self.put(canonical_json(obj))
+        return self.put(canonical_json(redact_obj(obj)))
 
     def get_json(self, sha: str) -> Any:
         return json.loads(self.get(sha))
 
     def put_jsonl(self, records: Iterable[dict[str, Any]]) -> str:
-        lines = [json.dumps(r, ensure_ascii=False, sort_keys=True, default=str) for r in records]
+        values = secret_values()
+        lines = [json.dumps(redact_obj(r, values), ensure_ascii=False, sort_keys=True, default=str) for r in records]
         return self.put(("\n".join(lines) + "\n" if lines else "").encode("utf-8"))
 
     def get_jsonl(self, sha: str) -> list[dict[str, Any]]:

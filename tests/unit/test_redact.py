@@ -1,0 +1,64 @@
+"""The redaction layer: credentials in URLs, provider key values, credential shapes, logs."""
+
+import json
+import logging
+
+from assay.lineage.store import ArtifactStore
+from assay.redact import (
+    install_log_redaction,
+    public_url,
+    redact,
+    redact_obj,
+    register_secret_env,
+    strip_url_credentials,
+    with_url_credentials,
+)
+
+
+def test_provider_key_values_are_masked_wherever_they_occur(monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "anthro-secret-value-123")
+    monkeypatch.setenv("MY_GATEWAY_TOKEN", "gw-token-98765")
+    text = "Incorrect API key provided: anthro-secret-value-123 (gateway gw-token-98765)"
+    assert redact(text) == "Incorrect API key provided: *** (gateway ***)"
+
+
+def test_registered_names_are_secrets_too(monkeypatch):
+    monkeypatch.setenv("JUDGE_CREDENTIAL", "very-private-credential")
+    assert "very-private" in redact("x very-private-credential")
+    register_secret_env("JUDGE_CREDENTIAL")
+    assert redact("x very-private-credential") == "x ***"
+
+
+def test_credential_shapes_and_urls():
+    assert redact("Authorization: Bearer abcdefghijklmnopqrstuvwxyz") == "Authorization: Bearer ***"
+    assert redact("key sk-proj-abcdefghijklmnopqrstuv leaked") == "key *** leaked"
+    assert redact("GET http://bob:pw1234@host:8/v1 failed") == "GET http://host:8/v1 failed"
+    # ordinary prose is left alone
+    assert redact("basic requirements and the bearer of the card") == "basic requirements and the bearer of the card"
+    assert redact("예산은 1.5억 원입니다") == "예산은 1.5억 원입니다"
+
+
+def test_url_credentials_are_kept_for_calls_only():
+    public = strip_url_credentials("https://user:s3cr3t-pass@llm.internal:8443/v1?api_key=zzzzzzzz&x=1")
+    assert public == "https://llm.internal:8443/v1?api_key=***&x=1"
+    assert with_url_credentials(public) == "https://user:s3cr3t-pass@llm.internal:8443/v1?api_key=zzzzzzzz&x=1"
+    assert redact("failed: s3cr3t-pass") == "failed: ***"
+    assert public_url(None) is None and public_url("http://h/v1") == "http://h/v1"
+
+
+def test_structured_records_are_redacted_before_they_are_stored(tmp_path, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-live-0123456789abcdefghij")
+    store = ArtifactStore(str(tmp_path))
+    sha = store.put_jsonl([{"error": "bad key sk-live-0123456789abcdefghij", "nested": {"k": ["sk-live-0123456789abcdefghij"]}}])
+    stored = store.get(sha).decode()
+    assert "0123456789abcdefghij" not in stored and json.loads(stored)["nested"]["k"] == ["***"]
+    assert redact_obj({"a": ("x", 1)}) == {"a": ["x", 1]}
+
+
+def test_log_records_are_redacted(monkeypatch, caplog):
+    monkeypatch.setenv("GEMINI_API_KEY", "gemini-secret-abcdef")
+    install_log_redaction()
+    logger = logging.getLogger("assay.test.redact")
+    with caplog.at_level(logging.INFO):
+        logger.info("calling with %s", "gemini-secret-abcdef")
+    assert "gemini-secret" not in caplog.text and "calling with ***" in caplog.text
