@@ -91,11 +91,11 @@ def test_deployment_run_by_a_worker_completes_and_passes_audit(server, tmp_path)
     out = tmp_path / "runs"
     prefect(env, "work-pool", "create", "assay-local", "--type", "process")
     deployed = prefect(env, "deploy", "--all")
-    assert "rag_qa-nightly" in deployed
+    assert "rag_qa-nightly" in deployed and "report-nightly" in deployed
     listing = prefect(env, "deployment", "ls")
     assert "rag_qa-nightly" in listing
 
-    params = json.dumps({"out": str(out)})
+    params = json.dumps({"options": {"out": str(out)}})
     started = prefect(env, "deployment", "run", "assay-evaluate/rag_qa-nightly", "--params", params)
     flow_run_id = next(
         line.split()[-1] for line in started.splitlines() if "UUID" in line or "uuid" in line.lower()
@@ -109,6 +109,7 @@ def test_deployment_run_by_a_worker_completes_and_passes_audit(server, tmp_path)
     manifest = json.loads((runs[0] / "manifest.json").read_text())
     assert manifest["status"] == "completed"
     assert manifest["prefect"]["flow_run_id"] == flow_run_id
+    assert manifest["run_spec"]["jury"]["panel"], "the deployment's open jury was resolved and recorded"
     audit = subprocess.run(
         [str(BIN / "assay"), "audit", str(runs[0])], capture_output=True, text=True, cwd=ROOT, env=env
     )
