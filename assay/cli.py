@@ -134,6 +134,9 @@ def rerun(
     store: str | None = typer.Option(None, help="artifact store URL, default: --out"),
     concurrency: int | None = typer.Option(None, help="concurrent LLM calls per provider (never changes results)"),
     runner: str | None = typer.Option(None, help="task runner: threads, dask or dask=ADDRESS"),
+    api_base: str | None = typer.Option(
+        None, help="the recorded endpoint with its credentials (user:pass@…), which runs never record"
+    ),
     verbose: bool = typer.Option(False, "--verbose", "-v"),
 ) -> None:
     """Re-execute a run with its recorded spec; reuse every step and judge call that succeeded."""
@@ -152,6 +155,13 @@ def rerun(
     except ValidationError as exc:
         _err(f"run {rid} has no usable run spec (made by an older assay?): {exc.errors()[0]['msg']}")
         raise typer.Exit(EXIT_FAILED) from None
+    if api_base:
+        from assay.redact import strip_url_credentials
+
+        endpoints = {spec.generator.api_base, *(j.api_base for j in (spec.jury.judges if spec.jury else []))}
+        if strip_url_credentials(api_base) not in endpoints:
+            _err(f"--api-base does not match an endpoint of run {rid}: {sorted(e for e in endpoints if e)}")
+            raise typer.Exit(EXIT_FAILED)
     recorded = RunOptions.model_validate(manifest.options) if manifest.options else RunOptions()
     options = recorded.model_copy(update={
         "out": str(Path(artifact_store.root)) if artifact_store.is_local else recorded.out,
