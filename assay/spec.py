@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from assay.judges.config import JudgeSpec, JuryConfig
 from assay.redact import public_url
+from assay.yaml_files import read_yaml_mapping
 
 ReplayMode = Literal["recorded", "live"]
 Lang = Literal["ko", "en"]
@@ -210,18 +211,7 @@ _JURY_SHORTHAND = {"judges", "offline", "retries", "max_retries", "max_cost_usd"
 
 def load_config(path: Path) -> dict[str, Any]:
     """A ``--config`` YAML file as a mapping; errors name the file and the unknown key."""
-    import yaml
-
-    try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise SpecError(f"cannot read config {path}: {exc}") from exc
-    except yaml.YAMLError as exc:
-        raise SpecError(f"config {path} is not valid YAML: {exc}") from exc
-    if data is None:
-        return {}
-    if not isinstance(data, dict):
-        raise SpecError(f"config {path} must be a mapping, got {type(data).__name__}")
+    data = read_yaml_mapping(path, "config", SpecError)
     known = _SPEC_KEYS | _OPTION_KEYS | _JURY_SHORTHAND
     for key in data:
         if key not in known:

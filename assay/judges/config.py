@@ -24,6 +24,7 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from assay.judges.llm import public_api_base
+from assay.yaml_files import read_yaml_mapping
 
 # Where litellm looks for each provider's key when no api_key_env is configured; any one of
 # the listed variables is enough.
@@ -131,20 +132,7 @@ def _unique_names(specs: list[JudgeSpec]) -> list[JudgeSpec]:
 
 def load_config_file(path: Path) -> dict[str, Any]:
     """Read a jury YAML file into JuryConfig field names; errors name the file and the problem."""
-    import yaml
-
-    try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise JuryConfigError(f"cannot read jury config {path}: {exc}") from exc
-    except yaml.YAMLError as exc:
-        raise JuryConfigError(f"jury config {path} is not valid YAML: {exc}") from exc
-    if data is None:
-        return {}
-    if not isinstance(data, dict):
-        raise JuryConfigError(
-            f"jury config {path} must be a mapping with a 'judges' list, got {type(data).__name__}"
-        )
+    data = read_yaml_mapping(path, "jury config", JuryConfigError)
     return jury_settings(data, f"jury config {path}")
 
 
