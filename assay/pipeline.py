@@ -28,9 +28,9 @@ from assay.artifacts import (
     ValidationOutput,
 )
 from assay.lineage.store import ArtifactStore
-from assay.schemas import ScoreRow
+from assay.schemas import LoadedDataset, ScoreRow
 from assay.spec import RunSpec
-from assay.suites.base import LoadedDataset, MetricContext, ProgressFn, Suite
+from assay.suites.kit import MetricContext, ProgressFn, Suite
 
 
 def _quiet(message: str) -> None:
@@ -244,7 +244,7 @@ def aggregate(
     rows = [ScoreRow.model_validate(r) for name in sorted(family_scores) for r in store.get_jsonl(family_scores[name])]
     result = suite.aggregate(rows, cases, aggregate_params(spec))
     scores = store.put_jsonl(r.model_dump(mode="json") for r in result.rows)
-    summary = store.put_json(result.summary)
+    summary = store.put_json(result.summary.model_dump(mode="json"))
     inputs = [names.family_scores(n) for n in sorted(family_scores)]
     return AggregateOutput(
         artifacts=[
@@ -265,31 +265,52 @@ def aggregate_params(spec: RunSpec) -> dict[str, Any]:
 # -- publish ------------------------------------------------------------------------------
 def publish(store: ArtifactStore, suite: Suite, spec: RunSpec, inputs: PublishInputs) -> PublishOutput:
     """report.md, report.html, scores.parquet and charts, each with the artifacts it was made from."""
-    from assay.publish import publish as render_outputs
+    from assay.rendering.publish import judges_line, render_report
+    from assay.rendering.render import ReportHeader
 
-    published = render_outputs(store, suite, {
-        "snapshot": inputs.snapshot,
-        "generations": inputs.generations,
-        "scores": inputs.scores,
-        "summary": inputs.summary,
-        "validation_report": inputs.validation_report,
-        "skip_ids": inputs.skip_ids,
-        "replay": spec.replay,
-        "config_hash": inputs.config_hash,
-        "jury": spec.jury.model_dump(mode="json"),
-        "jury_runs": [inputs.jury_runs[f] for f in sorted(inputs.jury_runs)],
-    })
+    data = load_snapshot(store, suite, inputs.snapshot)
+    skip = set(inputs.skip_ids)
+    cases = suite.parse_cases(data, skip)
+    validation = store.get_json(inputs.validation_report)
+    jury = spec.jury.model_dump(mode="json") if spec.jury else None
+    header = ReportHeader(
+        suite=suite.name,
+        suite_title=suite.title,
+        snapshot=inputs.snapshot,
+        n_cases=len(cases),
+        quarantined=sorted(skip),
+        replay=spec.replay,
+        generations=inputs.generations,
+        validation="passed" if validation.get("success") else f"{len(validation.get('problems', []))} problems, rows quarantined",
+        config_hash=inputs.config_hash,
+        judges=judges_line(jury),
+        offline_jury=bool((jury or {}).get("offline")),
+    )
+    frame = scores_frame_from(store, inputs.scores)
+    report = render_report(
+        suite,
+        header,
+        frame,
+        suite.load_summary(store.get_json(inputs.summary)),
+        cases,
+        suite.parse_generations(store.get_jsonl(inputs.generations)),
+        [run for f in sorted(inputs.jury_runs) for run in store.get_json(inputs.jury_runs[f])],
+    )
     sources = [names.SCORES, names.SUMMARY, names.GENERATIONS, names.VALIDATION_REPORT]
     sources += [names.jury_runs(f) for f in sorted(inputs.jury_runs)]
+
+    def page(name: str, text: str, media_type: str) -> Artifact:
+        return Artifact(name=name, sha=store.put(text.encode("utf-8")), inputs=sources, media_type=media_type, path=name)
+
     files = [
-        Artifact(name=names.REPORT_MD, sha=published["report_md"], inputs=sources, media_type="text/markdown", path=names.REPORT_MD),
-        Artifact(name=names.REPORT_HTML, sha=published["report_html"], inputs=sources, media_type="text/html", path=names.REPORT_HTML),
-        Artifact(name=names.SCORES_PARQUET, sha=published["scores_parquet"], inputs=[names.SCORES],
+        page(names.REPORT_MD, report.markdown, "text/markdown"),
+        page(names.REPORT_HTML, report.html, "text/html"),
+        Artifact(name=names.SCORES_PARQUET, sha=store.put(parquet_bytes(frame)), inputs=[names.SCORES],
                  media_type="application/vnd.apache.parquet", path=names.SCORES_PARQUET),
     ]
     files += [
-        Artifact(name=names.chart(c), sha=sha, inputs=[names.SUMMARY], media_type="image/png", path=names.chart(c))
-        for c, sha in sorted(published["charts"].items())
+        Artifact(name=names.chart(c), sha=store.put(png), inputs=[names.SUMMARY], media_type="image/png", path=names.chart(c))
+        for c, png in sorted(report.charts.items())
     ]
     return PublishOutput(artifacts=files)
 

@@ -1,7 +1,9 @@
-"""Typed records shared by every suite: score rows, problems found in input, run parameters."""
+"""Typed records shared by every suite: score rows, problems found in input, datasets as read."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -47,3 +49,22 @@ class RowProblem(BaseModel):
         where = self.row if self.line is None or self.row.startswith("line") else f"{self.row} (line {self.line})"
         col = f" [{self.column}]" if self.column else ""
         return f"{where}{col}: {self.expectation} — {self.detail}".rstrip(" —")
+
+
+@dataclass
+class LoadedDataset:
+    """Everything read from a dataset directory, including what could not be read.
+
+    ``records`` are raw dicts (one per parseable JSONL line, with ``_line`` set to the 1-based
+    line number), so the validation gate can name bad rows instead of failing on the first.
+    ``files`` maps a logical name ("cases", "generations", "kb/<path>") to the file's path;
+    the ingest step snapshots each into the artifact store.
+    """
+
+    suite: str
+    root: Path
+    records: list[dict[str, Any]]
+    parse_problems: list[RowProblem] = field(default_factory=list)
+    generations: list[dict[str, Any]] = field(default_factory=list)
+    files: dict[str, Path] = field(default_factory=dict)
+    extras: dict[str, Any] = field(default_factory=dict)

@@ -3,7 +3,7 @@
 Every score is on the seed's 0-10 scale unless a docstring says otherwise; rates are in
 [0, 1] and percentages in [0, 100]. Nothing here imports torch, Prefect, litellm or Great
 Expectations, so the formulas can be used and tested on their own. Schema matching (the
-40 % of completeness that needs Korean morphology) lives in ``assay.metrics.schema_match``.
+40 % of completeness that needs Korean morphology) lives in ``assay.suites.report.schema_match``.
 
 Where the seed's table and its code disagree at a boundary, the code (§3.4) wins: a
 penalty starts strictly *above* its threshold (exactly 120 s is "60~120 s", -1.5).

@@ -20,13 +20,13 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from assay.schemas import RowProblem
+from assay.schemas import LoadedDataset, RowProblem
 from assay.validation.report import ExpectationOutcome, ValidationReport
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from assay.suites.base import LoadedDataset, Suite
+    from assay.suites.kit import Suite  # type only: validation sits below suites
 
 ROW_ID_COLUMNS = ("id", "case_id")
 LINE_COLUMN = "_line"

@@ -9,12 +9,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from assay.schemas import RowProblem
-
-if TYPE_CHECKING:
-    from assay.suites.base import LoadedDataset
+from assay.schemas import LoadedDataset, RowProblem
 
 PARSE_EXPECTATION = "valid JSON object"
 
@@ -87,8 +84,6 @@ def load_cases_and_generations(
 
     Bad lines become ``parse_problems``; only a missing directory or cases file raises.
     """
-    from assay.suites.base import LoadedDataset
-
     root = Path(root)
     if not root.is_dir():
         raise FileNotFoundError(f"{suite} dataset directory not found: {root}")

@@ -47,7 +47,9 @@ def test_offline_run_writes_an_audited_run_directory(first_run, bundled_rag_qa):
     assert "## By category" in report and "## Per case" in report
     assert "Offline jury" in report
     html = (run_dir / "report.html").read_text()
-    assert "data:image/png;base64," in html and "http" not in html.split("<body>")[0]
+    head = html.split("<body>")[0]
+    assert "data:image/png;base64," in html and "http://" not in head and "https://" not in head
+    assert "Content-Security-Policy" in head  # the page can load nothing and run no script
 
 
 def test_metrics_discriminate_on_the_bundled_data(first_run):

@@ -30,7 +30,7 @@ from assay.metrics.report import (
     strengths_weaknesses_recommendations,
     task_success,
 )
-from assay.paths import datasets_dir
+from assay.paths import datasets_dir, project_root
 from assay.suites.report.schema import ReportCase, ReportGeneration, Source
 
 LONG = "보고서 본문입니다. " * 20  # > 100 characters
@@ -363,7 +363,7 @@ def test_grade_is_monotone(pair):
 def test_report_metrics_import_no_heavy_modules():
     heavy = ("prefect", "litellm", "torch", "great_expectations", "sentence_transformers", "kiwipiepy")
     code = (
-        "import sys, assay.metrics.report, assay.metrics.schema_match, assay.suites.report.schema;"
+        "import sys, assay.metrics.report, assay.suites.report.schema_match, assay.suites.report.schema;"
         f"print([m for m in {heavy!r} if m in sys.modules])"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -413,7 +413,7 @@ def test_models_reject_a_misspelt_field():
 
 
 def test_team_type_file_has_the_seed_fields():
-    data = yaml.safe_load((REPORT_DIR / "schema" / "team_types.yaml").read_text(encoding="utf-8"))["team_types"]
+    data = yaml.safe_load((project_root() / "assay" / "suites" / "report" / "rules" / "team_types.yaml").read_text(encoding="utf-8"))["team_types"]
     keys = {t: [f["key"] for f in spec["fields"]] for t, spec in data.items()}
     assert keys["marketing"] == ["market_analysis", "target_audience", "strategy", "implementation", "metrics", "conclusion"]
     assert len(keys["food_service"]) == 7 and len(keys["default"]) == 5

@@ -145,10 +145,15 @@ def evaluate(script: dict[str, Any], cases: list[ReportCase] | None = None, gens
     gens = gens if gens is not None else {c.id: make_generation(c.id) for c in cases}
     jury = ScriptedJury(script)
     ctx = MetricContext(params=dict(PARAMS), jury=jury)
-    rows = metrics.compute_automatic(cases, gens, ctx) + metrics.compute_jury(cases, gens, ctx)
+    rows = [row for family in metrics.FAMILIES for row in family.compute(cases, gens, ctx)]
     result = summary.aggregate(rows, cases, PARAMS)
     final = {(r.case_id, r.metric): r for r in result.rows if r.judge is None}
     return result, final, ctx
+
+
+def stored(result) -> dict[str, Any]:
+    """The summary as summary.json stores it."""
+    return result.summary.model_dump(mode="json")
 
 
 @pytest.fixture(scope="module")
@@ -221,7 +226,7 @@ def test_output_quality_and_overall_follow_the_seed(good):
     expected = sum(w * final[("c1", m)].value for m, w in WEIGHTS.items())
     assert overall.value == pytest.approx(expected)
     assert overall.details["grade"] == grade(expected)
-    info = result.summary["cases"][0]
+    info = stored(result)["cases"][0]
     assert info["grade"] == overall.details["grade"]
     for key in ("strengths", "weaknesses", "recommendations"):
         assert 1 <= len(info[key]) <= 5
@@ -237,8 +242,8 @@ def test_disagreement_uses_the_median_and_is_flagged():
     row = final[("c1", "factual_accuracy")]
     assert row.value == 6.0 and row.details["disagreement"] and row.details["method"] == "median"
     assert final[("c1", "output_quality")].details["disagreement"]["factual_accuracy"] is True
-    assert {"case_id": "c1", "metric": "factual_accuracy", "judge_scores": {"judge-a": 2.0, "judge-b": 6.0, "judge-c": 9.0}} in result.summary["jury"]["disagreements"]
-    assert result.summary["cases"][0]["output_quality_disagreement"] == ["factual_accuracy"]
+    assert {"case_id": "c1", "metric": "factual_accuracy", "judge_scores": {"judge-a": 2.0, "judge-b": 6.0, "judge-c": 9.0}} in stored(result)["jury"]["disagreements"]
+    assert stored(result)["cases"][0]["output_quality_disagreement"] == ["factual_accuracy"]
 
 
 def test_a_failed_judge_is_dropped_and_the_weights_renormalised():
@@ -256,7 +261,7 @@ def test_a_failed_judge_is_dropped_and_the_weights_renormalised():
     assert final[("c1", "citation_accuracy")].value == pytest.approx(min(0.7, 2 / 3))
     assert "judge-c" in final[("c1", "hallucination")].details["dropped_judges"]
     assert final[("c1", "overall")].value is not None
-    assert result.summary["jury"]["missing_judge_scores"] == {"judge-c": 3}
+    assert stored(result)["jury"]["missing_judge_scores"] == {"judge-c": 3}
 
 
 def test_every_judge_failed_leaves_the_component_and_overall_unscored_with_names():
@@ -271,11 +276,11 @@ def test_every_judge_failed_leaves_the_component_and_overall_unscored_with_names
     overall = final[("c1", "overall")]
     assert overall.value is None
     assert "output_quality" in overall.unscored_reason and "hallucination" in overall.unscored_reason
-    info = result.summary["cases"][0]
+    info = stored(result)["cases"][0]
     assert info["overall"] is None and info["grade"] is None
     assert set(info["unscored"]) == {"output_quality", "hallucination"}
-    assert result.summary["grade_distribution"]["unscored"] == 1
-    assert result.summary["overall"]["overall"] == {"mean": None, "n_scored": 0, "n_unscored": 1}
+    assert stored(result)["grade_distribution"]["unscored"] == 1
+    assert stored(result)["overall"]["overall"] == {"mean": None, "n_scored": 0, "n_unscored": 1, "label": None}
     # automatic metrics are still there, and S/W/R still come from what was scored
     assert final[("c1", "task_success")].value is not None
     assert info["weaknesses"]
@@ -319,7 +324,7 @@ def test_at_most_ten_merged_cases():
 def test_summary_groups_by_team_type_and_lists_lower_is_better():
     cases = [make_case("m1"), make_case("m2"), make_case("d1", team_type="default")]
     result, _, _ = evaluate(good_script(), cases=cases)
-    s = result.summary
+    s = stored(result)
     assert set(s["by_team_type"]) == {"marketing", "default"}
     assert s["by_team_type"]["marketing"]["n_cases"] == 2 and s["by_team_type"]["marketing"]["name"] == "마케팅 담당자"
     assert s["lower_is_better"] == ["hallucination_count", "invalid_citations"]

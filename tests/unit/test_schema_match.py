@@ -7,9 +7,10 @@ import json
 import numpy as np
 import pytest
 
-from assay.metrics import schema_match as sm
 from assay.metrics.report import task_success
-from assay.metrics.schema_match import (
+from assay.paths import datasets_dir
+from assay.suites.report import schema_match as sm
+from assay.suites.report.schema_match import (
     LEXICAL_THRESHOLD,
     header_scores,
     lexical_score,
@@ -19,7 +20,6 @@ from assay.metrics.schema_match import (
     resolve_team_type,
     schema_completeness,
 )
-from assay.paths import datasets_dir
 
 MARKETING = resolve_team_type("marketing")
 

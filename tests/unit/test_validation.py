@@ -29,6 +29,7 @@ class GateOnlySuite(Suite):
     name = "rag_qa"
     title = seed = description = ""
     case_model = generation_model = None  # type: ignore[assignment]
+    rules_dir = project_root() / "assay" / "suites" / "rag_qa" / "rules"  # the real suite's rules
 
     def load_dataset(self, root: Path):
         return rag_dataset.load_rag_dataset(root)
@@ -356,7 +357,7 @@ def test_dataset_without_generations_passes(tmp_path: Path) -> None:
 def test_missing_expectation_file_is_a_clear_error(tmp_path: Path, monkeypatch) -> None:
     from assay.validation.gate import run_gate
 
-    monkeypatch.setenv("ASSAY_DATASETS_DIR", str(tmp_path / "no-datasets"))
+    monkeypatch.setattr(GateOnlySuite, "rules_dir", tmp_path / "no-rules")
     suite = GateOnlySuite()
     data = suite.load_dataset(write_dataset(tmp_path / "d", CLEAN_CASES, None))
     with pytest.raises(FileNotFoundError, match="cases.json"):
@@ -367,15 +368,15 @@ def test_invalid_expectation_is_an_error_not_silently_dropped(tmp_path: Path, mo
     """GX's ExpectationSuite only logs an unknown expectation type; the gate must refuse it."""
     from assay.validation.gate import run_gate
 
-    bundled = datasets_dir() / "rag_qa" / "expectations"
-    exp_dir = tmp_path / "data" / "rag_qa" / "expectations"
+    bundled = GateOnlySuite().expectations_dir
+    exp_dir = tmp_path / "rules" / "expectations"
     exp_dir.mkdir(parents=True)
     for f in bundled.glob("*.json"):
         (exp_dir / f.name).write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
     spec = json.loads((exp_dir / "cases.json").read_text(encoding="utf-8"))
     spec["expectations"].append({"type": "expect_column_values_to_be_unqiue", "kwargs": {"column": "id"}})
     (exp_dir / "cases.json").write_text(json.dumps(spec), encoding="utf-8")
-    monkeypatch.setenv("ASSAY_DATASETS_DIR", str(tmp_path / "data"))
+    monkeypatch.setattr(GateOnlySuite, "rules_dir", tmp_path / "rules")
 
     suite = GateOnlySuite()
     data = suite.load_dataset(write_dataset(tmp_path / "d", CLEAN_CASES, None))

@@ -6,15 +6,14 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-from pydantic import BaseModel
 
-from assay.schemas import ScoreRow
-from assay.suites.base import AggregateResult, LoadedDataset, MetricFamily, ProgressFn, ReportSection, Suite
+from assay.schemas import LoadedDataset, ScoreRow
+from assay.suites.kit import AggregateResult, MetricFamily, ProgressFn, ReportSection, Suite
 from assay.suites.rag_qa import dataset, metrics, summary
 from assay.suites.rag_qa.schema import CATEGORIES, RagCase, RagGeneration
 
 
-class RagQASuite(Suite):
+class RagQASuite(Suite[RagCase, RagGeneration]):
     name = "rag_qa"
     title = "RAG question answering"
     seed = "003"
@@ -24,6 +23,7 @@ class RagQASuite(Suite):
     )
     case_model = RagCase
     generation_model = RagGeneration
+    summary_model = summary.RagSummary
     default_params = {"k": 10, "disagreement_threshold": 3.0}
     categories = CATEGORIES
 
@@ -36,32 +36,24 @@ class RagQASuite(Suite):
     def validation_parameters(self, data: LoadedDataset) -> dict[str, Any]:
         return dataset.rag_validation_parameters(data)
 
-    def parse_cases(self, data: LoadedDataset, skip_ids: set[str] = frozenset()) -> list[BaseModel]:  # type: ignore[assignment]
-        fields = set(RagCase.model_fields)
-        # Rows without a usable id failed the gate and can only reach here when quarantined.
-        return [
-            RagCase.model_validate({k: v for k, v in record.items() if k in fields})
-            for record in data.records
-            if isinstance(record.get("id"), str) and record["id"] and record["id"] not in skip_ids
-        ]
-
     def live_replay(
-        self, cases: list[BaseModel], data: LoadedDataset, params: dict[str, Any], progress: ProgressFn
+        self, cases: list[RagCase], data: LoadedDataset, params: dict[str, Any], progress: ProgressFn
     ) -> list[dict[str, Any]]:
         from assay.suites.rag_qa.live import live_generations
 
-        return live_generations(cases, data.root / "kb", params, progress)  # type: ignore[arg-type]
+        return live_generations(cases, data.root / "kb", params, progress)
 
     def metric_families(self) -> list[MetricFamily]:
-        return [
-            MetricFamily("retrieval", metrics.compute_retrieval, description="MRR, nDCG@k, P@k, R@k, keyword coverage"),
-            MetricFamily("answer", metrics.compute_answers, uses_jury=True, description="jury: accuracy, completeness, relevance"),
-        ]
+        return metrics.FAMILIES
 
-    def aggregate(self, rows: list[ScoreRow], cases: list[BaseModel], params: dict[str, Any]) -> AggregateResult:
-        return summary.aggregate(rows, cases, params)  # type: ignore[arg-type]
+    def aggregate(self, rows: list[ScoreRow], cases: list[RagCase], params: dict[str, Any]) -> AggregateResult:
+        return summary.aggregate(rows, cases, params)
+
+    def charts(self, summary_: summary.RagSummary) -> dict[str, bytes]:  # type: ignore[override]
+        return summary.charts(summary_)
 
     def report_sections(
-        self, scores: pd.DataFrame, summary_: dict[str, Any], cases: list[BaseModel], generations: dict[str, BaseModel]
+        self, scores: pd.DataFrame, summary_: summary.RagSummary, cases: list[RagCase],  # type: ignore[override]
+        generations: dict[str, RagGeneration],
     ) -> list[ReportSection]:
-        return summary.report_sections(scores, summary_, cases, generations)  # type: ignore[arg-type]
+        return summary.report_sections(scores, summary_, cases, generations)

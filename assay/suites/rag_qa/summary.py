@@ -6,13 +6,28 @@ from typing import Any
 
 import pandas as pd
 
-from assay.aggregation import agreement_by_metric, ensemble_rows
+from assay.aggregation import ensemble_rows
 from assay.metrics.retrieval import quality_label
-from assay.report.tables import fmt, markdown_table
+from assay.rendering.tables import fmt, markdown_table, md_text
 from assay.schemas import ScoreRow
-from assay.suites.base import AggregateResult, ReportSection
+from assay.suites.kit import (
+    AggregateResult,
+    ReportSection,
+    Summary,
+    group_means,
+    jury_section,
+    jury_summary,
+    metric_stats,
+    value_index,
+)
+from assay.suites.kit.charts import bars, hbar_chart, png, pyplot
 from assay.suites.rag_qa.metrics import ANSWER_METRICS, retrieval_metric_names
 from assay.suites.rag_qa.schema import RagCase, RagGeneration
+
+
+class RagSummary(Summary):
+    k: int
+    by_category: dict[str, dict[str, float | None]]
 
 
 def answer_label(score: float) -> str:
@@ -25,88 +40,79 @@ def aggregate(rows: list[ScoreRow], cases: list[RagCase], params: dict[str, Any]
     weights = {j["name"]: float(j.get("weight", 1.0)) for j in jury.get("panel", [])}
     ensembles = ensemble_rows(rows, weights, float(params.get("disagreement_threshold", 3.0)))
     final = [row for row in rows if row.judge is None] + ensembles
-    frame = scores_frame(final)
-    categories = {case.id: case.category for case in cases}
-    frame["category"] = frame["case_id"].map(categories)
-    k = int(params.get("k", 10))
-    metrics = [m for m in retrieval_metric_names(k) + list(ANSWER_METRICS) if m in set(frame["metric"])]
-    overall = {}
-    for metric in metrics:
-        values = frame.loc[frame["metric"] == metric, "value"]
-        mean = float(values.mean()) if values.notna().any() else None
-        label_fn = answer_label if metric in ANSWER_METRICS else quality_label
-        overall[metric] = {
-            "mean": mean,
-            "n_scored": int(values.notna().sum()),
-            "n_unscored": int(values.isna().sum()),
-            "label": label_fn(mean) if mean is not None and metric not in {f"precision@{k}", f"recall@{k}"} else None,
-        }
-    by_category = (
-        frame[frame["metric"].isin(metrics)].pivot_table(index="category", columns="metric", values="value", aggfunc="mean")
-    )
-    disagreements = [
-        {"case_id": row.case_id, "metric": row.metric, "judge_scores": row.details.get("judge_scores")}
-        for row in ensembles
-        if row.details.get("disagreement")
-    ]
-    summary = {
-        "k": k,
-        "n_cases": len(cases),
-        "metrics": metrics,
-        "scales": {m: ("1-5" if m in ANSWER_METRICS else "0-1") for m in metrics},
-        "overall": overall,
-        "by_category": {
-            cat: {m: (None if pd.isna(v) else float(v)) for m, v in values.items()}
-            for cat, values in by_category.to_dict(orient="index").items()
-        },
-        "jury": {
-            "offline": bool(jury.get("offline", False)),
-            "judges": jury.get("panel", []),
-            "agreement_alpha": agreement_by_metric(rows),
-            "disagreements": disagreements,
-        },
-    }
-    # Per-judge rows stay in the table (judge column set) so every ensemble can be traced.
     per_judge = [row for row in rows if row.judge is not None]
+    k = int(params.get("k", 10))
+    present = {row.metric for row in final}
+    metrics = [m for m in retrieval_metric_names(k) + list(ANSWER_METRICS) if m in present]
+    values = value_index(final)
+    unlabelled = {f"precision@{k}", f"recall@{k}"}  # the seed gives no reading for P@k and R@k
+    overall = {
+        m: metric_stats(
+            (values.get((c.id, m)) for c in cases),
+            None if m in unlabelled else answer_label if m in ANSWER_METRICS else quality_label,
+        )
+        for m in metrics
+    }
+    summary = RagSummary(
+        k=k,
+        n_cases=len(cases),
+        metrics=metrics,
+        scales={m: ("1-5" if m in ANSWER_METRICS else "0-1") for m in metrics},
+        overall=overall,
+        by_category=group_means(values, {c.id: c.category for c in cases}, metrics),
+        jury=jury_summary(final + per_judge, params, ANSWER_METRICS),
+    )
+    # Per-judge rows stay in the table (judge column set) so every ensemble can be traced.
     return AggregateResult(rows=final + per_judge, summary=summary)
 
 
-def scores_frame(rows: list[ScoreRow]) -> pd.DataFrame:
-    columns = ["case_id", "metric", "family", "judge", "value", "scale", "unscored_reason"]
-    return pd.DataFrame([row.model_dump(include=set(columns)) for row in rows], columns=columns)
+def charts(summary: RagSummary) -> dict[str, bytes]:
+    """Seed 003's plots: metric means (0-1 and 1-5 scales side by side) and MRR per category."""
+    out: dict[str, bytes] = {}
+    means = {m: s.mean for m, s in summary.overall.items() if s.mean is not None}
+    unit = {m: v for m, v in means.items() if summary.scales.get(m) == "0-1"}
+    five = {m: v for m, v in means.items() if summary.scales.get(m) == "1-5"}
+    if unit or five:
+        fig, axes = pyplot().subplots(1, 2 if five else 1, figsize=(12 if five else 7, 4), squeeze=False)
+        bars(axes[0][0], unit, (0, 1.1), 0.75, "Retrieval metrics (mean, 0-1)")
+        if five:
+            bars(axes[0][1], five, (0, 5.5), 4.0, "Answer metrics (mean, 1-5)")
+        out["metric_means"] = png(fig)
+    mrr = {cat: v["reciprocal_rank"] for cat, v in summary.by_category.items() if v.get("reciprocal_rank") is not None}
+    if mrr:
+        out["mrr_by_category"] = hbar_chart(mrr, (0, 1.05), 0.75, "mean reciprocal rank", "MRR by category")  # type: ignore[arg-type]
+    return out
 
 
 def report_sections(
-    scores: pd.DataFrame, summary: dict[str, Any], cases: list[RagCase], generations: dict[str, RagGeneration]
+    scores: pd.DataFrame, summary: RagSummary, cases: list[RagCase], generations: dict[str, RagGeneration]
 ) -> list[ReportSection]:
-    k = summary["k"]
-    metrics = summary["metrics"]
+    k = summary.k
+    metrics = summary.metrics
     sections = [ReportSection("Overall", _overall(summary)), ReportSection("By category", _by_category(summary))]
     final = scores[scores["judge"].isna()]
     sections.append(ReportSection("Per case", _per_case(final, metrics, cases)))
     sections.append(ReportSection("Retrieval misses and gaps", _gaps(final, cases, generations, k)))
     if any(m in ANSWER_METRICS for m in metrics):
-        sections.append(ReportSection("Jury", _jury(scores, summary)))
+        sections.append(ReportSection("Jury", jury_section(scores, summary.jury, "Answers", ANSWER_METRICS)))  # type: ignore[arg-type]
     sections.append(ReportSection("How to read these numbers", _guide()))
     return sections
 
 
-def _overall(summary: dict[str, Any]) -> str:
+def _overall(summary: RagSummary) -> str:
     rows = []
-    for metric in summary["metrics"]:
-        info = summary["overall"][metric]
-        mean = info["mean"]
+    for metric in summary.metrics:
+        info = summary.overall[metric]
         scale = "/5" if metric in ANSWER_METRICS else ""
-        label = info["label"] or ""
-        rows.append([metric, f"{fmt(mean)}{scale}", label, str(info["n_scored"]), str(info["n_unscored"])])
-    mrr = summary["overall"].get("reciprocal_rank", {}).get("mean")
-    head = f"MRR over {summary['n_cases']} cases: **{fmt(mrr)}** ({quality_label(mrr) if mrr is not None else 'unscored'}).\n\n"
+        rows.append([metric, f"{fmt(info.mean)}{scale}", info.label or "", str(info.n_scored), str(info.n_unscored)])
+    mrr = summary.mean("reciprocal_rank")
+    head = f"MRR over {summary.n_cases} cases: **{fmt(mrr)}** ({quality_label(mrr) if mrr is not None else 'unscored'}).\n\n"
     return head + markdown_table(["metric", "mean", "reading", "scored", "unscored"], rows)
 
 
-def _by_category(summary: dict[str, Any]) -> str:
-    metrics = summary["metrics"]
-    rows = [[cat] + [fmt(values.get(m)) for m in metrics] for cat, values in sorted(summary["by_category"].items())]
+def _by_category(summary: RagSummary) -> str:
+    metrics = summary.metrics
+    rows = [[md_text(cat)] + [fmt(values.get(m)) for m in metrics] for cat, values in sorted(summary.by_category.items())]
     return markdown_table(["category", *metrics], rows)
 
 
@@ -115,7 +121,7 @@ def _per_case(final: pd.DataFrame, metrics: list[str], cases: list[RagCase]) -> 
     rows = []
     for case in cases:
         values = wide.loc[case.id] if case.id in wide.index else {}
-        rows.append([case.id, case.category] + [fmt(values.get(m)) if len(values) else "—" for m in metrics])
+        rows.append([md_text(case.id), md_text(case.category)] + [fmt(values.get(m)) if len(values) else "—" for m in metrics])
     return markdown_table(["case", "category", *metrics], rows)
 
 
@@ -126,51 +132,20 @@ def _gaps(final: pd.DataFrame, cases: list[RagCase], generations: dict[str, RagG
         gen = generations.get(case.id)
         value = rr.get(case.id)
         if gen is None or value is None or pd.isna(value):
-            lines.append(f"- **{case.id}**: unscored (no generation)")
+            lines.append(f"- **{md_text(case.id)}**: unscored (no generation)")
             continue
         if value >= 1.0:
             continue
-        seen = [c.source for c in gen.retrieved[:k]]
+        seen = [md_text(c.source) for c in gen.retrieved[:k]]
         where = "no relevant document retrieved" if value == 0 else f"first relevant chunk at rank {round(1 / value)}"
         lines.append(
-            f"- **{case.id}** ({case.category}) {where}; expected {', '.join(case.source_docs)}; "
+            f"- **{md_text(case.id)}** ({md_text(case.category)}) {where}; expected {', '.join(md_text(d) for d in case.source_docs)}; "
             f"top retrieved: {', '.join(seen[:3]) or 'nothing'}"
         )
     unscored = final[final["value"].isna()]
     for _, row in unscored.iterrows():
-        lines.append(f"- **{row.case_id}** `{row.metric}` unscored: {row.unscored_reason}")
+        lines.append(f"- **{md_text(row.case_id)}** {md_text(row.metric)} unscored: {md_text(row.unscored_reason)}")
     return "\n".join(lines) if lines else "Every case retrieved a relevant document at rank 1."
-
-
-def _jury(scores: pd.DataFrame, summary: dict[str, Any]) -> str:
-    jury = summary["jury"]
-    kind = "**offline jury** (deterministic judges, no LLM calls)" if jury["offline"] else "LLM jury"
-    names = ", ".join(f"{j['name']} (weight {j.get('weight', 1.0):g})" for j in jury["judges"])
-    out = [f"Answers were judged by the {kind}: {names}.", ""]
-    alphas = jury["agreement_alpha"]
-    out.append(
-        markdown_table(
-            ["metric", "Krippendorff's alpha (interval)"], [[m, fmt(a)] for m, a in sorted(alphas.items())]
-        )
-    )
-    per_judge = scores[scores["judge"].notna()]
-    if len(per_judge):
-        wide = per_judge.pivot_table(index=["case_id", "metric"], columns="judge", values="value", aggfunc="first")
-        ens = scores[scores["judge"].isna() & scores["metric"].isin(ANSWER_METRICS)].set_index(["case_id", "metric"])
-        flagged = {(d["case_id"], d["metric"]) for d in jury["disagreements"]}
-        rows = []
-        for (case_id, metric), values in wide.iterrows():
-            ensemble = ens["value"].get((case_id, metric)) if len(ens) else None
-            flag = "⚠ median" if (case_id, metric) in flagged else ""
-            rows.append([case_id, metric, *[fmt(v) for v in values.tolist()], fmt(ensemble), flag])
-        out += ["", "Each judge's score, the ensemble, and disagreement flags (max − min ≥ threshold → median):", ""]
-        out.append(markdown_table(["case", "metric", *wide.columns.tolist(), "ensemble", "disagreement"], rows))
-    dropped = per_judge[per_judge["value"].isna()]
-    if len(dropped):
-        out += ["", f"{len(dropped)} judge scores are missing (judge failed after retries; weights renormalised):"]
-        for judge, count in dropped.groupby("judge").size().items():
-            out.append(f"- {judge}: {count} scores missing")
-    return "\n".join(out)
 
 
 def _guide() -> str:

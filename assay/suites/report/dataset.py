@@ -63,7 +63,7 @@ def load_report_dataset(root: Path) -> LoadedDataset:
 def team_type_spellings() -> list[str]:
     """Every accepted spelling of a team type: keys, Korean names and aliases as written in
     ``schema/team_types.yaml``, plus their lower-case and space-free forms."""
-    from assay.metrics.schema_match import load_team_types
+    from assay.suites.report.schema_match import load_team_types
 
     spellings: set[str] = set()
     for team in load_team_types().values():
@@ -74,7 +74,7 @@ def team_type_spellings() -> list[str]:
 
 def canonical_team_type(value: Any) -> Any:
     """The team type key for a known spelling; anything else unchanged (the gate names it)."""
-    from assay.metrics.schema_match import resolve_team_type
+    from assay.suites.report.schema_match import resolve_team_type
 
     if not isinstance(value, str) or not value.strip():
         return value

@@ -12,13 +12,11 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import BaseModel
-
 from assay.metrics import report as rp
-from assay.metrics.schema_match import requirement_met, resolve_team_type, schema_completeness
 from assay.schemas import ScoreRow
-from assay.suites.base import MetricContext
+from assay.suites.kit import AutomaticFamily, JuryFamily, JuryPrompt, MetricContext
 from assay.suites.report.schema import ReportCase, ReportGeneration
+from assay.suites.report.schema_match import requirement_met, resolve_team_type, schema_completeness
 
 AUTOMATIC = "automatic"
 JURY = "jury"
@@ -42,26 +40,9 @@ _VERDICT_LISTS = ("issues", "strengths", "weaknesses", "fulfilled_requirements",
 MAX_LIST_ITEMS, MAX_TEXT = 10, 400
 
 
-def compute_automatic(
-    cases: list[BaseModel], generations: dict[str, BaseModel], ctx: MetricContext
-) -> list[ScoreRow]:
-    """Per case: task success, completeness, efficiency, source quality, invalid citation tags."""
-    embedding_model = ctx.params.get("embedding_model")  # None: lexical schema matching (default)
-    rows: list[ScoreRow] = []
-    for i, case in enumerate(cases, 1):
-        assert isinstance(case, ReportCase)
-        gen = generations.get(case.id)
-        if gen is None:
-            rows += [
-                ScoreRow.unscored(case.id, m, AUTOMATIC, scale, "no generation recorded for this case")
-                for m, scale in AUTOMATIC_METRICS.items()
-            ]
-            continue
-        assert isinstance(gen, ReportGeneration)
-        rows += automatic_rows(case, gen, embedding_model)
-        if i % 5 == 0 or i == len(cases):
-            ctx.progress(f"automatic metrics: {i}/{len(cases)} cases")
-    return rows
+def _automatic(case: ReportCase, gen: ReportGeneration, ctx: MetricContext) -> list[ScoreRow]:
+    # embedding_model None: lexical schema matching (the default)
+    return automatic_rows(case, gen, ctx.params.get("embedding_model"))
 
 
 def automatic_rows(case: ReportCase, gen: ReportGeneration, embedding_model: Any = None) -> list[ScoreRow]:
@@ -175,7 +156,7 @@ def _repeats(items: Sequence[str], limit: int = 5) -> list[str]:
 # --------------------------------------------------------------------------- jury
 
 
-def judge_input(case: ReportCase, gen: ReportGeneration) -> Any:
+def judge_input(case: ReportCase, gen: ReportGeneration, ctx: MetricContext | None = None) -> Any:
     from assay.judges.prompts import ReportInput
 
     return ReportInput.model_validate(
@@ -187,76 +168,33 @@ def judge_input(case: ReportCase, gen: ReportGeneration) -> Any:
     )
 
 
-def compute_jury(cases: list[BaseModel], generations: dict[str, BaseModel], ctx: MetricContext) -> list[ScoreRow]:
-    """Per case and judge: factual accuracy, coherence, relevance (0-10), hallucination count and
-    citation accuracy (0-1). A judge without a verdict gives unscored rows with the reason."""
-    from assay.judges.prompts import get_prompt
-
-    rows: list[ScoreRow] = []
-    items = []
-    all_metrics = {**{m: "0-10" for m in SCORE_PROMPTS}, **HALLUCINATION_METRICS}
-    for case in cases:
-        assert isinstance(case, ReportCase)
-        gen = generations.get(case.id)
-        if gen is None or (isinstance(gen, ReportGeneration) and gen.error):
-            reason = "no generation recorded for this case" if gen is None else f"generation failed: {gen.error}"
-            rows += [ScoreRow.unscored(case.id, m, JURY, scale, reason) for m, scale in all_metrics.items()]
-            continue
-        assert isinstance(gen, ReportGeneration)
-        items.append((case.id, judge_input(case, gen)))
-    if not items:
-        return rows
-
-    for metric, prompt_id in SCORE_PROMPTS.items():
-        prompt = get_prompt(prompt_id)
-        run = ctx.jury.run(prompt, items)
-        ctx.jury_runs.append(run)
-        ctx.progress(f"jury: {prompt_id} done")
-        for case_id, results in run.results.items():
-            for result in results:
-                if result.verdict is None:
-                    rows.append(_failed(case_id, metric, "0-10", result))
-                    continue
-                details = _base_details(result)
-                details["reasoning"] = str(result.verdict.get("reasoning", ""))[:MAX_TEXT]
-                for key in _VERDICT_LISTS:
-                    if key in result.verdict:
-                        details[key] = [str(x)[:MAX_TEXT] for x in result.verdict[key][:MAX_LIST_ITEMS]]
-                value = prompt.scores(result.verdict)["score"]
-                rows.append(_judged(case_id, metric, "0-10", value, result, details))
-
-    prompt = get_prompt(HALLUCINATION_PROMPT)
-    run = ctx.jury.run(prompt, items)
-    ctx.jury_runs.append(run)
-    ctx.progress(f"jury: {HALLUCINATION_PROMPT} done")
-    for case_id, results in run.results.items():
-        for result in results:
-            if result.verdict is None:
-                rows += [_failed(case_id, m, scale, result) for m, scale in HALLUCINATION_METRICS.items()]
-                continue
-            scores = prompt.scores(result.verdict)
-            cases_found = list(result.verdict.get("hallucinations") or [])[:20]
-            rows.append(
-                _judged(case_id, "hallucination_count", "count", scores["hallucination_count"], result,
-                        {**_base_details(result), "hallucinations": cases_found})
-            )
-            rows.append(_judged(case_id, "citation_accuracy", "0-1", scores["citation_accuracy"], result, _base_details(result)))
-    return rows
+def _verdict_details(metric: str, verdict: dict[str, Any]) -> dict[str, Any]:
+    """The judge's reasoning and verdict lists (S/W/R and the report use them), truncated."""
+    details: dict[str, Any] = {"reasoning": str(verdict.get("reasoning", ""))[:MAX_TEXT]}
+    for key in _VERDICT_LISTS:
+        if key in verdict:
+            details[key] = [str(x)[:MAX_TEXT] for x in verdict[key][:MAX_LIST_ITEMS]]
+    return details
 
 
-def _base_details(result: Any) -> dict[str, Any]:
-    return {"request_key": result.request_key, "cached": result.cached, "model": result.model}
+def _hallucination_details(metric: str, verdict: dict[str, Any]) -> dict[str, Any]:
+    if metric != "hallucination_count":
+        return {}
+    return {"hallucinations": list(verdict.get("hallucinations") or [])[:20]}
 
 
-def _judged(case_id: str, metric: str, scale: str, value: float, result: Any, details: dict[str, Any]) -> ScoreRow:
-    return ScoreRow(
-        case_id=case_id, metric=metric, family=JURY, value=float(value), scale=scale, judge=result.judge, details=details
-    )
-
-
-def _failed(case_id: str, metric: str, scale: str, result: Any) -> ScoreRow:
-    reason = f"judge {result.judge} failed ({result.error_kind}): {result.error}"
-    return ScoreRow(
-        case_id=case_id, metric=metric, family=JURY, value=None, scale=scale, judge=result.judge,
-        unscored_reason=reason, details={**_base_details(result), "error_kind": result.error_kind},
-    )
+FAMILIES = [
+    AutomaticFamily(
+        AUTOMATIC, AUTOMATIC_METRICS, _automatic,
+        "task success, completeness, efficiency, source quality, invalid [SOURCE:N] tags",
+    ),
+    JuryFamily(
+        JURY,
+        [
+            *(JuryPrompt(prompt_id, {metric: "score"}, _verdict_details) for metric, prompt_id in SCORE_PROMPTS.items()),
+            JuryPrompt(HALLUCINATION_PROMPT, {m: m for m in HALLUCINATION_METRICS}, _hallucination_details),
+        ],
+        judge_input,
+        "jury: factual accuracy, coherence, relevance (0-10); hallucination count, citation accuracy",
+    ),
+]

@@ -17,18 +17,27 @@ Ensemble rules, per case:
 from __future__ import annotations
 
 import re
-import statistics
 from collections import defaultdict
 from typing import Any
 
 import pandas as pd
+from pydantic import BaseModel, Field
 
-from assay.aggregation import agreement_by_metric, ensemble_rows
+from assay.aggregation import ensemble_rows
 from assay.judges.ensemble import aggregate_hallucination, merge_hallucination_cases
 from assay.metrics import report as rp
-from assay.report.tables import fmt, markdown_table
+from assay.rendering.tables import fmt, markdown_table, md_text
 from assay.schemas import ScoreRow
-from assay.suites.base import AggregateResult, ReportSection
+from assay.suites.kit import (
+    AggregateResult,
+    ReportSection,
+    Summary,
+    group_means,
+    jury_section,
+    jury_summary,
+    metric_stats,
+    value_index,
+)
 from assay.suites.report.metrics import AUTOMATIC_METRICS, HALLUCINATION_METRICS, JURY, SCORE_PROMPTS
 from assay.suites.report.schema import TEAM_TYPES, ReportCase
 
@@ -41,7 +50,50 @@ GRADE_ORDER = [letter for _, letter in rp.GRADES] + ["F"]
 MAX_CASES = 10  # §3.3.3: merged hallucination cases kept per report
 
 
-def aggregate_rows(rows: list[ScoreRow], cases: list[ReportCase], params: dict[str, Any]) -> tuple[list[ScoreRow], list[dict[str, Any]]]:
+class CaseSummary(BaseModel):
+    """One query's scores, grade and the evidence the report shows for it."""
+
+    case_id: str
+    query: str
+    team_type: str
+    scores: dict[str, float | None]
+    overall: float | None = None
+    grade: str | None = None
+    success_level: str | None = None
+    completion_percentage: float | None = None
+    missing_requirements: list[str] = Field(default_factory=list)
+    missing_sections: list[str] = Field(default_factory=list)
+    missing_fields: list[str] = Field(default_factory=list)
+    field_headers: list[dict[str, Any]] = Field(default_factory=list)
+    section_rate: float | None = None
+    schema_rate: float | None = None
+    hallucination_cases: list[dict[str, Any]] = Field(default_factory=list)
+    invalid_tags: list[int] = Field(default_factory=list)
+    output_quality_disagreement: list[str] = Field(default_factory=list)
+    efficiency: dict[str, Any] = Field(default_factory=dict)
+    sources: dict[str, Any] = Field(default_factory=dict)
+    strengths: list[str] = Field(default_factory=list)
+    weaknesses: list[str] = Field(default_factory=list)
+    recommendations: list[str] = Field(default_factory=list)
+    unscored: dict[str, str] = Field(default_factory=dict, description="metric -> why it has no score")
+
+
+class TeamSummary(BaseModel):
+    name: str
+    n_cases: int
+    means: dict[str, float | None]
+    grades: dict[str, int]
+
+
+class ReportSummary(Summary):
+    six_metrics: list[str]
+    weights: dict[str, float]
+    by_team_type: dict[str, TeamSummary]
+    grade_distribution: dict[str, int]
+    cases: list[CaseSummary]
+
+
+def aggregate_rows(rows: list[ScoreRow], cases: list[ReportCase], params: dict[str, Any]) -> tuple[list[ScoreRow], list[CaseSummary]]:
     """Final rows (automatic, ensembles, derived, per-judge) and one summary dict per case."""
     jury = params.get("jury") or {}
     order = [j["name"] for j in jury.get("panel", [])]
@@ -183,7 +235,7 @@ def _judge_items(judged: list[ScoreRow], metric: str, key: str) -> list[str]:
     return list(dict.fromkeys(items))
 
 
-def _overall(case: ReportCase, get: Any, judged: list[ScoreRow]) -> tuple[ScoreRow, dict[str, Any]]:
+def _overall(case: ReportCase, get: Any, judged: list[ScoreRow]) -> tuple[ScoreRow, CaseSummary]:
     rows = {m: get(m) for m in (*SIX, *DETAIL_METRICS)}
     scores = {m: (r.value if r is not None else None) for m, r in rows.items()}
     d = {m: (r.details if r is not None else {}) for m, r in rows.items()}
@@ -209,7 +261,7 @@ def _overall(case: ReportCase, get: Any, judged: list[ScoreRow]) -> tuple[ScoreR
         judge_recommendations=[f"보완 필요: {x}" for x in _judge_items(judged, "relevance", "missing_requirements")],
     )
     unscored = {m: _reason(rows[m], m) for m in SIX if scores[m] is None}
-    info: dict[str, Any] = {
+    info = CaseSummary.model_validate({
         "case_id": case.id,
         "query": case.query,
         "team_type": case.team_type,
@@ -232,17 +284,16 @@ def _overall(case: ReportCase, get: Any, judged: list[ScoreRow]) -> tuple[ScoreR
         "weaknesses": weaknesses,
         "recommendations": recommendations,
         "unscored": unscored,
-    }
+    })
     if unscored:
         why = "; ".join(f"{m}: {r}" for m, r in unscored.items())
         row = ScoreRow.unscored(case.id, "overall", "overall", "0-10", f"unscored components: {why}",
                                 details={"unscored_components": sorted(unscored), "strengths": strengths,
                                          "weaknesses": weaknesses, "recommendations": recommendations})
-        info.update(overall=None, grade=None)
         return row, info
     value = rp.overall_score({m: float(v) for m, v in scores.items() if m in SIX})  # type: ignore[arg-type]
     letter = rp.grade(value)
-    info.update(overall=value, grade=letter)
+    info.overall, info.grade = value, letter
     row = ScoreRow(
         case_id=case.id, metric="overall", family="overall", value=value, scale="0-10",
         details={"grade": letter, "components": {m: scores[m] for m in SIX}, "weights": dict(rp.WEIGHTS),
@@ -251,62 +302,37 @@ def _overall(case: ReportCase, get: Any, judged: list[ScoreRow]) -> tuple[ScoreR
     return row, info
 
 
-def summarise(final: list[ScoreRow], infos: list[dict[str, Any]], cases: list[ReportCase], params: dict[str, Any]) -> dict[str, Any]:
-    from assay.metrics.schema_match import load_team_types
+def summarise(final: list[ScoreRow], infos: list[CaseSummary], cases: list[ReportCase], params: dict[str, Any]) -> ReportSummary:
+    from assay.suites.report.schema_match import load_team_types
 
-    jury = params.get("jury") or {}
-    ensembles = [r for r in final if r.judge is None]
-    per_judge = [r for r in final if r.judge is not None]
-
-    def stats(values: list[float | None]) -> dict[str, Any]:
-        scored = [v for v in values if v is not None]
-        return {"mean": statistics.fmean(scored) if scored else None, "n_scored": len(scored),
-                "n_unscored": len(values) - len(scored)}
-
-    value = {(r.case_id, r.metric): r.value for r in ensembles}
-    overall = {m: stats([value.get((c.id, m)) for c in cases]) for m in METRICS}
+    values = value_index(final)
     names = {k: t.name for k, t in load_team_types().items()}
-    by_team: dict[str, Any] = {}
+    teams = group_means(values, {c.id: c.team_type for c in cases}, METRICS)
+    by_team: dict[str, TeamSummary] = {}
     for team in dict.fromkeys(c.team_type for c in cases):
-        members = [c for c in cases if c.team_type == team]
-        grades = [i["grade"] for i in infos if i["team_type"] == team]
-        by_team[team] = {
-            "name": names.get(team, team),
-            "n_cases": len(members),
-            "means": {m: stats([value.get((c.id, m)) for c in members])["mean"] for m in METRICS},
-            "grades": {g: grades.count(g) for g in GRADE_ORDER if grades.count(g)},
-        }
-    grades = [i["grade"] for i in infos]
+        grades = [i.grade for i in infos if i.team_type == team]
+        by_team[team] = TeamSummary(
+            name=names.get(team, team),
+            n_cases=sum(1 for c in cases if c.team_type == team),
+            means=teams[team],
+            grades={g: grades.count(g) for g in GRADE_ORDER if grades.count(g)},
+        )
+    grades = [i.grade for i in infos]
     distribution = {g: grades.count(g) for g in GRADE_ORDER}
     distribution["unscored"] = grades.count(None)
-    disagreements = [
-        {"case_id": r.case_id, "metric": r.metric, "judge_scores": r.details.get("judge_scores")}
-        for r in ensembles if r.metric in SCORE_PROMPTS and r.details.get("disagreement")
-    ]
-    dropped: dict[str, int] = defaultdict(int)
-    for r in per_judge:
-        if r.value is None:
-            dropped[r.judge or ""] += 1
-    return {
-        "n_cases": len(cases),
-        "metrics": list(METRICS),
-        "six_metrics": list(SIX),
-        "weights": dict(rp.WEIGHTS),
-        "scales": {m: SCALES[m] for m in METRICS},
-        "lower_is_better": LOWER_IS_BETTER,
-        "overall": overall,
-        "by_team_type": by_team,
-        "grade_distribution": distribution,
-        "cases": infos,
-        "jury": {
-            "offline": bool(jury.get("offline", False)),
-            "judges": jury.get("panel", []),
-            "disagreement_threshold": float(params.get("disagreement_threshold", 3.0)),
-            "agreement_alpha": agreement_by_metric(per_judge),
-            "disagreements": disagreements,
-            "missing_judge_scores": dict(sorted(dropped.items())),
-        },
-    }
+    return ReportSummary(
+        n_cases=len(cases),
+        metrics=list(METRICS),
+        six_metrics=list(SIX),
+        weights=dict(rp.WEIGHTS),
+        scales={m: SCALES[m] for m in METRICS},
+        lower_is_better=LOWER_IS_BETTER,
+        overall={m: metric_stats(values.get((c.id, m)) for c in cases) for m in METRICS},
+        by_team_type=by_team,
+        grade_distribution=distribution,
+        cases=infos,
+        jury=jury_summary(final, params, SCORE_PROMPTS),
+    )
 
 
 # --------------------------------------------------------------------------- entry point and report
@@ -321,15 +347,24 @@ SHORT = {"task_success": "task", "output_quality": "quality", "completeness": "c
          "hallucination": "halluc.", "efficiency": "effic.", "source_quality": "sources"}
 
 
-def report_sections(scores: pd.DataFrame, summary: dict[str, Any], cases: list[ReportCase], generations: dict[str, Any]) -> list[ReportSection]:
+def report_sections(
+    scores: pd.DataFrame, summary: ReportSummary, cases: list[ReportCase], generations: dict[str, Any]
+) -> list[ReportSection]:
+    rank = {info.case_id: n for n, info in enumerate(summary.cases)}
     sections = [
         ReportSection("Overall", _overall_md(summary)),
         ReportSection("By team type", _by_team_md(summary)),
         ReportSection("Per query", _per_query_table(summary)),
-        ReportSection("Per query details", "\n\n".join(_case_md(info) for info in summary["cases"])),
-        ReportSection("Jury", _jury_md(scores, summary)),
+        ReportSection("Per query details", "\n\n".join(_case_md(info) for info in summary.cases)),
+        ReportSection("Jury", jury_section(
+            scores, summary.jury, "Reports",  # type: ignore[arg-type]
+            order=lambda case, metric: (rank.get(case, len(rank)), case, _metric_rank(metric)), digits=2,
+            rules=(f"Factual accuracy, coherence and relevance: weighted mean, or the median when max − min ≥ "
+                   f"{summary.jury.disagreement_threshold:g} (flagged). Hallucination count: median; "  # type: ignore[union-attr]
+                   "citation accuracy: minimum. A judge that failed is dropped and the weights renormalised."),
+        )),
     ]
-    unscored = [f"- **{i['case_id']}** `{m}`: {why}" for i in summary["cases"] for m, why in i["unscored"].items()]
+    unscored = [f"- **{md_text(i.case_id)}** {m}: {md_text(why)}" for i in summary.cases for m, why in i.unscored.items()]
     if unscored:
         sections.append(ReportSection("Unscored", "\n".join(unscored)))
     sections.append(ReportSection("How to read these numbers", GUIDE))
@@ -340,111 +375,82 @@ def _grade_of(mean: float | None) -> str:
     return rp.grade(mean) if mean is not None else "unscored"
 
 
-def _overall_md(summary: dict[str, Any]) -> str:
-    ov = summary["overall"]
-    mean = ov["overall"]["mean"]
+def _overall_md(summary: ReportSummary) -> str:
+    ov = summary.overall
+    mean = summary.mean("overall")
     # The summary is stored with sorted keys, so order comes from GRADE_ORDER, not the dict.
-    dist = ", ".join(f"{g} {n}" for g in [*GRADE_ORDER, "unscored"] if (n := summary["grade_distribution"].get(g)))
-    head = (f"Mean overall score over {summary['n_cases']} queries: **{fmt(mean, 2)}** / 10 "
+    dist = ", ".join(f"{g} {n}" for g in [*GRADE_ORDER, "unscored"] if (n := summary.grade_distribution.get(g)))
+    head = (f"Mean overall score over {summary.n_cases} queries: **{fmt(mean, 2)}** / 10 "
             f"(grade of the mean: {_grade_of(mean)}). Grades: {dist}.\n\n")
-    rows = [[m, f"{summary['weights'][m]:.0%}", fmt(ov[m]["mean"], 2), ov[m]["n_scored"], ov[m]["n_unscored"]] for m in SIX]
-    rows.append(["**overall**", "100%", fmt(mean, 2), ov["overall"]["n_scored"], ov["overall"]["n_unscored"]])
-    rows += [[m, "—", fmt(ov[m]["mean"], 2) + ("" if SCALES[m] == "0-10" else f" ({SCALES[m]})"),
-              ov[m]["n_scored"], ov[m]["n_unscored"]] for m in DETAIL_METRICS]
-    tail = f"\n\nLower is better: {', '.join(summary['lower_is_better'])}; every other metric: higher is better."
+    rows = [[m, f"{summary.weights[m]:.0%}", fmt(ov[m].mean, 2), ov[m].n_scored, ov[m].n_unscored] for m in SIX]
+    rows.append(["**overall**", "100%", fmt(mean, 2), ov["overall"].n_scored, ov["overall"].n_unscored])
+    rows += [[m, "—", fmt(ov[m].mean, 2) + ("" if SCALES[m] == "0-10" else f" ({SCALES[m]})"),
+              ov[m].n_scored, ov[m].n_unscored] for m in DETAIL_METRICS]
+    tail = f"\n\nLower is better: {', '.join(summary.lower_is_better)}; every other metric: higher is better."
     return head + markdown_table(["metric", "weight", "mean (0-10)", "scored", "unscored"], rows) + tail
 
 
-def _by_team_md(summary: dict[str, Any]) -> str:
+def _by_team_md(summary: ReportSummary) -> str:
     rows = []
-    teams = summary["by_team_type"]
+    teams = summary.by_team_type
     for team in sorted(teams, key=lambda t: (TEAM_TYPES.index(t) if t in TEAM_TYPES else len(TEAM_TYPES), t)):
         info = teams[team]
-        grades = ", ".join(f"{g}×{info['grades'][g]}" for g in GRADE_ORDER if g in info["grades"]) or "—"
-        rows.append([f"{info['name']} (`{team}`)", info["n_cases"], *[fmt(info["means"][m], 2) for m in SIX],
-                     fmt(info["means"]["overall"], 2), grades])
+        grades = ", ".join(f"{g}×{info.grades[g]}" for g in GRADE_ORDER if g in info.grades) or "—"
+        rows.append([f"{md_text(info.name)} ({md_text(team)})", info.n_cases, *[fmt(info.means[m], 2) for m in SIX],
+                     fmt(info.means["overall"], 2), grades])
     return markdown_table(["team type", "n", *[SHORT[m] for m in SIX], "overall", "grades"], rows)
 
 
-def _per_query_table(summary: dict[str, Any]) -> str:
-    rows = [[i["case_id"], i["team_type"], *[fmt(i["scores"][m], 2) for m in SIX], fmt(i["overall"], 2),
-             i["grade"] or "unscored", i["success_level"] or "—"] for i in summary["cases"]]
+def _per_query_table(summary: ReportSummary) -> str:
+    rows = [[md_text(i.case_id), md_text(i.team_type), *[fmt(i.scores[m], 2) for m in SIX], fmt(i.overall, 2),
+             i.grade or "unscored", i.success_level or "—"] for i in summary.cases]
     return markdown_table(["query", "team", *[SHORT[m] for m in SIX], "overall", "grade", "success level"], rows)
 
 
 def _items(values: list[Any]) -> str:
-    return "; ".join(str(v) for v in values) if values else "none"
+    return "; ".join(md_text(v) for v in values) if values else "none"
 
 
-def _case_md(i: dict[str, Any]) -> str:
-    s = i["scores"]
-    head = f"### {i['case_id']}: {i['query']}"
-    grade = f"**overall {fmt(i['overall'], 2)} ({i['grade']})**" if i["grade"] else "**overall unscored**"
+def _case_md(i: CaseSummary) -> str:
+    s = i.scores
+    grade = f"**overall {fmt(i.overall, 2)} ({i.grade})**" if i.grade else "**overall unscored**"
     scores = ", ".join(f"{m} {fmt(s[m], 2)}" for m in SIX)
-    eff, src = i["efficiency"], i["sources"]
+    eff, src = i.efficiency, i.sources
     pen = ", ".join(f"{k} −{v:g}" for k, v in (eff.get("penalties") or {}).items() if v) or "none"
+    disagreed = ", ".join(i.output_quality_disagreement)
     lines = [
-        head, "",
+        f"### {md_text(i.case_id)}: {md_text(i.query)}", "",
         f"- {grade}: {scores}",
-        f"- Task success: {i['success_level'] or '—'} ({fmt(i['completion_percentage'], 0)} %); "
-        f"missing requirements: {_items(i['missing_requirements'])}; missing required sections: {_items(i['missing_sections'])}",
-        f"- Completeness: section rate {fmt(i['section_rate'], 2)}, schema rate {fmt(i['schema_rate'], 2)}; "
-        f"schema fields without a header: {_items(i['missing_fields'])}",
+        f"- Task success: {i.success_level or '—'} ({fmt(i.completion_percentage, 0)} %); "
+        f"missing requirements: {_items(i.missing_requirements)}; missing required sections: {_items(i.missing_sections)}",
+        f"- Completeness: section rate {fmt(i.section_rate, 2)}, schema rate {fmt(i.schema_rate, 2)}; "
+        f"schema fields without a header: {_items(i.missing_fields)}",
         f"- Output quality: factual {fmt(s['factual_accuracy'], 2)}, coherence {fmt(s['coherence'], 2)}, "
-        f"relevance {fmt(s['relevance'], 2)}"
-        + (f" (judges disagreed on {', '.join(i['output_quality_disagreement'])}: median used)" if i["output_quality_disagreement"] else ""),
+        f"relevance {fmt(s['relevance'], 2)}" + (f" (judges disagreed on {disagreed}: median used)" if disagreed else ""),
         f"- Hallucination: {fmt(s['hallucination_count'], 1)} cases (median over judges), citation accuracy "
         f"{fmt(s['citation_accuracy'], 2)} (min over judges); invalid tags: "
-        + (", ".join(f"[SOURCE:{n}]" for n in i["invalid_tags"]) or "none"),
+        + (", ".join(f"[SOURCE:{int(n)}]" for n in i.invalid_tags) or "none"),
     ]
-    for case in i["hallucination_cases"]:
-        lines.append(f"    - {case.get('type')} (severity {case.get('severity')}): {str(case.get('description', ''))[:200]}")
+    for case in i.hallucination_cases:
+        lines.append(f"    - {md_text(case.get('type'))} (severity {md_text(case.get('severity'))}): "
+                     f"{md_text(str(case.get('description', ''))[:200])}")
     if eff.get("execution_time_s") is not None:
         lines.append(
             f"- Efficiency: {eff['execution_time_s']:g} s, {eff['total_tokens']:,} tokens, {eff['api_calls']} API calls, "
-            f"${eff['cost_usd']:.3f} ({eff['model']}), {eff['redundant_steps']} redundant steps; penalties: {pen}"
+            f"${eff['cost_usd']:.3f} ({md_text(eff['model'])}), {eff['redundant_steps']} redundant steps; penalties: {pen}"
         )
     if src.get("source_count") is not None:
         lines.append(
             f"- Sources: {src['source_count']}, mean reliability {fmt(src['avg_reliability'], 2)}, "
-            f"{src['source_diversity']} types ({', '.join(src['source_types'])})"
+            f"{src['source_diversity']} types ({', '.join(md_text(t) for t in src['source_types'])})"
         )
     lines += [
-        f"- **Strengths**: {_items(i['strengths'])}",
-        f"- **Weaknesses**: {_items(i['weaknesses'])}",
-        f"- **Recommendations**: {_items(i['recommendations'])}",
+        f"- **Strengths**: {_items(i.strengths)}",
+        f"- **Weaknesses**: {_items(i.weaknesses)}",
+        f"- **Recommendations**: {_items(i.recommendations)}",
     ]
-    lines += [f"- Unscored {m}: {why}" for m, why in i["unscored"].items()]
+    lines += [f"- Unscored {m}: {md_text(why)}" for m, why in i.unscored.items()]
     return "\n".join(lines)
-
-
-def _jury_md(scores: pd.DataFrame, summary: dict[str, Any]) -> str:
-    jury = summary["jury"]
-    kind = "**offline jury** (deterministic judges, no LLM calls)" if jury["offline"] else "LLM jury"
-    names = ", ".join(f"{j['name']} (weight {j.get('weight', 1.0):g})" for j in jury["judges"]) or "none"
-    out = [
-        f"Reports were judged by the {kind}: {names}. Factual accuracy, coherence and relevance: weighted mean, "
-        f"or the median when max − min ≥ {jury['disagreement_threshold']:g} (flagged). Hallucination count: median; "
-        "citation accuracy: minimum. A judge that failed is dropped and the weights renormalised.",
-        "",
-        markdown_table(["metric", "Krippendorff's alpha (interval)"],
-                       [[m, fmt(a)] for m, a in sorted(jury["agreement_alpha"].items())]),
-    ]
-    judged = scores[scores["judge"].notna()] if "judge" in scores else scores.iloc[0:0]
-    if len(judged):
-        wide = judged.pivot_table(index=["case_id", "metric"], columns="judge", values="value", aggfunc="first")
-        ens = scores[scores["judge"].isna()].set_index(["case_id", "metric"])["value"]
-        flagged = {(d["case_id"], d["metric"]) for d in jury["disagreements"]}
-        rank = {info["case_id"]: n for n, info in enumerate(summary["cases"])}
-        keys = sorted(wide.index, key=lambda k: (rank.get(k[0], len(rank)), k[0], _metric_rank(k[1])))
-        rows = [[c, m, *[fmt(v, 2) for v in wide.loc[(c, m)].tolist()], fmt(ens.get((c, m)), 2),
-                 "⚠ median" if (c, m) in flagged else ""] for c, m in keys]
-        out += ["", "Each judge's score and the ensemble:", "",
-                markdown_table(["query", "metric", *wide.columns.tolist(), "ensemble", "disagreement"], rows)]
-    if jury["missing_judge_scores"]:
-        out += ["", "Judge scores missing (judge failed after retries; weights renormalised over the rest):"]
-        out += [f"- {j}: {n} scores" for j, n in jury["missing_judge_scores"].items()]
-    return "\n".join(out)
 
 
 GUIDE = """**Overall** = 0.25 task success + 0.25 output quality + 0.20 completeness + 0.15 hallucination

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from assay.report.tables import markdown_table
-from assay.suites.base import ReportSection
+from assay.rendering.sections import ReportSection
+from assay.rendering.tables import markdown_table, md_text
 
 
 def jury_cost_section(runs: list[dict[str, Any]]) -> ReportSection | None:
@@ -29,7 +29,7 @@ def jury_cost_section(runs: list[dict[str, Any]]) -> ReportSection | None:
     rows = []
     for judge, t in sorted(totals.items()):
         rows.append([
-            judge, int(t["sent"]), int(t["reused"]), int(t["failed"]), int(t["retries"]),
+            md_text(judge), int(t["sent"]), int(t["reused"]), int(t["failed"]), int(t["retries"]),
             int(t["input_tokens"]), int(t["output_tokens"]), f"{t['used_usd']:.4f}", f"{t['spent_usd']:.4f}",
         ])
     all_rows = list(totals.values())

@@ -1,0 +1,51 @@
+"""The published report from loaded content: report.md, report.html and the suite's charts.
+
+Pure rendering: the pipeline's publish step reads everything from the store and hands it
+here, so this module knows nothing of stores or Prefect.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from assay.rendering.jury_costs import jury_cost_section
+from assay.rendering.render import ReportHeader, render_html, render_markdown
+
+
+@dataclass
+class RenderedReport:
+    markdown: str
+    html: str
+    charts: dict[str, bytes]
+
+
+def judges_line(jury: dict[str, Any] | None) -> str:
+    if not jury or not jury.get("panel"):
+        return "none"
+    kind = "offline jury" if jury.get("offline") else "LLM jury"
+    names = ", ".join(f"{j['name']} ({j.get('weight', 1.0):g})" for j in jury["panel"])
+    return f"{kind}: {names}"
+
+
+def render_report(
+    suite: Any,
+    header: ReportHeader,
+    scores: pd.DataFrame,
+    summary: Any,
+    cases: list[Any],
+    generations: dict[str, Any],
+    jury_runs: list[dict[str, Any]],
+) -> RenderedReport:
+    """The suite's sections, the jury's cost account, charts, and both page formats."""
+    sections = suite.report_sections(scores, summary, cases, generations)
+    costs = jury_cost_section(jury_runs)
+    if costs is not None:
+        sections.insert(len(sections) - 1, costs)  # before the suite's reading guide
+    charts = suite.charts(summary)
+    header = header.model_copy(update={"charts": sorted(charts)})
+    markdown_text = render_markdown(header, sections)
+    html_text = render_html(markdown_text, charts, f"assay {suite.name} report")
+    return RenderedReport(markdown=markdown_text, html=html_text, charts=charts)

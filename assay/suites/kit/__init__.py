@@ -1,0 +1,48 @@
+"""The suite kit: what a suite is and the parts every suite shares.
+
+- ``Suite[CaseT, GenT]``: records, dataset reading, rules, families, aggregate, report.
+- ``AutomaticFamily`` / ``JuryFamily`` / ``JuryPrompt``: metric families, declared.
+- ``Summary``, ``MetricStats``, ``JurySummary`` and helpers: typed summaries and the jury section.
+- ``charts``: bar charts as deterministic PNG bytes.
+"""
+
+from assay.rendering.sections import ReportSection
+from assay.schemas import LoadedDataset
+from assay.suites.kit.families import AutomaticFamily, JuryFamily, JuryPrompt, missing_generation
+from assay.suites.kit.suite import AggregateResult, MetricContext, MetricFamily, ProgressFn, Suite
+from assay.suites.kit.summary import (
+    Disagreement,
+    JurySummary,
+    MetricStats,
+    Summary,
+    group_means,
+    jury_section,
+    jury_summary,
+    metric_stats,
+    scores_frame,
+    value_index,
+)
+
+__all__ = [
+    "AggregateResult",
+    "AutomaticFamily",
+    "Disagreement",
+    "JuryFamily",
+    "JuryPrompt",
+    "JurySummary",
+    "LoadedDataset",
+    "MetricContext",
+    "MetricFamily",
+    "MetricStats",
+    "ProgressFn",
+    "ReportSection",
+    "Suite",
+    "Summary",
+    "group_means",
+    "jury_section",
+    "jury_summary",
+    "metric_stats",
+    "missing_generation",
+    "scores_frame",
+    "value_index",
+]

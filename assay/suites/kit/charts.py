@@ -1,0 +1,63 @@
+"""Chart helpers for suites: bars of metric means and per-group horizontal bars, as PNG bytes.
+
+Charts are deterministic (no timestamp in the PNG), so an identical rerun yields identical
+bytes and the publish step stays cacheable.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping
+from typing import Any
+
+from assay.rendering.tables import fmt
+
+CHART_DPI = 110
+BAR_COLOR = "#4C72B0"
+
+
+def pyplot() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def png(fig: Any) -> bytes:
+    plt = pyplot()
+    buffer = io.BytesIO()
+    fig.tight_layout()
+    fig.savefig(buffer, format="png", dpi=CHART_DPI, metadata={"Software": None})
+    plt.close(fig)
+    return buffer.getvalue()
+
+
+def bars(
+    ax: Any, values: Mapping[str, float], ylim: tuple[float, float], good: float, title: str,
+    digits: int = 3, colors: list[str] | None = None, good_label: str | None = None,
+) -> None:
+    """Vertical bars with their values printed above and a dashed 'good' line."""
+    names = list(values)
+    ax.bar(names, [values[n] for n in names], color=colors or BAR_COLOR)
+    ax.set_ylim(*ylim)
+    ax.axhline(good, color="gray", linestyle="--", alpha=0.6, label=good_label or f"good ({good:g})")
+    for i, name in enumerate(names):
+        ax.text(i, values[name] + ylim[1] * 0.02, fmt(values[name], digits), ha="center", fontsize=8)
+    ax.set_title(title)
+    ax.tick_params(axis="x", rotation=20)
+    ax.legend(loc="lower right")
+
+
+def hbar_chart(values: Mapping[str, float], xlim: tuple[float, float], good: float, xlabel: str, title: str) -> bytes:
+    """One horizontal bar per group, sorted by value (e.g. MRR by category)."""
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(7, 0.5 * len(values) + 1.3))
+    items = sorted(values.items(), key=lambda kv: kv[1])
+    ax.barh([k for k, _ in items], [v for _, v in items], color=BAR_COLOR)
+    ax.axvline(good, color="gray", linestyle="--", alpha=0.6)
+    ax.set_xlim(*xlim)
+    ax.set_xlabel(xlabel)
+    ax.set_title(title)
+    return png(fig)

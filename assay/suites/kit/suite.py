@@ -1,0 +1,145 @@
+"""What a suite is: typed records, a dataset reader, rules, metric families and a summary.
+
+The flow only talks to this interface, so adding a suite never touches the flow. A suite is
+generic over its case and generation records (``Suite[RagCase, RagGeneration]``); its
+metric families are declared with ``AutomaticFamily`` and ``JuryFamily`` (``families.py``);
+its summary is a typed model built with the summary kit (``summary.py``). Rules (Great
+Expectations suites, schema files) live beside the suite's code in ``rules/``, as package
+data, so a wheel carries them.
+"""
+
+from __future__ import annotations
+
+import inspect
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, Generic, TypeVar
+
+import pandas as pd
+from pydantic import BaseModel
+
+from assay.rendering.sections import ReportSection
+from assay.schemas import LoadedDataset, ScoreRow
+from assay.suites.kit.summary import Summary
+
+ProgressFn = Callable[[str], None]
+CaseT = TypeVar("CaseT", bound=BaseModel)
+GenT = TypeVar("GenT", bound=BaseModel)
+
+
+@dataclass
+class MetricContext:
+    """What a metric family may use besides cases and generations."""
+
+    params: dict[str, Any]
+    jury: Any = None  # assay.judges.runner.JuryRunner, set when the family needs judges
+    progress: ProgressFn = lambda message: None
+    dataset_root: Path | None = None
+    jury_runs: list[Any] = field(default_factory=list)  # JuryRun records, stored for lineage
+
+
+@dataclass(frozen=True)
+class MetricFamily:
+    """A group of metrics computed together in one task (e.g. all retrieval metrics).
+
+    Usually built with ``AutomaticFamily`` or ``JuryFamily``; a family with unusual needs can
+    pass any ``compute(cases, generations, ctx) -> rows``.
+    """
+
+    name: str
+    compute: Callable[[list[Any], dict[str, Any], MetricContext], list[ScoreRow]]
+    uses_jury: bool = False
+    description: str = ""
+
+
+@dataclass
+class AggregateResult:
+    rows: list[ScoreRow]
+    summary: Summary
+
+
+class Suite(ABC, Generic[CaseT, GenT]):
+    name: ClassVar[str]
+    title: ClassVar[str]
+    seed: ClassVar[str]
+    description: ClassVar[str]
+    case_model: ClassVar[type[BaseModel]]
+    generation_model: ClassVar[type[BaseModel]]
+    summary_model: ClassVar[type[Summary]] = Summary
+    default_params: ClassVar[dict[str, Any]] = {}
+
+    # -- where its data and rules live --------------------------------------------------
+    @property
+    def default_dataset(self) -> Path:
+        """The bundled example dataset (``datasets/<name>`` in a checkout)."""
+        from assay.paths import datasets_dir
+
+        return datasets_dir() / self.name
+
+    @property
+    def rules_dir(self) -> Path:
+        """``rules/`` beside the suite's module: package data, present in every install."""
+        return Path(inspect.getfile(type(self))).resolve().parent / "rules"
+
+    @property
+    def expectations_dir(self) -> Path:
+        return self.rules_dir / "expectations"
+
+    # -- reading and validating a dataset -----------------------------------------------
+    @abstractmethod
+    def load_dataset(self, root: Path) -> LoadedDataset:
+        """Read a dataset directory without raising on bad rows (problems are collected)."""
+
+    @abstractmethod
+    def validation_frames(self, data: LoadedDataset) -> dict[str, pd.DataFrame]:
+        """Tables the GX suites run on, keyed by the expectation file stem (e.g. "cases")."""
+
+    def validation_parameters(self, data: LoadedDataset) -> dict[str, Any]:
+        """Values for ``{"$PARAMETER": name}`` placeholders in the expectation files."""
+        return {}
+
+    def parse_cases(self, data: LoadedDataset, skip_ids: set[str] = frozenset()) -> list[CaseT]:  # type: ignore[assignment]
+        """Typed cases of the rows that passed the gate (quarantined ids are skipped).
+
+        Rows without a usable id failed the gate and can only reach here when quarantined.
+        """
+        fields = set(self.case_model.model_fields)
+        return [
+            self.case_model.model_validate({k: v for k, v in record.items() if k in fields})  # type: ignore[misc]
+            for record in data.records
+            if isinstance(record.get("id"), str) and record["id"] and record["id"] not in skip_ids
+        ]
+
+    def parse_generations(self, raw: list[dict[str, Any]]) -> dict[str, GenT]:
+        """Typed generations keyed by case id."""
+        return {g["case_id"]: self.generation_model.model_validate(g) for g in raw}  # type: ignore[misc]
+
+    def live_replay(
+        self, cases: list[CaseT], data: LoadedDataset, params: dict[str, Any], progress: ProgressFn
+    ) -> list[dict[str, Any]]:
+        """Regenerate outputs with a live system instead of reading recorded ones."""
+        raise NotImplementedError(f"suite {self.name!r} has no live replay; use --replay recorded")
+
+    # -- scoring --------------------------------------------------------------------------
+    @abstractmethod
+    def metric_families(self) -> list[MetricFamily]: ...
+
+    @abstractmethod
+    def aggregate(self, rows: list[ScoreRow], cases: list[CaseT], params: dict[str, Any]) -> AggregateResult:
+        """Reduce per-judge rows to ensemble rows, add totals, and summarise per group."""
+
+    # -- the report -----------------------------------------------------------------------
+    def load_summary(self, stored: dict[str, Any]) -> Summary:
+        """The typed summary of a stored ``summary.json``."""
+        return self.summary_model.model_validate(stored)
+
+    def charts(self, summary: Summary) -> dict[str, bytes]:
+        """PNG charts for the report, by name (none unless the suite draws some)."""
+        return {}
+
+    @abstractmethod
+    def report_sections(
+        self, scores: pd.DataFrame, summary: Summary, cases: list[CaseT], generations: dict[str, GenT]
+    ) -> list[ReportSection]: ...
