@@ -5,7 +5,7 @@
 Prints accuracy, precision and recall, overall and per team type, for the dev half (used
 while tuning the dictionary and threshold) and the held-out half (not looked at while
 tuning), for:
-  * assay          — exact → synonym → lexical matcher (assay.metrics.schema_match)
+  * assay          — exact → synonym → lexical matcher (assay.suites.report.schema_match)
   * assay−phrases  — ablation: without the phrase synonyms (exact → lexical only)
   * assay+MiniLM   — the same plus the bundled English all-MiniLM-L6-v2 on Latin-script headers
   * MiniLM cos≥.65 — the seed's rule with the only bundled model: cosine(header, Korean field
@@ -23,13 +23,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from assay.metrics.schema_match import (  # noqa: E402
+from assay.paths import datasets_dir  # noqa: E402
+from assay.suites.report.schema_match import (  # noqa: E402
     header_scores,
     load_embedder,
     normalize_header,
     resolve_team_type,
 )
-from assay.paths import datasets_dir  # noqa: E402
 
 Pair = dict[str, Any]
 Predict = Callable[[Pair], bool]
@@ -67,7 +67,7 @@ def assay_predict(embedder=None) -> Predict:
 
 
 def no_phrase_predict() -> Predict:
-    import assay.metrics.schema_match as sm
+    import assay.suites.report.schema_match as sm
 
     def predict(pair: Pair) -> bool:
         original = sm._strong_step
