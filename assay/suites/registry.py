@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable
 
-from assay.suites.base import Suite
+from assay.suites.kit import Suite
 
 
 class UnknownSuiteError(KeyError):

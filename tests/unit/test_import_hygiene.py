@@ -20,3 +20,122 @@ def test_import_sets_offline_switches():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={"PATH": "/usr/bin:/bin"})
     assert out.stdout.split() == ["1", "True"]
+
+
+# -- layering ---------------------------------------------------------------------------
+# Each layer may import only from its own layer and the layers above it in this list; the
+# tree reads top-down: what a run is, pure formulas, judges, storage and checks, rendering,
+# suites, the pipeline that wires them, the CLI.
+LAYERS = [
+    {"assay", "assay.offline", "assay.paths", "assay.hashing", "assay.redact", "assay.schemas",
+     "assay.yaml_files", "assay.cancellation"},
+    {"assay.metrics"},
+    {"assay.judges"},
+    {"assay.aggregation", "assay.spec", "assay.artifacts"},
+    {"assay.validation", "assay.lineage", "assay.replay"},
+    {"assay.rendering", "assay.compare"},
+    {"assay.suites"},
+    {"assay.pipeline"},
+    {"assay.cli"},
+]
+
+
+def _import_graph() -> dict[str, set[str]]:
+    """Module -> assay modules it imports at run time (lazy imports included; imports under
+    ``if TYPE_CHECKING`` excluded, as they never execute)."""
+    import ast
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parents[2] / "assay"
+
+    def name_of(path: Path) -> str:
+        parts = list(path.relative_to(package.parent).with_suffix("").parts)
+        return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+    modules = {name_of(p) for p in package.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for path in package.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        typing_only = {
+            id(n) for node in ast.walk(tree)
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+            for n in ast.walk(node)
+        }
+        targets: set[str] = set()
+        for node in ast.walk(tree):
+            if id(node) in typing_only:
+                continue
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "assay":
+                # "from pkg import sub" imports the submodule, not the package's __init__
+                subs = {f"{node.module}.{a.name}" for a in node.names} & modules
+                targets |= subs or {node.module}
+            elif isinstance(node, ast.Import):
+                targets |= {a.name for a in node.names if a.name.split(".")[0] == "assay"}
+        graph[name_of(path)] = targets
+    return graph
+
+
+def _layer(module: str) -> int:
+    for depth in (2, 1):
+        head = ".".join(module.split(".")[:depth])
+        for i, layer in enumerate(LAYERS):
+            if head in layer:
+                return i
+    raise AssertionError(f"{module} belongs to no layer: add it to LAYERS")
+
+
+def test_no_module_imports_a_layer_below_it():
+    upward = [
+        f"{module} -> {target}"
+        for module, targets in _import_graph().items()
+        for target in targets
+        if _layer(target) > _layer(module)
+    ]
+    assert not upward, "imports against the layer order:\n" + "\n".join(sorted(upward))
+
+
+def test_suites_share_only_the_kit():
+    """A suite imports the kit and lower layers, never another suite; the kit imports no suite."""
+    crossing = []
+    for module, targets in _import_graph().items():
+        if not module.startswith("assay.suites.") or module == "assay.suites.registry":
+            continue
+        own = module.split(".")[2]
+        for target in targets:
+            if target.startswith("assay.suites.") and target != "assay.suites.registry":
+                other = target.split(".")[2]
+                if other != own and other != "kit":
+                    crossing.append(f"{module} -> {target}")
+    assert not crossing, "\n".join(crossing)
+
+
+def test_no_import_cycles():
+    graph = _import_graph()
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(v: str) -> None:  # Tarjan's strongly connected components
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for module in list(graph):
+        if module not in index:
+            visit(module)
+    assert not cycles, f"import cycles: {cycles}"

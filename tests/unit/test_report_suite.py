@@ -20,7 +20,7 @@ from assay.judges.runner import JuryRun
 from assay.metrics.report import WEIGHTS, grade
 from assay.paths import datasets_dir
 from assay.schemas import ScoreRow
-from assay.suites.base import MetricContext
+from assay.suites.kit import MetricContext
 from assay.suites.registry import get_suite
 from assay.suites.report import metrics, summary
 from assay.suites.report.schema import ReportCase, ReportGeneration

@@ -16,7 +16,7 @@ import pytest
 
 from assay.paths import datasets_dir, project_root
 from assay.schemas import RowProblem
-from assay.suites.base import Suite
+from assay.suites.kit import Suite
 from assay.suites.rag_qa import dataset as rag_dataset
 from assay.suites.rag_qa.schema import CATEGORIES
 from assay.validation.jsonl import read_jsonl

@@ -26,7 +26,7 @@ from typing import Any
 import pandas as pd
 from pydantic import BaseModel, ValidationError
 
-from assay.suites.base import LoadedDataset
+from assay.schemas import LoadedDataset
 from assay.suites.report.schema import ReportCase, ReportGeneration
 from assay.validation.frames import as_id, frame, scalar, text_length
 from assay.validation.jsonl import load_cases_and_generations
