@@ -32,19 +32,37 @@ _FACTORIES: dict[str, Callable[[], Suite]] = {
 }
 
 
+ENTRY_POINT_GROUP = "assay.suites"
+
+
+def _plugins() -> dict[str, Callable[[], Suite]]:
+    """Suites other packages declare under the ``assay.suites`` entry-point group."""
+    from importlib.metadata import entry_points
+
+    return {ep.name: ep.load for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name not in _FACTORIES}
+
+
+def _factories() -> dict[str, Callable[[], Suite]]:
+    return {**_plugins(), **_FACTORIES}
+
+
 def suite_names() -> list[str]:
-    return sorted(_FACTORIES)
+    return sorted(_factories())
 
 
 def get_suite(name: str) -> Suite:
+    factories = _factories()
     try:
-        return _FACTORIES[name]()
+        factory = factories[name]
     except KeyError:
         close = difflib.get_close_matches(name, suite_names(), n=1)
         hint = f" Did you mean {close[0]!r}?" if close else ""
         raise UnknownSuiteError(f"unknown suite {name!r}.{hint} Available: {', '.join(suite_names())}") from None
+    made = factory()
+    # An entry point may name the class or a factory function; either gives a suite.
+    return made() if isinstance(made, type) else made
 
 
 def register_suite(name: str, factory: Callable[[], Suite]) -> None:
-    """Add a suite (e.g. from a plugin) without touching the flow."""
+    """Add a suite (a class or a factory) without touching the flow."""
     _FACTORIES[name] = factory
