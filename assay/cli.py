@@ -17,6 +17,7 @@ from typing import Any
 import typer
 
 from assay import apply_offline_env, cancellation
+from assay import artifacts as names
 from assay.cancellation import RunStopped
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Auditable, rerunnable evaluation runs on Prefect.")
@@ -229,10 +230,10 @@ def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = No
         typer.echo(f"run id:  {run_id}\nrun dir: {run_dir}")
         raise typer.Exit(EXIT_FAILED)
     typer.echo(f"run id:  {run_id}\nrun dir: {run_dir}\nreport:  {run_dir}/report.html")
-    if "comparison.json" in manifest.artifacts:
+    if names.COMPARISON in manifest.artifacts:
         from assay.compare import format_deltas_record
 
-        record = json.loads(store.read_bytes(store.run_path(run_id, manifest.artifacts["comparison.json"].path)))
+        record = json.loads(store.read_bytes(store.run_path(run_id, manifest.artifacts[names.COMPARISON].path)))
         typer.echo("\n" + format_deltas_record(record), err=True)
         if record["regressions"] and spec.fail_on_regression:
             _err(f"regression against {record['baseline']}: {', '.join(record['regressions'])}")
@@ -287,7 +288,7 @@ def _print_steps(manifest: Any) -> None:
 def _print_validation(store: Any, run_id: str, manifest: Any) -> None:
     from assay.validation.report import ValidationReport
 
-    entry = manifest.artifacts.get("validation/report.json")
+    entry = manifest.artifacts.get(names.VALIDATION_REPORT)
     if entry is None:
         return
     report = ValidationReport.model_validate_json(store.read_bytes(store.run_path(run_id, entry.path)))
@@ -361,8 +362,8 @@ def compare(
 
     import pandas as pd
 
-    frames = [pd.read_parquet(io.BytesIO(r.bytes("scores.parquet"))) for r in readers]
-    lower = set(readers[0].json("summary.json").get("lower_is_better", []))
+    frames = [pd.read_parquet(io.BytesIO(r.bytes(names.SCORES_PARQUET))) for r in readers]
+    lower = set(readers[0].json(names.SUMMARY).get("lower_is_better", []))
     deltas = compare_scores(frames[0], frames[1], lower, resamples=resamples, confidence=confidence)
     typer.echo(format_deltas(deltas, readers[0].run_id, readers[1].run_id, confidence))
     if fail_on_regression and any(d.verdict == "REGRESSION" for d in deltas):

@@ -14,6 +14,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from assay import artifacts as names
+
 DEFAULT_RESAMPLES = 2000
 DEFAULT_CONFIDENCE = 0.95
 
@@ -115,7 +117,7 @@ def compare_to_baseline(store: Any, baseline_run: str, scores_sha: str, summary_
     from assay.lineage.trace import RunReader
 
     baseline = RunReader(store, baseline_run)
-    base_frame = pd.read_parquet(io.BytesIO(baseline.bytes("scores.parquet")))
+    base_frame = pd.read_parquet(io.BytesIO(baseline.bytes(names.SCORES_PARQUET)))
     current = pd.DataFrame(store.get_jsonl(scores_sha))
     lower = set(store.get_json(summary_sha).get("lower_is_better", []))
     deltas = compare_scores(base_frame, current, lower)
