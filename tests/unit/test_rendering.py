@@ -1,0 +1,95 @@
+"""Reports are inert: whatever data, generations or judges wrote, the page runs no script."""
+
+from html.parser import HTMLParser
+
+import pytest
+
+from assay.rendering.render import ReportHeader, render_html, render_markdown
+from assay.rendering.sanitize import safe_href, sanitize_html
+from assay.rendering.sections import ReportSection
+from assay.rendering.tables import markdown_table, md_text
+
+HOSTILE = [
+    "<script>alert(1)</script>",
+    "<img src=x onerror=alert(1)>",
+    "[click](javascript:alert(1))",
+    "[click](JaVaScRiPt:alert(1))",
+    "[click](java\tscript:alert(1))",
+    "[x](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)",
+    "<a href='javascript:alert(1)'>x</a>",
+    "<svg onload=alert(1)>",
+    "<iframe src=//evil></iframe>",
+    '"><script>alert(1)</script>',
+    "<style>body{display:none}</style>",
+    "![p](javascript:alert(1))",
+    "<details open ontoggle=alert(1)>",
+]
+
+DANGEROUS_TAGS = {"script", "iframe", "svg", "style", "object", "embed", "details", "marquee", "form", "input", "link", "meta"}
+
+
+def executable_parts(document: str) -> list[str]:
+    """Tags, event handlers and links a browser would act on (text that merely reads like
+    markup is fine: it is escaped and shows as written)."""
+    found: list[str] = []
+
+    class Scan(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            if tag in DANGEROUS_TAGS:
+                found.append(f"<{tag}>")
+            for name, value in attrs:
+                if name.startswith("on"):
+                    found.append(f"{tag} {name}")
+                if name in {"href", "src"} and not (value or "").startswith(("http://", "https://", "#", "data:image/png;base64,")):
+                    found.append(f"{tag} {name}={value}")
+
+    Scan().feed(document)
+    return found
+
+
+def page(text: str) -> str:
+    header = ReportHeader(suite="s", suite_title=text, snapshot="0" * 64, n_cases=1, quarantined=[text],
+                          replay="recorded", generations="0" * 64, validation="passed", config_hash="0" * 64,
+                          judges=text)
+    sections = [
+        ReportSection(text, f"- raw: {text}\n- escaped: {md_text(text)}\n\n" + markdown_table(["id", "note"], [[text, md_text(text)]])),
+    ]
+    return render_html(render_markdown(header, sections), {}, text)
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_hostile_text_is_never_executable_in_the_page(text):
+    html = page(text)
+    body = html.split("<body>", 1)[1]
+    assert executable_parts(body) == [], body
+
+
+def test_escaped_text_reads_as_written():
+    html = page("<b>bold</b> [link](http://example.com)")
+    assert "&lt;b&gt;bold&lt;/b&gt;" in html  # shown, not interpreted
+
+
+def test_safe_links_and_charts_survive():
+    md = "[docs](https://example.com/a?b=1) [anchor](#overall)\n\n![metric_means](charts/metric_means.png)\n"
+    html = render_html(md, {"metric_means": b"\x89PNG"}, "t")
+    assert 'href="https://example.com/a?b=1"' in html and 'href="#overall"' in html
+    assert 'src="data:image/png;base64,' in html
+
+
+@pytest.mark.parametrize(
+    ("href", "ok"),
+    [("https://a", True), ("http://a", True), ("#x", True), ("javascript:x", False), (" javascript:x", False),
+     ("jav\nascript:x", False), ("data:text/html,x", False), ("//evil.example", False), ("vbscript:x", False)],
+)
+def test_link_schemes(href, ok):
+    assert safe_href(href) is ok
+
+
+def test_sanitizer_drops_unknown_tags_and_attributes_keeps_text():
+    out = sanitize_html('<p style="x" onclick="y">hi <marquee>there</marquee><script>bad()</script></p>')
+    assert out == "<p>hi there</p>"
+
+
+def test_markdown_table_cells_cannot_break_the_table():
+    table = markdown_table(["a", "b"], [["x|y\nz", "ok"]])
+    assert table.splitlines()[2] == "| x\\|y z | ok |"
