@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from assay.redact import redact, secret_values, with_url_credentials
 from assay.suites.rag_qa.schema import RagCase
 
 # Seed 003, verbatim (including the leading newline).
@@ -196,7 +197,8 @@ async def _generate_one(
         "num_retries": 0,
     }
     if settings.api_base:
-        request["api_base"] = settings.api_base
+        # The spec holds the public URL; credentials in it come back only for the call itself.
+        request["api_base"] = with_url_credentials(settings.api_base)
     if settings.api_key:
         request["api_key"] = settings.api_key
     if settings.max_tokens:
@@ -245,9 +247,9 @@ def _succeeded(base: dict[str, Any], response: Any, latency_s: float) -> dict[st
 def _failed(
     base: dict[str, Any], exc: BaseException, settings: CallSettings, attempts: int
 ) -> dict[str, Any]:
-    message = f"{type(exc).__name__} after {attempts} attempt(s): {exc}"
-    if settings.api_key:  # belt and braces: providers sometimes echo credentials
-        message = message.replace(settings.api_key, "***")
+    # Providers sometimes echo credentials (the key, the Authorization header, the URL).
+    secrets = [*secret_values(), *([settings.api_key] if settings.api_key else [])]
+    message = redact(f"{type(exc).__name__} after {attempts} attempt(s): {exc}", secrets)
     return {
         **base,
         "answer": "",
