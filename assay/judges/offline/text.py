@@ -9,24 +9,28 @@ from __future__ import annotations
 
 import re
 import threading
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from assay.metrics.quantities import (  # noqa: F401  (re-exported: the judges' text toolkit)
+    CITATION_RE,
+    DATE_UNITS,
+    EXACT_UNITS,
+    UNITS,
+    Quantity,
+    is_date,
+    normalize,
+    quantities,
+    quantity_check,
+    same_quantity,
+    strip_citations,
+)
+
 # -- normalisation and sentences -------------------------------------------------------------
 
-CITATION_RE = re.compile(r"\[\s*SOURCE\s*:\s*(\d+)\s*\]", re.IGNORECASE)
 HEADER_RE = re.compile(r"^\s{0,3}#{1,6}\s+(.*)$")
-
-
-def normalize(text: str) -> str:
-    return unicodedata.normalize("NFKC", text or "").strip()
-
-
-def strip_citations(text: str) -> str:
-    return CITATION_RE.sub(" ", text)
 
 
 def citations(text: str) -> list[int]:
@@ -67,132 +71,7 @@ def segments(text: str) -> list[str]:
     return [p.strip() for p in parts if len(p.strip()) >= 2]
 
 
-# -- quantities ----------------------------------------------------------------------------------
-
-_MAG = {"조": 1e12, "억": 1e8, "천만": 1e7, "백만": 1e6, "십만": 1e5, "만": 1e4, "천": 1e3, "백": 1e2}
-_UNITS = tuple(
-    "퍼센트 개월 시간 단계 달러 % 원 명 년 월 일 시 분 초 주 건 개 배 위 회 차 곳 팀 대 점 kg km GB MB TB ms g".split()
-)
-_UNIT_ALIASES = {"퍼센트": "%"}
-_NUM_PIECE = re.compile(r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(조|억|천만|백만|십만|만|천|백)?")
-_UNIT_RE = re.compile(r"\s*(" + "|".join(re.escape(u) for u in _UNITS) + r")")
-_APPROX_BEFORE = re.compile(r"(약|대략|거의|최대|최소|近)\s*$")
-_APPROX_AFTER = re.compile(r"^\s*(여|가량|정도|내외|안팎|이상|이하|미만|초과)")
-
-
-@dataclass(frozen=True)
-class Quantity:
-    """A number as written: value with magnitude words applied, unit, whether approximate."""
-
-    value: float
-    unit: str
-    text: str
-    approx: bool = False
-
-    @property
-    def key(self) -> str:
-        return f"{self.value:.6g}{self.unit}"
-
-
-@lru_cache(maxsize=8192)
-def quantities(text: str) -> tuple[Quantity, ...]:
-    """Numbers with Korean magnitudes merged ("1억 2천만원" → 1.2e8 원, "1.2억" → 1.2e8).
-
-    "오후 N시" (N < 12) becomes N+12 시, so 오후 6시 equals 18시. Citation tags are ignored.
-    """
-    text = strip_citations(normalize(text))
-    out: list[Quantity] = []
-    pos = 0
-    while True:
-        m = _NUM_PIECE.search(text, pos)
-        if not m:
-            break
-        start = m.start()
-        # A digit glued to Latin letters (e.g. "B2B", "H2O") is not a quantity.
-        if start > 0 and (text[start - 1].isascii() and text[start - 1].isalpha()):
-            pos = m.end()
-            continue
-        value = float(m.group(1).replace(",", "")) * _MAG.get(m.group(2) or "", 1.0)
-        last_mag = _MAG.get(m.group(2) or "", 1.0)
-        end = m.end()
-        # Merge "1억 2천만": a following piece with a smaller magnitude.
-        while m.group(2):
-            nxt = _NUM_PIECE.match(text, end + (len(text[end:]) - len(text[end:].lstrip(" "))))
-            if not nxt or not nxt.group(1):
-                break
-            mag = _MAG.get(nxt.group(2) or "", 1.0)
-            if mag >= last_mag:
-                break
-            value += float(nxt.group(1).replace(",", "")) * mag
-            last_mag = mag
-            end = nxt.end()
-            if not nxt.group(2):
-                break
-        unit = ""
-        um = _UNIT_RE.match(text, end)
-        if um and not (
-            um.group(1).isascii()
-            and um.end() < len(text)
-            and text[um.end()].isascii()
-            and text[um.end()].isalpha()
-        ):
-            unit = _UNIT_ALIASES.get(um.group(1), um.group(1))
-            end = um.end()
-        before = text[max(0, start - 4) : start]
-        after = text[end : end + 3]
-        approx = bool(_APPROX_BEFORE.search(before) or _APPROX_AFTER.match(after))
-        if unit == "시" and value < 12 and "오후" in text[max(0, start - 4) : start]:
-            value += 12
-        out.append(Quantity(value=value, unit=unit, text=text[start:end].strip(), approx=approx))
-        pos = end
-    return tuple(out)
-
-
-DATE_UNITS = frozenset({"년", "월", "일", "시", "분", "초", "주"})
-EXACT_UNITS = DATE_UNITS | {"차", "위", "단계", "회", "개월"}
-
-
-def is_date(q: Quantity) -> bool:
-    """Dates and times: context of a claim rather than its answer."""
-    return q.unit in DATE_UNITS
-
-
-def same_quantity(a: Quantity, b: Quantity) -> bool:
-    """Equal value and compatible unit. Dates, times and ordinals must be equal; other values
-    may differ by 0.5 % (5 % if either is written as approximate: 약/가량/정도)."""
-    if a.unit and b.unit and a.unit != b.unit:
-        return False
-    if a.unit in EXACT_UNITS or b.unit in EXACT_UNITS:
-        return a.value == b.value
-    tol = 0.05 if (a.approx or b.approx) else 0.005
-    scale = max(abs(a.value), abs(b.value), 1e-12)
-    return abs(a.value - b.value) <= tol * scale
-
-
-def quantity_check(
-    answer: str, reference: str, ignore: str = ""
-) -> tuple[list[Quantity], list[Quantity], list[Quantity]]:
-    """Answer quantities split into (matched, contradicted, unsupported) against ``reference``.
-
-    Quantities that also appear in ``ignore`` (e.g. the question) are skipped. A quantity is
-    contradicted when the reference has no equal quantity but has one with the same unit.
-    """
-    ref = quantities(reference)
-    skip = quantities(ignore) if ignore else ()
-    matched: list[Quantity] = []
-    contradicted: list[Quantity] = []
-    unsupported: list[Quantity] = []
-    for q in quantities(answer):
-        if any(same_quantity(q, s) for s in skip):
-            continue  # an echo of the question is neither support nor contradiction
-        if any(same_quantity(q, r) for r in ref):
-            matched.append(q)
-        elif any(r.unit == q.unit for r in ref):
-            contradicted.append(q)
-        else:
-            unsupported.append(q)
-    return matched, contradicted, unsupported
-
+# -- quantities: assay.metrics.quantities (shared with the memory metrics) ----------------------
 
 DIGITS_RE = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
 
@@ -298,7 +177,7 @@ _EOJEOL_RE = re.compile(r"[0-9A-Za-z가-힣]+(?:[.,][0-9]+)*")
 
 _QUANTITY_TEXT = re.compile(
     r"\d+(?:,\d{3})*(?:\.\d+)?\s*(?:조|억|천만|백만|십만|만|천|백)?\s*(?:"
-    + "|".join(re.escape(u) for u in _UNITS)
+    + "|".join(re.escape(u) for u in UNITS)
     + r")?"
 )
 
