@@ -22,17 +22,11 @@ stays cheap.
 from __future__ import annotations
 
 import asyncio
-import math
-import os
-import random
 import time
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from assay.redact import redact, secret_values, with_url_credentials
+from assay.replay.llm_calls import CallSettings, Progress, complete, map_bounded, run_sync
 from assay.suites.rag_qa.schema import RagCase
 
 # Seed 003, verbatim (including the leading newline).
@@ -43,52 +37,6 @@ If you don't know the answer, say so.
 Context:
 {context}
 """
-
-Progress = Callable[[str], None]
-
-
-@dataclass(frozen=True)
-class CallSettings:
-    """How each answer request is made. ``api_key`` is kept out of repr so it never lands in
-    logs or tracebacks."""
-
-    model: str
-    api_base: str | None = None
-    api_key: str | None = field(default=None, repr=False)
-    concurrency: int = 8
-    max_retries: int = 4
-    retry_base_s: float = 1.0
-    retry_max_s: float = 30.0
-    timeout_s: float = 60.0
-    max_tokens: int | None = None
-
-    @classmethod
-    def from_params(cls, params: dict[str, Any]) -> CallSettings:
-        model = params.get("generator")
-        if not model:
-            raise ValueError("live replay needs params['generator'] (a litellm model string)")
-        return cls(
-            model=str(model),
-            api_base=params.get("api_base"),
-            api_key=_api_key(params.get("api_key_env")),
-            concurrency=max(1, int(params.get("concurrency", 8))),
-            max_retries=max(0, int(params.get("max_retries", 4))),
-            retry_base_s=float(params.get("retry_base_s", 1.0)),
-            retry_max_s=float(params.get("retry_max_s", 30.0)),
-            timeout_s=float(params.get("timeout_s", 60.0)),
-            max_tokens=params.get("max_tokens"),
-        )
-
-
-def _api_key(env_name: str | None) -> str | None:
-    """The key from the named env var; None lets litellm use the provider's usual variable."""
-    if not env_name:
-        return None
-    value = os.environ.get(env_name)
-    if not value:
-        # A configuration error for the whole run, so fail before any request is made.
-        raise ValueError(f"api_key_env names {env_name!r}, but that environment variable is not set")
-    return value
 
 
 def live_generations(
@@ -104,7 +52,25 @@ def live_generations(
         return []
     settings = CallSettings.from_params(params)
     retrieved = retrieve(cases, kb_root, params, progress)
-    return _run_sync(lambda: _generate_all(cases, retrieved, settings, progress))
+
+    async def answer(pair: tuple[RagCase, list[dict[str, Any]]], semaphore: asyncio.Semaphore) -> dict[str, Any]:
+        case, hits = pair
+        done = await complete(build_messages(case.question, [h["text"] for h in hits]), settings, semaphore)
+        return {
+            "case_id": case.id,
+            "retrieved": hits,
+            "model": settings.model,
+            "answer": done.text,
+            "latency_s": done.latency_s,
+            "input_tokens": done.input_tokens,
+            "output_tokens": done.output_tokens,
+            "error": done.error,
+        }
+
+    pairs = list(zip(cases, retrieved, strict=True))
+    return run_sync(
+        lambda: map_bounded(pairs, answer, settings.concurrency, progress, "answers", lambda r: r["error"] is not None)
+    )
 
 
 def retrieve(
@@ -138,123 +104,3 @@ def build_messages(question: str, context_texts: list[str]) -> list[dict[str, st
         {"role": "system", "content": ANSWER_SYSTEM_PROMPT.format(context=context)},
         {"role": "user", "content": question},
     ]
-
-
-def _run_sync(make_coro: Callable[[], Any]) -> Any:
-    """Run a coroutine to completion from synchronous code.
-
-    asyncio.run refuses to nest inside a running loop (e.g. a notebook or an async Prefect
-    task), so in that case the coroutine gets a fresh loop in a helper thread.
-    """
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(make_coro())
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="assay-live-replay") as pool:
-        return pool.submit(lambda: asyncio.run(make_coro())).result()
-
-
-async def _generate_all(
-    cases: list[RagCase], retrieved: list[list[dict[str, Any]]], settings: CallSettings, progress: Progress
-) -> list[dict[str, Any]]:
-    import litellm
-
-    litellm.suppress_debug_info = True  # no "Give Feedback" banners on every error
-    semaphore = asyncio.Semaphore(settings.concurrency)  # created here: bound to this loop
-    total, done, failed = len(cases), 0, 0
-    step = max(1, math.ceil(total / 10))
-
-    async def one(case: RagCase, hits: list[dict[str, Any]]) -> dict[str, Any]:
-        nonlocal done, failed
-        result = await _generate_one(case, hits, settings, semaphore)
-        done += 1
-        failed += result["error"] is not None
-        if done % step == 0 or done == total:
-            progress(f"generated {done}/{total} answers ({failed} failed)")
-        return result
-
-    return list(await asyncio.gather(*(one(c, h) for c, h in zip(cases, retrieved, strict=True))))
-
-
-async def _generate_one(
-    case: RagCase, hits: list[dict[str, Any]], settings: CallSettings, semaphore: asyncio.Semaphore
-) -> dict[str, Any]:
-    """Answer one case with retries; never raises (except cancellation)."""
-    import litellm
-
-    # One retry policy for every litellm call in assay: 408/429/5xx, timeouts and connection
-    # errors are transient; auth and bad requests are not.
-    from assay.judges.llm import classify_error
-
-    base = {"case_id": case.id, "retrieved": hits, "model": settings.model}
-    request: dict[str, Any] = {
-        "model": settings.model,
-        "messages": build_messages(case.question, [h["text"] for h in hits]),
-        "temperature": 0,
-        "timeout": settings.timeout_s,
-        # Retries happen here, with backoff; the SDK's own retries would hide and multiply calls.
-        "max_retries": 0,
-        "num_retries": 0,
-    }
-    if settings.api_base:
-        # The spec holds the public URL; credentials in it come back only for the call itself.
-        request["api_base"] = with_url_credentials(settings.api_base)
-    if settings.api_key:
-        request["api_key"] = settings.api_key
-    if settings.max_tokens:
-        request["max_tokens"] = int(settings.max_tokens)
-
-    for attempt in range(settings.max_retries + 1):
-        attempts = attempt + 1
-        # The semaphore bounds requests in flight; it is not held while backing off.
-        async with semaphore:
-            started = time.perf_counter()
-            try:
-                response = await litellm.acompletion(**request)
-                latency = time.perf_counter() - started
-                return _succeeded(base, response, latency)
-            except Exception as exc:
-                if attempt == settings.max_retries or classify_error(exc) != "transient":
-                    return _failed(base, exc, settings, attempts)
-        await asyncio.sleep(_backoff_s(attempt, settings))
-    raise AssertionError("unreachable: the last attempt always returns")
-
-
-def _backoff_s(attempt: int, settings: CallSettings) -> float:
-    """Exponential backoff with "equal jitter": half fixed, half random, so a burst of
-    failed requests does not retry in lockstep. Seconds."""
-    delay = min(settings.retry_max_s, settings.retry_base_s * 2**attempt)
-    return delay / 2 + random.uniform(0, delay / 2)
-
-
-def _succeeded(base: dict[str, Any], response: Any, latency_s: float) -> dict[str, Any]:
-    """latency_s is the successful request's own round trip, excluding earlier failed
-    attempts and backoff."""
-    choice = response.choices[0]
-    answer = choice.message.content or ""
-    usage = getattr(response, "usage", None)
-    error = None if answer else f"model returned no answer text (finish_reason={choice.finish_reason})"
-    return {
-        **base,
-        "answer": answer,
-        "latency_s": latency_s,
-        "input_tokens": getattr(usage, "prompt_tokens", None),
-        "output_tokens": getattr(usage, "completion_tokens", None),
-        "error": error,
-    }
-
-
-def _failed(
-    base: dict[str, Any], exc: BaseException, settings: CallSettings, attempts: int
-) -> dict[str, Any]:
-    # Providers sometimes echo credentials (the key, the Authorization header, the URL).
-    secrets = [*secret_values(), *([settings.api_key] if settings.api_key else [])]
-    message = redact(f"{type(exc).__name__} after {attempts} attempt(s): {exc}", secrets)
-    return {
-        **base,
-        "answer": "",
-        "latency_s": None,
-        "input_tokens": None,
-        "output_tokens": None,
-        "error": message[:1000],
-    }
