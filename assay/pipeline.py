@@ -123,8 +123,7 @@ def replay(
     cases = suite.parse_cases(data, set(skip_ids))
     wanted = {c.id for c in cases}
     if spec.replay == "recorded":
-        generations = [g for g in data.generations if str(g.get("case_id")) in wanted]
-        generations = [{k: v for k, v in g.items() if k != "_line"} for g in generations]
+        generations = suite.recorded_generations(data, cases)
     else:
         generations = suite.live_replay(cases, data, spec.suite_params(concurrency), progress)
     missing = sorted(wanted - {str(g.get("case_id")) for g in generations})

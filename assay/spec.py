@@ -44,6 +44,10 @@ class GeneratorSpec(_Strict):
     """
 
     model: str | None = Field(default=None, description="litellm model string, e.g. openai/gpt-4o-mini")
+    target: str | None = Field(
+        default=None,
+        description="module:function, your own system called in-process instead of a model (suites that support it)",
+    )
     api_base: str | None = None
     api_key_env: str | None = None
     max_tokens: int | None = Field(default=None, ge=1, description="answer length cap (provider default)")
@@ -59,6 +63,15 @@ class GeneratorSpec(_Strict):
     @classmethod
     def _no_credentials(cls, value: str | None) -> str | None:
         return public_url(value)
+
+    @field_validator("target")
+    @classmethod
+    def _module_function(cls, value: str | None) -> str | None:
+        if value is not None:
+            module, _, function = value.partition(":")
+            if not module or not function or not all(p.isidentifier() for p in [*module.split("."), function]):
+                raise ValueError("target must be 'module:function', e.g. mypkg.summarizer:summarize")
+        return value
 
     @field_validator("api_key_env")
     @classmethod
@@ -137,8 +150,11 @@ class RunSpec(_Strict):
 
     @model_validator(mode="after")
     def _live_needs_a_model(self) -> RunSpec:
-        if self.replay == "live" and not self.generator.model:
-            raise ValueError("--replay live needs --generator MODEL (a litellm model, e.g. openai/gpt-4o-mini)")
+        if self.replay == "live" and not (self.generator.model or self.generator.target):
+            raise ValueError(
+                "--replay live needs --generator MODEL (a litellm model, e.g. openai/gpt-4o-mini) "
+                "or --target module:function (your own system)"
+            )
         return self
 
     def completed(self, default_dataset: Path) -> RunSpec:
@@ -171,6 +187,7 @@ class RunSpec(_Strict):
             "lang": self.lang,
             "disagreement_threshold": self.disagreement_threshold,
             "generator": gen.model,
+            "target": gen.target,
             "api_base": gen.api_base,
             "api_key_env": gen.api_key_env,
             "max_tokens": gen.max_tokens,
@@ -295,6 +312,7 @@ def build_run_spec(
 
 # Spec fields by the command-line flag that sets them, so errors speak the user's language.
 _FLAGS = {"replay": "--replay", "k": "-k", "lang": "--lang", "generator.model": "--generator",
+          "generator.target": "--target",
           "generator.api_key_env": "--api-key-env", "generator.max_tokens": "--gen-max-tokens",
           "generator.timeout_s": "--gen-timeout", "generator.max_retries": "--gen-retries",
           "generator.chunk_size": "--chunk-size", "generator.chunk_overlap": "--chunk-overlap",

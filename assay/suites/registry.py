@@ -25,8 +25,15 @@ def _report() -> Suite:
     return ReportSuite()
 
 
+def _memory() -> Suite:
+    from assay.suites.memory.suite import MemorySuite
+
+    return MemorySuite()
+
+
 # Factories keep `import assay.suites.registry` cheap: a suite's module loads when asked for.
 _FACTORIES: dict[str, Callable[[], Suite]] = {
+    "memory": _memory,
     "rag_qa": _rag_qa,
     "report": _report,
 }

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pandas as pd
+from pydantic import BaseModel, ValidationError
 
 
 def frame(rows: list[dict[str, Any]], file: str, columns: list[str]) -> pd.DataFrame:
@@ -32,3 +33,21 @@ def scalar(value: Any) -> Any:
 def text_length(value: Any) -> int | None:
     """Length of text with surrounding whitespace ignored (whitespace-only counts as empty)."""
     return len(value.strip()) if isinstance(value, str) else None
+
+
+def schema_errors(record: dict[str, Any], model: type[BaseModel], checked: set[str] = frozenset()) -> str | None:  # type: ignore[assignment]
+    """Pydantic errors that no dedicated expectation reports, as one line (None when the row
+    parses). Errors of a ``checked`` field that is missing or outside its allowed set are left
+    to that field's own expectation, so each mistake is reported once."""
+    try:
+        model.model_validate({k: v for k, v in record.items() if k != "_line"})
+        return None
+    except ValidationError as exc:
+        messages = []
+        for err in exc.errors():
+            field = str(err["loc"][0]) if err["loc"] else ""
+            if field in checked and (record.get(field) is None or err["type"] == "literal_error"):
+                continue
+            where = ".".join(str(part) for part in err["loc"])
+            messages.append(f"{where}: {err['msg']}" if where else str(err["msg"]))
+        return "; ".join(messages) or None

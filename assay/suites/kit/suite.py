@@ -116,6 +116,12 @@ class Suite(ABC, Generic[CaseT, GenT]):
         """Typed generations keyed by case id."""
         return {g["case_id"]: self.generation_model.model_validate(g) for g in raw}  # type: ignore[misc]
 
+    def recorded_generations(self, data: LoadedDataset, cases: list[CaseT]) -> list[dict[str, Any]]:
+        """The recorded outputs of the system under test, one per case: by default the rows of
+        the dataset's generations file whose ``case_id`` is a case that passed the gate."""
+        wanted = {c.id for c in cases}  # type: ignore[attr-defined]
+        return [{k: v for k, v in g.items() if k != "_line"} for g in data.generations if str(g.get("case_id")) in wanted]
+
     def live_replay(
         self, cases: list[CaseT], data: LoadedDataset, params: dict[str, Any], progress: ProgressFn
     ) -> list[dict[str, Any]]:

@@ -1,0 +1,146 @@
+"""Live replay of the memory suite: the system under test is the memory summarizer.
+
+Either a recursive summarizer through litellm (windows of turns, the running memory carried
+forward; its prompt is ``rules/summarizer.yaml``), or the user's own summarizer called
+in-process as ``module:function(turns) -> {"memory": str, "entities": [str]}`` (``--target``).
+Each session is summarised once; every query of the session is judged against that memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import json
+import os
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from assay.judges.prompts.base import fill
+from assay.redact import redact
+from assay.replay.llm_calls import CallSettings, Progress, complete, map_bounded, run_sync
+from assay.suites.memory.schema import MemoryCase, Session
+
+RULES = Path(__file__).resolve().parent / "rules" / "summarizer.yaml"
+DELIMITERS = ("<<<TURNS>>>", "<<<END TURNS>>>")
+_JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
+
+
+def live_memories(
+    cases: list[MemoryCase], sessions: list[dict[str, Any]], params: dict[str, Any], progress: Progress
+) -> list[dict[str, Any]]:
+    """One MemoryGeneration-shaped dict per case; a session that could not be summarised gives
+    its cases an ``error`` (they are unscored, with the reason), never an exception."""
+    readable = _sessions(sessions)
+    needed = list(dict.fromkeys(c.session_id for c in cases))
+    if params.get("target"):
+        summarize = load_target(str(params["target"]))
+        memories = {sid: _call_target(summarize, readable.get(sid), sid) for sid in needed}
+        model = str(params["target"])
+        progress(f"summarised {len(needed)} sessions with {model}")
+    else:
+        settings = CallSettings.from_params(params)
+        model = settings.model
+        done = run_sync(lambda: map_bounded(
+            needed,
+            lambda sid, sem: _summarize_llm(readable.get(sid), sid, settings, sem, params.get("lang", "ko")),
+            settings.concurrency, progress, "memories", lambda m: m.get("error") is not None,
+        ))
+        memories = dict(zip(needed, done, strict=True))
+    return [{"case_id": c.id, "session_id": c.session_id, "model": model, **memories[c.session_id]} for c in cases]
+
+
+def _sessions(records: list[dict[str, Any]]) -> dict[str, Session]:
+    out = {}
+    for record in records:
+        try:
+            session = Session.model_validate(record)
+        except ValueError:
+            continue  # named by the gate; its cases get "session could not be read"
+        out[session.id] = session
+    return out
+
+
+def load_target(target: str) -> Callable[[list[dict[str, str]]], Any]:
+    """``module:function``; the current directory is searched too, as ``python -m`` would."""
+    module_name, _, function = target.partition(":")
+    if os.getcwd() not in sys.path:
+        sys.path.append(os.getcwd())
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ValueError(f"--target {target!r}: cannot import {module_name!r} ({exc})") from None
+    fn = getattr(module, function, None)
+    if not callable(fn):
+        raise ValueError(f"--target {target!r}: {module_name} has no function {function!r}")
+    return fn
+
+
+def _call_target(summarize: Callable[..., Any], session: Session | None, sid: str) -> dict[str, Any]:
+    if session is None:
+        return _error(f"session {sid} could not be read from sessions.jsonl")
+    try:
+        return _memory_record(summarize([t.model_dump() for t in session.turns]))
+    except Exception as exc:  # the user's code: its failure is this session's, not the run's
+        return _error(redact(f"target raised {type(exc).__name__}: {exc}")[:1000])
+
+
+async def _summarize_llm(
+    session: Session | None, sid: str, settings: CallSettings, semaphore: asyncio.Semaphore, lang: str
+) -> dict[str, Any]:
+    if session is None:
+        return _error(f"session {sid} could not be read from sessions.jsonl")
+    rules = yaml.safe_load(RULES.read_text(encoding="utf-8"))
+    template = rules["en" if lang == "en" else "ko"]
+    window = int(rules["window_turns"])
+    memory: dict[str, Any] = {"memory": "", "entities": []}
+    for start in range(0, len(session.turns), window):
+        turns = session.turns[start : start + window]
+        values = {
+            "memory": memory["memory"] or "(없음)",
+            "entities": ", ".join(memory["entities"]) or "(없음)",
+            "start": str(start + 1),
+            "end": str(start + len(turns)),
+            "turns": "\n".join(f"{t.role}: {_undelimit(t.text)}" for t in turns),
+        }
+        messages = [{"role": "system", "content": template["system"]}, {"role": "user", "content": fill(template["user"], values)}]
+        reply = await complete(messages, settings, semaphore)
+        if reply.error:
+            return _error(f"window {values['start']}-{values['end']}: {reply.error}")
+        memory = parse_memory(reply.text)
+    return memory
+
+
+def _undelimit(text: str) -> str:
+    """Turn text cannot close the data block it sits in."""
+    for token in DELIMITERS:
+        text = text.replace(token, token.replace("<<<", "‹‹‹"))
+    return text
+
+
+def parse_memory(text: str) -> dict[str, Any]:
+    """The summarizer's JSON reply; a reply that is not JSON is taken as the memory text."""
+    match = _JSON_OBJECT.search(text or "")
+    if match:
+        try:
+            return _memory_record(json.loads(match.group(0)))
+        except (ValueError, TypeError):
+            pass
+    return {"memory": (text or "").strip(), "entities": [], "error": None}
+
+
+def _memory_record(value: Any) -> dict[str, Any]:
+    if isinstance(value, str):
+        return {"memory": value, "entities": [], "error": None}
+    if not isinstance(value, dict) or not isinstance(value.get("memory", ""), str):
+        raise TypeError(f"a summarizer must return {{'memory': str, 'entities': [str]}}, got {type(value).__name__}")
+    entities = value.get("entities") or []
+    return {"memory": value.get("memory", ""), "entities": [str(e) for e in entities], "error": None}
+
+
+def _error(message: str) -> dict[str, Any]:
+    return {"memory": "", "entities": [], "error": message}

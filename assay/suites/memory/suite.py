@@ -1,0 +1,69 @@
+"""The memory suite (seed 001): is a stored long-term memory useful for the query?"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from assay.schemas import LoadedDataset, ScoreRow
+from assay.suites.kit import AggregateResult, MetricFamily, ProgressFn, ReportSection, Suite
+from assay.suites.memory import dataset, metrics, summary
+from assay.suites.memory.schema import MemoryCase, MemoryGeneration
+
+
+class MemorySuite(Suite[MemoryCase, MemoryGeneration]):
+    name = "memory"
+    title = "Long-term memory usefulness"
+    seed = "001"
+    description = (
+        "Stored conversation memory per query: relevance, completeness, accuracy, noise (jury, 0-10), "
+        "overall 0-100; expected-fact recall and stale values beside the judges; per scenario and overall."
+    )
+    case_model = MemoryCase
+    generation_model = MemoryGeneration
+    summary_model = summary.MemorySummary
+    default_params = {"disagreement_threshold": 3.0}
+
+    def load_dataset(self, root: Path) -> LoadedDataset:
+        return dataset.load_memory_dataset(root)
+
+    def validation_frames(self, data: LoadedDataset) -> dict[str, pd.DataFrame]:
+        return dataset.memory_validation_frames(data)
+
+    def validation_parameters(self, data: LoadedDataset) -> dict[str, Any]:
+        return dataset.memory_validation_parameters(data)
+
+    def recorded_generations(self, data: LoadedDataset, cases: list[MemoryCase]) -> list[dict[str, Any]]:
+        """Each query gets the memory stored for its session (memories.jsonl is per session)."""
+        stored = {str(m.get("session_id")): m for m in data.generations}
+        out = []
+        for case in cases:
+            memory = stored.get(case.session_id)
+            if memory is not None:
+                fields = {k: v for k, v in memory.items() if k not in ("_line", "session_id", "case_id")}
+                out.append({**fields, "case_id": case.id, "session_id": case.session_id})
+        return out
+
+    def live_replay(
+        self, cases: list[MemoryCase], data: LoadedDataset, params: dict[str, Any], progress: ProgressFn
+    ) -> list[dict[str, Any]]:
+        from assay.suites.memory.live import live_memories
+
+        return live_memories(cases, data.extras.get("sessions", []), params, progress)
+
+    def metric_families(self) -> list[MetricFamily]:
+        return metrics.FAMILIES
+
+    def aggregate(self, rows: list[ScoreRow], cases: list[MemoryCase], params: dict[str, Any]) -> AggregateResult:
+        return summary.aggregate(rows, cases, params)
+
+    def charts(self, summary_: summary.MemorySummary) -> dict[str, bytes]:  # type: ignore[override]
+        return summary.charts(summary_)
+
+    def report_sections(
+        self, scores: pd.DataFrame, summary_: summary.MemorySummary, cases: list[MemoryCase],  # type: ignore[override]
+        generations: dict[str, MemoryGeneration],
+    ) -> list[ReportSection]:
+        return summary.report_sections(scores, summary_, cases, generations)
