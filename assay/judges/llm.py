@@ -11,24 +11,17 @@ call only, and redacted from error texts. It is never stored on the judge or in 
 
 from __future__ import annotations
 
-import json
 import os
-import re
 import time
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
-from assay.judges.base import ErrorKind, JudgeResult, Usage
-
-_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
-
-
-class MalformedReply(ValueError):
-    """The judge answered, but not with JSON that validates against the verdict model."""
+from assay.judges.base import ErrorKind, JudgeRequest, JudgeResult, Usage
+from assay.judges.verdicts import MalformedReply, parse_verdict  # noqa: F401  (re-exported)
+from assay.redact import redact, secret_values, with_url_credentials
 
 
 class MissingApiKey(RuntimeError):
@@ -46,14 +39,6 @@ def _litellm() -> Any:
 # -- request shape ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class JudgeRequest:
-    """Everything that determines a judge's answer; its content is the call-store key."""
-
-    model: str
-    api_base: str | None
-    messages: list[dict[str, Any]]
-    params: dict[str, Any] = field(default_factory=dict)
 
 
 @lru_cache(maxsize=256)
@@ -95,34 +80,6 @@ def provider_of(model: str, api_base: str | None) -> str:
 # -- reply parsing ---------------------------------------------------------------------------
 
 
-def extract_json(text: str) -> Any:
-    """The first JSON value in ``text``: plain, inside a ```json fence, or followed by prose."""
-    candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
-    decoder = json.JSONDecoder()
-    for candidate in candidates:
-        stripped = candidate.strip()
-        starts = [i for i in (stripped.find("{"), stripped.find("[")) if i >= 0]
-        if not starts:
-            continue
-        try:
-            value, _end = decoder.raw_decode(stripped, min(starts))
-            return value  # trailing text after the value is ignored on purpose
-        except json.JSONDecodeError:
-            continue
-    raise MalformedReply(f"no JSON object in reply: {text[:200]!r}")
-
-
-def parse_verdict(text: str | None, verdict_model: type[BaseModel]) -> dict[str, Any]:
-    """Parse and validate a raw reply; raises ``MalformedReply`` with the reason."""
-    if not text:
-        raise MalformedReply("empty reply")
-    value = extract_json(text)
-    try:
-        return verdict_model.model_validate(value).model_dump(mode="json")
-    except ValidationError as exc:
-        raise MalformedReply(f"reply does not match {verdict_model.__name__}: {exc}") from exc
-
-
 # -- error classification ----------------------------------------------------------------------
 
 
@@ -149,7 +106,8 @@ def classify_error(exc: BaseException) -> ErrorKind:
 
 
 def _redact(text: str, secret: str | None) -> str:
-    return text.replace(secret, "***") if secret and len(secret) >= 4 else text
+    """Providers echo keys and Authorization headers in errors: mask every known secret."""
+    return redact(text, [*secret_values(), *([secret] if secret and len(secret) >= 4 else [])])
 
 
 def _cost_usd(response: Any) -> float:
@@ -206,6 +164,11 @@ class LiteLLMJudge:
     def provider(self) -> str:
         return provider_of(self.model, self.api_base)
 
+    @property
+    def version(self) -> str:
+        """An LLM judge is its request (model, endpoint, sampling settings): nothing more to key."""
+        return "litellm"
+
     def request(self, prompt: Any, item: BaseModel, lang: str = "ko") -> JudgeRequest:
         """The request this judge would send for ``item``; pure, so it can key the store."""
         params = {
@@ -252,7 +215,8 @@ class LiteLLMJudge:
             response = await litellm.acompletion(
                 model=self.model,
                 messages=request.messages,
-                api_base=self.api_base,
+                # Credentials in the endpoint URL are joined here, at call time, and nowhere else.
+                api_base=with_url_credentials(self.api_base) if self.api_base else None,
                 api_key=api_key,
                 timeout=self.timeout_s,
                 max_retries=0,  # the OpenAI SDK retries twice by default; the runner owns retries

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 import json
 import math
 import random
@@ -42,9 +41,9 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from assay.cancellation import raise_if_stopped
-from assay.judges.base import Judge, JudgeResult, Usage
-from assay.judges.llm import JudgeRequest, MalformedReply, parse_verdict, provider_of
+from assay.judges.base import Judge, JudgeRequest, JudgeResult, Usage
 from assay.judges.store import CallStore, now_iso, request_key
+from assay.judges.verdicts import MalformedReply
 
 # Output tokens assumed for a judge's first budgeted call, before any reply was seen; later
 # estimates use the largest reply observed for that judge in this run.
@@ -115,15 +114,6 @@ class _Budget:
             self._settled.notify_all()
 
 
-def _accepts_lang(judge: Judge) -> bool:
-    """The Judge protocol has no ``lang``; judges that accept it (LiteLLMJudge) get it."""
-    try:
-        params = inspect.signature(judge.ajudge).parameters
-    except (TypeError, ValueError):
-        return False
-    return "lang" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
-
-
 class JuryRunner:
     """Run a jury over a batch. Backoff times are seconds.
 
@@ -160,7 +150,6 @@ class JuryRunner:
         self.progress = progress or (lambda message: None)
         self._rng = random.Random()
         self.spent_usd = 0.0  # over all run() calls: max_cost_usd bounds the runner's total
-        self._lang_kw = {j.name: ({"lang": lang} if _accepts_lang(j) else {}) for j in judges}
 
     # -- public entry points ---------------------------------------------------------------
     def run(self, prompt: Any, items: list[tuple[str, BaseModel]]) -> JuryRun:
@@ -207,23 +196,13 @@ class _RunState:
     def semaphore(self, judge: Judge) -> asyncio.Semaphore | None:
         if judge.offline:
             return None  # local computation: nothing to rate-limit
-        provider = getattr(judge, "provider", None) or provider_of(
-            judge.model, getattr(judge, "api_base", None)
-        )
+        provider = judge.provider
         if provider not in self.semaphores:
             self.semaphores[provider] = asyncio.Semaphore(self.runner.concurrency_per_provider)
         return self.semaphores[provider]
 
     def request(self, judge: Judge, item: BaseModel) -> JudgeRequest:
-        if hasattr(judge, "request"):
-            return judge.request(self.prompt, item, self.runner.lang)  # type: ignore[attr-defined]
-        # Offline judges are keyed by name and version: bump ``version`` when their logic changes.
-        params = {
-            "judge": judge.name,
-            "offline": bool(judge.offline),
-            "version": getattr(judge, "version", None),
-        }
-        return JudgeRequest(judge.model, None, self.prompt.messages(item, self.runner.lang), params)
+        return judge.request(self.prompt, item, self.runner.lang)
 
     async def call(self, judge: Judge, case_id: str, item: BaseModel) -> JudgeResult:
         try:
@@ -307,10 +286,8 @@ class _RunState:
         self, judge: Judge, case_id: str, item: BaseModel, request: JudgeRequest
     ) -> JudgeResult:
         self.stats[judge.name].sent += 1
-        kwargs: dict[str, Any] = dict(self.runner._lang_kw[judge.name])
-        if hasattr(judge, "request"):
-            kwargs["request"] = request  # built once; the judge need not rebuild it per attempt
-        return await judge.ajudge(self.prompt, item, case_id, **kwargs)
+        # The request is built once; the judge need not rebuild it per attempt.
+        return await judge.ajudge(self.prompt, item, case_id, lang=self.runner.lang, request=request)
 
     async def _from_store(self, store: CallStore, judge: Judge, case_id: str, key: str) -> JudgeResult | None:
         record = await asyncio.to_thread(store.get, key)
@@ -318,10 +295,7 @@ class _RunState:
             return None
         raw_text = (record.get("response") or {}).get("raw_text")
         try:
-            parse = getattr(judge, "parse", None)
-            verdict = (
-                parse(raw_text, self.prompt) if parse else parse_verdict(raw_text, self.prompt.verdict_model)
-            )
+            verdict = judge.parse(raw_text, self.prompt)
         except MalformedReply:
             return None  # e.g. the verdict model got stricter: ask again
         return JudgeResult(
@@ -364,14 +338,13 @@ class _RunState:
         )
 
     def _estimate(self, judge: Judge, request: JudgeRequest) -> float:
-        estimate = getattr(judge, "estimate_cost_usd", None)
-        if self.budget.limit is None or judge.offline or estimate is None:
+        if self.budget.limit is None or judge.offline:
             return 0.0  # no budget to guard, or nothing priced: skip the token counting
-        prior = min(PRIOR_OUTPUT_TOKENS, getattr(judge, "max_tokens", PRIOR_OUTPUT_TOKENS))
+        prior = min(PRIOR_OUTPUT_TOKENS, judge.max_tokens or PRIOR_OUTPUT_TOKENS)
         output_tokens = self.max_output_tokens.get(judge.name, prior)
         # Our token count may differ from the provider's tokenizer, so never estimate below the
         # dearest call this judge has actually made in this run.
-        return max(float(estimate(request, output_tokens)), self.max_call_cost.get(judge.name, 0.0))
+        return max(float(judge.estimate_cost_usd(request, output_tokens)), self.max_call_cost.get(judge.name, 0.0))
 
     def _account(self, judge: Judge, usage: Usage) -> None:
         stats = self.stats[judge.name]
@@ -412,8 +385,8 @@ class _RunState:
             "api_base": request.api_base,
             "offline": bool(judge.offline),
             "prompt_id": self.prompt.id,
-            "prompt_sha256": getattr(self.prompt, "sha256", None),
-            "prompt_version": getattr(self.prompt, "version", None),
+            "prompt_sha256": self.prompt.sha256,
+            "prompt_version": self.prompt.version,
             "request": {"messages": request.messages, "params": request.params},
             "response": {
                 "raw_text": raw_text,
@@ -447,7 +420,7 @@ class _RunState:
                 dropped[judge.name] = f"all {len(mine)} calls failed ({summary}); first: {mine[0].error}"
         return JuryRun(
             prompt_id=self.prompt.id,
-            prompt_sha256=getattr(self.prompt, "sha256", None),
+            prompt_sha256=self.prompt.sha256,
             results=results,
             judge_stats=self.stats,
             dropped_judges=dropped,

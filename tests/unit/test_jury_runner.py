@@ -15,7 +15,7 @@ import pytest
 from pydantic import BaseModel, Field
 
 import assay  # noqa: F401  (offline switches before litellm)
-from assay.judges.base import JudgeResult
+from assay.judges.base import JudgeResult, LocalJudge
 from assay.judges.llm import LiteLLMJudge
 from assay.judges.runner import JuryRunner
 from assay.judges.store import CallStore
@@ -50,15 +50,15 @@ class FakePrompt:
         ]
 
 
-class EchoOfflineJudge:
-    """A deterministic offline judge double; it implements the bare Judge protocol (no lang)."""
+class EchoOfflineJudge(LocalJudge):
+    """A deterministic offline judge double: the protocol's local plumbing plus its own ajudge."""
 
-    name, model, weight, offline = "offline-echo", "offline/echo", 1.0, True
+    name, model, weight = "offline-echo", "offline/echo", 1.0
 
     def __init__(self) -> None:
         self.calls = 0
 
-    async def ajudge(self, prompt, item, case_id):
+    async def ajudge(self, prompt, item, case_id, lang="ko", request=None):
         self.calls += 1
         verdict = {"score": float(len(item.answer) % 11), "reason": "length"}
         return JudgeResult(
@@ -277,7 +277,7 @@ def test_a_judge_that_raises_does_not_sink_the_others(server):
     class Broken(EchoOfflineJudge):
         name = "broken"
 
-        async def ajudge(self, prompt, item, case_id):
+        async def ajudge(self, prompt, item, case_id, lang="ko", request=None):
             raise RuntimeError("bug in judge")
 
     run = runner([judge(server), Broken()]).run(PROMPT, items(2))

@@ -20,12 +20,12 @@ from assay.judges.llm import (
     LiteLLMJudge,
     MalformedReply,
     _redact,
-    extract_json,
     parse_verdict,
     provider_of,
     public_api_base,
 )
 from assay.judges.store import request_key
+from assay.judges.verdicts import json_objects
 from tests.support.openai_server import Fault, OpenAICompatServer, schema_filling_responder
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -99,7 +99,7 @@ def test_parse_rejects_malformed_or_invalid(text):
 @given(score=st.floats(0, 10), reason=st.text(max_size=40), tail=st.text(max_size=40))
 def test_parse_roundtrips_any_valid_verdict_with_trailing_text(score, reason, tail):
     text = json.dumps({"score": score, "reason": reason}, ensure_ascii=False) + "\n" + tail
-    assert extract_json(text) == {"score": score, "reason": reason}
+    assert json_objects(text)[0] == {"score": score, "reason": reason}
     assert parse_verdict(text, Verdict)["score"] == score
 
 

@@ -1,0 +1,88 @@
+"""agent_intent: the offline jury's rules (seed 004).
+
+agent_intent: empty or error message → FAILED; greeting or unrelated (label OTHER, target
+coverage T < .2) → FAILED; clarifying question → PARTIAL if T ≥ .3 else WEAK; action class
+of request vs message: same 1, related (MOVE/UPDATE, ADD/UPDATE) or unknown 0.5, different
+0 → RELATED_BUT_WRONG (FAILED if T ≤ .2); else s = 0.5·action + 0.4·T + 0.1·scope (share of
+the request's figures repeated): s ≥ .9 PERFECT, ≥ .65 GOOD, ≥ .5 PARTIAL, ≥ .3 WEAK, else
+RELATED_BUT_WRONG; a request with two or more actions of which the message performs only
+some is at most PARTIAL. ``intent_label`` is the message's action class by cue words.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from assay.judges.offline import text as tx
+from assay.judges.offline.scoring import pct
+from assay.judges.prompts import AgentIntentInput
+
+
+class AgentRules:
+    """Rules of one prompt family; mixed into ``OfflineJudge``, which supplies the signals
+    (``units``, ``conflicts``, ``coverage``…) and the thresholds they use."""
+
+    PROMPT_RULES: ClassVar[dict[str, str]] = {"agent_intent": "agent_intent"}
+
+    def agent_intent(self, item: AgentIntentInput) -> dict[str, Any]:
+        tag = f"[{self.signal}]"
+        message = tx.normalize(item.assistant_message)
+        label = tx.message_intent(message)
+        if label == "ERROR":
+            return {
+                "verdict": "FAILED",
+                "intent_label": "ERROR",
+                "reasoning": f"{tag} 응답이 없거나 오류/실패 메시지.",
+            }
+        request = item.query + ("\n" + item.expected_result if item.expected_result.strip() else "")
+        ctx = self.prepare([request, message])
+        target = self.units(tx.strip_action_words(item.query), ctx)
+        t = self.coverage(target, self.units(message, ctx))
+        t = 1.0 if t is None else t
+        wanted = tx.intent_of(item.query)
+        figures = tx.quantities(item.query)
+        scope = (
+            (sum(any(tx.same_quantity(f, g) for g in tx.quantities(message)) for f in figures) / len(figures))
+            if figures
+            else 1.0
+        )
+        why = f"요청 의도 {wanted or '불명'}, 메시지 의도 {label}, 대상 포함률 {pct(t)}, 범위(수치) {pct(scope)}"
+        if label in {"OTHER"} and t < 0.2:
+            return {
+                "verdict": "FAILED",
+                "intent_label": label,
+                "reasoning": f"{tag} {why}: 요청과 무관한 응답.",
+            }
+        if label == "CLARIFY":
+            verdict = "PARTIAL" if t >= 0.3 else "WEAK"
+            return {"verdict": verdict, "intent_label": label, "reasoning": f"{tag} {why}: 되묻기 응답."}
+        if wanted is None or label == "OTHER":
+            action = 0.5
+        elif wanted == label:
+            action = 1.0
+        elif frozenset({wanted, label}) in tx.NEAR_INTENTS:
+            action = 0.5
+        else:
+            action = 0.0
+        if action == 0.0:
+            verdict = "RELATED_BUT_WRONG" if t > 0.2 else "FAILED"
+            return {"verdict": verdict, "intent_label": label, "reasoning": f"{tag} {why}: 요청과 다른 동작."}
+        s = 0.5 * action + 0.4 * t + 0.1 * scope
+        verdict = (
+            "PERFECT"
+            if s >= 0.9
+            else "GOOD"
+            if s >= 0.65
+            else "PARTIAL"
+            if s >= 0.5
+            else "WEAK"
+            if s >= 0.3
+            else "RELATED_BUT_WRONG"
+        )
+        asked, done = tx.intents_in(item.query), tx.intents_in(message)
+        note = ""
+        if len(asked) >= 2 and not asked <= done and verdict in {"PERFECT", "GOOD"}:
+            verdict = "PARTIAL"
+            note = f", 요청한 동작 {'/'.join(sorted(asked))} 중 {'/'.join(sorted(asked & done)) or '없음'}만 수행"
+        return {"verdict": verdict, "intent_label": label, "reasoning": f"{tag} {why}, 종합 {s:.2f}{note}."}
+
