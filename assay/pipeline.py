@@ -222,7 +222,7 @@ def _jury_stats(runs: list[Any]) -> JuryStats:
             stats.reused += judge.reused
             stats.failed += judge.failed
             stats.cost_usd += judge.cost_usd
-        stats.untrusted += len(getattr(run, "untrusted_records", []) or [])
+        stats.untrusted += len(run.untrusted_records)
         stats.dropped.update(run.dropped_judges)
         stats.budget_exhausted = stats.budget_exhausted or run.budget_exhausted
     return stats

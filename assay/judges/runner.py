@@ -42,7 +42,7 @@ from pydantic import BaseModel, Field
 
 from assay.cancellation import raise_if_stopped
 from assay.judges.base import Judge, JudgeRequest, JudgeResult, Usage
-from assay.judges.store import CallStore, now_iso, request_key
+from assay.judges.store import CallStore, UntrustedRecord, now_iso, request_key
 from assay.judges.verdicts import MalformedReply
 
 # Output tokens assumed for a judge's first budgeted call, before any reply was seen; later
@@ -74,6 +74,9 @@ class JuryRun(BaseModel):
     store_errors: list[str] = Field(default_factory=list, description="records that could not be written")
     request_keys: list[str] = Field(
         default_factory=list, description="content keys, case order x judge order"
+    )
+    untrusted_records: list[str] = Field(
+        default_factory=list, description="stored records that failed their hash check, set aside and re-sent"
     )
 
 
@@ -192,6 +195,7 @@ class _RunState:
         self.semaphores: dict[str, asyncio.Semaphore] = {}
         self.inflight: dict[str, asyncio.Future[JudgeResult]] = {}
         self.store_errors: list[str] = []
+        self.untrusted_records: list[str] = []
 
     def semaphore(self, judge: Judge) -> asyncio.Semaphore | None:
         if judge.offline:
@@ -290,7 +294,12 @@ class _RunState:
         return await judge.ajudge(self.prompt, item, case_id, lang=self.runner.lang, request=request)
 
     async def _from_store(self, store: CallStore, judge: Judge, case_id: str, key: str) -> JudgeResult | None:
-        record = await asyncio.to_thread(store.get, key)
+        try:
+            record = await asyncio.to_thread(store.get, key)
+        except UntrustedRecord as exc:
+            where = await asyncio.to_thread(store.quarantine, key)
+            self.untrusted_records.append(f"{exc} (moved to {where}; sent again)")
+            return None
         if record is None:
             return None
         raw_text = (record.get("response") or {}).get("raw_text")
@@ -427,6 +436,7 @@ class _RunState:
             budget_exhausted=self.budget.exhausted,
             spent_usd=self.budget.spent - self.budget.before,
             store_errors=self.store_errors,
+            untrusted_records=self.untrusted_records,
             request_keys=[r.request_key for r in flat if r.request_key],
         )
 

@@ -8,6 +8,11 @@ a rerun therefore re-sends exactly the calls that failed.
 Records never hold API keys or headers: the request part is ``{messages, params}`` only and
 ``api_base`` is stored without user-info or query string.
 
+Nothing read back is trusted on its name alone: a record must hash to its key (its request
+part) and carry the sha256 of its response part. One that does not (edited, truncated,
+planted) raises ``UntrustedRecord``; the runner sets it aside (``quarantine``, the bytes are
+kept for inspection) and sends the call again.
+
 Layout: ``<root>/<key[:2]>/<key>.json``. ``root`` is a local path or any fsspec URL
 (``s3://bucket/assay/calls``). Records are write-once. Local writes are atomic (temp file,
 then hard link or rename); object stores replace whole objects on put, atomic already.
@@ -30,6 +35,28 @@ def request_key(
 ) -> str:
     """sha256 (hex) of the canonical JSON of the request content; never of keys or headers."""
     return sha256_json({"model": model, "api_base": api_base, "messages": messages, "params": params})
+
+
+class UntrustedRecord(Exception):
+    """A stored record that does not match its key or its own response hash."""
+
+    def __init__(self, key: str, why: str) -> None:
+        super().__init__(f"call record {key[:12]}…: {why}")
+        self.key, self.why = key, why
+
+
+def record_problem(key: str, record: Any) -> str | None:
+    """Why ``record`` cannot be trusted as the answer to request ``key``; None if it can."""
+    if not isinstance(record, dict) or record.get("key") != key:
+        return "the record names another key"
+    request = record.get("request")
+    if not isinstance(request, dict) or not isinstance(request.get("messages"), list):
+        return "the record has no request"
+    if request_key(record.get("model"), record.get("api_base"), request["messages"], request.get("params") or {}) != key:
+        return "its request does not hash to its key"
+    if record.get("response_sha256") != sha256_json(record.get("response")):
+        return "its response does not match the response hash"
+    return None
 
 
 def now_iso() -> str:
@@ -68,16 +95,37 @@ class CallStore:
         return f"{self.root.rstrip('/')}/{self._relpath(key)}"
 
     def get(self, key: str) -> dict[str, Any] | None:
-        """The stored record, or None if absent or unreadable (then the call is simply re-sent)."""
+        """The stored record, or None if there is none.
+
+        Raises ``UntrustedRecord`` if a record is there but fails ``record_problem``.
+        """
         try:
             if self._local is not None:
                 data = (self._local / self._relpath(key)).read_bytes()
             else:
                 data = self._fs.cat_file(f"{self._fs_root.rstrip('/')}/{self._relpath(key)}")
-            record = json.loads(data)
-        except (FileNotFoundError, json.JSONDecodeError, UnicodeDecodeError):
+        except FileNotFoundError:
             return None
-        return record if isinstance(record, dict) and record.get("key") == key else None
+        try:
+            record = json.loads(data)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise UntrustedRecord(key, "not valid JSON") from None
+        problem = record_problem(key, record)
+        if problem:
+            raise UntrustedRecord(key, problem)
+        return record
+
+    def quarantine(self, key: str) -> str:
+        """Move an untrusted record aside (kept, never deleted) so a fresh answer can be stored."""
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
+        if self._local is not None:
+            source = self._local / self._relpath(key)
+            target = source.with_name(f"{source.name}.untrusted-{stamp}")
+            os.replace(source, target)
+            return str(target)
+        source = f"{self._fs_root.rstrip('/')}/{self._relpath(key)}"
+        self._fs.mv(source, f"{source}.untrusted-{stamp}")
+        return f"{self.path(key)}.untrusted-{stamp}"
 
     def put(self, key: str, record: dict[str, Any]) -> str:
         """Write ``record`` under ``key`` (sets ``record['key']``); returns its path or URL.
@@ -85,7 +133,7 @@ class CallStore:
         Write-once: if a record for ``key`` exists it is kept (first writer wins), so a record's
         bytes never change after a manifest has hashed them.
         """
-        record = {**record, "key": key}
+        record = {**record, "key": key, "response_sha256": sha256_json(record.get("response"))}
         record.setdefault("created_at", now_iso())
         data = canonical_json(record)
         if self._local is None:
@@ -122,4 +170,7 @@ class CallStore:
         return sorted(names)
 
     def __contains__(self, key: str) -> bool:
-        return self.get(key) is not None
+        try:
+            return self.get(key) is not None
+        except UntrustedRecord:
+            return False

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from assay import artifacts as names
 from assay.lineage.manifest import Manifest, load_manifest
 from assay.lineage.store import ArtifactStore
 
@@ -37,9 +38,9 @@ class RunReader:
 def trace_case(store: ArtifactStore, run_id: str, case_id: str, metric: str | None = None) -> list[str]:
     run = RunReader(store, run_id)
     names = run.manifest.artifacts
-    finals = [r for r in run.jsonl("scores/all.jsonl") if r["case_id"] == case_id and r.get("judge") is None]
+    finals = [r for r in run.jsonl(names.SCORES) if r["case_id"] == case_id and r.get("judge") is None]
     if not finals:
-        known = sorted({r["case_id"] for r in run.jsonl("scores/all.jsonl")})
+        known = sorted({r["case_id"] for r in run.jsonl(names.SCORES)})
         raise KeyError(f"case {case_id!r} has no scores in run {run_id} ({len(known)} cases scored, e.g. {known[:5]})")
     if metric:
         finals = [r for r in finals if r["metric"] == metric]
@@ -50,12 +51,12 @@ def trace_case(store: ArtifactStore, run_id: str, case_id: str, metric: str | No
     family_rows = {
         name: [r for r in run.jsonl(name) if r["case_id"] == case_id]
         for name in names
-        if name.startswith("scores/") and name != "scores/all.jsonl"
+        if name.startswith("scores/") and name != names.SCORES
     }
-    by_metric = {r["metric"]: r for r in run.jsonl("scores/all.jsonl") if r["case_id"] == case_id and r.get("judge") is None}
+    by_metric = {r["metric"]: r for r in run.jsonl(names.SCORES) if r["case_id"] == case_id and r.get("judge") is None}
     for row in finals:
         out.append(f"score {row['metric']} = {_value(row)} (scale {row['scale']})")
-        out.append(f"  from {run.ref('scores/all.jsonl')}")
+        out.append(f"  from {run.ref(names.SCORES)}")
         out += _origin_lines(run, row, by_metric, family_rows, depth=1)
         out.append("")
     return out
@@ -72,7 +73,7 @@ def _origin_lines(
     (e.g. overall, output_quality) each component, traced the same way."""
     pad = "  " * depth
     lines = []
-    family_file = f"scores/{row['family']}.jsonl"
+    family_file = names.family_scores(row["family"])
     if family_file in run.manifest.artifacts:
         lines.append(f"{pad}from {run.ref(family_file)}")
     for judged in (r for r in family_rows.get(family_file, []) if r["metric"] == row["metric"] and r.get("judge")):
@@ -95,7 +96,7 @@ def _input_lines(run: RunReader, case_id: str) -> list[str]:
                 if record.get("id") == case_id:
                     lines.append(f"input row: line {number} of {run.ref(name)}")
                     lines.append("  " + json.dumps(record, ensure_ascii=False)[:300])
-    gen_name = "generations/generations.jsonl"
+    gen_name = names.GENERATIONS
     if gen_name in run.manifest.artifacts:
         for record in run.jsonl(gen_name):
             if record.get("case_id") == case_id:
@@ -112,7 +113,7 @@ def _judge_lines(run: RunReader, row: dict[str, Any]) -> list[str]:
     key = (row.get("details") or {}).get("request_key")
     value = "failed" if row["value"] is None else f"{row['value']:.4g}"
     lines = [f"    judge {row['judge']}: {value}"]
-    call_name = f"judge_calls/{key}.json" if key else None
+    call_name = names.judge_call(key) if key else None
     if call_name and call_name in run.manifest.artifacts:
         call = run.json(call_name)
         lines.append(f"      request + raw response: {run.ref(call_name)}")

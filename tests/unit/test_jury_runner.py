@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -18,7 +19,7 @@ import assay  # noqa: F401  (offline switches before litellm)
 from assay.judges.base import JudgeResult, LocalJudge
 from assay.judges.llm import LiteLLMJudge
 from assay.judges.runner import JuryRunner
-from assay.judges.store import CallStore
+from assay.judges.store import CallStore, UntrustedRecord
 from tests.support.openai_server import Fault, OpenAICompatServer
 
 
@@ -321,15 +322,23 @@ def test_identical_requests_in_one_run_are_sent_once(server, tmp_path):
 # -- the call store ----------------------------------------------------------------------------
 
 
+def stored_request(text: str) -> tuple[str, dict]:
+    """A request key and the request part of a record that hashes to it."""
+    messages, params = [{"role": "user", "content": text}], {"temperature": 0.2}
+    key = CallStore.request_key("openai/m", None, messages, params)
+    return key, {"model": "openai/m", "api_base": None, "request": {"messages": messages, "params": params}}
+
+
 def test_store_is_write_once_and_tolerates_damage(tmp_path):
     store = CallStore(str(tmp_path / "calls"))
-    key = CallStore.request_key("openai/m", None, [{"role": "user", "content": "hi"}], {"temperature": 0.2})
-    path = store.put(key, {"response": {"raw_text": "first"}})
-    store.put(key, {"response": {"raw_text": "second"}})
+    key, request = stored_request("hi")
+    path = store.put(key, {**request, "response": {"raw_text": "first"}})
+    store.put(key, {**request, "response": {"raw_text": "second"}})
     assert store.get(key)["response"]["raw_text"] == "first" and store.get(key)["key"] == key
     assert [p.name for p in Path(path).parent.iterdir()] == [f"{key}.json"]  # no temp files left
     Path(path).write_text("{ truncated", encoding="utf-8")
-    assert store.get(key) is None  # unreadable record: the call is simply re-sent
+    with pytest.raises(UntrustedRecord, match="not valid JSON"):  # the runner sets it aside, re-sends
+        store.get(key)
     assert store.get("0" * 64) is None
     with pytest.raises(ValueError):
         store.get("../../etc/passwd")
@@ -337,8 +346,8 @@ def test_store_is_write_once_and_tolerates_damage(tmp_path):
 
 def test_store_works_on_fsspec_urls():
     store = CallStore("memory://assay-test/calls")
-    key = CallStore.request_key("openai/m", None, [], {})
-    store.put(key, {"response": {"raw_text": "{}"}})
+    key, request = stored_request("")
+    store.put(key, {**request, "response": {"raw_text": "{}"}})
     assert store.get(key)["response"]["raw_text"] == "{}"
     assert store.keys() == [key] and key in store
 
@@ -355,3 +364,76 @@ def test_real_prompt_with_offline_jury_and_llm_judge(server, tmp_path):
     assert run.prompt_sha256 == prompt.sha256
     assert server.requests[0].body["messages"] == prompt.messages(item, "ko")
     assert sorted(store.get(k)["model"] for k in run.request_keys) == sorted(j.model for j in jury)
+
+
+RULE_MODULE = '''
+import json
+from assay.judges.base import JudgeResult, LocalJudge
+
+
+class RuleJudge(LocalJudge):
+    name, model, weight = "rule", "offline/rule", 1.0
+
+    async def ajudge(self, prompt, item, case_id, lang="ko", request=None):
+        verdict = {{"score": {score}, "reason": "rule"}}
+        return JudgeResult(judge=self.name, model=self.model, prompt_id=prompt.id, case_id=case_id,
+                           verdict=verdict, raw_text=json.dumps(verdict), attempts=1)
+'''
+
+
+def load_rule_judge(path: Path, score: float):
+    """Write the rule module with ``score`` and import it afresh (a new class, as in a new run)."""
+    import importlib.util
+
+    path.write_text(RULE_MODULE.format(score=score), encoding="utf-8")
+    spec = importlib.util.spec_from_file_location(f"rule_judge_{int(score)}", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # as for any imported module; the version reads its file
+    spec.loader.exec_module(module)
+    return module.RuleJudge()
+
+
+def test_an_edited_offline_rule_is_a_new_judge_version_and_is_asked_again(tmp_path):
+    store = CallStore(str(tmp_path / "calls"))
+    rules = tmp_path / "rule_judge.py"
+    old = runner([load_rule_judge(rules, 3)], store=store).run(PROMPT, items(1))
+    new_judge = load_rule_judge(rules, 7)
+    new = runner([new_judge], store=store).run(PROMPT, items(1))
+    before, after = old.results["case-000"][0], new.results["case-000"][0]
+    assert before.verdict["score"] == 3 and after.verdict["score"] == 7  # not the stored old verdict
+    assert before.request_key != after.request_key and not after.cached
+    stored = store.get(after.request_key)  # what `assay lineage` shows for the new score
+    assert json.loads(stored["response"]["raw_text"])["score"] == 7
+    assert store.get(before.request_key)["request"]["params"]["version"] != new_judge.version
+    assert new_judge.request(PROMPT, items(1)[0][1]).params["version"] == new_judge.version
+
+
+def test_an_edited_stored_answer_is_set_aside_and_asked_again(server, tmp_path):
+    store = CallStore(str(tmp_path / "calls"))
+    first = runner([judge(server)], store=store).run(PROMPT, items(2))
+    key = first.results["case-000"][0].request_key
+    path = Path(store.path(key))
+    record = json.loads(path.read_text())
+    record["response"]["raw_text"] = json.dumps({"score": 10, "reason": "edited"})  # hash left stale
+    path.write_text(json.dumps(record))
+    sent_before = server.count(model="judge-a")
+
+    again = runner([judge(server)], store=store).run(PROMPT, items(2))
+    assert server.count(model="judge-a") == sent_before + 1  # only the edited call is re-sent
+    assert len(again.untrusted_records) == 1 and "response hash" in again.untrusted_records[0]
+    assert again.results["case-000"][0].verdict == first.results["case-000"][0].verdict
+    assert again.results["case-001"][0].cached
+    assert list(path.parent.glob(f"{key}.json.untrusted-*"))  # the edited bytes are kept as evidence
+    assert store.get(key)["response"]["raw_text"] != record["response"]["raw_text"]
+
+
+def test_a_planted_record_under_another_request_key_is_not_trusted(server, tmp_path):
+    store = CallStore(str(tmp_path / "calls"))
+    first = runner([judge(server)], store=store).run(PROMPT, items(1))
+    key = first.results["case-000"][0].request_key
+    record = json.loads(Path(store.path(key)).read_text())
+    record["request"]["messages"][1]["content"] = "something else"
+    Path(store.path(key)).write_text(json.dumps(record))
+    with pytest.raises(UntrustedRecord, match="does not hash to its key"):
+        store.get(key)
+    assert key not in store
