@@ -15,11 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-from pydantic import BaseModel, ValidationError
 
 from assay.schemas import LoadedDataset
 from assay.suites.rag_qa.schema import CATEGORIES, RagCase, RagGeneration, normalize_source
-from assay.validation.frames import as_id, frame, scalar, text_length
+from assay.validation.frames import as_id, frame, scalar, schema_errors, text_length
 from assay.validation.jsonl import load_cases_and_generations
 
 SUITE = "rag_qa"
@@ -76,7 +75,7 @@ def rag_validation_frames(data: LoadedDataset) -> dict[str, pd.DataFrame]:
                 "question_length": text_length(rec.get("question")),
                 "reference_answer_length": text_length(rec.get("reference_answer")),
                 "n_keywords": len(keywords) if isinstance(keywords, list) else None,
-                "schema_errors": _schema_errors(rec, RagCase, _CASE_FIELDS_CHECKED),
+                "schema_errors": schema_errors(rec, RagCase, _CASE_FIELDS_CHECKED),
             }
         )
         if isinstance(source_docs, list):
@@ -99,7 +98,7 @@ def rag_validation_frames(data: LoadedDataset) -> dict[str, pd.DataFrame]:
                 "answer_length": text_length(answer),
                 "n_retrieved": len(retrieved) if isinstance(retrieved, list) else None,
                 "has_error": bool(error),
-                "schema_errors": _schema_errors(rec, RagGeneration, _GENERATION_FIELDS_CHECKED),
+                "schema_errors": schema_errors(rec, RagGeneration, _GENERATION_FIELDS_CHECKED),
             }
         )
 
@@ -122,22 +121,3 @@ def rag_validation_parameters(data: LoadedDataset) -> dict[str, Any]:
 def _present(value: Any) -> bool | None:
     """A stand-in for a list column: None when absent, so not-null checks name the row."""
     return None if value is None else True
-
-
-def _schema_errors(record: dict[str, Any], model: type[BaseModel], checked: set[str]) -> str | None:
-    """Pydantic errors that no dedicated expectation reports (wrong types, bad chunks...).
-
-    Rows that pass the gate therefore also parse as the typed model downstream.
-    """
-    try:
-        model.model_validate(record)
-        return None
-    except ValidationError as exc:
-        messages = []
-        for err in exc.errors():
-            field = str(err["loc"][0]) if err["loc"] else ""
-            if field in checked and (record.get(field) is None or err["type"] == "literal_error"):
-                continue  # already reported as missing / not in the allowed set
-            where = ".".join(str(part) for part in err["loc"])
-            messages.append(f"{where}: {err['msg']}")
-        return "; ".join(messages) or None
