@@ -112,7 +112,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.no_heldout:
         print("\n== datasets/rag_qa answer labels: labelled by a different person, never used for tuning (held-out)")
         agreement(rag_qa_rows(), args.details)
+        print("\n== datasets/memory labels: written by the dataset's author from the seed rubric, before the")
+        print("   offline rules were run on it (one rule, 'the answer type must sit in an on-topic clause',")
+        print("   was changed after seeing its disagreements)")
+        agreement(memory_rows(), args.details)
     return 0
+
+
+def memory_rows() -> list[dict]:
+    """The bundled memory queries with their stored memories and hand labels (0-10 each)."""
+    base = ROOT / "datasets" / "memory"
+
+    def read(name: str) -> list[dict]:
+        return [json.loads(line) for line in (base / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+
+    cases = {c["id"]: c for c in read("cases.jsonl")}
+    memories = {m["session_id"]: m for m in read("memories.jsonl")}
+    rows = []
+    for label in read("labels.jsonl"):
+        case = cases[label["case_id"]]
+        memory = memories[case["session_id"]]
+        rows.append({
+            "id": label["case_id"],
+            "prompt_id": "memory_usefulness",
+            "input": {"query": case["query"], "memory": memory["memory"], "entities": memory["entities"]},
+            "label": {
+                **{k: label[k] for k in ("relevance", "completeness", "accuracy", "noise")},
+                "reasoning": label.get("note", ""), "helpful_info": [], "missing_info": [], "summary": "",
+            },
+        })
+    return rows
 
 
 def rag_qa_rows() -> list[dict]:

@@ -31,6 +31,12 @@ SUPERSEDED_CUES = (
     "로 상향", "으로 상향", "로 하향", "으로 하향", "바뀌", "바뀜", "갱신", "(구)", "→", "->", "더 이상",
     "previously", "was changed", "changed from", "no longer",
 )  # fmt: skip
+# Korean states a change as "<old>에서 <new>(으)로 <verb>" or "<new>(으)로 <verb>": a sentence
+# with such a change verb reports a history, so an old value in it is not presented as current.
+CHANGE_VERB = re.compile(
+    r"(?:으로|로)\s*(?:늘|줄|변경|바꾸|바꿨|바뀌|바뀜|조정|상향|하향|연기|미뤄|미룸|미뤘|앞당|확대|축소|인상|인하|"
+    r"증액|감액|교체|수정|갱신|이전|옮|전환|업그레이드|다운그레이드)"
+)
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?。])\s+|\n+|;\s*|\s+·\s+|\s/\s")
 
 
@@ -103,12 +109,17 @@ def fact_recall(memory: str, facts: Sequence[Fact]) -> FactRecall:
     return FactRecall(len(found) / len(facts), found, missing)
 
 
+def marks_change(sentence: str) -> bool:
+    """Whether the sentence marks a value as old or changed (a cue word or a change verb)."""
+    return any(cue in sentence for cue in SUPERSEDED_CUES) or bool(CHANGE_VERB.search(sentence))
+
+
 def stale_as_current(memory: str, stale: Iterable[Fact]) -> list[str]:
     """Stale facts stated in some sentence that does not mark them as old or changed."""
     flagged = []
     for fact in stale:
         for sentence in sentences(memory):
-            if fact_present(fact, sentence) and not any(cue in sentence for cue in SUPERSEDED_CUES):
+            if fact_present(fact, sentence) and not marks_change(sentence):
                 flagged.append(fact.fact)
                 break
     return flagged

@@ -11,6 +11,7 @@ import pytest
 from assay.lineage.audit import audit_run
 from assay.lineage.manifest import load_manifest
 from assay.lineage.store import ArtifactStore
+from tests.conftest import ROOT
 from tests.support.cli import cli, run_id_of
 from tests.support.memory_data import CASES, write_memory_dataset
 from tests.support.openai_server import OpenAICompatServer
@@ -96,3 +97,26 @@ def test_a_users_own_summarizer_runs_as_target(offline_run, tmp_path, monkeypatc
     final = scores[scores["judge"].isna()].set_index(["case_id", "metric"])["value"]
     assert final[("t3-q1", "fact_recall")] == 1.0  # the GCP figure the recorded (empty) memory lacked
     sys.modules.pop("my_summarizer", None)
+
+
+def test_bundled_memory_dataset_runs_offline_and_with_a_loopback_llm_jury(prefect_server, tmp_path, monkeypatch):
+    """The default dataset (no --dataset): every bundled query is scored and reported, by the
+    offline jury and by an LLM jury on a loopback server; both runs audit clean."""
+    bundled = ROOT / "datasets" / "memory"
+    queries = [json.loads(line)["id"] for line in (bundled / "cases.jsonl").read_text(encoding="utf-8").splitlines()]
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-memory-secret")
+    with OpenAICompatServer() as server:
+        for extra in (["--offline"], ["--api-base", server.base_url, "--judge", "openai/a", "--judge", "openai/b"]):
+            result, output = cli("run", "memory", "--out", str(tmp_path), *extra)
+            assert result.exit_code == 0, output
+            run_id = run_id_of(output)
+            assert audit_run(ArtifactStore(str(tmp_path)), run_id).ok
+            scores = pd.read_parquet(tmp_path / run_id / "scores.parquet")
+            overall = scores[scores["judge"].isna() & (scores["metric"] == "overall")]
+            assert sorted(overall["case_id"]) == sorted(queries) and overall["value"].notna().all()
+            report = (tmp_path / run_id / "report.md").read_text(encoding="utf-8")
+            assert all(q in report for q in queries)
+        assert server.count(model="a") == len(queries)  # one call per query and judge
+    for path in tmp_path.rglob("*"):
+        if path.is_file():
+            assert b"sk-memory-secret" not in path.read_bytes(), path

@@ -60,6 +60,21 @@ def test_fact_recall_and_stale_values():
     assert stale_as_current("예산은 1억 원이다.", stale) == ["예산 1억"]
     assert stale_as_current("예산이 1억에서 1.5억으로 늘었다.", stale) == []  # marked as changed
     assert stale_as_current("이전 예산 1억, 현재 1.5억.", stale) == []
+
+
+@pytest.mark.parametrize(
+    ("memory", "flagged"),
+    [
+        ("출시일 8월 15일에서 9월 1일로 연기.", False),  # a change verb after (으)로
+        ("견적은 1,050만 원으로 인하됨(협상 전 1,200만 원).", False),
+        ("요금제를 프리미엄으로 업그레이드, 베이직 9,900원.", False),
+        ("출시일 8월 15일, QA 2주.", True),
+        ("출시일은 8월 15일로 잡혀 있다.", True),  # "로" without a change verb is not a change
+    ],
+)
+def test_a_value_in_a_sentence_that_states_a_change_is_not_stale(memory, flagged):
+    stale = [Fact("old", ("8월 15일",)), Fact("old price", ("1,200만",)), Fact("old plan", ("9,900원",))]
+    assert bool(stale_as_current(memory, stale)) is flagged
     assert fact_recall("아무 말", []).recall is None
 
 

@@ -103,6 +103,21 @@ def test_a_deployment_may_leave_dataset_and_jury_open():
     assert [j.name for j in done.jury.panel] == ["offline-lexical", "offline-ngram", "offline-numeric"]
 
 
+def test_every_deployment_in_prefect_yaml_is_a_valid_spec_of_a_registered_suite():
+    from pathlib import Path
+
+    import yaml
+
+    project = yaml.safe_load((Path(__file__).resolve().parents[2] / "prefect.yaml").read_text(encoding="utf-8"))
+    suites = set()
+    for deployment in project["deployments"]:
+        spec = RunSpec.model_validate(deployment["parameters"]["spec"])
+        RunOptions.model_validate(deployment["parameters"].get("options", {}))
+        assert deployment["name"] == f"{spec.suite}-nightly"
+        suites.add(spec.suite)
+    assert suites == {"rag_qa", "report", "memory"}  # every built-in suite is scheduled
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -1,7 +1,7 @@
 """memory_usefulness: the offline jury's rules (seed 001, scale 0-10).
 
 memory_usefulness (0-10): Q = coverage(query without interrogatives, memory + entities),
-T = the answer type the query needs (an amount for 얼마/비용/예산…, a date for 언제…) is present.
+T = the answer type the query needs (an amount for 얼마/비용/예산…, a date for 언제…) is present\nin a clause that shares a word with the query.
 
     ============================================  =========  ============  ========
     signal                                        relevance  completeness  accuracy
@@ -29,6 +29,8 @@ from assay.judges.offline import text as tx
 from assay.judges.offline.scoring import pct
 from assay.judges.prompts import MemoryInput
 
+TIME_UNITS = frozenset({"년", "월", "일", "시", "분", "주"})
+
 
 class MemoryRules:
     """Rules of one prompt family; mixed into ``OfflineJudge``, which supplies the signals
@@ -55,11 +57,14 @@ class MemoryRules:
         q = 0.0 if q is None else q
         needs_amount = tx.has_any(item.query, tx.QUESTION_CUE_NUMBER)
         needs_time = tx.has_any(item.query, tx.QUESTION_CUE_TIME)
-        figures = tx.quantities(memory)
+        # The answer must sit beside the query's subject: a figure in a clause that shares
+        # nothing with the query (a "2단계" approval when asked for a cost) does not answer it.
+        on_topic = [seg for seg in segs if (self.coverage(u_q, self.units(seg, ctx)) or 0.0) > 0]
+        figures = [f for seg in on_topic for f in tx.quantities(seg)]
         if needs_time:
-            typed = any(f.unit in {"년", "월", "일", "시", "분", "주"} for f in figures)
+            typed = any(f.unit in TIME_UNITS for f in figures)
         elif needs_amount:
-            typed = any(f.unit not in {"년", "월", "일", "시", "분", "주"} for f in figures)
+            typed = any(f.unit not in TIME_UNITS for f in figures)
         else:
             typed = q > 0
         needed = needs_amount or needs_time
