@@ -42,9 +42,12 @@ def jury_runs(family: str) -> str:
     return f"judges/{family}/jury_runs.json"
 
 
+JUDGE_CALLS_DIR = "judge_calls/"
+
+
 def judge_call(request_key: str) -> str:
     """One judge request and its raw response, as reused from or written to the call store."""
-    return f"judge_calls/{request_key}.json"
+    return f"{JUDGE_CALLS_DIR}{request_key}.json"
 
 
 def chart(name: str) -> str:

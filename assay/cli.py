@@ -301,13 +301,20 @@ def audit(
     run_id: str = typer.Argument(..., help="run id or run directory"),
     out: Path = typer.Option(Path("runs"), help="directory holding the run"),
     store: str | None = typer.Option(None, help="artifact store URL, default: --out"),
+    deep: bool = typer.Option(False, "--deep", help="also recompute every score from the run's stored evidence"),
 ) -> None:
-    """Re-hash every artifact of a run and check that its lineage graph is closed."""
+    """Check a run's manifest anchor (root hash, chain, signature with ASSAY_SIGNING_KEY), re-hash
+    every artifact and check that its lineage graph is closed; --deep recomputes the scores."""
     from assay.lineage.audit import audit_run
 
     artifact_store, rid = _resolve_run(run_id, str(out), store)
     try:
-        result = audit_run(artifact_store, rid)
+        if deep:
+            from assay.deep_audit import audit_deep
+
+            result = audit_deep(artifact_store, rid)
+        else:
+            result = audit_run(artifact_store, rid)
     except FileNotFoundError as exc:
         _err(str(exc))
         raise typer.Exit(EXIT_FAILED) from None

@@ -27,10 +27,12 @@ from assay.artifacts import (
     ReplayOutput,
     ValidationOutput,
 )
+from assay.lineage.snapshots import materialize
 from assay.lineage.store import ArtifactStore
-from assay.schemas import LoadedDataset, ScoreRow
+from assay.schemas import LoadedDataset, RowProblem, ScoreRow
 from assay.spec import RunSpec
 from assay.suites.kit import MetricContext, ProgressFn, Suite
+from assay.validation.containment import contained_copy, refused_paths
 
 
 def _quiet(message: str) -> None:
@@ -38,11 +40,22 @@ def _quiet(message: str) -> None:
 
 
 # -- ingest -------------------------------------------------------------------------------
-def ingest(store: ArtifactStore, suite: Suite, dataset_dir: str | Path) -> IngestOutput:
-    """Snapshot every file of the dataset into the store; the snapshot hash keys all later steps."""
-    data = suite.load_dataset(Path(dataset_dir))
-    files = {name: store.put(Path(path).read_bytes()) for name, path in sorted(data.files.items())}
-    snapshot = store.put_json({"suite": suite.name, "files": files})
+def ingest(store: ArtifactStore, suite: Suite, dataset_dir: str | Path, allow_symlinks: bool = False) -> IngestOutput:
+    """Snapshot every file of the dataset into the store; the snapshot hash keys all later steps.
+
+    Symlinks and paths resolving outside the directory are refused (not read, not stored) and
+    listed in the snapshot, so the validation gate fails naming them; ``allow_symlinks`` opts in.
+    """
+    root = Path(dataset_dir)
+    refused = [] if allow_symlinks else refused_paths(root)
+    with tempfile.TemporaryDirectory(prefix="assay-ingest-") as private:
+        source = contained_copy(root, Path(private)) if refused else root
+        data = suite.load_dataset(source)
+        files = {name: store.put(Path(path).read_bytes()) for name, path in sorted(data.files.items())}
+    record: dict[str, Any] = {"suite": suite.name, "files": files}
+    if refused:  # only then, so snapshots of clean datasets keep their hashes
+        record["refused"] = refused
+    snapshot = store.put_json(record)
     file_artifacts = [
         Artifact(name=names.dataset_file(n), sha=sha, media_type=names.media_type_of(n)) for n, sha in files.items()
     ]
@@ -54,31 +67,23 @@ def ingest(store: ArtifactStore, suite: Suite, dataset_dir: str | Path) -> Inges
         snapshot=snapshot,
         files=files,
         n_records=len(data.records),
-        n_parse_problems=len(data.parse_problems),
+        n_parse_problems=len(data.parse_problems) + len(refused),
     )
 
 
 def load_snapshot(store: ArtifactStore, suite: Suite, snapshot_sha: str) -> LoadedDataset:
-    """Rebuild the dataset directory from a snapshot (once per snapshot) and load it.
+    """Load the dataset from its snapshot, rebuilt in the store and verified by hash on every read.
 
     Steps read the snapshot rather than the user's directory, so a step's result depends
     only on content it was given by hash.
     """
-    snapshot = store.get_json(snapshot_sha)
-    root = Path(tempfile.gettempdir()) / "assay-snapshots" / snapshot_sha
-    marker = root / ".complete"
-    if not marker.exists():
-        for name, sha in snapshot["files"].items():
-            target = root / _snapshot_relpath(name)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(store.get(sha))
-        marker.touch()
-    return suite.load_dataset(root)
-
-
-def _snapshot_relpath(name: str) -> str:
-    """Logical file names map back to the dataset layout ("cases" -> "cases.jsonl")."""
-    return name if "/" in name or "." in name else f"{name}.jsonl"
+    data = suite.load_dataset(materialize(store, snapshot_sha))
+    for entry in store.get_json(snapshot_sha).get("refused", []):
+        data.parse_problems.append(
+            RowProblem(row=entry["path"], file=entry["path"], expectation="contained dataset file",
+                       detail=f"{entry['why']}; not read (pass --allow-symlinks to follow links)")
+        )
+    return data
 
 
 # -- validate -----------------------------------------------------------------------------
@@ -148,15 +153,19 @@ def compute_family(
     call_store_url: str | None,
     concurrency: int | None = None,
     progress: ProgressFn = _quiet,
+    send: bool = True,
 ) -> FamilyOutput:
-    """One metric family over every case; a jury family also adopts its judge calls as artifacts."""
+    """One metric family over every case; a jury family also adopts its judge calls as artifacts.
+
+    ``send=False`` answers remote judges from the call store only (the deep audit's recompute).
+    """
     family = next(f for f in suite.metric_families() if f.name == family_name)
     data = load_snapshot(store, suite, snapshot_sha)
     cases = suite.parse_cases(data, set(skip_ids))
     generations = suite.parse_generations(store.get_jsonl(generations_sha))
     ctx = MetricContext(params=spec.suite_params(concurrency), progress=progress, dataset_root=data.root)
     if family.uses_jury:
-        ctx.jury = build_runner(spec, call_store_url, concurrency, progress)
+        ctx.jury = build_runner(spec, call_store_url, concurrency, progress, send)
     rows = family.compute(cases, generations, ctx)
     scores = store.put_jsonl(r.model_dump(mode="json") for r in rows)
     inputs = [names.DATASET_SNAPSHOT, names.GENERATIONS]
@@ -197,7 +206,9 @@ def _judge_call_artifacts(store: ArtifactStore, call_store_url: str | None, keys
     return out
 
 
-def build_runner(spec: RunSpec, call_store_url: str | None, concurrency: int | None, progress: ProgressFn) -> Any:
+def build_runner(
+    spec: RunSpec, call_store_url: str | None, concurrency: int | None, progress: ProgressFn, send: bool = True
+) -> Any:
     from assay.judges.config import build_judges
     from assay.judges.runner import JuryRunner
     from assay.judges.store import CallStore
@@ -211,6 +222,7 @@ def build_runner(spec: RunSpec, call_store_url: str | None, concurrency: int | N
         max_cost_usd=config.max_cost_usd,
         lang=config.lang,
         progress=progress,
+        send=send,
     )
 
 

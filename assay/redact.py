@@ -39,7 +39,9 @@ PROVIDER_KEY_VARS = (
     "DATABRICKS_TOKEN", "WATSONX_APIKEY", "AI21_API_KEY", "ANYSCALE_API_KEY", "CLARIFAI_API_KEY",
     "LITELLM_API_KEY", "LITELLM_MASTER_KEY", "ASSAY_SIGNING_KEY",
 )
-_SECRET_SUFFIXES = ("_API_KEY", "_APIKEY", "_TOKEN", "_SECRET", "_SECRET_KEY", "_PASSWORD", "_ACCESS_KEY_ID")
+_SECRET_SUFFIXES = (
+    "_API_KEY", "_APIKEY", "_TOKEN", "_SECRET", "_SECRET_KEY", "_PASSWORD", "_ACCESS_KEY_ID", "_SIGNING_KEY",
+)
 _SECRET_QUERY_PARAMS = {"key", "api_key", "apikey", "api-key", "token", "access_token", "secret", "password", "sig", "signature"}
 _CREDENTIALS_ENV = "ASSAY_URL_CREDENTIALS"
 _MIN_SECRET_LEN = 6  # shorter values ("1", "true") would mask ordinary text

@@ -103,7 +103,7 @@ def evaluate(
     try:
         ingest = steps.run(
             "ingest", IngestOutput, ingest_dataset, store_url, spec.suite, spec.dataset,
-            fingerprint_dataset(spec.dataset), version,
+            fingerprint_dataset(spec.dataset), spec.allow_symlinks, version,
         )
         if ingest is None:
             return steps.fail("ingest failed")

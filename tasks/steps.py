@@ -21,9 +21,11 @@ Json = dict[str, Any]
 
 
 @task(name="ingest", **TASK_OPTIONS)
-def ingest_dataset(store_url: str, suite: str, dataset_dir: str, fingerprint: str, code_version: str) -> Json:
+def ingest_dataset(
+    store_url: str, suite: str, dataset_dir: str, fingerprint: str, allow_symlinks: bool, code_version: str
+) -> Json:
     """Snapshot the dataset. ``fingerprint`` (content hash of its files) is the cache key."""
-    return dump(pipeline.ingest(open_store(store_url), suite_named(suite), dataset_dir))
+    return dump(pipeline.ingest(open_store(store_url), suite_named(suite), dataset_dir, allow_symlinks))
 
 
 @task(name="validate", **TASK_OPTIONS)

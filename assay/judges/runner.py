@@ -135,6 +135,7 @@ class JuryRunner:
         max_cost_usd: float | None = None,
         lang: str = "ko",
         progress: Callable[[str], None] | None = None,
+        send: bool = True,
     ) -> None:
         names = [j.name for j in judges]
         duplicates = sorted(n for n, c in Counter(names).items() if c > 1)
@@ -151,6 +152,7 @@ class JuryRunner:
         self.max_cost_usd = max_cost_usd
         self.lang = lang
         self.progress = progress or (lambda message: None)
+        self.send = send  # False: answer remote judges from the store only (a deep audit)
         self._rng = random.Random()
         self.spent_usd = 0.0  # over all run() calls: max_cost_usd bounds the runner's total
 
@@ -246,6 +248,8 @@ class _RunState:
             if cached is not None:
                 self.stats[judge.name].reused += 1
                 return cached
+        if not self.runner.send:
+            return self._error_result(judge, case_id, LookupError("no stored response for this call"), key)
         return await self._send(judge, case_id, item, request, key)
 
     async def _send(

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
+import os
 import platform
 import subprocess
 from datetime import UTC, datetime
@@ -76,6 +79,57 @@ class Manifest(BaseModel):
     prompts: dict[str, str] = Field(default_factory=dict, description="prompt id -> sha256")
     steps: list[StepRecord] = Field(default_factory=list)
     artifacts: dict[str, ArtifactEntry] = Field(default_factory=dict)
+    # The anchor (see ``anchor``): a chain to the previous finished run and a root hash over
+    # every other field, HMAC-signed when ASSAY_SIGNING_KEY is set.
+    chain_parent: str | None = Field(default=None, description="the run this one chains to")
+    chain_parent_root: str | None = Field(default=None, description="that run's root hash when this run began")
+    signing_key_id: str | None = Field(default=None, description="sha256 of the signing key, first 16 hex")
+    root_hash: str = ""
+    signature: str | None = None
+
+
+SIGNING_KEY_ENV = "ASSAY_SIGNING_KEY"
+UNHASHED = ("root_hash", "signature")
+
+
+def root_hash_of(record: dict[str, Any]) -> str:
+    """sha256 over a manifest record's canonical JSON, the anchor fields left out."""
+    return sha256_json({k: v for k, v in record.items() if k not in UNHASHED})
+
+
+def signing_key() -> bytes | None:
+    key = os.environ.get(SIGNING_KEY_ENV, "")
+    return key.encode("utf-8") if key else None
+
+
+def key_id(key: bytes) -> str:
+    return hashlib.sha256(key).hexdigest()[:16]
+
+
+def signature_of(root: str, key: bytes) -> str:
+    return hmac.new(key, root.encode("ascii"), hashlib.sha256).hexdigest()
+
+
+def anchor(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` with its root hash and, when a signing key is set, its HMAC signature."""
+    key = signing_key()
+    record = {**record, "signing_key_id": key_id(key) if key else None}
+    root = root_hash_of(record)
+    return {**record, "root_hash": root, "signature": signature_of(root, key) if key else None}
+
+
+def chain_parent(store: ArtifactStore, parent_run: str | None) -> tuple[str | None, str | None]:
+    """The run a new run chains to (the rerun's source, else the latest finished run in the
+    store) and that run's root hash now, so a later edit of it breaks the chain."""
+    candidates = [parent_run] if parent_run else list(reversed(store.list_runs()))
+    for run_id in candidates:
+        try:
+            record = json.loads(store.read_bytes(store.run_path(run_id, MANIFEST)))
+        except (FileNotFoundError, ValueError):
+            continue
+        if record.get("status") != "running" and record.get("root_hash"):
+            return run_id, record["root_hash"]
+    return None, None
 
 
 def now_iso() -> str:
@@ -127,6 +181,8 @@ class RunRecorder:
     def __init__(self, store: ArtifactStore, manifest: Manifest) -> None:
         self.store = store
         self.manifest = manifest
+        if manifest.chain_parent is None:
+            manifest.chain_parent, manifest.chain_parent_root = chain_parent(store, manifest.parent_run)
 
     @property
     def run_id(self) -> str:
@@ -172,7 +228,7 @@ class RunRecorder:
 
     def save(self) -> None:
         # Redacted as a whole: a failure message or a parameter must never carry a credential.
-        record = redact_obj(self.manifest.model_dump(mode="json"))
+        record = anchor(redact_obj(self.manifest.model_dump(mode="json")))
         data = json.dumps(record, ensure_ascii=False, indent=2).encode("utf-8")
         self.store.write_bytes(self.store.run_path(self.run_id, MANIFEST), data)
 

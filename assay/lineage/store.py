@@ -60,10 +60,20 @@ class ArtifactStore:
         parent = posixpath.dirname(path)
         self.fs.makedirs(parent, exist_ok=True)
         if self.is_local:
+            # Never write through a link: a folder planted as a symlink would send the file
+            # elsewhere, so the real parent must be inside the real store root; the temp file is
+            # created fresh (O_EXCL | O_NOFOLLOW) and renamed over the name.
+            if not os.path.realpath(parent).startswith(os.path.realpath(self.root) + os.sep):
+                raise PermissionError(f"refusing to write {path}: its folder resolves outside the store {self.root}")
             tmp = f"{path}.tmp-{uuid.uuid4().hex[:8]}"
-            with open(tmp, "wb") as handle:
-                handle.write(data)
-            os.replace(tmp, path)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+            try:
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(data)
+                os.replace(tmp, path)
+            finally:
+                if os.path.lexists(tmp):
+                    os.unlink(tmp)
         else:
             self.fs.pipe_file(path, data)
 

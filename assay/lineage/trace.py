@@ -37,7 +37,7 @@ class RunReader:
 
 def trace_case(store: ArtifactStore, run_id: str, case_id: str, metric: str | None = None) -> list[str]:
     run = RunReader(store, run_id)
-    names = run.manifest.artifacts
+    recorded = run.manifest.artifacts
     finals = [r for r in run.jsonl(names.SCORES) if r["case_id"] == case_id and r.get("judge") is None]
     if not finals:
         known = sorted({r["case_id"] for r in run.jsonl(names.SCORES)})
@@ -50,7 +50,7 @@ def trace_case(store: ArtifactStore, run_id: str, case_id: str, metric: str | No
     out += _input_lines(run, case_id)
     family_rows = {
         name: [r for r in run.jsonl(name) if r["case_id"] == case_id]
-        for name in names
+        for name in recorded
         if name.startswith("scores/") and name != names.SCORES
     }
     by_metric = {r["metric"]: r for r in run.jsonl(names.SCORES) if r["case_id"] == case_id and r.get("judge") is None}

@@ -8,6 +8,7 @@ import sys
 import pandas as pd
 import pytest
 
+from assay.deep_audit import audit_deep
 from assay.lineage.audit import audit_run
 from assay.lineage.manifest import load_manifest
 from assay.lineage.store import ArtifactStore
@@ -111,6 +112,9 @@ def test_bundled_memory_dataset_runs_offline_and_with_a_loopback_llm_jury(prefec
             assert result.exit_code == 0, output
             run_id = run_id_of(output)
             assert audit_run(ArtifactStore(str(tmp_path)), run_id).ok
+            sent = server.count()
+            deep = audit_deep(ArtifactStore(str(tmp_path)), run_id)  # recomputed from stored raw replies
+            assert deep.ok and server.count() == sent, deep.lines()
             scores = pd.read_parquet(tmp_path / run_id / "scores.parquet")
             overall = scores[scores["judge"].isna() & (scores["metric"] == "overall")]
             assert sorted(overall["case_id"]) == sorted(queries) and overall["value"].notna().all()

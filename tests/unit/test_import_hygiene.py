@@ -35,7 +35,7 @@ LAYERS = [
     {"assay.validation", "assay.lineage", "assay.replay"},
     {"assay.rendering", "assay.compare"},
     {"assay.suites"},
-    {"assay.pipeline"},
+    {"assay.pipeline", "assay.deep_audit"},
     {"assay.cli"},
 ]
 

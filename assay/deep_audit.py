@@ -1,0 +1,146 @@
+"""``assay audit --deep``: recompute a run's scores from its own evidence and compare.
+
+Hashes alone cannot catch an edit that changes a score and every hash after it (manifest
+included) when the run is unsigned. The deep audit therefore recomputes: every metric family
+from the run's dataset snapshot and generations, remote judges answered only from the raw
+responses stored in the run (nothing is sent), offline judges re-run; then the aggregate and
+the summary. Any stored value its inputs do not give is named. The code that recomputes is
+today's: when it differs from the run's recorded code version, differences may be code changes,
+and the audit says so.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+
+from assay import artifacts as names
+from assay import pipeline
+from assay.hashing import sha256_bytes
+from assay.judges.store import CallStore
+from assay.lineage.audit import AuditResult, audit_run
+from assay.lineage.code_version import code_version
+from assay.lineage.manifest import Manifest, load_manifest
+from assay.lineage.store import ArtifactStore
+from assay.spec import RunSpec
+from assay.suites.registry import get_suite
+
+MAX_LISTED = 10  # differing rows named per artifact
+
+
+def audit_deep(store: ArtifactStore, run_id: str) -> AuditResult:
+    result = audit_run(store, run_id)
+    manifest = load_manifest(store, run_id)
+    if manifest.status != "completed":
+        result.notices.append(f"run status {manifest.status}: scores not recomputed")
+        return result
+    if manifest.code.get("code_version") != code_version():
+        result.notices.append("the code changed since this run; a difference below may come from the code")
+    with tempfile.TemporaryDirectory(prefix="assay-deep-audit-") as tmp:
+        scratch, calls_url = _scratch_from_run(store, manifest, Path(tmp))
+        _recompute(scratch, calls_url, manifest, result)
+        _check_parquet(store, manifest, result)
+    return result
+
+
+def _scratch_from_run(store: ArtifactStore, manifest: Manifest, tmp: Path) -> tuple[ArtifactStore, str]:
+    """A private store holding the run's artifacts that match their hashes, and a call store of
+    the run's stored judge responses."""
+    scratch = ArtifactStore(str(tmp / "store"))
+    calls = CallStore(tmp / "calls")
+    for name, entry in manifest.artifacts.items():
+        path = store.run_path(manifest.run_id, entry.path)
+        if not store.exists(path):
+            continue
+        data = store.read_bytes(path)
+        if sha256_bytes(data) != entry.sha256:
+            continue  # already reported as tampered; never recompute from it
+        scratch.put(data)
+        if name.startswith(names.JUDGE_CALLS_DIR):
+            record = json.loads(data)
+            calls.put(record["key"], {k: v for k, v in record.items() if k != "key"})
+    return scratch, str(tmp / "calls")
+
+
+def _recompute(scratch: ArtifactStore, calls_url: str, manifest: Manifest, result: AuditResult) -> None:
+    suite = get_suite(manifest.suite)
+    spec = RunSpec.model_validate(manifest.run_spec)
+    arts = manifest.artifacts
+    snapshot, generations = arts[names.DATASET_SNAPSHOT].sha256, arts[names.GENERATIONS].sha256
+    skip_ids = scratch.get_json(arts[names.QUARANTINE].sha256)["quarantined_ids"] if names.QUARANTINE in arts else []
+    families: dict[str, str] = {}
+    for family in suite.metric_families():
+        name = names.family_scores(family.name)
+        if name not in arts:
+            continue
+        output = pipeline.compute_family(
+            scratch, suite, family.name, snapshot, generations, skip_ids, spec, calls_url, send=False
+        )
+        _compare_rows(scratch, name, arts[name].sha256, output.scores, result)
+        families[family.name] = output.scores
+    aggregate = pipeline.aggregate(scratch, suite, snapshot, families, skip_ids, spec)
+    if names.SCORES in arts:
+        _compare_rows(scratch, names.SCORES, arts[names.SCORES].sha256, aggregate.scores, result)
+    if names.SUMMARY in arts and arts[names.SUMMARY].sha256 != aggregate.summary:
+        stored = scratch.get_json(arts[names.SUMMARY].sha256) if scratch.has(arts[names.SUMMARY].sha256) else {}
+        fresh = scratch.get_json(aggregate.summary)
+        keys = sorted(k for k in set(stored) | set(fresh) if stored.get(k) != fresh.get(k))
+        result.recomputed.append(f"{names.SUMMARY}: differs in {', '.join(keys) or 'its bytes'}")
+
+
+def _compare_rows(scratch: ArtifactStore, name: str, stored_sha: str, fresh_sha: str, result: AuditResult) -> None:
+    if stored_sha == fresh_sha:
+        return
+    if not scratch.has(stored_sha):
+        result.recomputed.append(f"{name}: the stored file is unusable (see above); recomputed {fresh_sha[:12]}")
+        return
+    stored = {_row_key(r): r for r in scratch.get_jsonl(stored_sha)}
+    fresh = {_row_key(r): r for r in scratch.get_jsonl(fresh_sha)}
+    diffs = []
+    for key in sorted(set(stored) | set(fresh), key=str):
+        a, b = stored.get(key), fresh.get(key)
+        if a is None or b is None or (a.get("value"), a.get("unscored_reason")) != (b.get("value"), b.get("unscored_reason")):
+            case, metric, judge = key
+            who = f" judge {judge}" if judge else ""
+            diffs.append(
+                f"case {case} {metric}{who}: stored {_value(a)}, recomputed {_value(b)}"
+            )
+    if not diffs:
+        return  # the same values (details such as latencies may differ between runs)
+    listed = diffs[:MAX_LISTED] + ([f"… and {len(diffs) - MAX_LISTED} more"] if len(diffs) > MAX_LISTED else [])
+    result.recomputed.extend(f"{name}: {d}" for d in listed)
+
+
+def _row_key(row: dict) -> tuple[str, str, str]:
+    return str(row.get("case_id")), str(row.get("metric")), str(row.get("judge") or "")
+
+
+def _value(row: dict | None) -> str:
+    if row is None:
+        return "(absent)"
+    return "unscored" if row.get("value") is None else f"{row['value']:g}"
+
+
+def _check_parquet(store: ArtifactStore, manifest: Manifest, result: AuditResult) -> None:
+    """scores.parquet must hold exactly the values of scores/all.jsonl."""
+    arts = manifest.artifacts
+    if names.SCORES_PARQUET not in arts or names.SCORES not in arts:
+        return
+    import io
+
+    parquet = pd.read_parquet(io.BytesIO(store.read_bytes(store.run_path(manifest.run_id, arts[names.SCORES_PARQUET].path))))
+    rows = [json.loads(line) for line in store.read_bytes(store.run_path(manifest.run_id, arts[names.SCORES].path)).splitlines() if line.strip()]
+    want = {_row_key(r): r.get("value") for r in rows}
+    have = {
+        (str(r.case_id), str(r.metric), str(r.judge) if isinstance(r.judge, str) else ""): (None if pd.isna(r.value) else float(r.value))
+        for r in parquet.itertuples()
+    }
+    diffs = [k for k in set(want) | set(have) if want.get(k, "absent") != have.get(k, "absent")]
+    for case, metric, judge in sorted(diffs)[:MAX_LISTED]:
+        result.recomputed.append(
+            f"{names.SCORES_PARQUET}: case {case} {metric}{' judge ' + judge if judge else ''} is "
+            f"{have.get((case, metric, judge), '(absent)')}, {names.SCORES} says {want.get((case, metric, judge), '(absent)')}"
+        )
