@@ -18,12 +18,13 @@ back at call time, so they reach the HTTP client and nothing else.
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
 import os
 import re
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 
 MASK = "***"
 
@@ -76,6 +77,9 @@ def secret_values() -> list[str]:
     for full in _stored_credentials().values():
         parts = urlsplit(full)
         values |= {parts.password or "", f"{parts.username}:{parts.password}" if parts.password else ""}
+        if parts.username is not None:  # as sent in a Basic header, which a provider may echo
+            userinfo = f"{unquote(parts.username)}:{unquote(parts.password or '')}"
+            values.add(base64.b64encode(userinfo.encode("utf-8")).decode("ascii"))
     return sorted((v for v in values if len(v) >= _MIN_SECRET_LEN), key=len, reverse=True)
 
 
@@ -144,6 +148,25 @@ def with_url_credentials(url: str | None) -> str | None:
     if not url:
         return url
     return _stored_credentials().get(url, url)
+
+
+def call_endpoint(url: str | None) -> tuple[str | None, dict[str, str]]:
+    """Where to send a call and the headers it needs, for a public URL: user-info from the
+    command line becomes an HTTP Basic ``Authorization`` header (what an HTTP client does with
+    it; litellm's async transport cannot), the query string stays on the URL."""
+    full = with_url_credentials(url)
+    if not full:
+        return full, {}
+    parts = urlsplit(full)
+    if parts.username is None:
+        return full, {}
+    userinfo = f"{unquote(parts.username)}:{unquote(parts.password or '')}"
+    host = parts.hostname or ""
+    netloc = f"[{host}]" if ":" in host else host
+    if parts.port:
+        netloc += f":{parts.port}"
+    token = base64.b64encode(userinfo.encode("utf-8")).decode("ascii")
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment)), {"Authorization": f"Basic {token}"}
 
 
 def _stored_credentials() -> dict[str, str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ from prefect.tasks import exponential_backoff
 from assay.cancellation import RunStopped
 from assay.lineage.store import ArtifactStore
 from assay.suites.registry import get_suite
+from tasks.results import GuardedResultStorage, PlainJSONSerializer
 
 # Locations and execution settings are excluded from cache keys: a step's result depends on
 # content hashes and the run spec, not on where the store or dataset lives or how many calls
@@ -39,11 +41,15 @@ def retry_transient(task: Any, task_run: Any, state: Any) -> bool:
     return False
 
 
-def result_storage(out_dir: Path) -> Path:
-    """Persisted task results live beside the runs, so a rerun finds them (a Path, not a block slug)."""
+def result_storage(out_dir: Path) -> GuardedResultStorage:
+    """Persisted task results live beside the runs, so a rerun finds them; each is checked
+    against the digest recorded when it was written before Prefect reads it (tasks.results)."""
     path = (Path(out_dir) / ".assay" / "prefect-results").resolve()
     path.mkdir(parents=True, exist_ok=True)
-    return path
+    storage = GuardedResultStorage(basepath=str(path))
+    # Prefect takes a storage block for task results only once it is saved server-side.
+    storage.save(name=f"assay-results-{hashlib.sha256(str(path).encode()).hexdigest()[:16]}", overwrite=True)
+    return storage
 
 
 TASK_OPTIONS: dict[str, Any] = {
@@ -53,6 +59,7 @@ TASK_OPTIONS: dict[str, Any] = {
     "retry_condition_fn": retry_transient,
     "cache_policy": CONTENT_CACHE,
     "persist_result": True,
+    "result_serializer": PlainJSONSerializer(),
 }
 
 

@@ -21,7 +21,7 @@ from pydantic import BaseModel
 
 from assay.judges.base import ErrorKind, JudgeRequest, JudgeResult, Usage
 from assay.judges.verdicts import MalformedReply, parse_verdict  # noqa: F401  (re-exported)
-from assay.redact import redact, secret_values, with_url_credentials
+from assay.redact import call_endpoint, redact, secret_values
 
 
 class MissingApiKey(RuntimeError):
@@ -212,12 +212,14 @@ class LiteLLMJudge:
         api_key: str | None = None
         try:
             api_key = self._api_key()
+            # Credentials given in the endpoint URL are joined here, at call time, and nowhere else.
+            api_base, auth_headers = call_endpoint(self.api_base)
             response = await litellm.acompletion(
                 model=self.model,
                 messages=request.messages,
-                # Credentials in the endpoint URL are joined here, at call time, and nowhere else.
-                api_base=with_url_credentials(self.api_base) if self.api_base else None,
+                api_base=api_base,
                 api_key=api_key,
+                **({"extra_headers": auth_headers} if auth_headers else {}),
                 timeout=self.timeout_s,
                 max_retries=0,  # the OpenAI SDK retries twice by default; the runner owns retries
                 num_retries=0,

@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from assay.redact import redact, secret_values, with_url_credentials
+from assay.redact import call_endpoint, redact, secret_values
 
 Progress = Callable[[str], None]
 T = TypeVar("T")
@@ -140,7 +140,9 @@ async def complete(
     }
     if settings.api_base:
         # The spec holds the public URL; credentials in it come back only for the call itself.
-        request["api_base"] = with_url_credentials(settings.api_base)
+        request["api_base"], auth_headers = call_endpoint(settings.api_base)
+        if auth_headers:
+            request["extra_headers"] = auth_headers
     if settings.api_key:
         request["api_key"] = settings.api_key
     if settings.max_tokens:

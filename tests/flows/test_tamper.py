@@ -168,3 +168,47 @@ def test_editing_an_earlier_run_breaks_the_chain_of_the_next(finished_run, run):
     assert audit_run(ArtifactStore(str(out)), first).ok
     broken = audit_run(ArtifactStore(str(out)), second)
     assert not broken.ok and any(f"chain broken: run {first}" in m for m in broken.manifest)
+
+
+class _Marker:
+    """Unpickling this creates a file: proof that code ran."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __reduce__(self):
+        return (Path.touch, (Path(self.path),))
+
+
+def test_planted_pickle_results_are_never_loaded_and_the_steps_run_again(finished_run, run, tmp_path):
+    """The worst case without a signing key: every cached task result replaced by a pickle
+    record, with digests recomputed to match. Nothing is unpickled; every step runs again."""
+    import base64
+    import pickle
+
+    from tasks.results import digest
+
+    data, _, _ = finished_run
+    out, _ = run
+    marker = tmp_path / "code-ran"
+    results = out / ".assay" / "prefect-results"
+    planted = 0
+    for path in results.iterdir():
+        if not path.is_file():
+            continue
+        record = json.loads(path.read_bytes())
+        record["metadata"]["serializer"] = {"type": "pickle", "picklelib": "pickle", "picklelib_version": None}
+        record["result"] = base64.encodebytes(pickle.dumps(_Marker(str(marker)))).decode()
+        content = json.dumps(record).encode()
+        path.write_bytes(content)
+        index = results / ".digests" / hashlib.sha256(str(path.name).encode()).hexdigest()
+        index.write_text(digest(content), encoding="ascii")
+        planted += 1
+    assert planted >= 5
+
+    result, output = cli("run", "memory", "--dataset", str(data), "--offline", "--out", str(out))
+    assert result.exit_code == 0, output
+    assert not marker.exists()
+    record = manifest_of(out / run_id_of(output))
+    assert {s["status"] for s in record["steps"]} == {"ran"}, record["steps"]
+    assert audit_run(ArtifactStore(str(out)), run_id_of(output)).ok

@@ -27,7 +27,8 @@ class Fault:
     """A fault injected into matching requests.
 
     kind: "status" (answer with HTTP `status`), "malformed" (HTTP 200 with text that is not
-    the requested JSON), or "timeout" (sleep `delay_s` before answering).
+    the requested JSON), "timeout" (sleep `delay_s` before answering), or "echo-auth" (HTTP 401
+    whose message quotes the request's Authorization header, as some providers do).
     times: how many matching requests get the fault; None means every one.
     """
 
@@ -181,6 +182,11 @@ def _make_handler(server: OpenAICompatServer) -> type[BaseHTTPRequestHandler]:
             fault = server._take_fault(model)
             if fault and fault.kind == "timeout":
                 time.sleep(fault.delay_s)
+            if fault and fault.kind == "echo-auth":
+                server._record(model, body, 401)
+                echoed = f"Incorrect API key provided: {self.headers.get('Authorization', '')}"
+                self._send(401, {"error": {"message": echoed, "type": "authentication_error"}})
+                return
             if fault and fault.kind == "status":
                 server._record(model, body, fault.status)
                 kind = "authentication_error" if fault.status == 401 else "server_error"

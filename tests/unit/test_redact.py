@@ -62,3 +62,17 @@ def test_log_records_are_redacted(monkeypatch, caplog):
     with caplog.at_level(logging.INFO):
         logger.info("calling with %s", "gemini-secret-abcdef")
     assert "gemini-secret" not in caplog.text and "calling with ***" in caplog.text
+
+
+def test_url_user_info_becomes_a_basic_header_at_call_time_and_its_encoding_is_a_secret(monkeypatch):
+    import base64
+
+    from assay.redact import call_endpoint
+
+    monkeypatch.delenv("ASSAY_URL_CREDENTIALS", raising=False)
+    public = strip_url_credentials("http://bob:s3cret-pass@127.0.0.1:8000/v1?team=a")
+    url, headers = call_endpoint(public)
+    token = base64.b64encode(b"bob:s3cret-pass").decode()
+    assert url == "http://127.0.0.1:8000/v1?team=a" and headers == {"Authorization": f"Basic {token}"}
+    assert redact(f"Incorrect API key provided: Basic {token}") == "Incorrect API key provided: Basic ***"
+    assert call_endpoint("http://127.0.0.1:9/v1") == ("http://127.0.0.1:9/v1", {})

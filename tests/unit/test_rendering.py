@@ -1,50 +1,12 @@
 """Reports are inert: whatever data, generations or judges wrote, the page runs no script."""
 
-from html.parser import HTMLParser
-
 import pytest
 
 from assay.rendering.render import ReportHeader, render_html, render_markdown
 from assay.rendering.sanitize import safe_href, sanitize_html
 from assay.rendering.sections import ReportSection
 from assay.rendering.tables import markdown_table, md_text
-
-HOSTILE = [
-    "<script>alert(1)</script>",
-    "<img src=x onerror=alert(1)>",
-    "[click](javascript:alert(1))",
-    "[click](JaVaScRiPt:alert(1))",
-    "[click](java\tscript:alert(1))",
-    "[x](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)",
-    "<a href='javascript:alert(1)'>x</a>",
-    "<svg onload=alert(1)>",
-    "<iframe src=//evil></iframe>",
-    '"><script>alert(1)</script>',
-    "<style>body{display:none}</style>",
-    "![p](javascript:alert(1))",
-    "<details open ontoggle=alert(1)>",
-]
-
-DANGEROUS_TAGS = {"script", "iframe", "svg", "style", "object", "embed", "details", "marquee", "form", "input", "link", "meta"}
-
-
-def executable_parts(document: str) -> list[str]:
-    """Tags, event handlers and links a browser would act on (text that merely reads like
-    markup is fine: it is escaped and shows as written)."""
-    found: list[str] = []
-
-    class Scan(HTMLParser):
-        def handle_starttag(self, tag, attrs):
-            if tag in DANGEROUS_TAGS:
-                found.append(f"<{tag}>")
-            for name, value in attrs:
-                if name.startswith("on"):
-                    found.append(f"{tag} {name}")
-                if name in {"href", "src"} and not (value or "").startswith(("http://", "https://", "#", "data:image/png;base64,")):
-                    found.append(f"{tag} {name}={value}")
-
-    Scan().feed(document)
-    return found
+from tests.support.hostile import HOSTILE, executable_parts
 
 
 def page(text: str) -> str:

@@ -1,0 +1,41 @@
+"""The hostile-content corpus: text an attacker can put in ids, questions, answers, chunks and
+judge replies, and the check that a rendered page acts on none of it."""
+
+from html.parser import HTMLParser
+
+HOSTILE = [
+    "<script>alert(1)</script>",
+    "<img src=x onerror=alert(1)>",
+    "[click](javascript:alert(1))",
+    "[click](JaVaScRiPt:alert(1))",
+    "[click](java\tscript:alert(1))",
+    "[x](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)",
+    "<a href='javascript:alert(1)'>x</a>",
+    "<svg onload=alert(1)>",
+    "<iframe src=//evil></iframe>",
+    '"><script>alert(1)</script>',
+    "<style>body{display:none}</style>",
+    "![p](javascript:alert(1))",
+    "<details open ontoggle=alert(1)>",
+]
+
+DANGEROUS_TAGS = {"script", "iframe", "svg", "style", "object", "embed", "details", "marquee", "form", "input", "link", "meta"}
+
+
+def executable_parts(document: str) -> list[str]:
+    """Tags, event handlers and links a browser would act on (text that merely reads like
+    markup is fine: it is escaped and shows as written)."""
+    found: list[str] = []
+
+    class Scan(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            if tag in DANGEROUS_TAGS:
+                found.append(f"<{tag}>")
+            for name, value in attrs:
+                if name.startswith("on"):
+                    found.append(f"{tag} {name}")
+                if name in {"href", "src"} and not (value or "").startswith(("http://", "https://", "#", "data:image/png;base64,")):
+                    found.append(f"{tag} {name}={value}")
+
+    Scan().feed(document)
+    return found
