@@ -41,8 +41,9 @@ def audit_deep(store: ArtifactStore, run_id: str) -> AuditResult:
         result.notices.append("the code changed since this run; a difference below may come from the code")
     with tempfile.TemporaryDirectory(prefix="assay-deep-audit-") as tmp:
         scratch, calls_url = _scratch_from_run(store, manifest, Path(tmp))
-        _recompute(scratch, calls_url, manifest, result)
+        families = _recompute(scratch, calls_url, manifest, result)
         _check_parquet(store, manifest, result)
+    result.notices.append(f"--deep: recomputed {families} metric families, the aggregate and the summary from the run's evidence")
     return result
 
 
@@ -65,7 +66,7 @@ def _scratch_from_run(store: ArtifactStore, manifest: Manifest, tmp: Path) -> tu
     return scratch, str(tmp / "calls")
 
 
-def _recompute(scratch: ArtifactStore, calls_url: str, manifest: Manifest, result: AuditResult) -> None:
+def _recompute(scratch: ArtifactStore, calls_url: str, manifest: Manifest, result: AuditResult) -> int:
     suite = get_suite(manifest.suite)
     spec = RunSpec.model_validate(manifest.run_spec)
     arts = manifest.artifacts
@@ -89,6 +90,7 @@ def _recompute(scratch: ArtifactStore, calls_url: str, manifest: Manifest, resul
         fresh = scratch.get_json(aggregate.summary)
         keys = sorted(k for k in set(stored) | set(fresh) if stored.get(k) != fresh.get(k))
         result.recomputed.append(f"{names.SUMMARY}: differs in {', '.join(keys) or 'its bytes'}")
+    return len(families)
 
 
 def _compare_rows(scratch: ArtifactStore, name: str, stored_sha: str, fresh_sha: str, result: AuditResult) -> None:
