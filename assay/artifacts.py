@@ -161,6 +161,7 @@ class PublishInputs(BaseModel):
     jury_runs: dict[str, str] = Field(default_factory=dict, description="family -> jury runs sha")
     skip_ids: list[str] = Field(default_factory=list)
     config_hash: str
+    incomplete: list[str] = Field(default_factory=list, description="why the run is incomplete (shown first)")
 
 
 class PublishOutput(StepOutput):

@@ -25,6 +25,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, help="Auditable, r
 EXIT_FAILED = 1
 EXIT_VALIDATION = 2
 EXIT_REGRESSION = 3
+EXIT_INCOMPLETE = 4  # every step ran, but a metric, a jury or the budget left the run unmeasured
 EXIT_STOPPED = 143  # 128 + SIGTERM, as shells report it
 
 
@@ -226,6 +227,10 @@ def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = No
         _err(f"\nrun stopped; completed steps and judge calls are kept. Resume: assay rerun {run_id}")
         typer.echo(f"run id:  {run_id}\nrun dir: {run_dir}")
         raise typer.Exit(EXIT_STOPPED)
+    if manifest.status == "incomplete":
+        _err(f"\nrun incomplete (report written, the scores are not a measurement): {manifest.message}")
+        typer.echo(f"run id:  {run_id}\nrun dir: {run_dir}\nreport:  {run_dir}/report.html")
+        raise typer.Exit(EXIT_INCOMPLETE)
     if manifest.status != "completed":
         _err(f"\nrun {manifest.status}: {manifest.message}\nfix the cause, then `assay rerun {run_id}`")
         typer.echo(f"run id:  {run_id}\nrun dir: {run_dir}")

@@ -34,7 +34,7 @@ MAX_LISTED = 10  # differing rows named per artifact
 def audit_deep(store: ArtifactStore, run_id: str) -> AuditResult:
     result = audit_run(store, run_id)
     manifest = load_manifest(store, run_id)
-    if manifest.status != "completed":
+    if manifest.status not in ("completed", "incomplete"):
         result.notices.append(f"run status {manifest.status}: scores not recomputed")
         return result
     if manifest.code.get("code_version") != code_version():

@@ -268,6 +268,35 @@ def aggregate(
     )
 
 
+def incomplete_reasons(store: ArtifactStore, spec: RunSpec, families: list[FamilyOutput], scores_sha: str) -> list[str]:
+    """Why a run that finished its steps still did not measure what it set out to: a metric
+    no case got a score for, a jury whose every judge was dropped, a budget that stopped the
+    jury. Empty when the run is complete."""
+    reasons = []
+    panel = len(spec.jury.panel) if spec.jury else 0
+    for family in families:
+        stats = family.jury_stats
+        if stats is None:
+            continue
+        if panel and len(stats.dropped) >= panel:
+            why = "; ".join(f"{judge}: {reason}" for judge, reason in sorted(stats.dropped.items()))
+            reasons.append(f"metric family {family.family}: every judge was dropped ({why})")
+        if stats.budget_exhausted:
+            reasons.append(f"metric family {family.family}: the cost budget stopped the jury before it finished")
+    rows = [ScoreRow.model_validate(r) for r in store.get_jsonl(scores_sha)]
+    by_metric: dict[str, list[ScoreRow]] = {}
+    for row in rows:
+        if row.judge is None:
+            by_metric.setdefault(row.metric, []).append(row)
+    for metric, metric_rows in sorted(by_metric.items()):
+        if all(r.value is None for r in metric_rows):
+            why = metric_rows[0].unscored_reason or "no reason recorded"
+            reasons.append(f"{metric} is unscored for all {len(metric_rows)} cases (e.g. {why})"[:500])
+    if not rows:
+        reasons.append("no case was scored")
+    return reasons
+
+
 def aggregate_params(spec: RunSpec) -> dict[str, Any]:
     """What a suite's aggregate reads: the run's parameters and the jury (weights, panel)."""
     return {**spec.suite_params(), "jury": spec.jury.model_dump(mode="json")}
@@ -296,6 +325,7 @@ def publish(store: ArtifactStore, suite: Suite, spec: RunSpec, inputs: PublishIn
         config_hash=inputs.config_hash,
         judges=judges_line(jury),
         offline_jury=bool((jury or {}).get("offline")),
+        incomplete=inputs.incomplete,
     )
     frame = scores_frame_from(store, inputs.scores)
     report = render_report(

@@ -37,7 +37,7 @@ from assay.cancellation import RunStopped  # noqa: E402
 from assay.lineage.code_version import code_version  # noqa: E402
 from assay.lineage.manifest import Manifest, RunRecorder, config_hash, environment, git_state, now_iso  # noqa: E402
 from assay.lineage.store import ArtifactStore  # noqa: E402
-from assay.pipeline import quarantine_record  # noqa: E402
+from assay.pipeline import incomplete_reasons, quarantine_record  # noqa: E402
 from assay.redact import install_log_redaction  # noqa: E402
 from assay.run_config import fingerprint_dataset  # noqa: E402
 from assay.spec import RunOptions, RunSpec  # noqa: E402
@@ -150,7 +150,9 @@ def evaluate(
         if aggregated is None:
             return steps.fail("aggregation failed")
 
+        incomplete = incomplete_reasons(artifacts, spec, families, aggregated.scores)
         publish_inputs = PublishInputs(
+            incomplete=incomplete,
             snapshot=ingest.snapshot,
             validation_report=validation.sha(names.VALIDATION_REPORT),
             generations=replayed.generations,
@@ -163,6 +165,12 @@ def evaluate(
         published = steps.run("publish", PublishOutput, publish_report, store_url, spec.suite, keyed, publish_inputs, version)
         if published is None:
             return steps.fail("publishing failed")
+
+        if incomplete:  # every step ran, but the run did not measure what it set out to
+            steps.prefect_artifacts(run_id, artifacts.get_json(aggregated.summary), artifacts.get(published.sha(names.REPORT_MD)).decode("utf-8"))
+            for reason in incomplete:
+                logger.error(f"incomplete: {reason}")
+            return steps.fail("incomplete: " + " | ".join(incomplete), status="incomplete")
 
         if spec.compare_with:
             regressions = _compare(steps, artifacts, store_url, spec, run_id, aggregated, version, logger)

@@ -64,7 +64,7 @@ class Manifest(BaseModel):
     schema_version: int = SCHEMA_VERSION
     run_id: str
     suite: str
-    status: Literal["running", "completed", "failed", "failed_validation", "stopped"] = "running"
+    status: Literal["running", "completed", "incomplete", "failed", "failed_validation", "stopped"] = "running"
     message: str = ""
     created_at: str
     finished_at: str | None = None

@@ -31,11 +31,16 @@ class ReportHeader(BaseModel):
     config_hash: str
     judges: str
     offline_jury: bool = False
+    incomplete: list[str] = []
     charts: list[str] = []
 
 
 def render_markdown(header: ReportHeader, sections: list[ReportSection]) -> str:
     lines = [f"# assay report: {md_text(header.suite_title)} (`{header.suite}`)", ""]
+    if header.incomplete:
+        lines += ["> **Incomplete run.** It finished its steps but did not measure what it set out to:", ">"]
+        lines += [f"> - {md_text(reason)}" for reason in header.incomplete]
+        lines.append("")
     if header.offline_jury:
         lines += ["> **Offline jury.** Judged answers come from deterministic offline judges, not LLMs.", ""]
     quarantined = f", {len(header.quarantined)} quarantined" if header.quarantined else ""

@@ -110,7 +110,7 @@ def test_a_symlink_in_the_knowledge_base_is_named_at_the_gate_and_never_stored(p
     (hostile_rag / "kb" / "company" / "leak.md").symlink_to(secret)
     out = tmp_path / "runs"
     result, output = cli("run", "rag_qa", "--dataset", str(hostile_rag), "--offline", "--out", str(out))
-    assert result.exit_code != 0
+    assert result.exit_code == 2, output  # the validation gate
     assert "kb/company/leak.md" in output and "symlink" in output
     for path in out.rglob("*"):
         if path.is_file():
