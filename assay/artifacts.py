@@ -112,6 +112,7 @@ class ReplayOutput(StepOutput):
     generations: str
     n: int
     missing: list[str]
+    failed: int = Field(default=0, description="live generations (or agent calls) that failed; a rerun retries them")
 
 
 class JuryStats(BaseModel):

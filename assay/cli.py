@@ -74,7 +74,13 @@ def run(
     replay: str | None = typer.Option(None, help="recorded (read generations.jsonl) or live (regenerate) [default: recorded]"),
     generator: str | None = typer.Option(None, help="litellm model for --replay live"),
     api_base: str | None = typer.Option(None, help="OpenAI-compatible base URL for judges and generator"),
-    target: str | None = typer.Option(None, help="live replay: module:function, your own system in-process"),
+    target: str | None = typer.Option(
+        None, help="live replay: your own system: module:function in-process, or an http(s) URL (agent suite)"
+    ),
+    repeats: int | None = typer.Option(None, help="live replay: calls per query (agent suite) [default: 3]"),
+    body_template: str | None = typer.Option(
+        None, help='live replay: JSON body for a URL target, "{query}" filled in [default: {"query": "{query}"}]'
+    ),
     api_key_env: str | None = typer.Option(None, help="NAME of the env var holding the generator's key"),
     gen_max_tokens: int | None = typer.Option(None, help="live replay: answer length cap"),
     gen_timeout: float | None = typer.Option(None, help="live replay: per-request timeout, seconds [default: 60]"),
@@ -114,7 +120,8 @@ def run(
     given = {
         "dataset": str(dataset) if dataset else None, "replay": replay, "generator": generator,
         # Credentials in the URL stay in this process's environment; the spec holds the public URL.
-        "api_base": strip_url_credentials(api_base), "generator_api_key_env": api_key_env, "generator_target": target,
+        "api_base": strip_url_credentials(api_base), "generator_api_key_env": api_key_env, "generator_target": strip_url_credentials(target) if target and "://" in target else target,
+        "generator_repeats": repeats, "generator_body_template": body_template,
         "generator_max_tokens": gen_max_tokens, "generator_timeout_s": gen_timeout, "generator_max_retries": gen_retries,
         "generator_chunk_size": chunk_size, "generator_chunk_overlap": chunk_overlap,
         "generator_embedding_model": embedding_model, "judges": judge or None, "judge_weights": judge_weight or None,

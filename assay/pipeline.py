@@ -130,15 +130,27 @@ def replay(
     if spec.replay == "recorded":
         generations = suite.recorded_generations(data, cases)
     else:
-        generations = suite.live_replay(cases, data, spec.suite_params(concurrency), progress)
+        params = spec.suite_params(concurrency)
+        if store.is_local:  # where a suite may keep its live calls, so a rerun re-sends only failures
+            params["agent_call_store"] = store.path(".assay", "agent-calls")
+        generations = suite.live_replay(cases, data, params, progress)
     missing = sorted(wanted - {str(g.get("case_id")) for g in generations})
+    # A live failure is worth another try on rerun (a recorded one is data): count them so the
+    # flow does not reuse this step while any is left.
+    failed = 0 if spec.replay == "recorded" else sum(1 for g in generations if _failed(g))
     sha = store.put_jsonl(generations)
     return ReplayOutput(
         artifacts=[Artifact(name=names.GENERATIONS, sha=sha, inputs=[names.DATASET_SNAPSHOT], media_type=names.JSONL)],
         generations=sha,
         n=len(generations),
         missing=missing,
+        failed=failed,
     )
+
+
+def _failed(generation: dict[str, Any]) -> bool:
+    calls = generation.get("calls")
+    return bool(generation.get("error")) or (isinstance(calls, list) and any(c.get("error") for c in calls))
 
 
 # -- metrics ------------------------------------------------------------------------------

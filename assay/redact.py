@@ -74,6 +74,7 @@ def _secret_env_names() -> set[str]:
 def secret_values() -> list[str]:
     """Current values of every secret-bearing variable, longest first (so overlaps mask fully)."""
     values = {os.environ.get(n, "") for n in _secret_env_names()}
+    values |= _json_header_values(os.environ.get("ASSAY_AGENT_HEADERS", ""))
     for full in _stored_credentials().values():
         parts = urlsplit(full)
         values |= {parts.password or "", f"{parts.username}:{parts.password}" if parts.password else ""}
@@ -81,6 +82,15 @@ def secret_values() -> list[str]:
             userinfo = f"{unquote(parts.username)}:{unquote(parts.password or '')}"
             values.add(base64.b64encode(userinfo.encode("utf-8")).decode("ascii"))
     return sorted((v for v in values if len(v) >= _MIN_SECRET_LEN), key=len, reverse=True)
+
+
+def _json_header_values(raw: str) -> set[str]:
+    """Values of a JSON object of HTTP headers (an agent's auth headers), as secrets."""
+    try:
+        headers = json.loads(raw) if raw else {}
+    except json.JSONDecodeError:
+        return {raw}
+    return {v for v in headers.values() if isinstance(v, str)} if isinstance(headers, dict) else set()
 
 
 def redact(text: str, values: list[str] | None = None) -> str:

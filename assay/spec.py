@@ -14,6 +14,7 @@ Both are settable from the command line and from a ``--config`` YAML file (see
 from __future__ import annotations
 
 import difflib
+import json
 import math
 from pathlib import Path
 from typing import Any, Literal
@@ -46,7 +47,12 @@ class GeneratorSpec(_Strict):
     model: str | None = Field(default=None, description="litellm model string, e.g. openai/gpt-4o-mini")
     target: str | None = Field(
         default=None,
-        description="module:function, your own system called in-process instead of a model (suites that support it)",
+        description="your own system instead of a model (suites that support it): module:function called "
+        "in-process, or an http(s) URL to POST to (the agent suite)",
+    )
+    repeats: int = Field(default=3, ge=1, le=100, description="calls per query (the agent suite's consistency)")
+    body_template: str | None = Field(
+        default=None, description='JSON body posted to a URL target; "{query}" is replaced (default {"query": "{query}"})'
     )
     api_base: str | None = None
     api_key_env: str | None = None
@@ -67,10 +73,24 @@ class GeneratorSpec(_Strict):
     @field_validator("target")
     @classmethod
     def _module_function(cls, value: str | None) -> str | None:
+        if value is not None and value.startswith(("http://", "https://")):
+            return public_url(value)  # credentials in a URL target reach the call only
         if value is not None:
             module, _, function = value.partition(":")
             if not module or not function or not all(p.isidentifier() for p in [*module.split("."), function]):
-                raise ValueError("target must be 'module:function', e.g. mypkg.summarizer:summarize")
+                raise ValueError("target must be 'module:function' (e.g. mypkg.summarizer:summarize) or an http(s) URL")
+        return value
+
+    @field_validator("body_template")
+    @classmethod
+    def _json_with_query(cls, value: str | None) -> str | None:
+        if value is not None:
+            if "{query}" not in value:
+                raise ValueError('the body template must contain "{query}"')
+            try:
+                json.loads(value.replace("{query}", "q"))
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"the body template is not JSON once {{query}} is filled in: {exc.msg}") from None
         return value
 
     @field_validator("api_key_env")
@@ -198,6 +218,8 @@ class RunSpec(_Strict):
             "chunk_size": gen.chunk_size,
             "chunk_overlap": gen.chunk_overlap,
             "embedding_model": gen.embedding_model,
+            "repeats": gen.repeats,
+            "body_template": gen.body_template,
         }
         if concurrency:
             params["concurrency"] = concurrency
@@ -312,7 +334,7 @@ def build_run_spec(
 
 # Spec fields by the command-line flag that sets them, so errors speak the user's language.
 _FLAGS = {"replay": "--replay", "k": "-k", "lang": "--lang", "generator.model": "--generator",
-          "generator.target": "--target",
+          "generator.target": "--target", "generator.repeats": "--repeats", "generator.body_template": "--body-template",
           "generator.api_key_env": "--api-key-env", "generator.max_tokens": "--gen-max-tokens",
           "generator.timeout_s": "--gen-timeout", "generator.max_retries": "--gen-retries",
           "generator.chunk_size": "--chunk-size", "generator.chunk_overlap": "--chunk-overlap",

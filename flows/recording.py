@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from prefect.states import Failed
 
-from assay.artifacts import Artifact, FamilyOutput, StepOutput
+from assay.artifacts import Artifact, FamilyOutput, ReplayOutput, StepOutput
 from assay.cancellation import raise_if_stopped
 from assay.lineage.manifest import RunRecorder, StepRecord
 
@@ -79,7 +79,8 @@ class StepRunner:
     def _not_reusable(self, output: StepOutput) -> bool:
         missing = any(not self.store.has(a.sha) for a in output.artifacts)
         failed_calls = isinstance(output, FamilyOutput) and output.jury_stats is not None and output.jury_stats.failed > 0
-        return missing or failed_calls
+        failed_live = isinstance(output, ReplayOutput) and output.failed > 0
+        return missing or failed_calls or failed_live
 
     def _record_step(self, name: str, output: StepOutput, state: Any, started: float, reused: bool) -> None:
         stats = output.jury_stats if isinstance(output, FamilyOutput) else None

@@ -25,6 +25,12 @@ def _report() -> Suite:
     return ReportSuite()
 
 
+def _agent() -> Suite:
+    from assay.suites.agent.suite import AgentSuite
+
+    return AgentSuite()
+
+
 def _memory() -> Suite:
     from assay.suites.memory.suite import MemorySuite
 
@@ -33,6 +39,7 @@ def _memory() -> Suite:
 
 # Factories keep `import assay.suites.registry` cheap: a suite's module loads when asked for.
 _FACTORIES: dict[str, Callable[[], Suite]] = {
+    "agent": _agent,
     "memory": _memory,
     "rag_qa": _rag_qa,
     "report": _report,

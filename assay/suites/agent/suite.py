@@ -1,0 +1,69 @@
+"""The agent suite (seed 004): a tool-using hiring agent scored on intent, accuracy,
+consistency, latency and stability over repeated calls."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from assay.schemas import LoadedDataset, ScoreRow
+from assay.suites.agent import dataset, metrics, summary
+from assay.suites.agent.schema import AgentCase, AgentGeneration
+from assay.suites.kit import AggregateResult, MetricFamily, ProgressFn, ReportSection, Suite
+
+
+class AgentSuite(Suite[AgentCase, AgentGeneration]):
+    name = "agent"
+    title = "Tool-using agent responses"
+    seed = "004"
+    description = (
+        "A hiring agent's responses over repeated calls: intent (jury), accuracy checks, consistency, "
+        "latency by class, stability; total 0-5 per query, per latency class and overall."
+    )
+    case_model = AgentCase
+    generation_model = AgentGeneration
+    summary_model = summary.AgentSummary
+    default_params = {"disagreement_threshold": 2.0}
+
+    def load_dataset(self, root: Path) -> LoadedDataset:
+        return dataset.load_agent_dataset(root)
+
+    def validation_frames(self, data: LoadedDataset) -> dict[str, pd.DataFrame]:
+        return dataset.agent_validation_frames(data)
+
+    def validation_parameters(self, data: LoadedDataset) -> dict[str, Any]:
+        return dataset.agent_validation_parameters(data)
+
+    def recorded_generations(self, data: LoadedDataset, cases: list[AgentCase]) -> list[dict[str, Any]]:
+        """responses.jsonl holds one line per call; a query's generation is all its repeats."""
+        calls: dict[str, list[dict[str, Any]]] = {}
+        for rec in data.generations:
+            calls.setdefault(str(rec.get("case_id")), []).append({
+                "repeat": rec.get("repeat"), "raw": rec.get("raw"),
+                "response_time_sec": rec.get("responseTimeSec"), "error": rec.get("error"),
+            })
+        return [{"case_id": c.id, "calls": sorted(calls[c.id], key=lambda x: x["repeat"])} for c in cases if c.id in calls]
+
+    def live_replay(
+        self, cases: list[AgentCase], data: LoadedDataset, params: dict[str, Any], progress: ProgressFn
+    ) -> list[dict[str, Any]]:
+        from assay.suites.agent.live import live_calls
+
+        return live_calls(cases, params, progress)
+
+    def metric_families(self) -> list[MetricFamily]:
+        return metrics.FAMILIES
+
+    def aggregate(self, rows: list[ScoreRow], cases: list[AgentCase], params: dict[str, Any]) -> AggregateResult:
+        return summary.aggregate(rows, cases, params)
+
+    def charts(self, summary_: summary.AgentSummary) -> dict[str, bytes]:  # type: ignore[override]
+        return summary.charts(summary_)
+
+    def report_sections(
+        self, scores: pd.DataFrame, summary_: summary.AgentSummary, cases: list[AgentCase],  # type: ignore[override]
+        generations: dict[str, AgentGeneration],
+    ) -> list[ReportSection]:
+        return summary.report_sections(scores, summary_, cases, generations)

@@ -1,0 +1,61 @@
+"""The agent suite's gate and aggregate: bad rows are named, repeats fold into one query."""
+
+import json
+
+from assay import pipeline
+from assay.lineage.store import ArtifactStore
+from assay.schemas import ScoreRow
+from assay.suites.agent.schema import AgentCase
+from assay.suites.agent.summary import aggregate, repeat_labels
+from assay.suites.registry import get_suite
+
+
+def write(path, rows):
+    path.write_text("".join((r if isinstance(r, str) else json.dumps(r, ensure_ascii=False)) + "\n" for r in rows), encoding="utf-8")
+
+
+def test_the_gate_names_each_bad_row(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    write(data / "cases.jsonl", [
+        {"id": "q1", "query": "목록 보여줘", "latency_class": "SINGLE", "expected_intent": "VIEW"},
+        {"id": "q2", "query": "추가해줘", "latency_class": "FAST", "expected_intent": "ADD"},
+        {"id": "q3", "query": "옮겨줘", "expected_intent": "MOVE", "checks": [{"path": "x", "op": "regex", "value": 1}]},
+        "{not json",
+    ])
+    write(data / "responses.jsonl", [
+        {"case_id": "q1", "repeat": 0, "raw": "{}", "responseTimeSec": 1.0, "error": None},
+        {"case_id": "q1", "repeat": 0, "raw": "{}", "responseTimeSec": 1.0, "error": None},
+        {"case_id": "q9", "repeat": 0, "raw": "{}", "responseTimeSec": -2, "error": None},
+    ])
+    store = ArtifactStore(str(tmp_path / "store"))
+    suite = get_suite("agent")
+    validation = pipeline.validate(store, suite, pipeline.ingest(store, suite, data).snapshot)
+    text = validation.text
+    assert not validation.success
+    assert "q2" in text and "latency_class" in text  # not SINGLE or MULTI
+    assert "q3" in text and "op" in text  # unknown operator
+    assert "line 4" in text  # malformed JSON
+    assert "q1#0" in text  # the same query and repeat twice
+    assert "q9" in text and "responseTimeSec" in text
+
+
+def row(case, metric, value, judge=None, **details):
+    return ScoreRow(case_id=case, metric=metric, family="x", value=value, scale="0-5", judge=judge, details=details)
+
+
+def test_repeats_fold_into_consistency_and_total():
+    case = AgentCase(id="q", query="목록", latency_class="SINGLE", expected_intent="VIEW")
+    rows = [
+        row("q", "accuracy", 5.0), row("q", "latency", 5.0),
+        row("q", "stability", 5.0, signatures=["s", "s", "t"], repeats=3),
+        row("q", "intent", 4.0, judge="a", labels=["VIEW", "VIEW", "ADD"], verdicts=["GOOD"] * 3),
+        row("q", "intent", 5.0, judge="b", labels=["VIEW", "ADD", "ADD"], verdicts=["PERFECT"] * 3),
+    ]
+    params = {"jury": {"panel": [{"name": "a", "weight": 2.0}, {"name": "b", "weight": 1.0}]}}
+    assert repeat_labels(rows, {"a": 2.0, "b": 1.0}) == ["VIEW", "VIEW", "ADD"]  # weighted vote per repeat
+    result = aggregate(rows, [case], params)
+    final = {r.metric: r.value for r in result.rows if r.judge is None}
+    assert final["consistency"] == ((2 / 3 + 2 / 3) / 2) * 5
+    assert final["total"] == 0.2 * final["intent"] + 0.1 * final["consistency"] + 0.3 * 5 + 0.2 * 5 + 0.2 * 5
+    assert result.summary.queries[0].labels == ["VIEW", "VIEW", "ADD"]
