@@ -22,6 +22,7 @@ from assay.lineage.manifest import (
     SIGNING_KEY_ENV,
     Manifest,
     key_id,
+    load_manifest_record,
     root_hash_of,
     signature_of,
     signing_key,
@@ -70,7 +71,7 @@ class AuditResult:
 
 def audit_run(store: ArtifactStore, run_id: str, deep: bool = False) -> AuditResult:
     result = AuditResult(run_id=run_id)
-    record = _manifest_record(store, run_id)
+    record = load_manifest_record(store, run_id)
     manifest = Manifest.model_validate(record)
     _check_anchor(store, record, result)
     _check_artifacts(store, manifest, result)
@@ -79,15 +80,6 @@ def audit_run(store: ArtifactStore, run_id: str, deep: bool = False) -> AuditRes
 
         recompute(store, manifest, result)
     return result
-
-
-def _manifest_record(store: ArtifactStore, run_id: str) -> dict:
-    path = store.run_path(run_id, MANIFEST)
-    if not store.exists(path):
-        runs = store.list_runs()
-        hint = f" Known runs: {', '.join(runs[-5:])}" if runs else ""
-        raise FileNotFoundError(f"no run {run_id!r} under {store.url} (no {MANIFEST}).{hint}")
-    return json.loads(store.read_bytes(path))
 
 
 def _check_anchor(store: ArtifactStore, record: dict, result: AuditResult) -> None:

@@ -166,13 +166,18 @@ def config_hash(parameters: dict[str, Any]) -> str:
     return sha256_json(parameters)
 
 
-def load_manifest(store: ArtifactStore, run_id: str) -> Manifest:
+def load_manifest_record(store: ArtifactStore, run_id: str) -> dict[str, Any]:
+    """The manifest as stored (the audit hashes exactly these fields)."""
     path = store.run_path(run_id, MANIFEST)
     if not store.exists(path):
         runs = store.list_runs()
         hint = f" Known runs: {', '.join(runs[-5:])}" if runs else ""
         raise FileNotFoundError(f"no run {run_id!r} under {store.url} (no {MANIFEST}).{hint}")
-    return Manifest.model_validate_json(store.read_bytes(path))
+    return json.loads(store.read_bytes(path))
+
+
+def load_manifest(store: ArtifactStore, run_id: str) -> Manifest:
+    return Manifest.model_validate(load_manifest_record(store, run_id))
 
 
 class RunRecorder:

@@ -29,7 +29,7 @@ from assay.suites.kit import (
     metric_stats,
     value_index,
 )
-from assay.suites.kit.charts import bars, hbar_chart, png, pyplot
+from assay.suites.kit.charts import hbar_chart, means_chart
 
 SCORES = ("intent", "consistency", "accuracy", "latency", "stability")
 METRICS = ("total", *SCORES)
@@ -233,12 +233,9 @@ def charts(summary: AgentSummary) -> dict[str, bytes]:
     by_class = {c: v["total"] for c, v in summary.by_latency_class.items() if v.get("total") is not None}
     if by_class:
         out["total_by_latency_class"] = hbar_chart(by_class, (0, 5), 3.5, "mean total (0-5)", "Total by latency class")  # type: ignore[arg-type]
-    means = {m: summary.mean(m) for m in SCORES}
-    means = {m: v for m, v in means.items() if v is not None}
+    means = means_chart({m: summary.mean(m) for m in SCORES}, (0, 5.4), 3.5, "Score means (0-5)")
     if means:
-        fig, ax = pyplot().subplots(figsize=(7, 4))
-        bars(ax, means, (0, 5.4), 3.5, "Score means (0-5)", digits=2)
-        out["score_means"] = png(fig)
+        out["score_means"] = means
     return out
 
 

@@ -61,3 +61,13 @@ def hbar_chart(values: Mapping[str, float], xlim: tuple[float, float], good: flo
     ax.set_xlabel(xlabel)
     ax.set_title(title)
     return png(fig)
+
+
+def means_chart(means: Mapping[str, float | None], ylim: tuple[float, float], good: float, title: str) -> bytes | None:
+    """One bar per metric mean (unscored means left out); None when nothing was scored."""
+    shown = {name: value for name, value in means.items() if value is not None}
+    if not shown:
+        return None
+    fig, ax = pyplot().subplots(figsize=(7, 4))
+    bars(ax, shown, ylim, good, title, digits=2)
+    return png(fig)

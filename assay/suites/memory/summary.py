@@ -29,7 +29,7 @@ from assay.suites.kit import (
     metric_stats,
     value_index,
 )
-from assay.suites.kit.charts import bars, hbar_chart, png, pyplot
+from assay.suites.kit.charts import hbar_chart, means_chart
 from assay.suites.memory.metrics import CRITERIA, FACT_METRICS
 from assay.suites.memory.schema import SCENARIOS, MemoryCase, MemoryGeneration
 
@@ -209,12 +209,9 @@ def charts(summary: MemorySummary) -> dict[str, bytes]:
     by_scenario = {s: v["overall"] for s, v in summary.by_scenario.items() if v.get("overall") is not None}
     if by_scenario:
         out["overall_by_scenario"] = hbar_chart(by_scenario, (0, 100), 70, "mean overall (0-100)", "Overall by scenario")  # type: ignore[arg-type]
-    means = {m: summary.mean(m) for m in CRITERIA}
-    means = {m: v for m, v in means.items() if v is not None}
+    means = means_chart({m: summary.mean(m) for m in CRITERIA}, (0, 10.8), 7.0, "Criterion means (0-10; noise: lower is better)")
     if means:
-        fig, ax = pyplot().subplots(figsize=(7, 4))
-        bars(ax, means, (0, 10.8), 7.0, "Criterion means (0-10; noise: lower is better)", digits=2)
-        out["criterion_means"] = png(fig)
+        out["criterion_means"] = means
     return out
 
 
