@@ -134,7 +134,19 @@ def run(
     except (SpecError, FileNotFoundError) as exc:
         _err(str(exc))
         raise typer.Exit(EXIT_FAILED) from None
+    _preflight(spec)
     _execute(spec, options, verbose)
+
+
+def _preflight(spec: Any) -> None:
+    """Fail before any server starts when a model the run calls has no key."""
+    from assay.preflight import problems
+
+    found = problems(spec)
+    for line in found:
+        _err(line)
+    if found:
+        raise typer.Exit(EXIT_FAILED)
 
 
 @app.command()
@@ -180,6 +192,7 @@ def rerun(
         "runner": runner or recorded.runner,
     })
     typer.echo(f"rerunning {rid} with its recorded spec", err=True)
+    _preflight(spec)
     _execute(spec, options, verbose, parent_run=rid)
 
 
@@ -235,7 +248,9 @@ def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = No
         typer.echo(f"run id:  {run_id}\nrun dir: {run_dir}")
         raise typer.Exit(EXIT_STOPPED)
     if manifest.status == "incomplete":
-        _err(f"\nrun incomplete (report written, the scores are not a measurement): {manifest.message}")
+        _err("\nrun incomplete (report written, the scores are not a measurement):")
+        for reason in manifest.message.removeprefix("incomplete: ").split(" | "):
+            _err(f"  - {reason}")
         typer.echo(f"run id:  {run_id}\nrun dir: {run_dir}\nreport:  {run_dir}/report.html")
         raise typer.Exit(EXIT_INCOMPLETE)
     if manifest.status != "completed":

@@ -280,17 +280,22 @@ def aggregate(
     )
 
 
+MAX_REASONS = 3  # unscored metrics named one by one; the rest are counted
+
+
 def incomplete_reasons(store: ArtifactStore, spec: RunSpec, families: list[FamilyOutput], scores_sha: str) -> list[str]:
     """Why a run that finished its steps still did not measure what it set out to: a metric
     no case got a score for, a jury whose every judge was dropped, a budget that stopped the
     jury. Empty when the run is complete."""
     reasons = []
     panel = len(spec.jury.panel) if spec.jury else 0
+    silent: set[str] = set()  # families whose unscored metrics are explained by their jury
     for family in families:
         stats = family.jury_stats
         if stats is None:
             continue
         if panel and len(stats.dropped) >= panel:
+            silent.add(family.family)
             why = "; ".join(f"{judge}: {reason}" for judge, reason in sorted(stats.dropped.items()))
             reasons.append(f"metric family {family.family}: every judge was dropped ({why})")
         if stats.budget_exhausted:
@@ -300,10 +305,15 @@ def incomplete_reasons(store: ArtifactStore, spec: RunSpec, families: list[Famil
     for row in rows:
         if row.judge is None:
             by_metric.setdefault(row.metric, []).append(row)
-    for metric, metric_rows in sorted(by_metric.items()):
-        if all(r.value is None for r in metric_rows):
-            why = metric_rows[0].unscored_reason or "no reason recorded"
-            reasons.append(f"{metric} is unscored for all {len(metric_rows)} cases (e.g. {why})"[:500])
+    unscored = [
+        (metric, metric_rows) for metric, metric_rows in sorted(by_metric.items())
+        if all(r.value is None for r in metric_rows) and metric_rows[0].family not in silent
+    ]
+    for metric, metric_rows in unscored[:MAX_REASONS]:
+        why = metric_rows[0].unscored_reason or "no reason recorded"
+        reasons.append(f"{metric} is unscored for all {len(metric_rows)} cases (e.g. {why})"[:300])
+    if len(unscored) > MAX_REASONS:
+        reasons.append(f"and {len(unscored) - MAX_REASONS} more metrics unscored for every case")
     if not rows:
         reasons.append("no case was scored")
     return reasons

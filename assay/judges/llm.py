@@ -89,6 +89,8 @@ def classify_error(exc: BaseException) -> ErrorKind:
 
     if isinstance(exc, MalformedReply):
         return "malformed"
+    if _missing_credentials(exc):  # no key will appear by retrying
+        return "permanent"
     if isinstance(exc, (litellm.Timeout, litellm.APIConnectionError, TimeoutError)):
         return "transient"
     if isinstance(
@@ -103,6 +105,11 @@ def classify_error(exc: BaseException) -> ErrorKind:
     if isinstance(exc, litellm.APIError) or type(exc).__module__.startswith(("openai", "httpx", "aiohttp")):
         return "transient"
     return "permanent"
+
+
+def _missing_credentials(exc: BaseException) -> bool:
+    text = str(exc).lower()
+    return "missing credentials" in text or "api_key client option must be set" in text or "no api key" in text
 
 
 def _redact(text: str, secret: str | None) -> str:

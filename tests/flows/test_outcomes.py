@@ -39,7 +39,8 @@ def test_a_jury_whose_every_judge_is_dropped_is_an_incomplete_run(prefect_server
     manifest = manifest_of(tmp_path / "runs", run_id)
     assert manifest["status"] == "incomplete" and "metric family jury: every judge was dropped" in manifest["message"]
     report = (tmp_path / "runs" / run_id / "report.md").read_text(encoding="utf-8")
-    assert "**Incomplete run.**" in report and "relevance is unscored for all 3 cases" in report
+    assert "**Incomplete run.**" in report and "overall is unscored for all 3 cases" in report
+    assert "relevance is unscored" not in report  # explained by the dropped jury, not listed again
     assert flow_run_state(manifest["prefect"]["flow_run_id"]) == "FAILED"  # shows as failed in Prefect's UI
     assert audit_run(ArtifactStore(str(tmp_path / "runs")), run_id).ok
 

@@ -25,6 +25,19 @@ def test_bad_options_fail_fast(args, message, tmp_path):
     assert not any(tmp_path.iterdir())  # nothing was started
 
 
+def test_a_model_without_its_key_fails_before_anything_starts(tmp_path, monkeypatch):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    monkeypatch.delenv("MY_JUDGE_KEY", raising=False)
+    for args, message in [
+        (["--judge", "anthropic/claude-3-5-haiku-latest"], "judge claude-3-5-haiku-latest (anthropic/claude-3-5-haiku-latest) needs ANTHROPIC_API_KEY"),
+        (["--judge", "openai/a", "--api-key-env", "MY_JUDGE_KEY", "--replay", "live", "--generator", "openai/g",
+          "--api-base", "http://127.0.0.1:9/v1"], "reads its key from MY_JUDGE_KEY"),
+    ]:
+        result, output = cli("run", "rag_qa", *args, "--out", str(tmp_path))
+        assert result.exit_code == 1 and message in output, output
+        assert not any(tmp_path.iterdir())
+
+
 def test_suites_lists_the_built_in_suites():
     result, output = cli("suites")
     assert result.exit_code == 0

@@ -31,7 +31,7 @@ LAYERS = [
      "assay.yaml_files", "assay.cancellation"},
     {"assay.metrics"},
     {"assay.judges"},
-    {"assay.aggregation", "assay.spec", "assay.artifacts"},
+    {"assay.aggregation", "assay.spec", "assay.artifacts", "assay.preflight"},
     {"assay.validation", "assay.lineage", "assay.replay"},
     {"assay.rendering", "assay.compare"},
     {"assay.suites"},
