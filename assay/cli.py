@@ -83,7 +83,9 @@ def run(
     ),
     api_key_env: str | None = typer.Option(None, help="NAME of the env var holding the generator's key"),
     gen_max_tokens: int | None = typer.Option(None, help="live replay: answer length cap"),
-    gen_timeout: float | None = typer.Option(None, help="live replay: per-request timeout, seconds [default: 60]"),
+    gen_timeout: float | None = typer.Option(
+        None, "--gen-timeout", "--timeout", help="live replay: per-request (per agent call) timeout, seconds [default: 60]"
+    ),
     gen_retries: int | None = typer.Option(None, help="live replay: retries on transient errors [default: 4]"),
     chunk_size: int | None = typer.Option(None, help="live retrieval: characters per chunk [default: 500]"),
     chunk_overlap: int | None = typer.Option(None, help="live retrieval: overlap in characters [default: 200]"),

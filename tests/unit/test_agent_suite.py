@@ -59,3 +59,26 @@ def test_repeats_fold_into_consistency_and_total():
     assert final["consistency"] == ((2 / 3 + 2 / 3) / 2) * 5
     assert final["total"] == 0.2 * final["intent"] + 0.1 * final["consistency"] + 0.3 * 5 + 0.2 * 5 + 0.2 * 5
     assert result.summary.queries[0].labels == ["VIEW", "VIEW", "ADD"]
+
+
+def test_the_seeds_own_field_names_are_read(tmp_path):
+    """latencyClass, accuracyChecks, query_id, latency_ms and parsed response fields without a
+    raw body or repeat numbers: read as the suite's own names."""
+    from assay.suites.agent.metrics import call_rows
+    from assay.suites.agent.schema import AgentGeneration
+
+    data = tmp_path / "data"
+    data.mkdir()
+    write(data / "cases.jsonl", [{"query_id": "q1", "query": "목록", "latencyClass": "MULTI", "expectedIntent": "VIEW",
+                                  "accuracyChecks": [{"path": "filterType", "op": "equals", "value": "STAGE"}]}])
+    body = {"assistantMessage": "목록입니다", "dataUIList": [], "setting": {}, "filterType": "STAGE"}
+    write(data / "responses.jsonl", [{"query_id": "q1", "latency_ms": 25000, **body}, {"query_id": "q1", "latency_ms": 41000, **body}])
+    suite = get_suite("agent")
+    loaded = suite.load_dataset(data)
+    store = ArtifactStore(str(tmp_path / "store"))
+    assert pipeline.validate(store, suite, pipeline.ingest(store, suite, data).snapshot).success
+    case = suite.parse_cases(loaded, set())[0]
+    gen = AgentGeneration.model_validate(suite.recorded_generations(loaded, [case])[0])
+    assert case.latency_class == "MULTI" and [c.repeat for c in gen.calls] == [0, 1]
+    scores = {r.metric: r.value for r in call_rows(case, gen, None)}
+    assert scores == {"accuracy": 5.0, "latency": (4.0 + 2.0) / 2, "stability": 5.0}

@@ -6,6 +6,7 @@ replay: one line per call, ``{case_id, repeat, raw, responseTimeSec, error}``).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -24,12 +25,40 @@ LATENCY_CLASSES = ["SINGLE", "MULTI"]
 INTENT_LABELS = ["ADD", "UPDATE", "DELETE", "VIEW", "MOVE", "CLARIFY", "ERROR", "OTHER"]
 
 
+# The seed's own field names are accepted too, and read as ours.
+CASE_ALIASES = {"latencyClass": "latency_class", "accuracyChecks": "checks", "expectedIntent": "expected_intent",
+                "intent_label": "expected_intent", "expectedResult": "expected_result", "query_id": "id", "queryId": "id"}
+RESPONSE_ALIASES = {"query_id": "case_id", "queryId": "case_id", "response_time_sec": "responseTimeSec",
+                    "latencySec": "responseTimeSec"}
+RESPONSE_FIELDS = ("assistantMessage", "dataUIList", "setting", "filterType", "aggregates")
+
+
 def load_agent_dataset(root: Path) -> LoadedDataset:
     """Read a dataset directory; bad lines become ``parse_problems``, never exceptions."""
     data = load_cases_and_generations(root, SUITE, CASES_FILE, RESPONSES_FILE)
     if "generations" in data.files:  # a snapshot names files by logical name: "responses" -> responses.jsonl
         data.files["responses"] = data.files.pop("generations")
+    data.records = [_renamed(r, CASE_ALIASES) for r in data.records]
+    repeats: dict[Any, int] = {}
+    responses = []
+    for rec in data.generations:
+        rec = _renamed(rec, RESPONSE_ALIASES)
+        if "latency_ms" in rec and "responseTimeSec" not in rec:
+            ms = rec.pop("latency_ms")
+            rec["responseTimeSec"] = ms / 1000 if isinstance(ms, int | float) and not isinstance(ms, bool) else ms
+        if "raw" not in rec and any(f in rec for f in RESPONSE_FIELDS):  # parsed fields only: the body is them
+            rec["raw"] = json.dumps({f: rec[f] for f in RESPONSE_FIELDS if f in rec}, ensure_ascii=False)
+        if "repeat" not in rec:  # repeats numbered in file order per query
+            key = json.dumps(rec.get("case_id"))
+            rec["repeat"] = repeats.get(key, 0)
+            repeats[key] = rec["repeat"] + 1
+        responses.append(rec)
+    data.generations = responses
     return data
+
+
+def _renamed(rec: dict[str, Any], aliases: dict[str, str]) -> dict[str, Any]:
+    return {aliases.get(k, k) if aliases.get(k, k) not in rec or k == aliases.get(k, k) else k: v for k, v in rec.items()}
 
 
 def agent_validation_frames(data: LoadedDataset) -> dict[str, pd.DataFrame]:
