@@ -87,10 +87,19 @@ def load_snapshot(store: ArtifactStore, suite: Suite, snapshot_sha: str) -> Load
 
 
 # -- validate -----------------------------------------------------------------------------
-def validate(store: ArtifactStore, suite: Suite, snapshot_sha: str) -> ValidationOutput:
+def validate(store: ArtifactStore, suite: Suite, snapshot_sha: str, require_generations: bool = False) -> ValidationOutput:
+    """The GX gate over the snapshot. ``require_generations`` (a recorded replay): a dataset
+    without its recorded generations file fails the gate, naming the file."""
     from assay.validation.gate import run_gate
 
     data = load_snapshot(store, suite, snapshot_sha)
+    if require_generations and data.extras.get("generations_missing"):
+        name = data.extras.get("generations_file", "generations.jsonl")
+        data.parse_problems.append(RowProblem(
+            row=name, file=name, expectation="recorded generations present",
+            detail=f"--replay recorded scores the outputs stored in {name}, which the dataset lacks; "
+                   "add it, or regenerate with --replay live",
+        ))
     report = run_gate(suite, data)
     gx_results = getattr(report, "gx_results", [])
     payload = report.model_dump(mode="json", exclude={"gx_results"})

@@ -108,7 +108,10 @@ def evaluate(
         if ingest is None:
             return steps.fail("ingest failed")
 
-        validation = steps.run("validate", ValidationOutput, validate_dataset, store_url, spec.suite, ingest.snapshot, version)
+        validation = steps.run(
+            "validate", ValidationOutput, validate_dataset, store_url, spec.suite, ingest.snapshot,
+            spec.replay == "recorded", version,
+        )
         if validation is None:
             return steps.fail("validation step failed")
         skip_ids: list[str] = []

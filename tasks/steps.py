@@ -29,8 +29,8 @@ def ingest_dataset(
 
 
 @task(name="validate", **TASK_OPTIONS)
-def validate_dataset(store_url: str, suite: str, snapshot: str, code_version: str) -> Json:
-    return dump(pipeline.validate(open_store(store_url), suite_named(suite), snapshot))
+def validate_dataset(store_url: str, suite: str, snapshot: str, require_generations: bool, code_version: str) -> Json:
+    return dump(pipeline.validate(open_store(store_url), suite_named(suite), snapshot, require_generations))
 
 
 @task(name="replay", **TASK_OPTIONS)

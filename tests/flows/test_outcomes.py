@@ -45,12 +45,12 @@ def test_a_jury_whose_every_judge_is_dropped_is_an_incomplete_run(prefect_server
     assert audit_run(ArtifactStore(str(tmp_path / "runs")), run_id).ok
 
 
-def test_recorded_replay_without_generations_is_an_incomplete_run_naming_why(prefect_server, tmp_path):
+def test_recorded_replay_without_generations_fails_the_gate_naming_the_file(prefect_server, tmp_path):
     data = write_memory_dataset(tmp_path / "data")
     (data / "memories.jsonl").unlink()
     result, output = cli("run", "memory", "--dataset", str(data), "--offline", "--out", str(tmp_path / "runs"))
-    assert result.exit_code == EXIT_INCOMPLETE, output
-    assert "no generation recorded" in output
+    assert result.exit_code == 2, output  # the validation gate
+    assert "memories.jsonl" in output and "recorded generations present" in output
 
 
 @pytest.mark.parametrize("budget_exhausted, dropped, expected", [
