@@ -66,10 +66,10 @@ class StepRunner:
             return None
         output = output_type.model_validate(state.result())
         reused = state.name == "Cached"
-        if reused and self._not_reusable(output):
-            # The cache points at content this store lacks (or holds corrupt: set aside), or at
-            # a jury step with failed calls: run it again. Judge calls that succeeded are reused.
-            corrupt = self._set_aside_corrupt(output)
+        corrupt = self._set_aside_corrupt(output) if reused else []
+        if reused and (corrupt or self._not_reusable(output)):
+            # The cache points at content this store lacks (or held corrupt: now set aside), or
+            # at a jury step with failed calls: run it again. Judge calls that succeeded are reused.
             for line in corrupt:
                 self.logger.warning(f"step {name}: {line}; running the step again")
                 _progress(f"! {name}: {line}; running the step again")
@@ -96,7 +96,7 @@ class StepRunner:
         return found
 
     def _not_reusable(self, output: StepOutput) -> bool:
-        missing = any(not self.store.intact(a.sha) for a in output.artifacts)
+        missing = any(not self.store.has(a.sha) for a in output.artifacts)
         failed_calls = isinstance(output, FamilyOutput) and output.jury_stats is not None and output.jury_stats.failed > 0
         failed_live = isinstance(output, ReplayOutput) and output.failed > 0
         return missing or failed_calls or failed_live
