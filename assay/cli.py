@@ -144,7 +144,7 @@ def _preflight(spec: Any, options: Any) -> None:
     """Fail before any server starts when a model the run calls has no key or the store is unwritable."""
     from assay.preflight import problems, store_problems
 
-    found = problems(spec) + store_problems(options)
+    found = problems(spec) or store_problems(options)
     for line in found:
         _err(line)
     if found:

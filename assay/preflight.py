@@ -79,6 +79,7 @@ def store_problems(options: RunOptions) -> list[str]:
     roots = [options.store_url()] + ([os.path.abspath(options.out)] if options.store else [])
     for root in roots:
         probe = ""
+        made = _missing_local_folders(root)
         try:
             store = ArtifactStore(root)
             probe = store.path(".assay", f"write-probe-{uuid.uuid4().hex[:8]}")
@@ -89,4 +90,20 @@ def store_problems(options: RunOptions) -> list[str]:
                 raise
             reason = str(exc) if str(exc).startswith("cannot write") else f"cannot write {probe or root}: {exc.strerror}"
             out.append(f"store {root}: {reason}")
+        finally:
+            for folder in made:  # the run makes them itself; a failed check leaves nothing behind
+                if os.path.isdir(folder) and not os.listdir(folder):
+                    os.rmdir(folder)
     return out
+
+
+def _missing_local_folders(root: str) -> list[str]:
+    """The folders a probe of local ``root`` would create, deepest first (none for a URL)."""
+    if "://" in root and not root.startswith("file://"):
+        return []
+    path = os.path.abspath(root.removeprefix("file://"))
+    missing = [p for p in [os.path.join(path, ".assay")] if not os.path.exists(p)]
+    while not os.path.exists(path):
+        missing.append(path)
+        path = os.path.dirname(path)
+    return missing

@@ -12,6 +12,8 @@ import secrets
 import shutil
 import subprocess
 import tempfile
+import time
+import urllib.error
 import urllib.request
 from datetime import UTC, datetime
 from pathlib import Path
@@ -119,13 +121,21 @@ def postgres_server(tmp_path_factory):
 
 
 def api(env: dict[str, str], method: str, path: str, body: dict | None = None) -> object:
-    request = urllib.request.Request(
-        f"{env['PREFECT_API_URL']}{path}", method=method, headers={"Content-Type": "application/json"},
-        data=json.dumps(body).encode() if body is not None else None,
-    )
-    with urllib.request.urlopen(request, timeout=60) as response:
-        text = response.read()
-    return json.loads(text) if text else None
+    """One call of the Prefect REST API; a 503 (Prefect's "retry me" for a busy database) is retried."""
+    for attempt in range(6):
+        request = urllib.request.Request(
+            f"{env['PREFECT_API_URL']}{path}", method=method, headers={"Content-Type": "application/json"},
+            data=json.dumps(body).encode() if body is not None else None,
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                text = response.read()
+            return json.loads(text) if text else None
+        except urllib.error.HTTPError as exc:
+            if exc.code != 503 or attempt == 5:
+                raise
+            time.sleep(2 + attempt * 2)
+    raise AssertionError("unreachable")
 
 
 def test_a_scheduled_suite_deployment_runs_on_a_prefect_server_backed_by_postgresql(postgres_server, tmp_path):

@@ -76,7 +76,10 @@ def test_store_preflight_passes_a_writable_store_and_leaves_nothing(tmp_path):
     from assay.preflight import store_problems
 
     assert store_problems(RunOptions(out=str(tmp_path / "runs"))) == []
-    assert [p.name for p in (tmp_path / "runs" / ".assay").iterdir()] == []
+    assert not (tmp_path / "runs").exists()  # the probe and the folders it made are gone
+    (tmp_path / "kept" / ".assay").mkdir(parents=True)
+    assert store_problems(RunOptions(out=str(tmp_path / "kept"))) == []
+    assert (tmp_path / "kept" / ".assay").is_dir() and not any((tmp_path / "kept" / ".assay").iterdir())
 
 
 class FullDiskHandle:
