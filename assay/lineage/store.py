@@ -19,8 +19,8 @@ import json
 import os
 import posixpath
 import uuid
-from datetime import datetime, timezone
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from typing import Any
 
 import fsspec
@@ -173,7 +173,7 @@ class ArtifactStore:
 
     def set_aside(self, sha: str) -> str:
         """Move a corrupt pool object out of the pool (kept as evidence); returns where it went."""
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
         target = self.path(SET_ASIDE_DIR, f"{sha}.{stamp}")
         self.fs.makedirs(posixpath.dirname(target), exist_ok=True)
         self.fs.mv(self.pool_path(sha), target)
@@ -184,7 +184,7 @@ class ArtifactStore:
         folder = self.path(SET_ASIDE_DIR)
         if not self.fs.exists(folder):
             return []
-        start = datetime.fromisoformat(iso_time).astimezone(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+        start = datetime.fromisoformat(iso_time).astimezone(UTC).strftime("%Y%m%dT%H%M%S%fZ")
         found = [p for p in self.fs.ls(folder, detail=False) if posixpath.basename(p).rpartition(".")[2] >= start]
         return sorted(found, key=lambda p: posixpath.basename(p).rpartition(".")[2])
 
