@@ -136,15 +136,15 @@ def run(
     except (SpecError, FileNotFoundError) as exc:
         _err(str(exc))
         raise typer.Exit(EXIT_FAILED) from None
-    _preflight(spec)
+    _preflight(spec, options)
     _execute(spec, options, verbose)
 
 
-def _preflight(spec: Any) -> None:
-    """Fail before any server starts when a model the run calls has no key."""
-    from assay.preflight import problems
+def _preflight(spec: Any, options: Any) -> None:
+    """Fail before any server starts when a model the run calls has no key or the store is unwritable."""
+    from assay.preflight import problems, store_problems
 
-    found = problems(spec)
+    found = problems(spec) or store_problems(options)
     for line in found:
         _err(line)
     if found:
@@ -194,7 +194,7 @@ def rerun(
         "runner": runner or recorded.runner,
     })
     typer.echo(f"rerunning {rid} with its recorded spec", err=True)
-    _preflight(spec)
+    _preflight(spec, options)
     _execute(spec, options, verbose, parent_run=rid)
 
 
@@ -227,8 +227,9 @@ def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = No
     task_runner = task_runner_for(options.runner)
     if task_runner is not None:
         flow = evaluate.with_options(task_runner=task_runner)
+    ended: list[Any] = []
     error = _run_stoppable(
-        lambda: flow(spec=spec, options=options, run_id=run_id, parent_run=parent_run, return_state=True)
+        lambda: ended.append(flow(spec=spec, options=options, run_id=run_id, parent_run=parent_run, return_state=True))
     )
     if error is not None and not isinstance(error, RunStopped):  # before a manifest exists
         _err(f"run failed before it started: {type(error).__name__}: {error}")
@@ -240,6 +241,11 @@ def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = No
         raise typer.Exit(EXIT_FAILED) from None
     _print_steps(manifest)
     run_dir = store.run_path(run_id)
+    if manifest.status == "running":  # the flow ended without recording its end: the store failed
+        reason = ended[0].message if ended and ended[0].message else "the flow ended without recording an outcome"
+        _err(f"\nrun failed: {reason}\nfix the cause, then `assay rerun {run_id}`")
+        typer.echo(f"run id:  {run_id}\nrun dir: {run_dir}")
+        raise typer.Exit(EXIT_FAILED)
     if manifest.status == "failed_validation":
         _print_validation(store, run_id, manifest)
         _err(f"\nvalidation gate failed; nothing downstream ran. Validation result kept in {run_dir}/")
@@ -311,6 +317,8 @@ def _print_steps(manifest: Any) -> None:
         typer.echo(f"{step.name:18s} {step.status:8s} {step.duration_s:7.2f}  {calls}", err=True)
         if step.detail:
             typer.echo(f"{'':18s} {step.detail}", err=True)
+    for path in manifest.set_aside:
+        typer.echo(f"corrupt pool object set aside (recomputed): {path}", err=True)
     reused = sum(1 for s in manifest.steps if s.status == "reused")
     typer.echo(f"{reused} of {len(manifest.steps)} steps reused from cache", err=True)
 

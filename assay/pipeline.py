@@ -401,11 +401,16 @@ def compare(store: ArtifactStore, baseline_run: str, scores_sha: str, summary_sh
 
 
 # -- shared readers -----------------------------------------------------------------------
+SCORE_COLUMNS = ["case_id", "metric", "family", "judge", "value", "scale", "unscored_reason"]
+
+
 def scores_frame_from(store: ArtifactStore, scores_sha: str) -> Any:
     """scores.parquet's table: one row per case × metric (× judge for per-judge rows)."""
     import pandas as pd
 
-    frame = pd.DataFrame(store.get_jsonl(scores_sha))
+    rows = store.get_jsonl(scores_sha)
+    # No rows still gives the table its columns, so an empty run publishes instead of crashing.
+    frame = pd.DataFrame(rows) if rows else pd.DataFrame(columns=SCORE_COLUMNS)
     if "details" in frame:
         frame["details"] = frame["details"].map(lambda d: json.dumps(d, ensure_ascii=False, sort_keys=True))
     return frame

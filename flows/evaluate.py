@@ -51,7 +51,7 @@ from assay.redact import install_log_redaction  # noqa: E402
 from assay.run_config import fingerprint_dataset  # noqa: E402
 from assay.spec import RunOptions, RunSpec  # noqa: E402
 from assay.suites.registry import get_suite  # noqa: E402
-from flows.recording import StepRunner  # noqa: E402
+from flows.recording import StepRunner, describe_error  # noqa: E402
 from tasks.common import result_storage  # noqa: E402
 from tasks.steps import (  # noqa: E402
     aggregate_scores,
@@ -198,9 +198,9 @@ def evaluate(
         logger.warning(str(exc))
         return steps.fail(str(exc), status="stopped")
     except Exception as exc:  # noqa: BLE001 - record any failure in the manifest, then fail the flow run
-        logger.error(f"run failed: {type(exc).__name__}: {exc}")
+        logger.error(f"run failed: {describe_error(exc)}")
         logger.debug("traceback", exc_info=True)  # -v shows it; users see the message
-        return steps.fail(f"{type(exc).__name__}: {exc}")
+        return steps.fail(describe_error(exc))
 
 
 def _compare(steps: StepRunner, artifacts: ArtifactStore, store_url: str, spec: RunSpec, run_id: str,

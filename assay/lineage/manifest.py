@@ -103,6 +103,7 @@ class Manifest(BaseModel):
     prompts: dict[str, str] = Field(default_factory=dict, description="prompt id -> sha256")
     steps: list[StepRecord] = Field(default_factory=list)
     artifacts: dict[str, ArtifactEntry] = Field(default_factory=dict)
+    set_aside: list[str] = Field(default_factory=list, description="corrupt pool objects this run moved aside")
     # The anchor (see ``anchor``): a chain to the previous finished run and a root hash over
     # every other field, HMAC-signed when ASSAY_SIGNING_KEY is set.
     chain_parent: str | None = Field(default=None, description="the run this one chains to")
