@@ -140,8 +140,8 @@ def replay(
         generations = suite.recorded_generations(data, cases)
     else:
         params = spec.suite_params(concurrency)
-        if store.is_local:  # where a suite may keep its live calls, so a rerun re-sends only failures
-            params["agent_call_store"] = store.path(".assay", "agent-calls")
+        if store.is_local:  # where answered target calls are kept, so a rerun re-sends only failures
+            params["target_call_store"] = store.path(".assay", "target-calls")
         generations = suite.live_replay(cases, data, params, progress)
     missing = sorted(wanted - {str(g.get("case_id")) for g in generations})
     # A live failure is worth another try on rerun (a recorded one is data): count them so the

@@ -27,7 +27,10 @@ from pathlib import Path
 from typing import Any
 
 from assay.replay.llm_calls import CallSettings, Progress, complete, map_bounded, run_sync
+from assay.replay.targets import TargetCall, TargetReply, call_target, target_of
 from assay.suites.rag_qa.schema import RagCase
+
+DEFAULT_BODY = '{"question": "{question}"}'
 
 # Seed 003, verbatim (including the leading newline).
 ANSWER_SYSTEM_PROMPT = """
@@ -50,6 +53,9 @@ def live_generations(
     """
     if not cases:
         return []
+    target = target_of(params)
+    if target is not None:
+        return target_generations(cases, params, progress)
     settings = CallSettings.from_params(params)
     retrieved = retrieve(cases, kb_root, params, progress)
 
@@ -104,3 +110,44 @@ def build_messages(question: str, context_texts: list[str]) -> list[dict[str, st
         {"role": "system", "content": ANSWER_SYSTEM_PROMPT.format(context=context)},
         {"role": "user", "content": question},
     ]
+
+
+def target_generations(
+    cases: list[RagCase], params: dict[str, Any], progress: Progress = lambda message: None
+) -> list[dict[str, Any]]:
+    """Your own RAG system answers every case (``--target``): it receives the question (and the
+    case's id and category), and its answer and retrieved contexts become the generation."""
+    target = target_of(params)
+    assert target is not None
+    calls = [TargetCall(case_id=c.id, fields={"question": c.question, "id": c.id, "category": c.category})
+             for c in cases]
+    replies = call_target(
+        target, calls, default_body=DEFAULT_BODY, concurrency=int(params.get("concurrency") or 8),
+        store_path=params.get("target_call_store"), progress=progress,
+    )
+    return [_generation(reply, target.identity) for reply in replies]
+
+
+def _generation(reply: TargetReply, identity: str) -> dict[str, Any]:
+    error = reply.error
+    if error is None and reply.answer is None:
+        error = "the target's reply has no answer at its answer path"
+    return {
+        "case_id": reply.case_id,
+        "retrieved": [_chunk(c) for c in reply.contexts or []],
+        "model": identity,
+        "answer": reply.answer or "",
+        "latency_s": reply.latency_s,
+        "error": error,
+    }
+
+
+def _chunk(context: Any) -> dict[str, Any]:
+    """A retrieved context as the system gave it: a text, or an object with its text (``text``,
+    ``content`` or ``page_content``), its source id and its score."""
+    if isinstance(context, dict):
+        text = next((context[k] for k in ("text", "content", "page_content") if isinstance(context.get(k), str)), "")
+        source = next((context[k] for k in ("source", "id", "doc_id") if isinstance(context.get(k), str)), "")
+        score = context.get("score")
+        return {"source": source, "text": text, "score": score if isinstance(score, int | float) else None}
+    return {"source": "", "text": context if isinstance(context, str) else str(context), "score": None}
