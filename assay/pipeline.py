@@ -317,6 +317,7 @@ def incomplete_reasons(store: ArtifactStore, spec: RunSpec, families: list[Famil
     unscored = [
         (metric, metric_rows) for metric, metric_rows in sorted(by_metric.items())
         if all(r.value is None for r in metric_rows) and metric_rows[0].family not in silent
+        and not all(r.is_not_applicable for r in metric_rows)  # the dataset has no labels for it: not a failure
     ]
     for metric, metric_rows in unscored[:MAX_REASONS]:
         why = metric_rows[0].unscored_reason or "no reason recorded"
