@@ -414,6 +414,35 @@ def compare(
         raise typer.Exit(EXIT_REGRESSION)
 
 
+# -- assay import (bring your own data: assay/importing.py) -----------------------------------------
+@app.command("import")
+def import_(
+    suite: str = typer.Argument(..., help="suite id, e.g. rag_qa"),
+    file: Path = typer.Argument(..., help="a .csv, .jsonl or .parquet table"),
+    out: Path = typer.Option(..., "--out", help="dataset directory to write (new or empty)"),
+    map_: list[str] | None = typer.Option(None, "--map", help="field=column (repeatable) when names differ"),
+) -> None:
+    """Turn a table (Ragas/DeepEval column names understood) into SUITE's dataset directory."""
+    from assay.importing import import_dataset
+    from assay.suites.registry import UnknownSuiteError
+    from assay.validation.tables import ImportError_, parse_map
+
+    try:
+        result = import_dataset(suite, file, out, parse_map(map_ or []))
+    except (ImportError_, UnknownSuiteError) as exc:
+        _err(str(exc))
+        raise typer.Exit(EXIT_FAILED) from None
+    for line in result.lines():
+        typer.echo(line)
+    if result.problems:
+        _err(f"{len(result.problems)} problems in {file}; nothing written:")
+        for problem in result.problems:
+            _err(f"  {problem.describe()}")
+        raise typer.Exit(EXIT_FAILED)
+    typer.echo(f"dataset: {out}\nnext:    assay run {suite} --dataset {out}")
+# -- end of assay import ---------------------------------------------------------------------------
+
+
 def main() -> None:  # pragma: no cover - console entry point
     app()
 

@@ -69,6 +69,9 @@ class Suite(ABC, Generic[CaseT, GenT]):
     generation_model: ClassVar[type[BaseModel]]
     summary_model: ClassVar[type[Summary]] = Summary
     default_params: ClassVar[dict[str, Any]] = {}
+    # `assay import SUITE FILE`: an object with ``fields`` (ImportField) and
+    # ``records(rows, mapping, file) -> ({file name: records}, problems)``; None: no importer.
+    importer: ClassVar[Any] = None
 
     # -- where its data and rules live --------------------------------------------------
     @property

@@ -10,6 +10,7 @@ import pandas as pd
 from assay.schemas import LoadedDataset, ScoreRow
 from assay.suites.kit import AggregateResult, MetricFamily, ProgressFn, ReportSection, Suite
 from assay.suites.rag_qa import dataset, metrics, summary
+from assay.suites.rag_qa.importing import RagImporter
 from assay.suites.rag_qa.schema import RagCase, RagGeneration
 
 
@@ -25,6 +26,7 @@ class RagQASuite(Suite[RagCase, RagGeneration]):
     generation_model = RagGeneration
     summary_model = summary.RagSummary
     default_params = {"k": 10, "disagreement_threshold": 3.0}
+    importer = RagImporter()  # `assay import rag_qa FILE`
 
     def load_dataset(self, root: Path) -> LoadedDataset:
         return dataset.load_rag_dataset(root)
