@@ -172,9 +172,12 @@ class TargetSpec(_Strict):
 
 def parse_target(value: str) -> TargetSpec:
     """``--target``: an http(s) URL or ``module:function``."""
-    if value.startswith(("http://", "https://")):
-        return TargetSpec(url=value)
-    return TargetSpec(function=value)
+    try:
+        if value.startswith(("http://", "https://")):
+            return TargetSpec(url=value)
+        return TargetSpec(function=value)
+    except ValidationError:
+        raise SpecError(f"--target {value!r}: give an http(s) URL or module:function (e.g. mypkg.rag:answer)") from None
 
 
 def legacy_target(value: str, template: str | None, generator: dict[str, Any]) -> dict[str, Any]:
