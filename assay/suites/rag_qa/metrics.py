@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from assay.metrics import retrieval as r
 from assay.schemas import ScoreRow
-from assay.suites.kit import AutomaticFamily, JuryFamily, JuryPrompt, MetricContext
+from assay.suites.kit import AutomaticFamily, JuryFamily, JuryPrompt, MetricContext, missing_generation
 from assay.suites.rag_qa.schema import RagCase, RagGeneration, normalize_source
 
 ANSWER_METRICS = ("accuracy", "completeness", "relevance")
@@ -38,6 +38,9 @@ def retrieval_rows(case: RagCase, gen: RagGeneration, ctx: MetricContext) -> lis
     Never 0 for a missing label: 0 would read as a retriever that found nothing.
     """
     k = int(ctx.params.get("k", 10))
+    if gen.error and not gen.retrieved:  # the system failed before it returned any context
+        reason = missing_generation(gen) or ""
+        return [ScoreRow.unscored(case.id, m, RETRIEVAL, "0-1", reason) for m in retrieval_metric_names(k)]
     sources = [normalize_source(chunk.source) for chunk in gen.retrieved]
     relevant = [normalize_source(doc) for doc in case.source_docs]
     top_texts = [chunk.text for chunk in gen.retrieved[:k]]
