@@ -130,21 +130,21 @@ def evaluate(
         "dataset": str(dataset) if dataset is not None else None, "judges": judges or None, "offline": offline,
         "out": str(out), "concurrency": concurrency, **_cli_names(spec_fields),
     }
-    file_target: dict[str, Any] | None = None
     if target is not None:
         given.setdefault("replay", "live")
-        if callable(target):
+        if isinstance(target, str):
+            given["target"] = target
+        elif isinstance(target, TargetSpec | dict):
+            given["target_spec"] = target.model_dump(exclude_defaults=True) if isinstance(target, TargetSpec) else target
+        elif callable(target):
             from assay.replay.targets import register_function
 
             given["target"] = register_function(target)
-        elif isinstance(target, str):
-            given["target"] = target
         else:
-            file_target = target.model_dump(exclude_defaults=True) if isinstance(target, TargetSpec) else dict(target)
+            raise SpecError(f"target must be a URL, module:function, a TargetSpec, a dict or a function, "
+                            f"not {type(target).__name__}")
     spec, options = build_run_spec(suite, default_dataset=suite_obj.default_dataset,
                                    config_file=Path(config) if config else None, cli=given)
-    if file_target is not None:
-        spec = spec.model_copy(update={"target": TargetSpec.model_validate(file_target)})
     found = problems(spec)
     if found:
         raise SpecError("; ".join(found))

@@ -103,6 +103,11 @@ class TargetSpec(_Strict):
     answer_path: str | None = Field(default=None, description="dotted path of the answer in the reply")
     contexts_path: str | None = Field(default=None, description="dotted path of the retrieved contexts")
     headers: dict[str, str] = Field(default_factory=dict, description="header -> env var NAME (value never stored)")
+    version: str | None = Field(
+        default=None, max_length=200,
+        description="your label for this build of the system: answers are kept per target and version, so a "
+        "changed system at the same address is called afresh when the version changes",
+    )
     timeout_s: float = Field(default=60.0, gt=0, description="per-call timeout, seconds")
     max_retries: int | None = Field(
         default=None, ge=0,
@@ -164,7 +169,7 @@ class TargetSpec(_Strict):
     @property
     def identity(self) -> str:
         """What the target is, for records and call-store keys."""
-        return str(self.url or self.function)
+        return str(self.url or self.function) + (f"@{self.version}" if self.version else "")
 
     def body_fields(self) -> list[str]:
         return _PLACEHOLDER.findall(self.body_template or "")
@@ -399,7 +404,8 @@ def build_run_spec(
     """Merge the config file and command-line values (CLI wins) into a validated spec and options.
 
     ``cli`` holds only the options the user gave (None means "not given"): dataset, replay,
-    generator (the model), api_base, generator knobs under ``generator_*``, judges,
+    generator (the model), api_base, generator knobs under ``generator_*``, target (a URL or
+    module:function), target_file, target_spec (TargetSpec fields), body_template, judges,
     judge_weights, offline, k, lang, max_cost, quarantine, allow_symlinks, compare_with,
     fail_on_regression, out, store, concurrency, runner.
     """
@@ -424,8 +430,9 @@ def build_run_spec(
     file_target = file.get("target") or {}
     if isinstance(file_target, str):
         file_target = parse_target(file_target).model_dump(exclude_defaults=True)
+    settings = {**file_target, **(given.get("target_spec") or {})}  # the Python API passes a whole spec
     try:
-        target = target_from_options(given.get("target"), given.get("target_file"), dict(file_target), knobs)
+        target = target_from_options(given.get("target"), given.get("target_file"), settings, knobs)
     except ValidationError as exc:
         raise SpecError(_readable(exc)) from None
 

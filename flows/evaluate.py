@@ -91,7 +91,8 @@ def evaluate(
         code={**git_state(), "code_version": code_version()},
         environment=environment(),
         prefect={"flow_run_id": str(get_run_context().flow_run.id), "flow_run_name": get_run_context().flow_run.name},
-        models={"generator": spec.generator.model if spec.replay == "live" else None,
+        models={"generator": spec.generator.model if spec.replay == "live" and spec.target is None else None,
+                "target": spec.target.identity if spec.replay == "live" and spec.target else None,
                 "judges": [j.model for j in spec.jury.panel] if spec.jury else []},
     )
     recorder = RunRecorder(artifacts, manifest)

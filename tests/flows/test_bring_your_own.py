@@ -101,6 +101,7 @@ def test_http_rag_endpoint_then_a_rerun_recalls_only_failed_cases(prefect_server
     assert audit_run(store, first).ok and audit_run(store, second).ok
     manifest = json.loads((out / second / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["run_spec"]["target"]["headers"] == {"Authorization": "Bearer RAG_TOKEN"}
+    assert manifest["models"]["target"] == manifest["run_spec"]["target"]["url"]
     for path in out.rglob("*"):
         if path.is_file():
             assert SECRET.encode() not in path.read_bytes(), path

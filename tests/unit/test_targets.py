@@ -140,3 +140,18 @@ def test_older_specs_with_generator_target_still_load():
         "repeats": 2}})
     assert spec.target.url == "http://127.0.0.1:9/agent"
     assert spec.target.headers == {"Authorization": "Bearer AGENT_TOKEN"} and spec.generator.repeats == 2
+
+
+def test_the_api_takes_a_target_as_a_spec_or_dict(tmp_path):
+    spec, _ = build_run_spec("rag_qa", default_dataset=tmp_path, cli={
+        "replay": "live", "offline": True,
+        "target_spec": {"url": "http://127.0.0.1:9/rag", "headers": {"X-Key": "MY_KEY"}, "max_retries": 1}})
+    assert spec.target == TargetSpec(url="http://127.0.0.1:9/rag", headers={"X-Key": "MY_KEY"}, max_retries=1)
+
+
+def test_a_new_version_calls_every_case_afresh(tmp_path):
+    store = str(tmp_path / "store")
+    with LoopbackEndpoint(answering, key=lambda b: b["question"]) as server:
+        for version in ("v1", "v1", "v2"):
+            call_target(TargetSpec(url=server.url, version=version), calls("a"), default_body=RAG_BODY, store_path=store)
+    assert server.calls == {"a": 2}  # v1 once (then reused), v2 once

@@ -1,4 +1,6 @@
-"""Live generation replay for rag_qa: retrieve with the local index, answer through litellm.
+"""Live generation replay for rag_qa: your own RAG system (``--target``, through
+``assay.replay.targets``), or the built-in pipeline: retrieve with the local index, answer
+through litellm.
 
 This reproduces seed 003's RAG pipeline (chunk 500/200, top-k retrieval, its system prompt,
 temperature 0) against any litellm model, so a run can regenerate answers instead of reading
