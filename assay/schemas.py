@@ -8,7 +8,6 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-
 NOT_APPLICABLE = "not_applicable"  # details flag of a row the dataset gives no basis for
 
 

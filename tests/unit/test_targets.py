@@ -8,7 +8,14 @@ import asyncio
 
 import pytest
 
-from assay.replay.targets import TargetCall, call_target, fill_body, load_function, read_path, register_function
+from assay.replay.targets import (
+    TargetCall,
+    call_target,
+    fill_body,
+    load_function,
+    read_path,
+    register_function,
+)
 from assay.spec import SpecError, TargetSpec, build_run_spec
 from tests.support.endpoint import LoopbackEndpoint
 
