@@ -74,13 +74,18 @@ def run(
     replay: str | None = typer.Option(None, help="recorded (read generations.jsonl) or live (regenerate) [default: recorded]"),
     generator: str | None = typer.Option(None, help="litellm model for --replay live"),
     api_base: str | None = typer.Option(None, help="OpenAI-compatible base URL for judges and generator"),
+    # -- your own system under test (targets: assay/replay/targets.py) --------------------------
     target: str | None = typer.Option(
-        None, help="live replay: your own system: module:function in-process, or an http(s) URL (agent suite)"
+        None, help="live replay: your own system: an http(s) URL to POST each case to, or module:function in-process"
+    ),
+    target_file: Path | None = typer.Option(
+        None, help="live replay: YAML target spec (url or function, body_template, answer_path, contexts_path, headers)"
     ),
     repeats: int | None = typer.Option(None, help="live replay: calls per query (agent suite) [default: 3]"),
     body_template: str | None = typer.Option(
-        None, help='live replay: JSON body for a URL target, "{query}" filled in [default: {"query": "{query}"}]'
+        None, help='live replay: JSON body for a URL target, "{field}" filled from the case [e.g. {"question": "{question}"}]'
     ),
+    # -- end of target options --------------------------------------------------------------------
     api_key_env: str | None = typer.Option(None, help="NAME of the env var holding the generator's key"),
     gen_max_tokens: int | None = typer.Option(None, help="live replay: answer length cap"),
     gen_timeout: float | None = typer.Option(
@@ -122,8 +127,8 @@ def run(
     given = {
         "dataset": str(dataset) if dataset else None, "replay": replay, "generator": generator,
         # Credentials in the URL stay in this process's environment; the spec holds the public URL.
-        "api_base": strip_url_credentials(api_base), "generator_api_key_env": api_key_env, "generator_target": strip_url_credentials(target) if target and "://" in target else target,
-        "generator_repeats": repeats, "generator_body_template": body_template,
+        "api_base": strip_url_credentials(api_base), "generator_api_key_env": api_key_env,
+        "target": strip_url_credentials(target) if target and "://" in target else target, "target_file": target_file, "body_template": body_template, "generator_repeats": repeats,
         "generator_max_tokens": gen_max_tokens, "generator_timeout_s": gen_timeout, "generator_max_retries": gen_retries,
         "generator_chunk_size": chunk_size, "generator_chunk_overlap": chunk_overlap,
         "generator_embedding_model": embedding_model, "judges": judge or None, "judge_weights": judge_weight or None,
@@ -136,6 +141,8 @@ def run(
     except (SpecError, FileNotFoundError) as exc:
         _err(str(exc))
         raise typer.Exit(EXIT_FAILED) from None
+    if spec.target is not None:  # header values come from these variables: never log them
+        register_secret_env(*(source.rpartition(" ")[2] for source in spec.target.headers.values()))
     _preflight(spec, options)
     _execute(spec, options, verbose)
 
@@ -413,6 +420,35 @@ def compare(
     typer.echo(format_deltas(deltas, readers[0].run_id, readers[1].run_id, confidence))
     if fail_on_regression and any(d.verdict == "REGRESSION" for d in deltas):
         raise typer.Exit(EXIT_REGRESSION)
+
+
+# -- assay import (bring your own data: assay/importing.py) -----------------------------------------
+@app.command("import")
+def import_(
+    suite: str = typer.Argument(..., help="suite id, e.g. rag_qa"),
+    file: Path = typer.Argument(..., help="a .csv, .jsonl or .parquet table"),
+    out: Path = typer.Option(..., "--out", help="dataset directory to write (new or empty)"),
+    map_: list[str] | None = typer.Option(None, "--map", help="field=column (repeatable) when names differ"),
+) -> None:
+    """Turn a table (Ragas/DeepEval column names understood) into SUITE's dataset directory."""
+    from assay.importing import import_dataset
+    from assay.suites.registry import UnknownSuiteError
+    from assay.validation.tables import ImportError_, parse_map
+
+    try:
+        result = import_dataset(suite, file, out, parse_map(map_ or []))
+    except (ImportError_, UnknownSuiteError) as exc:
+        _err(str(exc))
+        raise typer.Exit(EXIT_FAILED) from None
+    for line in result.lines():
+        typer.echo(line)
+    if result.problems:
+        _err(f"{len(result.problems)} problems in {file}; nothing written:")
+        for problem in result.problems:
+            _err(f"  {problem.describe()}")
+        raise typer.Exit(EXIT_FAILED)
+    typer.echo(f"dataset: {out}\nnext:    assay run {suite} --dataset {out}")
+# -- end of assay import ---------------------------------------------------------------------------
 
 
 def main() -> None:  # pragma: no cover - console entry point

@@ -143,8 +143,8 @@ def replay(
         ctx = ReplayContext(
             spec=spec,
             concurrency=concurrency or DEFAULT_CONCURRENCY,
-            # where a suite may keep its live calls, so a rerun re-sends only failures
-            call_store=store.path(".assay", "agent-calls") if store.is_local else None,
+            # where answered target calls are kept, so a rerun re-sends only failures
+            call_store=store.path(".assay", "target-calls") if store.is_local else None,
             progress=progress,
         )
         generations = suite.live_replay(cases, data, ctx)
@@ -322,6 +322,7 @@ def incomplete_reasons(store: ArtifactStore, spec: RunSpec, families: list[Famil
     unscored = [
         (metric, metric_rows) for metric, metric_rows in sorted(by_metric.items())
         if all(r.value is None for r in metric_rows) and metric_rows[0].family not in silent
+        and not all(r.is_not_applicable for r in metric_rows)  # the dataset has no labels for it: not a failure
     ]
     for metric, metric_rows in unscored[:MAX_REASONS]:
         why = metric_rows[0].unscored_reason or "no reason recorded"

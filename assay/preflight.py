@@ -47,7 +47,12 @@ def problems(spec: RunSpec) -> list[str]:
     if spec.jury is not None and not spec.jury.offline:
         calls += [(f"judge {j.judge_name}", j.model, j.api_base, j.api_key_env) for j in spec.jury.judges]
     gen = spec.generator
-    if spec.replay == "live" and gen.model and not gen.target:
+    if spec.replay == "live" and spec.target is not None:
+        for header, source in spec.target.headers.items():
+            name = source.rpartition(" ")[2]
+            if not os.environ.get(name):
+                out.append(f"target header {header} reads its value from {name}, which is not set")
+    if spec.replay == "live" and gen.model and spec.target is None:
         calls.append(("generator", gen.model, gen.api_base, gen.api_key_env))
     for who, model, api_base, key_env in calls:
         unknown = unknown_provider(model)

@@ -100,8 +100,11 @@ def evaluate(
         code=code_state(code_version()),
         environment=environment(),
         prefect=PrefectRun(flow_run_id=str(get_run_context().flow_run.id), flow_run_name=get_run_context().flow_run.name),
-        models=ModelsUsed(generator=spec.generator.model if spec.replay == "live" else None,
-                          judges=[j.model for j in spec.jury.panel] if spec.jury else []),
+        models=ModelsUsed(
+            generator=spec.generator.model if spec.replay == "live" and spec.target is None else None,
+            target=spec.target.identity if spec.replay == "live" and spec.target else None,
+            judges=[j.model for j in spec.jury.panel] if spec.jury else [],
+        ),
     )
     recorder = RunRecorder(artifacts, manifest)
     recorder.save()

@@ -79,6 +79,7 @@ class PrefectRun(BaseModel):
 
 class ModelsUsed(BaseModel):
     generator: str | None = Field(default=None, description="the live generator's model (None: recorded replay)")
+    target: str | None = Field(default=None, description="the user's own system under test, when live replay called it")
     judges: list[str] = Field(default_factory=list)
 
 

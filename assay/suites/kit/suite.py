@@ -85,6 +85,9 @@ class Suite(ABC, Generic[CaseT, GenT]):
     case_model: ClassVar[type[BaseModel]]
     generation_model: ClassVar[type[BaseModel]]
     summary_model: ClassVar[type[Summary]] = Summary
+    # `assay import SUITE FILE`: an object with ``fields`` (ImportField) and
+    # ``records(rows, mapping, file) -> ({file name: records}, problems)``; None: no importer.
+    importer: ClassVar[Any] = None
 
     # -- where its data and rules live --------------------------------------------------
     @property

@@ -1,4 +1,6 @@
-"""Live generation replay for rag_qa: retrieve with the local index, answer through litellm.
+"""Live generation replay for rag_qa: your own RAG system (``--target``, through
+``assay.replay.targets``), or the built-in pipeline: retrieve with the local index, answer
+through litellm.
 
 This reproduces seed 003's RAG pipeline (chunk 500/200, top-k retrieval, its system prompt,
 temperature 0) against any litellm model, so a run can regenerate answers instead of reading
@@ -7,7 +9,7 @@ stays cheap.
 
 Every knob comes from the run's typed spec: ``spec.generator`` (model, endpoint, key variable,
 retries, timeout, max tokens, chunking, embedding model) and ``spec.k``; ``ctx.concurrency``
-bounds the requests in flight.
+bounds the requests in flight. With ``spec.target`` set, the user's own system answers instead.
 """
 
 from __future__ import annotations
@@ -18,9 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from assay.replay.llm_calls import CallSettings, Progress, complete, map_bounded, run_sync
+from assay.replay.targets import TargetCall, TargetReply, call_target
 from assay.spec import RunSpec
 from assay.suites.kit import ReplayContext
 from assay.suites.rag_qa.schema import RagCase
+
+DEFAULT_BODY = '{"question": "{question}"}'
 
 # Seed 003, verbatim (including the leading newline).
 ANSWER_SYSTEM_PROMPT = """
@@ -41,6 +46,8 @@ def live_generations(cases: list[RagCase], kb_root: Path, ctx: ReplayContext) ->
     """
     if not cases:
         return []
+    if ctx.spec.target is not None:
+        return target_generations(cases, ctx)
     settings = CallSettings.for_generator(ctx.spec.generator, ctx.concurrency)
     retrieved = retrieve(cases, kb_root, ctx.spec, ctx.progress)
 
@@ -93,3 +100,42 @@ def build_messages(question: str, context_texts: list[str]) -> list[dict[str, st
         {"role": "system", "content": ANSWER_SYSTEM_PROMPT.format(context=context)},
         {"role": "user", "content": question},
     ]
+
+
+def target_generations(cases: list[RagCase], ctx: ReplayContext) -> list[dict[str, Any]]:
+    """Your own RAG system answers every case (``--target``): it receives the question (and the
+    case's id and category), and its answer and retrieved contexts become the generation."""
+    target = ctx.spec.target
+    assert target is not None
+    calls = [TargetCall(case_id=c.id, fields={"question": c.question, "id": c.id, "category": c.category})
+             for c in cases]
+    replies = call_target(
+        target, calls, default_body=DEFAULT_BODY, concurrency=ctx.concurrency,
+        store_path=ctx.call_store, progress=ctx.progress,
+    )
+    return [_generation(reply, target.identity) for reply in replies]
+
+
+def _generation(reply: TargetReply, identity: str) -> dict[str, Any]:
+    error = reply.error
+    if error is None and reply.answer is None:
+        error = "the target's reply has no answer at its answer path"
+    return {
+        "case_id": reply.case_id,
+        "retrieved": [_chunk(c) for c in reply.contexts or []],
+        "model": identity,
+        "answer": reply.answer or "",
+        "latency_s": reply.latency_s,
+        "error": error,
+    }
+
+
+def _chunk(context: Any) -> dict[str, Any]:
+    """A retrieved context as the system gave it: a text, or an object with its text (``text``,
+    ``content`` or ``page_content``), its source id and its score."""
+    if isinstance(context, dict):
+        text = next((context[k] for k in ("text", "content", "page_content") if isinstance(context.get(k), str)), "")
+        source = next((context[k] for k in ("source", "id", "doc_id") if isinstance(context.get(k), str)), "")
+        score = context.get("score")
+        return {"source": source, "text": text, "score": score if isinstance(score, int | float) else None}
+    return {"source": "", "text": context if isinstance(context, str) else str(context), "score": None}

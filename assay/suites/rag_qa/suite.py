@@ -11,7 +11,8 @@ from assay.schemas import LoadedDataset, ScoreRow
 from assay.spec import RunSpec
 from assay.suites.kit import AggregateResult, MetricFamily, ReplayContext, ReportSection, Suite
 from assay.suites.rag_qa import dataset, metrics, summary
-from assay.suites.rag_qa.schema import CATEGORIES, RagCase, RagGeneration
+from assay.suites.rag_qa.importing import RagImporter
+from assay.suites.rag_qa.schema import RagCase, RagGeneration
 
 
 class RagQASuite(Suite[RagCase, RagGeneration]):
@@ -25,7 +26,7 @@ class RagQASuite(Suite[RagCase, RagGeneration]):
     case_model = RagCase
     generation_model = RagGeneration
     summary_model = summary.RagSummary
-    categories = CATEGORIES
+    importer = RagImporter()  # `assay import rag_qa FILE`
 
     def load_dataset(self, root: Path) -> LoadedDataset:
         return dataset.load_rag_dataset(root)

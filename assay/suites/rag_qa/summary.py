@@ -127,9 +127,11 @@ def _gaps(final: pd.DataFrame, cases: list[RagCase], generations: dict[str, RagG
     for case in cases:
         gen = generations.get(case.id)
         value = rr.get(case.id)
-        if gen is None or value is None or pd.isna(value):
+        if gen is None:
             lines.append(f"- **{md_text(case.id)}**: unscored (no generation)")
             continue
+        if value is None or pd.isna(value):
+            continue  # unscored, with its reason, below
         if value >= 1.0:
             continue
         seen = [md_text(c.source) for c in gen.retrieved[:k]]
@@ -139,8 +141,11 @@ def _gaps(final: pd.DataFrame, cases: list[RagCase], generations: dict[str, RagG
             f"top retrieved: {', '.join(seen[:3]) or 'nothing'}"
         )
     unscored = final[final["value"].isna()]
-    for _, row in unscored.iterrows():
-        lines.append(f"- **{md_text(row.case_id)}** {md_text(row.metric)} unscored: {md_text(row.unscored_reason)}")
+    # One line per reason: a dataset without relevance labels gives every case the same one.
+    for reason, rows in unscored.groupby(unscored["unscored_reason"].fillna("no reason recorded"), sort=True):
+        metrics = ", ".join(md_text(m) for m in dict.fromkeys(rows["metric"]))
+        who = md_text(rows["case_id"].iloc[0]) if rows["case_id"].nunique() == 1 else f"{rows['case_id'].nunique()} cases"
+        lines.append(f"- **{who}** {metrics} unscored: {md_text(reason)}")
     return "\n".join(lines) if lines else "Every case retrieved a relevant document at rank 1."
 
 
