@@ -67,4 +67,6 @@ class LoadedDataset:
     parse_problems: list[RowProblem] = field(default_factory=list)
     generations: list[dict[str, Any]] = field(default_factory=list)
     files: dict[str, Path] = field(default_factory=dict)
-    extras: dict[str, Any] = field(default_factory=dict)
+    generations_file: str | None = None  # where the recorded outputs are read from, e.g. "generations.jsonl"
+    generations_missing: bool = False  # that file is absent: a recorded replay has nothing to score
+    extras: dict[str, Any] = field(default_factory=dict)  # a suite's own raw tables (e.g. memory sessions)

@@ -133,6 +133,10 @@ class JurySpec(_Strict):
     def _public_endpoints(cls, judges: list[JudgeSpec]) -> list[JudgeSpec]:
         return [j.model_copy(update={"api_base": public_url(j.api_base)}) if j.api_base else j for j in judges]
 
+    def weights(self) -> dict[str, float]:
+        """Each judge's ensemble weight, by judge name (the panel as recorded)."""
+        return {judge.name: judge.weight for judge in self.panel}
+
     def config(self, concurrency_per_provider: int = 8) -> JuryConfig:
         """The runnable jury configuration (concurrency comes from the run's options)."""
         data = self.model_dump(exclude={"panel"})
@@ -198,32 +202,6 @@ class RunSpec(_Strict):
         """The spec as pipeline steps see it (and key their caches on): without the dataset's
         location (its content is keyed by the snapshot hash) and the post-run comparison."""
         return self.model_copy(update={"dataset": "", "compare_with": None, "fail_on_regression": False})
-
-    def suite_params(self, concurrency: int | None = None) -> dict[str, Any]:
-        """The flat parameters a suite's replay and metric families read (k, generator knobs…)."""
-        gen = self.generator
-        params: dict[str, Any] = {
-            "k": self.k,
-            "lang": self.lang,
-            "disagreement_threshold": self.disagreement_threshold,
-            "generator": gen.model,
-            "target": gen.target,
-            "api_base": gen.api_base,
-            "api_key_env": gen.api_key_env,
-            "max_tokens": gen.max_tokens,
-            "timeout_s": gen.timeout_s,
-            "max_retries": gen.max_retries,
-            "retry_base_s": gen.retry_base_s,
-            "retry_max_s": gen.retry_max_s,
-            "chunk_size": gen.chunk_size,
-            "chunk_overlap": gen.chunk_overlap,
-            "embedding_model": gen.embedding_model,
-            "repeats": gen.repeats,
-            "body_template": gen.body_template,
-        }
-        if concurrency:
-            params["concurrency"] = concurrency
-        return {k: v for k, v in params.items() if v is not None}
 
 
 class RunOptions(_Strict):

@@ -35,7 +35,16 @@ from assay.artifacts import (  # noqa: E402
 )
 from assay.cancellation import RunStopped  # noqa: E402
 from assay.lineage.code_version import code_version  # noqa: E402
-from assay.lineage.manifest import Manifest, RunRecorder, config_hash, environment, git_state, now_iso  # noqa: E402
+from assay.lineage.manifest import (  # noqa: E402
+    Manifest,
+    ModelsUsed,
+    PrefectRun,
+    RunRecorder,
+    code_state,
+    config_hash,
+    environment,
+    now_iso,
+)
 from assay.lineage.store import ArtifactStore  # noqa: E402
 from assay.pipeline import incomplete_reasons, quarantine_record  # noqa: E402
 from assay.redact import install_log_redaction  # noqa: E402
@@ -88,11 +97,11 @@ def evaluate(
         run_spec=spec.model_dump(mode="json"),
         options=options.model_dump(mode="json"),
         config_hash=config_hash(spec.step_view().model_dump(mode="json")),
-        code={**git_state(), "code_version": code_version()},
+        code=code_state(code_version()),
         environment=environment(),
-        prefect={"flow_run_id": str(get_run_context().flow_run.id), "flow_run_name": get_run_context().flow_run.name},
-        models={"generator": spec.generator.model if spec.replay == "live" else None,
-                "judges": [j.model for j in spec.jury.panel] if spec.jury else []},
+        prefect=PrefectRun(flow_run_id=str(get_run_context().flow_run.id), flow_run_name=get_run_context().flow_run.name),
+        models=ModelsUsed(generator=spec.generator.model if spec.replay == "live" else None,
+                          judges=[j.model for j in spec.jury.panel] if spec.jury else []),
     )
     recorder = RunRecorder(artifacts, manifest)
     recorder.save()

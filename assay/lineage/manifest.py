@@ -60,6 +60,28 @@ class StepRecord(BaseModel):
     judge_calls_reused: int = 0
 
 
+class CodeState(BaseModel):
+    git_commit: str | None = None
+    git_dirty: bool | None = Field(default=None, description="uncommitted changes in the work tree; None outside git")
+    code_version: str = Field(default="", description="hash of the assay package's code and rule data")
+
+
+class Environment(BaseModel):
+    python: str = ""
+    platform: str = ""
+    packages: dict[str, str | None] = Field(default_factory=dict, description="name -> installed version")
+
+
+class PrefectRun(BaseModel):
+    flow_run_id: str | None = None
+    flow_run_name: str | None = None
+
+
+class ModelsUsed(BaseModel):
+    generator: str | None = Field(default=None, description="the live generator's model (None: recorded replay)")
+    judges: list[str] = Field(default_factory=list)
+
+
 class Manifest(BaseModel):
     schema_version: int = SCHEMA_VERSION
     run_id: str
@@ -69,13 +91,15 @@ class Manifest(BaseModel):
     created_at: str
     finished_at: str | None = None
     parent_run: str | None = None
+    # As recorded; validated into assay.spec.RunSpec / RunOptions when a rerun or deep audit uses
+    # them, so a run recorded by an older version can still be listed and audited.
     run_spec: dict[str, Any] = Field(default_factory=dict, description="assay.spec.RunSpec: what changes results")
     options: dict[str, Any] = Field(default_factory=dict, description="assay.spec.RunOptions: how it ran")
     config_hash: str = ""
-    code: dict[str, Any] = Field(default_factory=dict)
-    environment: dict[str, Any] = Field(default_factory=dict)
-    prefect: dict[str, Any] = Field(default_factory=dict)
-    models: dict[str, Any] = Field(default_factory=dict)
+    code: CodeState = Field(default_factory=CodeState)
+    environment: Environment = Field(default_factory=Environment)
+    prefect: PrefectRun = Field(default_factory=PrefectRun)
+    models: ModelsUsed = Field(default_factory=ModelsUsed)
     prompts: dict[str, str] = Field(default_factory=dict, description="prompt id -> sha256")
     steps: list[StepRecord] = Field(default_factory=list)
     artifacts: dict[str, ArtifactEntry] = Field(default_factory=dict)
@@ -137,7 +161,7 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def git_state() -> dict[str, Any]:
+def code_state(version: str) -> CodeState:
     """The commit of the code that ran, and whether the work tree had uncommitted changes."""
     root = project_root()
 
@@ -150,17 +174,17 @@ def git_state() -> dict[str, Any]:
 
     commit = git("rev-parse", "HEAD")
     status = git("status", "--porcelain", "--untracked-files=no")
-    return {"git_commit": commit, "git_dirty": bool(status) if status is not None else None}
+    return CodeState(git_commit=commit, git_dirty=bool(status) if status is not None else None, code_version=version)
 
 
-def environment() -> dict[str, Any]:
+def environment() -> Environment:
     packages = {}
     for name in TRACKED_PACKAGES:
         try:
             packages[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
             packages[name] = None
-    return {"python": platform.python_version(), "platform": platform.platform(), "packages": packages}
+    return Environment(python=platform.python_version(), platform=platform.platform(), packages=packages)
 
 
 def config_hash(parameters: dict[str, Any]) -> str:

@@ -187,7 +187,7 @@ def test_load_rag_dataset_lists_files_and_kb(tmp_path: Path) -> None:
     assert len(data.generations) == 3
     assert data.parse_problems == []
     assert data.extras["kb_documents"] == ["company/overview.md", "product/pricing.md"]
-    assert data.extras["generations_missing"] is False
+    assert data.generations_missing is False and data.generations_file == "generations.jsonl"
     assert set(data.files) == {"cases", "generations", "kb/company/overview.md", "kb/product/pricing.md"}
     assert data.files["kb/product/pricing.md"] == root / "kb" / "product" / "pricing.md"
 
@@ -195,7 +195,7 @@ def test_load_rag_dataset_lists_files_and_kb(tmp_path: Path) -> None:
 def test_load_rag_dataset_without_generations(tmp_path: Path) -> None:
     data = rag_dataset.load_rag_dataset(write_dataset(tmp_path, CLEAN_CASES, None))
     assert data.generations == []
-    assert data.extras["generations_missing"] is True
+    assert data.generations_missing is True
     assert "generations" not in data.files
     frames = rag_dataset.rag_validation_frames(data)
     assert len(frames["generations"]) == 0 and "case_id" in frames["generations"].columns

@@ -22,7 +22,7 @@ from assay.judges.store import CallStore, UntrustedRecord
 from assay.redact import call_endpoint, redact
 from assay.replay.llm_calls import run_sync
 from assay.suites.agent.schema import AgentCase
-from assay.suites.kit import ProgressFn
+from assay.suites.kit import ReplayContext
 
 DEFAULT_BODY = '{"query": "{query}"}'
 HEADERS_ENV = "ASSAY_AGENT_HEADERS"
@@ -34,34 +34,34 @@ def body_for(template: str | None, query: str) -> str:
     return (template or DEFAULT_BODY).replace("{query}", json.dumps(query, ensure_ascii=False)[1:-1])
 
 
-def live_calls(cases: list[AgentCase], params: dict[str, Any], progress: ProgressFn) -> list[dict[str, Any]]:
-    target = params.get("target") or ""
+def live_calls(cases: list[AgentCase], ctx: ReplayContext) -> list[dict[str, Any]]:
+    target = ctx.spec.generator.target or ""
     if not target.startswith(("http://", "https://")):
         raise ValueError("the agent suite's live replay posts to your agent: give --target http(s)://…")
-    store = CallStore(params["agent_call_store"]) if params.get("agent_call_store") else None
-    return run_sync(lambda: _all_calls(cases, params, target, store, progress))
+    store = CallStore(ctx.call_store) if ctx.call_store else None
+    return run_sync(lambda: _all_calls(cases, ctx, target, store))
 
 
-async def _all_calls(cases: list[AgentCase], params: dict[str, Any], target: str, store: CallStore | None,
-                     progress: ProgressFn) -> list[dict[str, Any]]:
+async def _all_calls(cases: list[AgentCase], ctx: ReplayContext, target: str, store: CallStore | None) -> list[dict[str, Any]]:
     import httpx
 
-    repeats = int(params.get("repeats", 3))
-    semaphore = asyncio.Semaphore(int(params.get("concurrency", 8)))
+    generator, progress = ctx.spec.generator, ctx.progress
+    repeats = generator.repeats
+    semaphore = asyncio.Semaphore(ctx.concurrency)
     url, headers = call_endpoint(target)
     headers = {"Content-Type": "application/json", **headers}
     headers.update(extra_headers())
-    key_env = params.get("api_key_env")
+    key_env = generator.api_key_env
     if key_env and os.environ.get(key_env):
         headers["Authorization"] = f"Bearer {os.environ[key_env]}"
     done, total = 0, len(cases) * repeats
     stats = {"sent": 0, "reused": 0, "failed": 0}
 
-    async with httpx.AsyncClient(timeout=float(params.get("timeout_s", 60.0))) as client:
+    async with httpx.AsyncClient(timeout=generator.timeout_s) as client:
 
         async def one(case: AgentCase, repeat: int) -> dict[str, Any]:
             nonlocal done
-            body = body_for(params.get("body_template"), case.query)
+            body = body_for(generator.body_template, case.query)
             key = CallStore.request_key(CALL_MODEL, target, [{"role": "user", "content": body}], {"repeat": repeat})
             call = await asyncio.to_thread(_stored, store, key) if store else None
             if call is not None:

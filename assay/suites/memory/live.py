@@ -22,7 +22,8 @@ import yaml
 
 from assay.judges.prompts.base import fill
 from assay.redact import redact
-from assay.replay.llm_calls import CallSettings, Progress, complete, map_bounded, run_sync
+from assay.replay.llm_calls import CallSettings, complete, map_bounded, run_sync
+from assay.suites.kit import ReplayContext
 from assay.suites.memory.schema import MemoryCase, Session
 
 RULES = Path(__file__).resolve().parent / "rules" / "summarizer.yaml"
@@ -30,25 +31,24 @@ DELIMITERS = ("<<<TURNS>>>", "<<<END TURNS>>>")
 _JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
 
 
-def live_memories(
-    cases: list[MemoryCase], sessions: list[dict[str, Any]], params: dict[str, Any], progress: Progress
-) -> list[dict[str, Any]]:
+def live_memories(cases: list[MemoryCase], sessions: list[dict[str, Any]], ctx: ReplayContext) -> list[dict[str, Any]]:
     """One MemoryGeneration-shaped dict per case; a session that could not be summarised gives
     its cases an ``error`` (they are unscored, with the reason), never an exception."""
     readable = _sessions(sessions)
     needed = list(dict.fromkeys(c.session_id for c in cases))
-    if params.get("target"):
-        summarize = load_target(str(params["target"]))
+    target = ctx.spec.generator.target
+    if target:
+        summarize = load_target(target)
         memories = {sid: _call_target(summarize, readable.get(sid), sid) for sid in needed}
-        model = str(params["target"])
-        progress(f"summarised {len(needed)} sessions with {model}")
+        model = target
+        ctx.progress(f"summarised {len(needed)} sessions with {model}")
     else:
-        settings = CallSettings.from_params(params)
+        settings = CallSettings.for_generator(ctx.spec.generator, ctx.concurrency)
         model = settings.model
         done = run_sync(lambda: map_bounded(
             needed,
-            lambda sid, sem: _summarize_llm(readable.get(sid), sid, settings, sem, params.get("lang", "ko")),
-            settings.concurrency, progress, "memories", lambda m: m.get("error") is not None,
+            lambda sid, sem: _summarize_llm(readable.get(sid), sid, settings, sem, ctx.spec.lang),
+            settings.concurrency, ctx.progress, "memories", lambda m: m.get("error") is not None,
         ))
         memories = dict(zip(needed, done, strict=True))
     return [{"case_id": c.id, "session_id": c.session_id, "model": model, **memories[c.session_id]} for c in cases]

@@ -5,18 +5,9 @@ temperature 0) against any litellm model, so a run can regenerate answers instea
 recorded ones. litellm and the embedding stack are imported lazily: importing this module
 stays cheap.
 
-``params`` keys (all optional except ``generator``):
-    generator       litellm model string, e.g. "openai/gpt-4.1-nano"
-    api_base        base URL of an OpenAI-compatible or provider endpoint
-    api_key_env     name of the env var holding the API key; default: the provider's usual one
-    k               chunks retrieved per question (10)
-    concurrency     generation requests in flight at once (8)
-    embedding_model name or local path for embedding.resolve_model_path (bundled MiniLM)
-    chunk_size, chunk_overlap   characters (500, 200)
-    max_retries     retries after the first attempt on 429/5xx/timeout/connection errors (4)
-    retry_base_s, retry_max_s   exponential backoff base and cap, seconds (1.0, 30.0)
-    timeout_s       per-request timeout, seconds (60)
-    max_tokens      answer length cap (provider default)
+Every knob comes from the run's typed spec: ``spec.generator`` (model, endpoint, key variable,
+retries, timeout, max tokens, chunking, embedding model) and ``spec.k``; ``ctx.concurrency``
+bounds the requests in flight.
 """
 
 from __future__ import annotations
@@ -27,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from assay.replay.llm_calls import CallSettings, Progress, complete, map_bounded, run_sync
+from assay.spec import RunSpec
+from assay.suites.kit import ReplayContext
 from assay.suites.rag_qa.schema import RagCase
 
 # Seed 003, verbatim (including the leading newline).
@@ -39,9 +32,7 @@ Context:
 """
 
 
-def live_generations(
-    cases: list[RagCase], kb_root: Path, params: dict[str, Any], progress: Progress = lambda message: None
-) -> list[dict[str, Any]]:
+def live_generations(cases: list[RagCase], kb_root: Path, ctx: ReplayContext) -> list[dict[str, Any]]:
     """Retrieve and answer every case live; one RagGeneration-shaped dict per case, in order.
 
     A case whose request still fails after retries gets ``answer=""`` and ``error`` set; this
@@ -50,8 +41,8 @@ def live_generations(
     """
     if not cases:
         return []
-    settings = CallSettings.from_params(params)
-    retrieved = retrieve(cases, kb_root, params, progress)
+    settings = CallSettings.for_generator(ctx.spec.generator, ctx.concurrency)
+    retrieved = retrieve(cases, kb_root, ctx.spec, ctx.progress)
 
     async def answer(pair: tuple[RagCase, list[dict[str, Any]]], semaphore: asyncio.Semaphore) -> dict[str, Any]:
         case, hits = pair
@@ -69,23 +60,21 @@ def live_generations(
 
     pairs = list(zip(cases, retrieved, strict=True))
     return run_sync(
-        lambda: map_bounded(pairs, answer, settings.concurrency, progress, "answers", lambda r: r["error"] is not None)
+        lambda: map_bounded(pairs, answer, settings.concurrency, ctx.progress, "answers", lambda r: r["error"] is not None)
     )
 
 
 def retrieve(
-    cases: list[RagCase], kb_root: Path, params: dict[str, Any], progress: Progress = lambda message: None
+    cases: list[RagCase], kb_root: Path, spec: RunSpec, progress: Progress = lambda message: None
 ) -> list[list[dict[str, Any]]]:
     """Build the index once and return, per case, its top-k chunks as RetrievedChunk dicts
     (source, text, score = cosine similarity), best first."""
     from assay.replay.chunking import chunk_documents
     from assay.replay.embedding import EmbeddingIndex, load_model
 
-    chunks = chunk_documents(
-        Path(kb_root), int(params.get("chunk_size", 500)), int(params.get("chunk_overlap", 200))
-    )
+    chunks = chunk_documents(Path(kb_root), spec.generator.chunk_size, spec.generator.chunk_overlap)
     started = time.perf_counter()
-    model = load_model(params.get("embedding_model"))
+    model = load_model(spec.generator.embedding_model)
     loaded = time.perf_counter()
     index = EmbeddingIndex.build(chunks, model)
     documents = len({c.source for c in chunks})
@@ -93,7 +82,7 @@ def retrieve(
         f"indexed {len(chunks)} chunks from {documents} documents "
         f"(model {loaded - started:.1f}s, embeddings {time.perf_counter() - loaded:.1f}s)"
     )
-    hits = index.search_many([c.question for c in cases], int(params.get("k", 10)))
+    hits = index.search_many([c.question for c in cases], spec.k)
     return [[{"source": c.source, "text": c.text, "score": score} for c, score in row] for row in hits]
 
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel
 
 from assay.metrics import retrieval as r
 from assay.schemas import ScoreRow
+from assay.spec import RunSpec
 from assay.suites.kit import AutomaticFamily, JuryFamily, JuryPrompt, MetricContext
 from assay.suites.rag_qa.schema import RagCase, RagGeneration, normalize_source
 
@@ -21,13 +21,13 @@ def retrieval_metric_names(k: int) -> list[str]:
     return ["reciprocal_rank", f"ndcg@{k}", f"precision@{k}", f"recall@{k}", "keyword_coverage"]
 
 
-def _retrieval_scales(params: Mapping[str, Any]) -> dict[str, str]:
-    return dict.fromkeys(retrieval_metric_names(int(params.get("k", 10))), "0-1")
+def _retrieval_scales(spec: RunSpec) -> dict[str, str]:
+    return dict.fromkeys(retrieval_metric_names(spec.k), "0-1")
 
 
 def retrieval_rows(case: RagCase, gen: RagGeneration, ctx: MetricContext) -> list[ScoreRow]:
     """RR, nDCG@k, P@k, R@k (document-id based) and keyword coverage of the top-k texts."""
-    k = int(ctx.params.get("k", 10))
+    k = ctx.spec.k
     sources = [normalize_source(chunk.source) for chunk in gen.retrieved]
     relevant = [normalize_source(doc) for doc in case.source_docs]
     top_texts = [chunk.text for chunk in gen.retrieved[:k]]
@@ -61,7 +61,7 @@ def answer_input(case: RagCase, gen: RagGeneration, ctx: MetricContext) -> BaseM
             "question": case.question,
             "generated_answer": gen.answer,
             "reference_answer": case.reference_answer,
-            "contexts": [chunk.text for chunk in gen.retrieved[: int(ctx.params.get("k", 10))]],
+            "contexts": [chunk.text for chunk in gen.retrieved[: ctx.spec.k]],
         }
     )
 

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pandas as pd
 
-from assay.aggregation import ensemble_rows
 from assay.metrics.retrieval import quality_label
 from assay.rendering.tables import fmt, markdown_table, md_text
 from assay.schemas import ScoreRow
+from assay.spec import RunSpec
 from assay.suites.kit import (
     AggregateResult,
     ReportSection,
     Summary,
+    ensemble,
     group_means,
     jury_section,
     jury_summary,
@@ -35,13 +34,10 @@ def answer_label(score: float) -> str:
     return "excellent" if score >= 4.5 else "good" if score >= 4.0 else "needs work"
 
 
-def aggregate(rows: list[ScoreRow], cases: list[RagCase], params: dict[str, Any]) -> AggregateResult:
-    jury = params.get("jury") or {}
-    weights = {j["name"]: float(j.get("weight", 1.0)) for j in jury.get("panel", [])}
-    ensembles = ensemble_rows(rows, weights, float(params.get("disagreement_threshold", 3.0)))
-    final = [row for row in rows if row.judge is None] + ensembles
+def aggregate(rows: list[ScoreRow], cases: list[RagCase], spec: RunSpec) -> AggregateResult:
+    final = [row for row in rows if row.judge is None] + ensemble(rows, spec)
     per_judge = [row for row in rows if row.judge is not None]
-    k = int(params.get("k", 10))
+    k = spec.k
     present = {row.metric for row in final}
     metrics = [m for m in retrieval_metric_names(k) + list(ANSWER_METRICS) if m in present]
     values = value_index(final)
@@ -60,7 +56,7 @@ def aggregate(rows: list[ScoreRow], cases: list[RagCase], params: dict[str, Any]
         scales={m: ("1-5" if m in ANSWER_METRICS else "0-1") for m in metrics},
         overall=overall,
         by_category=group_means(values, {c.id: c.category for c in cases}, metrics),
-        jury=jury_summary(final + per_judge, params, ANSWER_METRICS),
+        jury=jury_summary(final + per_judge, spec, ANSWER_METRICS),
     )
     # Per-judge rows stay in the table (judge column set) so every ensemble can be traced.
     return AggregateResult(rows=final + per_judge, summary=summary)

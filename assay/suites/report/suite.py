@@ -9,6 +9,7 @@ from typing import Any
 import pandas as pd
 
 from assay.schemas import LoadedDataset, ScoreRow
+from assay.spec import RunSpec
 from assay.suites.kit import AggregateResult, MetricFamily, ReportSection, Suite
 from assay.suites.kit.charts import bars, hbar_chart, png, pyplot
 from assay.suites.report import dataset, metrics, summary
@@ -35,7 +36,6 @@ class ReportSuite(Suite[ReportCase, ReportGeneration]):
     case_model = ReportCase
     generation_model = ReportGeneration
     summary_model = ReportSummary
-    default_params = {"disagreement_threshold": 3.0}
 
     def load_dataset(self, root: Path) -> LoadedDataset:
         return dataset.load_report_dataset(root)
@@ -52,8 +52,8 @@ class ReportSuite(Suite[ReportCase, ReportGeneration]):
     def metric_families(self) -> list[MetricFamily]:
         return metrics.FAMILIES
 
-    def aggregate(self, rows: list[ScoreRow], cases: list[ReportCase], params: dict[str, Any]) -> AggregateResult:
-        return summary.aggregate(rows, cases, params)
+    def aggregate(self, rows: list[ScoreRow], cases: list[ReportCase], spec: RunSpec) -> AggregateResult:
+        return summary.aggregate(rows, cases, spec)
 
     def report_sections(
         self, scores: pd.DataFrame, summary_: ReportSummary, cases: list[ReportCase],  # type: ignore[override]

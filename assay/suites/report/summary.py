@@ -23,15 +23,16 @@ from typing import Any
 import pandas as pd
 from pydantic import BaseModel, Field
 
-from assay.aggregation import ensemble_rows
 from assay.judges.ensemble import aggregate_hallucination, merge_hallucination_cases
 from assay.metrics import report as rp
 from assay.rendering.tables import fmt, markdown_table, md_text
 from assay.schemas import ScoreRow
+from assay.spec import RunSpec
 from assay.suites.kit import (
     AggregateResult,
     ReportSection,
     Summary,
+    ensemble,
     group_means,
     jury_section,
     jury_summary,
@@ -93,19 +94,16 @@ class ReportSummary(Summary):
     cases: list[CaseSummary]
 
 
-def aggregate_rows(rows: list[ScoreRow], cases: list[ReportCase], params: dict[str, Any]) -> tuple[list[ScoreRow], list[CaseSummary]]:
-    """Final rows (automatic, ensembles, derived, per-judge) and one summary dict per case."""
-    jury = params.get("jury") or {}
-    order = [j["name"] for j in jury.get("panel", [])]
-    weights = {j["name"]: float(j.get("weight", 1.0)) for j in jury.get("panel", [])}
-    threshold = float(params.get("disagreement_threshold", 3.0))
+def aggregate_rows(rows: list[ScoreRow], cases: list[ReportCase], spec: RunSpec) -> tuple[list[ScoreRow], list[CaseSummary]]:
+    """Final rows (automatic, ensembles, derived, per-judge) and one summary per case."""
+    order = [judge.name for judge in spec.jury.panel] if spec.jury else []
     case_rank = {c.id: n for n, c in enumerate(cases)}
     per_judge = sorted(
         (r for r in rows if r.judge is not None),
         key=lambda r: (case_rank.get(r.case_id, len(case_rank)), r.case_id, _metric_rank(r.metric), _judge_rank(r.judge, order)),
     )
     final: dict[tuple[str, str], ScoreRow] = {(r.case_id, r.metric): r for r in rows if r.judge is None}
-    for row in ensemble_rows([r for r in per_judge if r.metric in SCORE_PROMPTS], weights, threshold):
+    for row in ensemble([r for r in per_judge if r.metric in SCORE_PROMPTS], spec):
         final[(row.case_id, row.metric)] = row
     judged: dict[str, list[ScoreRow]] = defaultdict(list)
     for row in per_judge:
@@ -302,7 +300,7 @@ def _overall(case: ReportCase, get: Any, judged: list[ScoreRow]) -> tuple[ScoreR
     return row, info
 
 
-def summarise(final: list[ScoreRow], infos: list[CaseSummary], cases: list[ReportCase], params: dict[str, Any]) -> ReportSummary:
+def summarise(final: list[ScoreRow], infos: list[CaseSummary], cases: list[ReportCase], spec: RunSpec) -> ReportSummary:
     from assay.suites.report.schema_match import load_team_types
 
     values = value_index(final)
@@ -331,16 +329,16 @@ def summarise(final: list[ScoreRow], infos: list[CaseSummary], cases: list[Repor
         by_team_type=by_team,
         grade_distribution=distribution,
         cases=infos,
-        jury=jury_summary(final, params, SCORE_PROMPTS),
+        jury=jury_summary(final, spec, SCORE_PROMPTS),
     )
 
 
 # --------------------------------------------------------------------------- entry point and report
 
 
-def aggregate(rows: list[ScoreRow], cases: list[ReportCase], params: dict[str, Any]) -> AggregateResult:
-    final, infos = aggregate_rows(rows, cases, params)
-    return AggregateResult(rows=final, summary=summarise(final, infos, cases, params))
+def aggregate(rows: list[ScoreRow], cases: list[ReportCase], spec: RunSpec) -> AggregateResult:
+    final, infos = aggregate_rows(rows, cases, spec)
+    return AggregateResult(rows=final, summary=summarise(final, infos, cases, spec))
 
 
 SHORT = {"task_success": "task", "output_quality": "quality", "completeness": "complete",
