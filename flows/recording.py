@@ -18,7 +18,7 @@ from prefect.states import Failed
 from assay.artifacts import Artifact, FamilyOutput, ReplayOutput, StepOutput
 from assay.cancellation import raise_if_stopped
 from assay.lineage.manifest import RunRecorder, StepRecord
-from assay.lineage.store import ArtifactNotFound, CorruptArtifact
+from assay.lineage.store import ArtifactNotFound, CorruptArtifact, StoreWriteError
 
 OutputT = TypeVar("OutputT", bound=StepOutput)
 
@@ -185,14 +185,11 @@ class StepRunner:
             create_table_artifact(table=rows, key=f"{key}-scores", description=f"metric means, run {run_id}")
 
 
-
 def describe_error(error: BaseException) -> str:
-    """One line for a failure: a store fault names its path alone, anything else its type too."""
-    from assay.lineage.store import is_store_fault
-
-    if is_store_fault(error):
-        text = str(error)
-        return text if text.startswith("cannot write") else f"cannot write: {text}"
+    """One line for a failure: a store fault is its own sentence naming the path, anything else
+    keeps its type (an OSError names its path too)."""
+    if isinstance(error, StoreWriteError):
+        return str(error)
     return f"{type(error).__name__}: {error}"
 
 
