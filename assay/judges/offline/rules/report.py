@@ -48,10 +48,13 @@ class ReportRules:
         claims = []
         for idx, sent in enumerate(sents, 1):
             tags = tx.citations(sent)
-            figures = tx.quantities(sent)
-            if not tags and not figures:
-                continue
+            # Label numbers (stages, ordinals, frequencies, age groups) and numbers inside
+            # names are not figures; an uncited plan or target proposes, it does not claim.
             body = tx.strip_citations(sent)
+            facts = tx.mask_labels(body)
+            figures = tx.quantities(facts)
+            if not tags and (not figures or tx.has_any(body, tx.PROPOSAL_CUES)):
+                continue
             text = _clean(body)
             valid = [n for n in tags if n in sources]
             invalid = [n for n in tags if n not in sources]
@@ -64,8 +67,8 @@ class ReportRules:
                 else:
                     ref_text, ref_units = "", {}
                 cov = self.coverage(self.units(body, ctx), ref_units) or 0.0
-                level, reasons = self.conflicts(body, ref_text, item.query) if valid else (0, [])
-                missing = self.unsupported_figures(body, ref_text, item.query) if valid else []
+                level, reasons = self.conflicts(facts, ref_text, item.query) if valid else (0, [])
+                missing = self.unsupported_figures(facts, ref_text, item.query) if valid else []
                 if missing and level == 0:
                     level, reasons = 1, [f"인용한 출처에 없는 수치: {', '.join(missing)}"]
                 supported = bool(valid) and not invalid and cov >= self.SUPPORT and level == 0
@@ -74,7 +77,7 @@ class ReportRules:
                 )
             else:
                 # An uncited figure must at least appear somewhere in the sources.
-                missing = self.unsupported_figures(body, all_sources, item.query)
+                missing = self.unsupported_figures(facts, all_sources, item.query)
                 claim.update(
                     coverage=1.0 if not missing else 0.0,
                     level=0,
