@@ -57,8 +57,8 @@ _EN_MONTH_RE = re.compile(
     r"\b(" + "|".join(_EN_MONTHS) + r")\s+(\d{1,2})(?:st|nd|rd|th)?(?:,\s*(\d{4}))?", re.I
 )
 _EN_UNITS = (
-    (re.compile(r"\b(?:KRW|won)\b", re.I), "원"),
-    (re.compile(r"\b(?:percent|per cent)\b", re.I), "%"),
+    (re.compile(r"\s*\b(?:KRW|won)\b", re.I), "원"),
+    (re.compile(r"\s*\b(?:percent|per cent)\b", re.I), "%"),
     (re.compile(r"\s*\b(?:days?)\b", re.I), "일"),
     (re.compile(r"\s*\b(?:months?)\b", re.I), "개월"),
     (re.compile(r"\s*\b(?:years?)\b", re.I), "년"),
