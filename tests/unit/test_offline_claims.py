@@ -134,3 +134,12 @@ def test_bundled_answers_people_marked_wrong_score_at_most_two(case_id):
         "contexts": [c["text"] for c in gen["retrieved"][:10]],
     }
     assert max(judge.verdict(RAG, item)["accuracy"] for judge in offline_jury()) <= 2
+
+
+def test_claim_checks_are_part_of_every_offline_judge_version():
+    from assay.judges.offline.base import OfflineJudge
+
+    claims_file = Path(cl.__file__).resolve()
+    assert claims_file in OfflineJudge.rule_files
+    for judge in offline_jury():
+        assert claims_file in type(judge).rule_files

@@ -168,29 +168,21 @@ class ReportRules:
         score = round(min(max(score, 0.0), 10.0))
         strengths, weaknesses = [], []
         # Phrased findings; the figure in parentheses is the evidence.
-        if structure >= 1:
-            strengths.append(f"섹션 헤더로 구조가 나뉘어 있습니다 (헤더 {len(heads)}개)")
-        else:
-            weaknesses.append(f"섹션 구조가 부족합니다 (헤더 {len(heads)}개)")
-        if has_conclusion:
-            strengths.append("결론 섹션이 있습니다")
-        else:
-            weaknesses.append("결론 섹션이 없습니다")
-        if connectives >= 0.5:
-            strengths.append(f"접속 표현으로 문장이 이어집니다 ({conn}/{len(sents)}문장)")
-        else:
-            weaknesses.append(f"접속 표현이 적어 흐름이 끊깁니다 ({conn}/{len(sents)}문장)")
-        if cohesion >= 0.5:
-            strengths.append(f"인접 문장이 같은 주제로 잘 이어집니다 (연결성 {pct(cohesion)})")
-        else:
-            weaknesses.append(f"인접 문장 사이의 연결이 약합니다 (연결성 {pct(cohesion)})")
+        def finding(ok: bool, strength: str, weakness: str) -> None:
+            (strengths if ok else weaknesses).append(strength if ok else weakness)
+
+        finding(structure >= 1, f"섹션 헤더로 구조가 나뉘어 있습니다 (헤더 {len(heads)}개)",
+                f"섹션 구조가 부족합니다 (헤더 {len(heads)}개)")
+        finding(bool(has_conclusion), "결론 섹션이 있습니다", "결론 섹션이 없습니다")
+        finding(connectives >= 0.5, f"접속 표현으로 문장이 이어집니다 ({conn}/{len(sents)}문장)",
+                f"접속 표현이 적어 흐름이 끊깁니다 ({conn}/{len(sents)}문장)")
+        finding(cohesion >= 0.5, f"인접 문장이 같은 주제로 잘 이어집니다 (연결성 {pct(cohesion)})",
+                f"인접 문장 사이의 연결이 약합니다 (연결성 {pct(cohesion)})")
         if opposite:
             weaknesses.append("결론의 방향(성장/감소)이 본문과 상반됩니다")
         elif has_conclusion:
-            if grounded >= 0.5:
-                strengths.append(f"결론이 본문의 분석에 근거합니다 (근거 {pct(grounded)})")
-            else:
-                weaknesses.append(f"결론이 본문의 분석에 충분히 근거하지 않습니다 (근거 {pct(grounded)})")
+            finding(grounded >= 0.5, f"결론이 본문의 분석에 근거합니다 (근거 {pct(grounded)})",
+                    f"결론이 본문의 분석에 충분히 근거하지 않습니다 (근거 {pct(grounded)})")
         if thin:
             weaknesses.append("섹션당 문장이 너무 적습니다")
         reasoning = (
