@@ -390,13 +390,14 @@ def grade(score: float) -> str:
 
 # Recommendations for judge-listed weaknesses, by a cue in the weakness (first match wins).
 JUDGE_FIXES: tuple[tuple[tuple[str, ...], str], ...] = (
-    (("결론",), "결론 섹션을 추가하고 본문의 분석에 근거해 정리하세요"),
+    (("상반", "방향"), "결론이 본문의 분석과 같은 방향을 가리키도록 고치세요"),
+    (("결론 섹션이 없", "결론 없음", "결론이 없"), "결론 섹션을 추가하세요"),
+    (("결론",), "결론이 본문의 분석에 근거하도록 정리하세요"),
     (("헤더", "구조", "섹션당"), "섹션 헤더로 보고서를 나누고 섹션마다 충분히 설명하세요"),
     (("접속",), "문장 사이에 논리 연결 표현(따라서, 반면, 그 결과 등)을 넣어 흐름을 이으세요"),
     (("연결", "흐름"), "인접 문장이 같은 주제를 이어가도록 문단을 다시 구성하세요"),
     (("출처", "인용", "수치", "뒷받침"), "인용한 출처와 맞지 않는 주장과 수치를 바로잡으세요"),
     (("과장",), "과장 표현을 출처가 뒷받침하는 표현으로 바꾸세요"),
-    (("상반", "방향"), "결론이 본문의 분석과 같은 방향을 가리키도록 고치세요"),
 )
 _SENTENCE_REF = re.compile(r"^문장\s*(\d+)\s*:\s*")
 
@@ -418,11 +419,10 @@ def _grouped(items: Sequence[str]) -> list[str]:
             kinds.setdefault(item_kind(item), []).append(item.strip())
     out = []
     for group in kinds.values():
-        sentences = [m.group(1) for g in group if (m := _SENTENCE_REF.match(g))]
+        sentences = list(dict.fromkeys(m.group(1) for g in group if (m := _SENTENCE_REF.match(g))))
         if len(sentences) >= 2:
             what = re.split(r"\s[—(:]|\s-\s", _SENTENCE_REF.sub("", group[0]))[0].strip()
-            numbers = ", ".join(dict.fromkeys(sentences))
-            out.append(f"{what}: 문장 {numbers} ({len(set(sentences))}개 문장)")
+            out.append(f"{what}: 문장 {', '.join(sentences)} ({len(sentences)}개 문장)")
         else:
             out.append(group[0])
     return out

@@ -348,6 +348,22 @@ def test_every_automatic_weakness_has_a_recommendation():
     assert w == ["환각 현상 감지: 6건"] and r == ["인용한 출처와 맞지 않는 주장과 수치를 바로잡으세요"]
 
 
+def test_one_sentence_flagged_by_three_judges_is_one_item_and_fixes_follow_the_subject():
+    _, w, r = strengths_weaknesses_recommendations(
+        {},
+        {},
+        judge_weaknesses=[
+            "문장 13: 인용된 출처로 뒷받침되지 않음 (26%)",
+            "문장 13: 인용된 출처로 뒷받침되지 않음 (30%)",
+            "결론의 방향(성장/감소)이 본문과 상반됩니다",
+            "결론 섹션이 없습니다",
+        ],
+    )
+    assert w == ["문장 13: 인용된 출처로 뒷받침되지 않음 (26%)", "결론의 방향(성장/감소)이 본문과 상반됩니다", "결론 섹션이 없습니다"]
+    assert r == ["인용한 출처와 맞지 않는 주장과 수치를 바로잡으세요", "결론이 본문의 분석과 같은 방향을 가리키도록 고치세요",
+                 "결론 섹션을 추가하세요"]
+
+
 def test_missing_conclusion_is_inferred():
     _, _, r = strengths_weaknesses_recommendations({}, {"missing_sections": ["결론/요약"]})
     assert r == ["누락된 섹션을 추가하세요", "결론 섹션을 추가하세요"]
