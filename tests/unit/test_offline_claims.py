@@ -143,3 +143,11 @@ def test_claim_checks_are_part_of_every_offline_judge_version():
     assert claims_file in OfflineJudge.rule_files
     for judge in offline_jury():
         assert claims_file in type(judge).rule_files
+
+
+def test_not_true_is_right_when_the_reference_says_no_and_a_cue_inside_an_answer_is_not_a_refusal():
+    ref = "아니요. 그 소문은 사실이 아닙니다. 요금은 인상되지 않았습니다."
+    assert min(accuracies("그 소문은 사실이 아니며, 요금은 인상되지 않았습니다.", ref, "요금이 인상됐다는 소문이 사실인가요?")) >= 4
+    ref2 = "출발 후에는 일정 변경 여부를 확인할 수 없으며, 변경 수수료는 50,000원입니다."
+    answer = "출발 후에는 변경 여부를 확인할 수 없고, 수수료는 50,000원입니다."
+    assert min(accuracies(answer, ref2, "출발 후 일정 변경은 어떻게 되나요?")) >= 4

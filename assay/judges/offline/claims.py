@@ -19,7 +19,7 @@ cap on accuracy with its evidence, which the rag rules apply after the signal sc
                                 entity of the same kind (…은행, …점, proper noun, Latin name)
     key-entity-missing    2     who/which/where questions: the reference's first entity not
                                 in the question is absent from the answer
-    polarity              2     an answer sentence and its closest reference sentence differ
+    polarity              2     an answer clause and its closest reference clause differ
                                 in negation (않/없/못/아니/불가/금지, not/never/no/cannot)
     no-answer             1     the answer has no sentence (no predicate) or ≥ 70 % of its
                                 words repeat the question, and it holds no reference figure
@@ -80,14 +80,37 @@ class Finding:
         return f"{self.rule}(정확도 ≤ {self.cap}): {self.evidence}"
 
 
+# The reference says the documents hold no answer (not merely that something cannot be done).
+NO_ANSWER_IN_DOCS = (
+    "정보가 없", "정보는 없", "내용이 없", "나와 있지 않", "포함되어 있지 않", "언급되어 있지 않", "명시되어 있지 않",
+    "찾을 수 없", "확인되지 않", "no information", "not mentioned", "not in the", "does not contain", "doesn't contain",
+)
+
+
 def reference_refuses(reference: str) -> bool:
-    """The reference itself says the documents do not hold the answer."""
-    return tx.is_refusal(reference)
+    """The reference itself says the documents do not hold the answer (and states no figure)."""
+    return tx.has_any(reference, NO_ANSWER_IN_DOCS) and not tx.quantities(reference)
+
+
+NO_ANSWER_RE = re.compile(r"^\s*(?:아니요|아뇨|아닙니다|no\b)", re.I)
 
 
 def debunks(answer: str, reference: str) -> list[str]:
-    """Cues in the answer that call a statement false (and that the reference does not use)."""
+    """Cues in the answer that call a statement false, unless the reference uses them too or
+    itself answers "no" (then saying "that is not true" may be the right answer)."""
+    if NO_ANSWER_RE.match(tx.normalize(reference)):
+        return []
     return [c for c in tx.DEBUNK_CUES if tx.has_any(answer, (c,)) and not tx.has_any(reference, (c,))]
+
+
+def refuses(answer: str, reference: str, question: str = "") -> bool:
+    """The answer declines to answer: a refusal cue that the reference does not itself use,
+    in an answer that states none of the reference's figures or entities."""
+    cues = [c for c in tx.REFUSAL_CUES if tx.has_any(answer, (c,))]
+    if not cues or all(tx.has_any(reference, (c,)) for c in cues) and not reference_refuses(reference):
+        return False
+    present, _ = key_facts_present(answer, reference, question)
+    return present == 0
 
 
 def hangul_share(text: str) -> float:
@@ -188,8 +211,10 @@ def polarity(text: str) -> int:
 
 
 def polarity_findings(answer: str, reference: str) -> list[Finding]:
-    ref_sents = tx.sentences(reference)
-    for sent in tx.sentences(answer):
+    """Clause by clause (split on punctuation and commas), so two negated clauses in one
+    sentence do not cancel out."""
+    ref_sents = tx.segments(reference)
+    for sent in tx.segments(answer):
         words = set(tx.stems(sent))
         if len(words) < 2:
             continue

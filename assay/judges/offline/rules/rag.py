@@ -41,7 +41,7 @@ class RagRules:
         if not tx.normalize(answer):
             return _verdict(tag, ["답변이 비어 있음: 질문에 답하지 않았으므로 오답으로 처리"], 1, 1, 2)
         ref_refuses = cl.reference_refuses(reference)
-        if tx.is_refusal(answer) and not cl.debunks(answer, reference):
+        if cl.refuses(answer, reference, question) and not cl.debunks(answer, reference):
             if ref_refuses:
                 return _verdict(tag, ["참조도 문서에 답이 없다고 함: 올바른 답변 거부"], 5, 5, 5)
             return _verdict(tag, ["답변을 거부했으나 참조에는 답이 있음: 오답으로 처리"], 1, 1, 2)
