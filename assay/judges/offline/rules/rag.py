@@ -8,13 +8,22 @@ perfect answers, so a wrong answer's relevance is capped at 4.
     ===========================================  ==========  ===============  ============
     signal                                       accuracy    completeness     relevance
     ===========================================  ==========  ===============  ============
-    empty answer or refusal ("찾을 수 없")         1           1                2
+    empty answer, or a refusal ("찾을 수 없")       1           1                2
+    refusal, and the reference says the           5           5                5
+    documents hold no answer
+    an answer where the reference says none       1           1                3
+    Latin-script answer to a Hangul reference     figures and Latin names only (claims.py)
     wrong: conflict level 2, or N < WRONG_N      1           2 if Q ≥ .6      min(band, 4)
                                                              else 1
     conflict level 1 (some figures wrong)        2           band(N)          band
     otherwise, S = (N + P) / 2                   S ≥ .8 → 5, ≥ .6 → 4, ≥ .4 → 3, else 2
     completeness band(N)                         N ≥ .8 → 5, ≥ .6 → 4, ≥ .4 → 3, ≥ .2 → 2, else 1
     relevance band(max(Q, N))                    ≥ .6 → 5, ≥ .4 → 4, ≥ .25 → 3, ≥ .1 → 2, else 1
+    every reference figure and entity present,   ≥ 4         ≥ 4
+    no finding (a paraphrase); N < WRONG_N is
+    then not "wrong"
+    claim findings (``claims.py``: debunk,       capped at the strongest finding's cap (1 or 2);
+    substitutions, polarity, no answer)          accuracy 1 caps completeness at 2 and relevance at 4
     ===========================================  ==========  ===============  ============
 """
 
