@@ -1,4 +1,4 @@
-"""The ``assay`` command line: run, rerun, audit and list suites.
+"""The ``assay`` command line: run, rerun, audit, calibrate and list suites.
 
 Prefect (and the flow) is imported only by the commands that run a flow, so ``assay
 suites`` and ``assay audit`` start fast and never start a server.
@@ -449,6 +449,31 @@ def import_(
         raise typer.Exit(EXIT_FAILED)
     typer.echo(f"dataset: {out}\nnext:    assay run {suite} --dataset {out}")
 # -- end of assay import ---------------------------------------------------------------------------
+
+
+# -- assay calibrate: a finished run's jury against human labels -----------------------------
+@app.command()
+def calibrate(
+    run_id: str = typer.Argument(..., help="run id or run directory"),
+    labels: Path = typer.Option(..., "--labels", help="CSV or JSONL of case_id, metric, score [, rater]"),
+    out: Path = typer.Option(Path("runs"), help="directory holding the run"),
+    store: str | None = typer.Option(None, help="artifact store URL, default: --out"),
+) -> None:
+    """Measure the run's jury (LLM or offline) against human labels: Spearman, Cohen's kappa,
+    exact and within-one agreement, Krippendorff's alpha, a confusion table; written into the run
+    (calibration.json, report.md, report.html) with the manifest re-anchored."""
+    from assay.calibration import CalibrationError, calibrate_run, summary_lines
+
+    if not labels.is_file():
+        _err(f"labels file {labels} not found")
+        raise typer.Exit(EXIT_FAILED)
+    artifact_store, rid = _resolve_run(run_id, str(out), store)
+    try:
+        record = calibrate_run(artifact_store, rid, labels)
+    except (CalibrationError, FileNotFoundError) as exc:
+        _err(str(exc))
+        raise typer.Exit(EXIT_FAILED) from None
+    typer.echo("\n".join(summary_lines(record)))
 
 
 def main() -> None:  # pragma: no cover - console entry point

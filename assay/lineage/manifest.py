@@ -83,6 +83,16 @@ class ModelsUsed(BaseModel):
     judges: list[str] = Field(default_factory=list)
 
 
+class Amendment(BaseModel):
+    """A step added to a finished run, and the root hash the run had before it, so a run
+    chained to the earlier anchor still audits (see ``assay.lineage.audit``)."""
+
+    step: str
+    at: str
+    previous_root: str
+    detail: str = ""
+
+
 class Manifest(BaseModel):
     schema_version: int = SCHEMA_VERSION
     run_id: str
@@ -110,6 +120,9 @@ class Manifest(BaseModel):
     chain_parent: str | None = Field(default=None, description="the run this one chains to")
     chain_parent_root: str | None = Field(default=None, description="that run's root hash when this run began")
     signing_key_id: str | None = Field(default=None, description="sha256 of the signing key, first 16 hex")
+    amendments: list[Amendment] = Field(
+        default_factory=list, description="steps added after the run finished (assay calibrate), oldest first"
+    )
     root_hash: str = ""
     signature: str | None = None
 
@@ -209,10 +222,11 @@ def load_manifest(store: ArtifactStore, run_id: str) -> Manifest:
 class RunRecorder:
     """Builds a run directory: adopts artifacts, records steps, writes the manifest."""
 
-    def __init__(self, store: ArtifactStore, manifest: Manifest) -> None:
+    def __init__(self, store: ArtifactStore, manifest: Manifest, chain: bool = True) -> None:
+        """``chain=False`` amends a finished run: its chain stays as it was."""
         self.store = store
         self.manifest = manifest
-        if manifest.chain_parent is None:
+        if chain and manifest.chain_parent is None:
             manifest.chain_parent, manifest.chain_parent_root = chain_parent(store, manifest.parent_run)
 
     @property

@@ -33,7 +33,7 @@ LAYERS = [
     {"assay.judges"},
     {"assay.aggregation", "assay.spec", "assay.artifacts"},
     {"assay.validation", "assay.lineage", "assay.replay", "assay.preflight"},
-    {"assay.rendering", "assay.compare"},
+    {"assay.rendering", "assay.compare", "assay.calibration"},
     {"assay.suites"},
     {"assay.pipeline", "assay.deep_audit", "assay.importing"},
     {"assay.cli", "assay.api"},

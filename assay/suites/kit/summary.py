@@ -39,6 +39,9 @@ class JurySummary(BaseModel):
     agreement_alpha: dict[str, float | None] = Field(default_factory=dict, description="Krippendorff's alpha per metric")
     disagreements: list[Disagreement] = Field(default_factory=list)
     missing_judge_scores: dict[str, int] = Field(default_factory=dict, description="judge -> scores it failed to give")
+    dropped: dict[str, str] = Field(
+        default_factory=dict, description="judge -> why it was dropped (it gave no score at all; its weight counts as 0)"
+    )
 
 
 class Summary(BaseModel):
@@ -102,9 +105,20 @@ def jury_summary(rows: Sequence[ScoreRow], spec: RunSpec, metrics: Iterable[str]
         if r.judge is None and r.details.get("disagreement") is True and (judged is None or r.metric in judged)
     ]
     missing: dict[str, int] = defaultdict(int)
+    reasons: dict[str, list[str]] = defaultdict(list)
+    given: set[str] = set()
     for r in per_judge:
         if r.value is None:
             missing[r.judge or ""] += 1
+            reasons[r.judge or ""].append(r.unscored_reason or "no reason recorded")
+        else:
+            given.add(r.judge or "")
+    # A judge with no score at all was dropped; its most frequent failure is the reason.
+    dropped = {
+        judge: max(set(why), key=lambda text, w=why: (w.count(text), -w.index(text)))
+        for judge, why in sorted(reasons.items())
+        if judge not in given
+    }
     jury = spec.jury
     return JurySummary(
         offline=bool(jury and jury.offline),
@@ -113,6 +127,7 @@ def jury_summary(rows: Sequence[ScoreRow], spec: RunSpec, metrics: Iterable[str]
         agreement_alpha=agreement_by_metric(per_judge),
         disagreements=disagreements,
         missing_judge_scores=dict(sorted(missing.items())),
+        dropped=dropped,
     )
 
 
@@ -141,8 +156,15 @@ def jury_section(
     judged metrics; ``order(case, metric)`` sorts its rows; ``rules`` explains the ensemble.
     """
     kind = "**offline jury** (deterministic judges, no LLM calls)" if jury.offline else "LLM jury"
-    names = ", ".join(f"{md_text(j.name)} (weight {j.weight:g})" for j in jury.judges) or "none"
+    names = ", ".join(
+        f"{md_text(j.name)} (weight 0, dropped)" if j.name in jury.dropped else f"{md_text(j.name)} (weight {j.weight:g})"
+        for j in jury.judges
+    ) or "none"
     out = [f"{subject} were judged by the {kind}: {names}." + (f" {rules}" if rules else ""), ""]
+    if jury.dropped:
+        out += ["Dropped judges (no score at all; their weight counts as 0 and the rest are renormalised):", ""]
+        out += [f"- {md_text(j)}: {md_text(why)}" for j, why in jury.dropped.items()]
+        out.append("")
     out.append(
         markdown_table(
             ["metric", "Krippendorff's alpha (interval)"], [[m, fmt(a)] for m, a in sorted(jury.agreement_alpha.items())]

@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 
 from assay.judges.ensemble import aggregate_hallucination, merge_hallucination_cases
 from assay.metrics import report as rp
-from assay.rendering.tables import fmt, markdown_table, md_text
+from assay.rendering.tables import counted, fmt, markdown_table, md_text
 from assay.schemas import ScoreRow
 from assay.spec import RunSpec
 from assay.suites.kit import (
@@ -425,7 +425,7 @@ def _case_md(i: CaseSummary) -> str:
         f"schema fields without a header: {_items(i.missing_fields)}",
         f"- Output quality: factual {fmt(s['factual_accuracy'], 2)}, coherence {fmt(s['coherence'], 2)}, "
         f"relevance {fmt(s['relevance'], 2)}" + (f" (judges disagreed on {disagreed}: median used)" if disagreed else ""),
-        f"- Hallucination: {fmt(s['hallucination_count'], 1)} cases (median over judges), citation accuracy "
+        f"- Hallucination: {counted(s['hallucination_count'], 'case')} (median over judges), citation accuracy "
         f"{fmt(s['citation_accuracy'], 2)} (min over judges); invalid tags: "
         + (", ".join(f"[SOURCE:{int(n)}]" for n in i.invalid_tags) or "none"),
     ]
@@ -434,13 +434,13 @@ def _case_md(i: CaseSummary) -> str:
                      f"{md_text(str(case.get('description', ''))[:200])}")
     if eff.get("execution_time_s") is not None:
         lines.append(
-            f"- Efficiency: {eff['execution_time_s']:g} s, {eff['total_tokens']:,} tokens, {eff['api_calls']} API calls, "
-            f"${eff['cost_usd']:.3f} ({md_text(eff['model'])}), {eff['redundant_steps']} redundant steps; penalties: {pen}"
+            f"- Efficiency: {eff['execution_time_s']:g} s, {eff['total_tokens']:,} tokens, {counted(eff['api_calls'], 'API call')}, "
+            f"${eff['cost_usd']:.3f} ({md_text(eff['model'])}), {counted(eff['redundant_steps'], 'redundant step')}; penalties: {pen}"
         )
     if src.get("source_count") is not None:
         lines.append(
             f"- Sources: {src['source_count']}, mean reliability {fmt(src['avg_reliability'], 2)}, "
-            f"{src['source_diversity']} types ({', '.join(md_text(t) for t in src['source_types'])})"
+            f"{counted(src['source_diversity'], 'type')} ({', '.join(md_text(t) for t in src['source_types'])})"
         )
     lines += [
         f"- **Strengths**: {_items(i.strengths)}",
