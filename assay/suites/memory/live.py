@@ -9,11 +9,8 @@ Each session is summarised once; every query of the session is judged against th
 from __future__ import annotations
 
 import asyncio
-import importlib
 import json
-import os
 import re
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,6 +20,7 @@ import yaml
 from assay.judges.prompts.base import fill
 from assay.redact import redact
 from assay.replay.llm_calls import CallSettings, Progress, complete, map_bounded, run_sync
+from assay.replay.targets import load_target
 from assay.suites.memory.schema import MemoryCase, Session
 
 RULES = Path(__file__).resolve().parent / "rules" / "summarizer.yaml"
@@ -63,21 +61,6 @@ def _sessions(records: list[dict[str, Any]]) -> dict[str, Session]:
             continue  # named by the gate; its cases get "session could not be read"
         out[session.id] = session
     return out
-
-
-def load_target(target: str) -> Callable[[list[dict[str, str]]], Any]:
-    """``module:function``; the current directory is searched too, as ``python -m`` would."""
-    module_name, _, function = target.partition(":")
-    if os.getcwd() not in sys.path:
-        sys.path.append(os.getcwd())
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise ValueError(f"--target {target!r}: cannot import {module_name!r} ({exc})") from None
-    fn = getattr(module, function, None)
-    if not callable(fn):
-        raise ValueError(f"--target {target!r}: {module_name} has no function {function!r}")
-    return fn
 
 
 def _call_target(summarize: Callable[..., Any], session: Session | None, sid: str) -> dict[str, Any]:
