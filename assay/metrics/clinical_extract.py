@@ -312,7 +312,7 @@ class Reader:
                                             "reason": f"stated as the patient's, but the record lists: {known}"})]
         out = [fact.model_copy(update={"stated": m.text, "truth": known})]
         stage = _STAGE.match(after) if reading in ("asserted", "mention") and held else None
-        truth = self.record.conditions.get(held[0], "")
+        truth = self.record.conditions.get(held[0], "") if held else ""
         truth_stage = re.search(r"(?:stage\s*|)(\d)\s*(?:기|$)|stage\s*(\d)", truth, re.IGNORECASE)
         if stage and truth_stage:
             said = stage.group(1) or stage.group(2)

@@ -52,7 +52,7 @@ def clinical_validation_frames(data: LoadedDataset) -> dict[str, pd.DataFrame]:
             "id": as_id(rec.get("id")),
             "_line": rec["_line"],
             "patient_id": as_id(rec.get("patient_id")),
-            "turn": rec.get("turn") if isinstance(rec.get("turn"), int) else None,
+            "turn": float(rec["turn"]) if isinstance(rec.get("turn"), int) and not isinstance(rec["turn"], bool) else None,
             "question": scalar(rec.get("question")),
             "question_length": text_length(rec.get("question")),
             "n_required_slots": len(rec["required_slots"]) if isinstance(rec.get("required_slots"), list) else 0,
@@ -60,17 +60,18 @@ def clinical_validation_frames(data: LoadedDataset) -> dict[str, pd.DataFrame]:
         }
         for rec in data.records
     ]
-    patients = [
-        {
+    patients = []
+    for rec in data.extras.get("patients", []):
+        truth = rec.get("slots_truth") if isinstance(rec.get("slots_truth"), dict) else {}
+        age = truth.get("age")
+        patients.append({
             "id": as_id(rec.get("id")),
             "_line": rec["_line"],
-            "age": scalar((rec.get("slots_truth") or {}).get("age")) if isinstance(rec.get("slots_truth"), dict) else None,
-            "sex": scalar((rec.get("slots_truth") or {}).get("sex")) if isinstance(rec.get("slots_truth"), dict) else None,
-            "n_medications": _count((rec.get("slots_truth") or {}).get("medications")) if isinstance(rec.get("slots_truth"), dict) else 0,
-            "schema_errors": schema_errors(rec, Patient, {"id", "slots_truth"}),
-        }
-        for rec in data.extras.get("patients", [])
-    ]
+            "age": float(age) if isinstance(age, int | float) and not isinstance(age, bool) else None,
+            "sex": scalar(truth.get("sex")),
+            "n_medications": _count(truth.get("medications")),
+            "schema_errors": schema_errors(rec, Patient, {"id"}),
+        })
     answers = [
         {
             "case_id": as_id(rec.get("case_id")),

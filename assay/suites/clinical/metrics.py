@@ -16,8 +16,10 @@ from assay.suites.kit import AutomaticFamily, JuryFamily, JuryPrompt, MetricCont
 
 PROMPT = "clinical_answer"
 CHECKS, JURY = "checks", "jury"
-CHECK_METRICS = {"sfs": "0-1", "csp": "0-1", "cus": "0-1", "hallucinations": "count", "violations": "count",
-                 "perplexity": "ppl"}
+CHECK_METRICS = {"sfs": "0-1", "csp": "0-1", "cus": "0-1", "hallucinations": "count", "violations": "count"}
+# Perplexity exists only for a generator that reports token log-probabilities (seed §4.1); a turn
+# without them has no perplexity row at all, and the aggregate names it as dropped.
+PERPLEXITY = ("perplexity", "ppl")
 JURY_METRICS = ("faithfulness", "answer_relevance")
 MAX_TEXT = 400
 
@@ -37,22 +39,25 @@ def check_rows(case: ClinicalCase, gen: ClinicalAnswer, ctx: MetricContext) -> l
         return ScoreRow(case_id=case.id, metric=metric, family=CHECKS, value=float(value),
                         scale=CHECK_METRICS[metric], details=details)
 
-    ppl, ppl_why = perplexity(gen.token_logprobs)
-    return [
+    rows = [
         row("sfs", result.sfs, {"facts": facts}),
         row("csp", result.csp, {"rules": rules}),
         row("cus", result.cus, {"slots": slots}, "the turn requires no slot"),
         row("hallucinations", len(result.hallucinations), {"facts": [f.text for f in result.hallucinations]}),
         row("violations", len(result.violations), {"rules": [r.id for r in result.violations]}),
-        row("perplexity", ppl, {"tokens": len(gen.token_logprobs or [])}, ppl_why),
     ]
+    ppl = perplexity(gen.token_logprobs)
+    if ppl is not None:
+        rows.append(ScoreRow(case_id=case.id, metric=PERPLEXITY[0], family=CHECKS, value=ppl, scale=PERPLEXITY[1],
+                             details={"tokens": len(gen.token_logprobs or [])}))
+    return rows
 
 
-def perplexity(logprobs: list[float] | None) -> tuple[float | None, str]:
-    """exp(−mean log-probability) of the answer's tokens; unscored without log-probabilities."""
+def perplexity(logprobs: list[float] | None) -> float | None:
+    """exp(−mean log-probability) of the answer's tokens; None without log-probabilities."""
     if not logprobs:
-        return None, "the generator reported no token log-probabilities"
-    return math.exp(-sum(logprobs) / len(logprobs)), ""
+        return None
+    return math.exp(-sum(logprobs) / len(logprobs))
 
 
 def patient_text(case: ClinicalCase) -> str:

@@ -18,7 +18,7 @@ from assay.metrics.clinical import aggregate_score
 from assay.metrics.clinical_rules import load_rules
 from assay.rendering.tables import fmt, markdown_table, md_text
 from assay.schemas import ScoreRow
-from assay.suites.clinical.metrics import CHECK_METRICS, JURY_METRICS
+from assay.suites.clinical.metrics import CHECK_METRICS, JURY_METRICS, PERPLEXITY
 from assay.suites.clinical.schema import ClinicalAnswer, ClinicalCase
 from assay.suites.kit import (
     AggregateResult, ReportSection, Summary, group_means, jury_section, jury_summary, metric_stats, value_index,
@@ -26,7 +26,7 @@ from assay.suites.kit import (
 from assay.suites.kit.charts import hbar_chart, means_chart
 
 METRICS = ("aggregate", "sfs", "csp", "cus", *JURY_METRICS, "hallucinations", "violations", "perplexity")
-SCALES = {"aggregate": "0-1", **CHECK_METRICS, **dict.fromkeys(JURY_METRICS, "1-5")}
+SCALES = {"aggregate": "0-1", **CHECK_METRICS, **dict.fromkeys(JURY_METRICS, "1-5"), PERPLEXITY[0]: PERPLEXITY[1]}
 LOWER_IS_BETTER = ["csp", "hallucinations", "violations", "perplexity"]
 
 
@@ -94,6 +94,8 @@ def _aggregate_row(case_id: str, values: dict[tuple[str, str], float | None]) ->
     ranges = {m: (r.lo, r.hi, r.higher_is_better) for m, r in config.ranges.items()}
     result = aggregate_score({m: values.get((case_id, m)) for m in config.weights}, config.weights, ranges)
     details = result.model_dump()
+    if "perplexity" in result.dropped:
+        details["perplexity"] = "the generator reported no token log-probabilities"
     if result.value is None:
         return ScoreRow.unscored(case_id, "aggregate", "aggregate", "0-1", "no metric of the aggregate was computed",
                                  details=details)
@@ -182,7 +184,7 @@ def _turn_md(t: TurnSummary, gen: ClinicalAnswer | None) -> str:
               for h in t.hallucinations]
     if t.slots:
         lines.append("- Slots: " + ", ".join(f"{md_text(k)} {md_text(v)}" for k, v in t.slots.items()))
-    lines += [f"- {md_text(m)} unscored: {md_text(why)}" for m, why in t.unscored.items() if m != "perplexity"]
+    lines += [f"- {md_text(m)} unscored: {md_text(why)}" for m, why in t.unscored.items()]
     if gen is not None:
         lines.append(f"- Answer: {md_text(gen.answer[:800]) or '(empty)'}")
     return "\n".join(lines)
