@@ -91,7 +91,7 @@ def test_deployment_run_by_a_worker_completes_and_passes_audit(server, tmp_path)
     out = tmp_path / "runs"
     prefect(env, "work-pool", "create", "assay-local", "--type", "process")
     deployed = prefect(env, "deploy", "--all")
-    assert all(f"{suite}-nightly" in deployed for suite in ("rag_qa", "report", "memory", "agent"))
+    assert all(f"{suite}-nightly" in deployed for suite in ("rag_qa", "report", "memory", "agent", "clinical"))
     listing = prefect(env, "deployment", "ls")
     assert "rag_qa-nightly" in listing
 
