@@ -30,7 +30,7 @@ class ClinicalVerdict(BaseModel):
 
     faithfulness: SCORE_1_5 = Field(description="환자 기록과 대화에 충실한가 (1-5)")
     answer_relevance: SCORE_1_5 = Field(description="질문에 직접 답하는가 (1-5)")
-    unsupported_claims: list[str] = Field(default_factory=list, description="기록과 맞지 않거나 근거 없는 주장")
+    unsupported_claims: list[str] = Field(description="기록과 맞지 않거나 근거 없는 주장")
     reasoning: str = Field(description="평가 근거")
 
 
