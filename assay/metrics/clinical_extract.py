@@ -90,8 +90,7 @@ class _Cues:
         return None
 
     def status(self, text: str) -> str | None:
-        for state in ("normal", "high", "low"):  # "정상보다 높" reads as high: checked by position below
-            pass
+        """The state a lab or vital is said to be in, right after its name; the earliest wins."""
         best: tuple[int, str] | None = None
         for state, patterns in (("high", self.raw.status.high), ("low", self.raw.status.low),
                                 ("normal", self.raw.status.normal)):
@@ -108,6 +107,7 @@ def _cut(text: str, cues: _Cues) -> str:
 
 
 def sentence_reading(sentence: str, cues: _Cues) -> Reading | None:
+    """"example" when the sentence offers examples or general knowledge, not facts about this patient."""
     return "example" if cues.any("example", sentence) else None
 
 
@@ -344,7 +344,7 @@ class Reader:
 
     def _value(self, window: str) -> tuple[float, str] | None:
         found = _NUMBER.search(window)
-        if not found or _BP.match(window[found.start():]) and False:
+        if not found:
             return None
         lead = window[: found.start()]
         if re.search(r"[.!?]", lead) or len(lead) > 16:
@@ -569,7 +569,7 @@ def _slot_usage(reader: Reader, slot: str, facts: list[Fact], parsed: list[tuple
         keys = [sub] if sub else list(raw.get(top) or {})
         if sub == "bp":
             keys = ["bp_systolic", "bp_diastolic"]
-        return _best(_measure_usage(reader, top, k, facts, mentions) for k in keys)
+        return _best(_measure_usage(k, facts, mentions) for k in keys)
     value = str(raw[top]).casefold()
     return ("explicit", f"states {raw[top]}") if value and value in text else ("absent", "")
 
@@ -589,9 +589,6 @@ def _condition_usage(reader: Reader, name: str, mentions: list[Mention], text: s
             return "explicit", f"names {m.text}"
     for m in mentions:
         if (m.keys("condition") | m.keys("condition_related")) & keys:
-            return "indirect", f"refers to it: {m.text}"
-        flag_words = {reader.rules.lexicon.conditions[k].flag for k in keys} - {None}
-        if m.has("lab_related", "lab") and "ckd" in keys and flag_words and m.keys("lab", "lab_related") & {"egfr"}:
             return "indirect", f"refers to it: {m.text}"
     return "absent", ""
 
@@ -630,7 +627,7 @@ def _allergy_usage(reader: Reader, name: str, parsed: list[tuple[str, list[Menti
     return "absent", ""
 
 
-def _measure_usage(reader: Reader, top: str, key: str, facts: list[Fact], mentions: list[Mention]) -> tuple[Usage, str]:
+def _measure_usage(key: str, facts: list[Fact], mentions: list[Mention]) -> tuple[Usage, str]:
     for f in facts:
         if f.key == key and f.kind in ("lab_value", "vital_value") and not f.hallucinated and f.reading == "asserted":
             return "explicit", f"states {key} {f.stated}"

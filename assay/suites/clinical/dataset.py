@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from assay.schemas import LoadedDataset
 from assay.suites.clinical.schema import ClinicalAnswer, Patient, PatientRecord, Turn
 from assay.validation.frames import as_id, frame, scalar, schema_errors, text_length
-from assay.validation.jsonl import load_cases_and_generations, read_jsonl
+from assay.validation.jsonl import load_cases_and_generations, read_extra_file
 
 SUITE = "clinical"
 CASES_FILE, PATIENTS_FILE, ANSWERS_FILE = "cases.jsonl", "patients.jsonl", "answers.jsonl"
@@ -31,13 +31,7 @@ def load_clinical_dataset(root: Path) -> LoadedDataset:
     data = load_cases_and_generations(root, SUITE, CASES_FILE, ANSWERS_FILE)
     if "generations" in data.files:  # a snapshot names files by logical name
         data.files["answers"] = data.files.pop("generations")
-    patients: list[dict[str, Any]] = []
-    path = data.root / PATIENTS_FILE
-    if path.is_file():
-        patients, problems = read_jsonl(path, PATIENTS_FILE)
-        data.parse_problems += problems
-        data.files["patients"] = path
-    data.extras["patients"] = patients
+    patients = read_extra_file(data, PATIENTS_FILE, "patients")
     records = {as_id(p.get("id")): p.get("slots_truth") for p in patients}
     for case in data.records:
         truth = records.get(as_id(case.get("patient_id")))

@@ -21,7 +21,14 @@ from assay.schemas import ScoreRow
 from assay.suites.clinical.metrics import CHECK_METRICS, JURY_METRICS, PERPLEXITY
 from assay.suites.clinical.schema import ClinicalAnswer, ClinicalCase
 from assay.suites.kit import (
-    AggregateResult, ReportSection, Summary, group_means, jury_section, jury_summary, metric_stats, value_index,
+    AggregateResult,
+    ReportSection,
+    Summary,
+    group_means,
+    jury_section,
+    jury_summary,
+    metric_stats,
+    value_index,
 )
 from assay.suites.kit.charts import hbar_chart, means_chart
 
