@@ -154,10 +154,13 @@ def _safety_md(summary: ClinicalSummary) -> str:
 
 
 def _overall_md(summary: ClinicalSummary) -> str:
-    rows = [[m, SCALES[m], fmt(s.mean, 3), s.n_scored, s.n_unscored] for m, s in summary.overall.items()]
+    shown = {m: s for m, s in summary.overall.items() if m != PERPLEXITY[0] or s.n_scored}
+    rows = [[m, SCALES[m], fmt(s.mean, 3), s.n_scored, s.n_unscored] for m, s in shown.items()]
     head = (f"Mean aggregate over {summary.n_cases} turns: **{fmt(summary.mean('aggregate'), 3)}** (0-1). "
             f"Lower is better: {', '.join(summary.lower_is_better)}.\n\n")
-    return head + markdown_table(["metric", "scale", "mean", "scored", "unscored"], rows)
+    tail = "" if PERPLEXITY[0] in shown else ("\n\nPerplexity was not computed: the generator reported no token "
+                                              "log-probabilities, so the aggregate leaves it out.")
+    return head + markdown_table(["metric", "scale", "mean", "scored", "unscored"], rows) + tail
 
 
 def _hallucinations_md(summary: ClinicalSummary) -> str:
