@@ -53,12 +53,19 @@ def contraindication_penalty(rules: Iterable[tuple[float, bool, bool]]) -> float
     return violated / applicable if applicable > 0 else 0.0
 
 
-def context_utilization(slots: Iterable[tuple[float, float]]) -> float | None:
-    """Σ w·u / Σ w over ``(weight, usage)`` required slots; None when nothing is required."""
+USAGE_SCORES = {"explicit": 1.0, "indirect": 0.5, "absent": 0.0}
+
+
+def context_utilization(slots: Iterable[tuple[float, float | str]]) -> float | None:
+    """Σ w·u / Σ w over ``(weight, usage)`` required slots; None when nothing is required.
+
+    ``usage`` is a number in 0-1 or one of "explicit" (1.0), "indirect" (0.5), "absent" (0.0).
+    """
     total = used = 0.0
-    for weight, usage in slots:
-        if not 0.0 <= usage <= 1.0:
-            raise ValueError(f"slot usage must be within 0-1, got {usage}")
+    for weight, given in slots:
+        usage = USAGE_SCORES[given] if isinstance(given, str) and given in USAGE_SCORES else given
+        if isinstance(usage, str) or not 0.0 <= usage <= 1.0:
+            raise ValueError(f"slot usage must be within 0-1 or explicit/indirect/absent, got {given!r}")
         total += weight
         used += weight * usage
     return used / total if total > 0 else None

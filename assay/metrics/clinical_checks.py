@@ -14,7 +14,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from assay.metrics.clinical_extract import Fact, Reader, fold, med_name, patient_flags, question_flags
+from assay.metrics.clinical_extract import (
+    Fact,
+    Reader,
+    as_list,
+    fold,
+    med_name,
+    patient_flags,
+    question_flags,
+)
 from assay.metrics.clinical_lexicon import Mention
 from assay.metrics.clinical_rules import Rule
 from assay.metrics.quantities import normalize
@@ -98,11 +106,29 @@ def slot_uses(reader: Reader, facts: list[Fact], parsed: list[tuple[str, list[Me
     return out
 
 
+ALIASES = {"medication": "medications", "condition": "conditions", "allergy": "allergies", "lab": "labs",
+           "vital": "vitals", "bp": "vitals.bp", "blood_pressure": "vitals.bp"}
+
+
+def canonical_slot(slot: str, raw: Mapping[str, Any]) -> str:
+    """A slot as the record holds it: "egfr" is "labs.egfr", "bp" is "vitals.bp", "medication" is
+    "medications"; a name the record does not hold is an error that names it."""
+    slot = ALIASES.get(slot, slot)
+    if "." not in slot and slot not in raw:
+        for top in ("labs", "vitals"):
+            if isinstance(raw.get(top), Mapping) and slot in raw[top]:
+                return f"{top}.{slot}"
+    top, _, sub = slot.partition(".")
+    vitals = raw.get("vitals") if isinstance(raw.get("vitals"), Mapping) else {}
+    has_bp = {"bp_systolic", "bp_diastolic"} & set(vitals) or "bp" in vitals
+    if top not in raw or (sub and not (sub == "bp" and has_bp) and sub not in (raw.get(top) or {})):
+        raise ValueError(f"required slot {slot!r} is not in the patient record (keys: {', '.join(sorted(raw))})")
+    return slot
+
+
 def _slot_usage(reader: Reader, slot: str, facts: list[Fact], parsed: list[tuple[str, list[Mention]]]) -> tuple[Usage, str]:
     raw = reader.record.raw
-    top, _, sub = slot.partition(".")
-    if top not in raw or (sub and sub != "bp" and sub not in (raw.get(top) or {})):
-        raise ValueError(f"required slot {slot!r} is not in the patient record (keys: {', '.join(sorted(raw))})")
+    top, _, sub = canonical_slot(slot, raw).partition(".")
     mentions = [m for _, ms in parsed for m in ms]
     text = normalize(answer_text(parsed)).casefold()
     good = [f for f in facts if not f.hallucinated]
@@ -115,12 +141,12 @@ def _slot_usage(reader: Reader, slot: str, facts: list[Fact], parsed: list[tuple
         hit = next((f.text for f in good if f.kind == "sex"), None)
         return ("explicit", f"names the patient as {hit}") if hit else ("absent", "")
     if top in ("primary_condition", "conditions"):
-        names = [raw[top]] if top == "primary_condition" else list(raw.get(top) or [])
+        names = [raw[top]] if top == "primary_condition" else as_list(raw.get(top))
         return _best(_condition_usage(reader, str(n), mentions, text) for n in names)
     if top == "medications":
-        return _best(_medication_usage(reader, med, mentions, text) for med in raw.get(top) or [])
+        return _best(_medication_usage(reader, med, mentions, text) for med in as_list(raw.get(top)))
     if top == "allergies":
-        return _best(_allergy_usage(reader, str(a), parsed) for a in raw.get(top) or [])
+        return _best(_allergy_usage(reader, str(a), parsed) for a in as_list(raw.get(top)))
     if top in ("labs", "vitals"):
         keys = [sub] if sub else list(raw.get(top) or {})
         if sub == "bp":

@@ -112,7 +112,11 @@ class Record:
         return _number((self.raw.get("labs") or {}).get(key))
 
     def vital(self, key: str) -> float | None:
-        return _number((self.raw.get("vitals") or {}).get(key))
+        vitals = self.raw.get("vitals") or {}
+        if key not in vitals and key in ("bp_systolic", "bp_diastolic") and isinstance(vitals.get("bp"), str):
+            pair = _BP.search(vitals["bp"])  # a record may hold blood pressure as "152/94"
+            return float(pair.group(1 if key == "bp_systolic" else 2)) if pair else None
+        return _number(vitals.get(key))
 
     def measure(self, kind: str, key: str) -> float | None:
         return self.lab(key) if kind == "lab" else self.vital(key)
@@ -127,6 +131,13 @@ def _number(value: Any) -> float | None:
     return float(found.group(1)) if found else None
 
 
+def as_list(value: Any) -> list[Any]:
+    """A record's list field; a single value (a string) is a list of one."""
+    if value is None or value == "":
+        return []
+    return list(value) if isinstance(value, list | tuple) else [value]
+
+
 def med_name(med: Any) -> tuple[str, str]:
     if isinstance(med, Mapping):
         return str(med.get("name", "")), str(med.get("dose", "") or "")
@@ -135,7 +146,7 @@ def med_name(med: Any) -> tuple[str, str]:
 
 def read_record(slots: Mapping[str, Any], index: Index) -> Record:
     drugs, doses, classes = {}, {}, set()
-    for med in slots.get("medications") or []:
+    for med in as_list(slots.get("medications")):
         name, dose = med_name(med)
         keys = index.resolve(name, "drug") or {fold(name)}
         for key in keys:
@@ -144,12 +155,12 @@ def read_record(slots: Mapping[str, Any], index: Index) -> Record:
             classes |= set(index.drug_classes.get(key, ())) | {key}
         classes |= index.resolve(name, "drug_class")
     conditions = {}
-    for name in [slots.get("primary_condition"), *(slots.get("conditions") or [])]:
+    for name in [slots.get("primary_condition"), *as_list(slots.get("conditions"))]:
         if name:
             for key in index.resolve(str(name), "condition") or {fold(str(name))}:
                 conditions.setdefault(key, str(name))
     allergies = {}
-    for name in slots.get("allergies") or []:
+    for name in as_list(slots.get("allergies")):
         for key in index.resolve(str(name), "drug", "drug_class") or {fold(str(name))}:
             allergies[key] = str(name)
     return Record(slots, drugs, classes, doses, conditions, allergies)

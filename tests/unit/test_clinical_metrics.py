@@ -341,3 +341,15 @@ def test_more_unseen_sentences(answer, hallucinated, violation):
     result = evaluate(answer, "질문")
     assert len(result.hallucinations) == hallucinated, [f.model_dump() for f in result.facts]
     assert bool(result.violations) is violation, [(r.id, r.reason) for r in result.violations]
+
+
+def test_usage_may_be_named_and_slots_may_be_short():
+    assert context_utilization([(1.0, "explicit"), (1.0, "indirect"), (2.0, "absent")]) == pytest.approx(0.375)
+    with pytest.raises(ValueError, match="explicit/indirect/absent"):
+        context_utilization([(1.0, "sometimes")])
+    patient = {**PATIENT, "conditions": "CKD stage 3", "vitals": {"bp": "152/94"}}
+    result = evaluate("eGFR이 48이고 혈압이 152/94입니다. 만성 콩팥병이 있으시니 NSAID는 피하세요.", patient=patient,
+                      slots=["egfr", "bp", "condition"])
+    assert [(s.slot, s.usage) for s in result.slots] == [("egfr", "explicit"), ("bp", "explicit"), ("condition", "explicit")]
+    assert not result.hallucinations
+    assert next(r for r in result.rules if r.id == "decongestant_with_uncontrolled_bp").applicable

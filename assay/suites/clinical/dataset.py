@@ -14,6 +14,7 @@ from typing import Any
 import pandas as pd
 from pydantic import ValidationError
 
+from assay.metrics.clinical_checks import canonical_slot
 from assay.schemas import LoadedDataset
 from assay.suites.clinical.schema import ClinicalAnswer, Patient, PatientRecord, Turn
 from assay.validation.frames import as_id, frame, scalar, schema_errors, text_length
@@ -102,14 +103,11 @@ def _case_errors(rec: dict[str, Any]) -> str | None:
 
 
 def _has_slot(slots: dict[str, Any], slot: str) -> bool:
-    top, _, sub = slot.partition(".")
-    if top not in slots:
+    try:
+        canonical_slot(slot, slots)
+    except ValueError:
         return False
-    if not sub:
-        return True
-    if sub == "bp":
-        return {"bp_systolic", "bp_diastolic"} <= set(slots.get(top) or {})
-    return isinstance(slots[top], dict) and sub in slots[top]
+    return True
 
 
 def clinical_validation_parameters(data: LoadedDataset) -> dict[str, Any]:
