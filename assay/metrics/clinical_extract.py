@@ -287,15 +287,21 @@ class Reader:
         return out
 
     # -- conditions ------------------------------------------------------------------------
-    def condition_facts(self, sentence: str, m: Mention) -> list[Fact]:
+    def condition_reading(self, sentence: str, m: Mention, mentions: list[Mention]) -> Reading:
         before, after = sentence[: m.start], _cut(sentence[m.end :], self.cues)
+        nxt = next((n for n in mentions if n.start >= m.end and n.has("condition")), None)
+        if nxt is not None and self.cues.any("joiners", sentence[m.end : nxt.start]):
+            return self.condition_reading(sentence, nxt, mentions)  # "고혈압과 당뇨가 있으시니": one claim
         asserted = self.cues.any("condition_before", before) or self.cues.any("condition_after", after)
         if asserted and self.cues.any("hypothetical", after[:20]):
-            reading: Reading = "hypothetical"
-        elif sentence_reading(sentence, self.cues) and not self.cues.any("condition_before", before):
-            reading = "example"
-        else:
-            reading = "asserted" if asserted else "mention"
+            return "hypothetical"
+        if sentence_reading(sentence, self.cues) and not self.cues.any("condition_before", before):
+            return "example"
+        return "asserted" if asserted else "mention"
+
+    def condition_facts(self, sentence: str, m: Mention, mentions: list[Mention]) -> list[Fact]:
+        after = _cut(sentence[m.end :], self.cues)
+        reading = self.condition_reading(sentence, m, mentions)
         keys = m.keys("condition")
         fact = Fact(kind="condition", key="/".join(sorted(keys)), text=m.text, sentence=sentence,
                     severity=self.severity("condition"), reading=reading)
@@ -469,7 +475,7 @@ def extract_facts(reader: Reader, answer: str) -> tuple[list[Fact], list[tuple[s
             if m.has("drug", "drug_class"):
                 facts += reader.drug_facts(sentence, m)
             elif m.has("condition"):
-                facts += reader.condition_facts(sentence, m)
+                facts += reader.condition_facts(sentence, m, mentions)
             elif m.has("lab", "vital", "bp", "lab_related"):
                 facts += reader.measure_facts(sentence, m, mentions)
             elif m.has("sex"):

@@ -353,3 +353,10 @@ def test_usage_may_be_named_and_slots_may_be_short():
     assert [(s.slot, s.usage) for s in result.slots] == [("egfr", "explicit"), ("bp", "explicit"), ("condition", "explicit")]
     assert not result.hallucinations
     assert next(r for r in result.rules if r.id == "decongestant_with_uncontrolled_bp").applicable
+
+
+def test_joined_conditions_share_one_claim_and_people_who_have_is_general():
+    patient = {**PATIENT, "conditions": [], "vitals": {"bp_systolic": 120, "bp_diastolic": 75}}
+    joined = evaluate("고혈압과 당뇨가 있으시니 짠 음식을 줄이세요.", patient=patient)
+    assert [(f.text, f.hallucinated) for f in joined.facts] == [("고혈압", True), ("당뇨", False)]
+    assert not evaluate("심부전, 천식이 있으신 분은 주의하세요.", patient=patient).hallucinations
