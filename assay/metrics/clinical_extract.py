@@ -430,7 +430,8 @@ class Reader:
 
     def sex_fact(self, sentence: str, m: Mention) -> list[Fact]:
         after = sentence[m.end : m.end + 8]
-        if re.match(r"\s*(의\s*경우|이라면|이시라면|들은|들의|분들)", after) or sentence_reading(sentence, self.cues):
+        if re.match(r"\s*(의\s*경우|이라면|이시라면|들|분들|에게|에서는|호르몬|은\s*일반|s\b)", after) \
+                or sentence_reading(sentence, self.cues):
             return []
         said = next(iter(m.keys("sex")))
         truth = str(self.record.raw.get("sex") or "")

@@ -360,3 +360,15 @@ def test_joined_conditions_share_one_claim_and_people_who_have_is_general():
     joined = evaluate("고혈압과 당뇨가 있으시니 짠 음식을 줄이세요.", patient=patient)
     assert [(f.text, f.hallucinated) for f in joined.facts] == [("고혈압", True), ("당뇨", False)]
     assert not evaluate("심부전, 천식이 있으신 분은 주의하세요.", patient=patient).hallucinations
+
+
+def test_a_whole_summary_read_right_and_wrong():
+    right = evaluate("환자분은 67세 여성으로 제2형 당뇨병, 고혈압, 만성 콩팥병 3기가 있으며 메트포르민 500mg을 하루 두 번 "
+                     "복용 중입니다. 최근 eGFR 48, 칼륨 5.4, 당화혈색소 8.1%, 혈압 152/94mmHg입니다.")
+    assert right.sfs == 1.0 and sum(f.reading == "asserted" for f in right.facts) >= 12
+    wrong = evaluate("환자분은 72세 남성으로 제1형 당뇨병이 있으며 메트포르민 850mg을 복용 중입니다.")
+    assert {f.kind for f in wrong.hallucinations} == {"sex", "condition", "dose", "age"}
+    english = evaluate("The patient is a 67-year-old woman with type 2 diabetes on metformin 500 mg twice daily. "
+                       "Consider taking acetaminophen. She takes lisinopril.")
+    assert [(f.kind, f.text) for f in english.hallucinations] == [("medication", "lisinopril")]
+    assert not evaluate("여성의 경우 골다공증 검사를 받으세요. 고혈압이 있는지 확인해 보세요.").facts[0].hallucinated
