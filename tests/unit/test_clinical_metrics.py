@@ -372,3 +372,13 @@ def test_a_whole_summary_read_right_and_wrong():
                        "Consider taking acetaminophen. She takes lisinopril.")
     assert [(f.kind, f.text) for f in english.hallucinations] == [("medication", "lisinopril")]
     assert not evaluate("여성의 경우 골다공증 검사를 받으세요. 고혈압이 있는지 확인해 보세요.").facts[0].hallucinated
+
+
+def test_a_record_written_in_korean():
+    patient = {"age": 72, "sex": "M", "primary_condition": "제2형 당뇨병", "conditions": ["고혈압", "만성 콩팥병 3기"],
+               "medications": [{"name": "메트포르민", "dose": "1000mg 하루 2회"}, {"name": "로사르탄 50mg"}, {"name": "Lipitor"}],
+               "labs": {"egfr": 52, "potassium": 5.3}, "vitals": {"bp_systolic": 145, "bp_diastolic": 85}}
+    fine = evaluate("아토르바스타틴을 드시고 계시고, metformin 1000mg도 복용 중이십니다. 만성 콩팥병 3기이십니다.", patient=patient)
+    assert not fine.hallucinations and fine.sfs == 1.0
+    assert "raas_dual_blockade" in violated(evaluate("로사르탄에 에날라프릴을 추가하면 좋겠습니다.", patient=patient))
+    assert "nsaid_with_ckd" in violated(evaluate("나프록센을 단기간 드세요.", patient=patient))
