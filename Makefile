@@ -36,6 +36,7 @@ lint: install
 bench: install
 	$(PY) bench/judge_throughput.py
 	$(PY) bench/jury_agreement.py
+	$(PY) bench/clinical_extraction.py
 
 ## The scheduled path on a local Prefect server (loopback). Run each in its own terminal:
 PREFECT_PORT ?= 4200

@@ -31,6 +31,12 @@ def _agent() -> Suite:
     return AgentSuite()
 
 
+def _clinical() -> Suite:
+    from assay.suites.clinical.suite import ClinicalSuite
+
+    return ClinicalSuite()
+
+
 def _memory() -> Suite:
     from assay.suites.memory.suite import MemorySuite
 
@@ -40,6 +46,7 @@ def _memory() -> Suite:
 # Factories keep `import assay.suites.registry` cheap: a suite's module loads when asked for.
 _FACTORIES: dict[str, Callable[[], Suite]] = {
     "agent": _agent,
+    "clinical": _clinical,
     "memory": _memory,
     "rag_qa": _rag_qa,
     "report": _report,

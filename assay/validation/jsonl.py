@@ -105,3 +105,17 @@ def load_cases_and_generations(
         generations_file=generations_file,
         generations_missing=not generations_path.is_file(),
     )
+
+
+def read_extra_file(data: LoadedDataset, file_name: str, name: str) -> list[dict[str, Any]]:
+    """An optional second table of a dataset (sessions, patients): its rows go to
+    ``data.extras[name]`` ([] when the file is absent), its bad lines to ``parse_problems``, and
+    the file to ``data.files[name]`` so the ingest step snapshots it."""
+    path = data.root / file_name
+    rows: list[dict[str, Any]] = []
+    if path.is_file():
+        rows, problems = read_jsonl(path, file_name)
+        data.parse_problems += problems
+        data.files[name] = path
+    data.extras[name] = rows
+    return rows

@@ -44,7 +44,7 @@ def run_installed(site: Path, cwd: Path, *args: str) -> subprocess.CompletedProc
     )
 
 
-@pytest.mark.parametrize("suite", ["rag_qa", "report"])
+@pytest.mark.parametrize("suite", ["rag_qa", "report", "clinical"])
 def test_bundled_suites_run_from_a_wheel_install(installed, suite, tmp_path):
     where = subprocess.run(
         [sys.executable, "-c", "import assay, assay.paths; print(assay.__file__); print(assay.paths.datasets_dir())"],

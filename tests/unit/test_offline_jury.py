@@ -292,6 +292,7 @@ def test_arbitrary_text_always_yields_a_valid_verdict(a, b, c):
         "rag_answer": {"question": a, "generated_answer": b, "reference_answer": c, "contexts": [a]},
         "memory_usefulness": {"query": a, "memory": b, "entities": [c] if c else []},
         "agent_intent": {"query": a, "assistant_message": b, "expected_result": c},
+        "clinical_answer": {"question": a, "answer": b, "patient": c, "dialogue": [a]},
     }
     report = {"query": a, "report": b, "sources": [{"number": 1, "title": "t", "content": c}]}
     for pid in ("report_factual_accuracy", "report_coherence", "report_relevance", "report_hallucination"):

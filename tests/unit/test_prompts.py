@@ -31,6 +31,7 @@ EXPECTED_IDS = {
     "report_hallucination",
     "memory_usefulness",
     "agent_intent",
+    "clinical_answer",
 }
 
 SOURCES = [
@@ -49,6 +50,12 @@ SAMPLE_INPUTS: dict[str, dict] = {
         "query": "AWS 비용 얼마야?",
         "memory": "사용자는 AWS 주력, 월 1.2억 지출",
         "entities": ["AWS"],
+    },
+    "clinical_answer": {
+        "question": "무릎이 아픈데 진통제 먹어도 되나요?",
+        "answer": "eGFR 48이시니 이부프로펜은 피하시고 아세트아미노펜을 드세요.",
+        "patient": "age: 67\nlabs: egfr 48",
+        "dialogue": ["Q: 혈압약은요?", "A: 그대로 드세요."],
     },
     "agent_intent": {
         "query": "마케팅 직무 채용 플랜에 1차 면접 단계를 추가해줘",
@@ -104,6 +111,7 @@ def test_every_prompt_renders(prompt: Prompt, lang: str):
         "report": ("report", "query") if prompt.id == "report_relevance" else ("report",),
         "memory": ("query", "memory"),
         "agent": ("query", "assistant_message", "expected_result"),
+        "clinical": ("question", "answer", "patient"),
     }[prompt.family]
     for key in shown:
         assert item[key] in user, key
@@ -277,6 +285,7 @@ VALID_VERDICTS = {
         "summary": "유용",
     },  # fmt: skip
     "agent_intent": {"verdict": "GOOD", "intent_label": "ADD", "reasoning": "r"},
+    "clinical_answer": {"faithfulness": 5, "answer_relevance": 4, "unsupported_claims": [], "reasoning": "r"},
 }
 
 

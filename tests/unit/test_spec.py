@@ -115,7 +115,7 @@ def test_every_deployment_in_prefect_yaml_is_a_valid_spec_of_a_registered_suite(
         RunOptions.model_validate(deployment["parameters"].get("options", {}))
         assert deployment["name"] == f"{spec.suite}-nightly"
         suites.add(spec.suite)
-    assert suites == {"rag_qa", "report", "memory", "agent"}  # every built-in suite is scheduled
+    assert suites == {"rag_qa", "report", "memory", "agent", "clinical"}  # every built-in suite is scheduled
 
 
 @pytest.mark.parametrize(

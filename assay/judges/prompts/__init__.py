@@ -1,6 +1,6 @@
 """Judge prompts: typed inputs and verdicts, Korean and English templates, a registry.
 
-One module per prompt family (``rag``, ``report``, ``memory``, ``agent``); importing this
+One module per prompt family (``rag``, ``report``, ``memory``, ``agent``, ``clinical``); importing this
 package registers all of them. Use ``get_prompt(id)`` and ``all_prompts()``.
 """
 
@@ -22,6 +22,7 @@ from assay.judges.prompts.base import (
     get_prompt,
     register,
 )
+from assay.judges.prompts.clinical import CLINICAL_ANSWER, ClinicalInput, ClinicalVerdict
 from assay.judges.prompts.memory import MEMORY_USEFULNESS, MemoryInput, MemoryVerdict
 from assay.judges.prompts.rag import RAG_ANSWER, RagAnswerInput, RagAnswerVerdict
 from assay.judges.prompts.report import (
@@ -42,6 +43,7 @@ PROMPT_IDS: tuple[str, ...] = tuple(p.id for p in all_prompts())
 
 __all__ = [
     "AGENT_INTENT",
+    "CLINICAL_ANSWER",
     "INTENT_LABELS",
     "INTENT_SCORES",
     "LANGS",
@@ -54,6 +56,8 @@ __all__ = [
     "REPORT_RELEVANCE",
     "AgentIntentInput",
     "AgentIntentVerdict",
+    "ClinicalInput",
+    "ClinicalVerdict",
     "CoherenceVerdict",
     "FactualAccuracyVerdict",
     "HallucinationCase",

@@ -15,7 +15,7 @@ import pandas as pd
 from assay.schemas import LoadedDataset
 from assay.suites.memory.schema import SCENARIOS, MemoryCase, Session
 from assay.validation.frames import as_id, frame, scalar, schema_errors, text_length
-from assay.validation.jsonl import load_cases_and_generations, read_jsonl
+from assay.validation.jsonl import load_cases_and_generations, read_extra_file
 
 SUITE = "memory"
 CASES_FILE, SESSIONS_FILE, MEMORIES_FILE = "cases.jsonl", "sessions.jsonl", "memories.jsonl"
@@ -31,13 +31,7 @@ def load_memory_dataset(root: Path) -> LoadedDataset:
     data = load_cases_and_generations(root, SUITE, CASES_FILE, MEMORIES_FILE)
     if "generations" in data.files:  # a snapshot names files by logical name: "memories" -> memories.jsonl
         data.files["memories"] = data.files.pop("generations")
-    sessions_path = data.root / SESSIONS_FILE
-    sessions: list[dict[str, Any]] = []
-    if sessions_path.is_file():
-        sessions, problems = read_jsonl(sessions_path, SESSIONS_FILE)
-        data.parse_problems += problems
-        data.files["sessions"] = sessions_path
-    data.extras["sessions"] = sessions
+    read_extra_file(data, SESSIONS_FILE, "sessions")
     return data
 
 

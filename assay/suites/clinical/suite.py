@@ -1,0 +1,57 @@
+"""The clinical suite (seed 002): medical answers in a multi-turn dialogue, against the patient record."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from assay.schemas import LoadedDataset, ScoreRow
+from assay.spec import RunSpec
+from assay.suites.clinical import dataset, metrics, summary
+from assay.suites.clinical.schema import ClinicalAnswer, ClinicalCase
+from assay.suites.kit import AggregateResult, MetricFamily, ReplayContext, ReportSection, Suite
+
+
+class ClinicalSuite(Suite[ClinicalCase, ClinicalAnswer]):
+    name = "clinical"
+    title = "Clinical answers against the patient record"
+    seed = "002"
+    description = (
+        "Multi-turn medical answers per turn: slot factuality (SFS), contraindication penalty (CSP), "
+        "context utilisation (CUS), the jury's faithfulness and relevance, and the weighted aggregate; "
+        "per patient and overall, safety violations first."
+    )
+    case_model = ClinicalCase
+    generation_model = ClinicalAnswer
+    summary_model = summary.ClinicalSummary
+
+    def load_dataset(self, root: Path) -> LoadedDataset:
+        return dataset.load_clinical_dataset(root)
+
+    def validation_frames(self, data: LoadedDataset) -> dict[str, pd.DataFrame]:
+        return dataset.clinical_validation_frames(data)
+
+    def validation_parameters(self, data: LoadedDataset) -> dict[str, Any]:
+        return dataset.clinical_validation_parameters(data)
+
+    def live_replay(self, cases: list[ClinicalCase], data: LoadedDataset, ctx: ReplayContext) -> list[dict[str, Any]]:
+        from assay.suites.clinical.live import live_answers
+
+        return live_answers(cases, ctx)
+
+    def metric_families(self) -> list[MetricFamily]:
+        return metrics.FAMILIES
+
+    def aggregate(self, rows: list[ScoreRow], cases: list[ClinicalCase], spec: RunSpec) -> AggregateResult:
+        return summary.aggregate(rows, cases, spec)
+
+    def charts(self, summary_: summary.ClinicalSummary) -> dict[str, bytes]:  # type: ignore[override]
+        return summary.charts(summary_)
+
+    def report_sections(
+        self, scores: pd.DataFrame, summary_: summary.ClinicalSummary, cases: list[ClinicalCase],  # type: ignore[override]
+        generations: dict[str, ClinicalAnswer],
+    ) -> list[ReportSection]:
+        return summary.report_sections(scores, summary_, cases, generations)
