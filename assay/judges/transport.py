@@ -69,8 +69,10 @@ class Transport(Protocol):
 
 def lean_eligible(model: str, api_base: str | None) -> bool:
     """True when the lean transport speaks the endpoint's protocol exactly: an OpenAI-compatible
-    chat-completions server named by ``api_base`` (litellm's ``openai/`` provider)."""
-    return bool(api_base) and model.startswith("openai/") and urlsplit(api_base or "").scheme in ("http", "https")
+    chat-completions server named by ``api_base`` (litellm's ``openai/`` provider). An endpoint
+    with a query string (``?api-version=…``) stays with litellm, which knows where it goes."""
+    parts = urlsplit(api_base or "")
+    return bool(api_base) and model.startswith("openai/") and parts.scheme in ("http", "https") and not parts.query
 
 
 # -- litellm: every provider -------------------------------------------------------------------

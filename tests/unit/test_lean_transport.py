@@ -118,6 +118,7 @@ def test_transport_choice():
     assert isinstance(transport_for("openai/x", "http://127.0.0.1:8000/v1"), OpenAICompatTransport)
     assert isinstance(transport_for("openai/gpt-4o", None), LiteLLMTransport)  # OpenAI itself: litellm
     assert isinstance(transport_for("anthropic/claude", "http://127.0.0.1:8000"), LiteLLMTransport)
+    assert isinstance(transport_for("openai/x", "https://gw.example/v1?api-version=2"), LiteLLMTransport)
     assert isinstance(transport_for("openai/x", "http://127.0.0.1:8000/v1", "litellm"), LiteLLMTransport)
     with pytest.raises(ValueError, match="lean transport needs"):
         transport_for("gemini/x", None, "lean")
