@@ -223,9 +223,15 @@ def task_runner_for(spec: str) -> Any:
 
 def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = None) -> None:
     _prepare_prefect(verbose)
+    from flows.ephemeral_server import start_early
+
+    server = start_early()  # boots while the flow and its libraries are imported
     from assay.lineage.manifest import load_manifest
     from assay.lineage.store import ArtifactStore
     from flows.evaluate import evaluate, new_run_id
+
+    if server is not None:
+        server.wait(float(os.environ["PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS"]))
 
     run_id = new_run_id(spec.suite)
     store = ArtifactStore(options.store_url())

@@ -39,6 +39,9 @@ class JudgeResult(BaseModel):
     attempts: int = 0
     request_key: str | None = Field(default=None, description="content key of the request in the call store")
     cached: bool = Field(default=False, description="answered from the call store, nothing sent")
+    status_code: int | None = Field(
+        default=None, exclude=True, description="HTTP status of a failed attempt; steers the rate limit, never stored"
+    )
 
     @property
     def ok(self) -> bool:

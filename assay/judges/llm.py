@@ -1,12 +1,15 @@
-"""LLM judges through litellm: one request, one typed verdict.
+"""LLM judges: one request, one typed verdict, sent by litellm or by the lean transport.
 
 ``LiteLLMJudge.ajudge`` makes exactly ONE attempt and classifies what went wrong
 (``transient``, ``malformed`` or ``permanent``); retries, backoff, concurrency limits, the call
 store and the budget live in ``assay.judges.runner.JuryRunner`` so a single policy governs all
-judges. litellm is imported lazily: importing this module stays cheap and offline-safe.
+judges. How the request travels is a strategy (``assay.judges.transport``): an OpenAI-compatible
+endpoint given with ``api_base`` gets one POST over a shared keep-alive session, every other
+provider goes through litellm. Request, key, parsing, classification and redaction are the same
+either way. litellm is imported lazily: importing this module stays cheap and offline-safe.
 
-Secrets: the API key is read from the environment at call time, passed to litellm for that
-call only, and redacted from error texts. It is never stored on the judge or in any result.
+Secrets: the API key is read from the environment at call time, passed to the transport for
+that call only, and redacted from error texts. It is never stored on the judge or in any result.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from urllib.parse import urlsplit, urlunsplit
 from pydantic import BaseModel
 
 from assay.judges.base import ErrorKind, JudgeRequest, JudgeResult, Usage
+from assay.judges.transport import Call, EndpointError, Transport, litellm_module, transport_for
 from assay.judges.verdicts import MalformedReply, parse_verdict  # noqa: F401  (re-exported)
 from assay.redact import call_endpoint, redact, secret_values
 
@@ -28,12 +32,7 @@ class MissingApiKey(RuntimeError):
     """The configured key variable is unset: permanent, retrying cannot help."""
 
 
-def _litellm() -> Any:
-    """Import litellm on first use and keep its support banner out of our logs."""
-    import litellm
-
-    litellm.suppress_debug_info = True
-    return litellm
+_litellm = litellm_module
 
 
 # -- request shape ---------------------------------------------------------------------------
@@ -85,12 +84,18 @@ def provider_of(model: str, api_base: str | None) -> str:
 
 def classify_error(exc: BaseException) -> ErrorKind:
     """transient (retry): 408, 429, 5xx, connection errors, timeouts; permanent otherwise."""
-    litellm = _litellm()
-
     if isinstance(exc, MalformedReply):
         return "malformed"
     if _missing_credentials(exc):  # no key will appear by retrying
         return "permanent"
+    if isinstance(exc, EndpointError):  # the lean transport: same rules, no litellm import
+        status = exc.status_code
+        if status is None:
+            return "transient"
+        return "transient" if status in (408, 429) or status >= 500 else "permanent"
+    if isinstance(exc, TimeoutError) or type(exc).__module__.startswith("aiohttp"):
+        return "transient"
+    litellm = _litellm()
     if isinstance(exc, (litellm.Timeout, litellm.APIConnectionError, TimeoutError)):
         return "transient"
     if isinstance(
@@ -117,22 +122,6 @@ def _redact(text: str, secret: str | None) -> str:
     return redact(text, [*secret_values(), *([secret] if secret and len(secret) >= 4 else [])])
 
 
-def _cost_usd(response: Any) -> float:
-    """litellm's cost for a response in USD; 0 for models it has no price for (never raises).
-
-    litellm already prices every response while building it (``response_cost``, None when the
-    model is unknown); recomputing would double the per-call overhead, so we reuse it.
-    """
-    hidden = getattr(response, "_hidden_params", None) or {}
-    if "response_cost" in hidden:
-        cost = hidden["response_cost"]
-        return float(cost) if isinstance(cost, (int, float)) else 0.0
-    try:
-        return float(_litellm().completion_cost(completion_response=response) or 0.0)
-    except Exception:  # unknown/local model: no price, which is fine
-        return 0.0
-
-
 # -- the judge -------------------------------------------------------------------------------
 
 
@@ -140,6 +129,9 @@ class LiteLLMJudge:
     """A judge backed by any litellm model; ``weight`` is its share in the jury (>= 0).
 
     ``timeout_s`` is the per-request HTTP timeout in seconds; ``max_tokens`` bounds the reply.
+    ``transport``: ``auto`` (lean for an ``openai/`` model with an http(s) ``api_base``, litellm
+    otherwise), ``litellm`` or ``lean``. It changes how a request travels, never what is sent
+    or how the answer is read, so it is not part of the call key.
     """
 
     offline = False
@@ -154,6 +146,7 @@ class LiteLLMJudge:
         api_key_env: str | None = None,
         name: str | None = None,
         timeout_s: float = 60,
+        transport: str = "auto",
     ) -> None:
         self.model = model
         self.api_base = api_base
@@ -163,6 +156,7 @@ class LiteLLMJudge:
         self.api_key_env = api_key_env  # the variable's NAME; the value is read per call
         self.name = name or model.rsplit("/", 1)[-1]
         self.timeout_s = timeout_s
+        self.transport: Transport = transport_for(model, api_base, transport)
 
     def __repr__(self) -> str:
         return f"LiteLLMJudge(name={self.name!r}, model={self.model!r}, api_base={self.api_base!r})"
@@ -209,8 +203,6 @@ class LiteLLMJudge:
         request: JudgeRequest | None = None,
     ) -> JudgeResult:
         """One attempt. Never raises for API or parse failures: they become ``error_kind``."""
-        litellm = _litellm()
-
         request = request or self.request(prompt, item, lang)
         result = JudgeResult(
             judge=self.name, model=self.model, prompt_id=prompt.id, case_id=case_id, attempts=1
@@ -221,30 +213,23 @@ class LiteLLMJudge:
             api_key = self._api_key()
             # Credentials given in the endpoint URL are joined here, at call time, and nowhere else.
             api_base, auth_headers = call_endpoint(self.api_base)
-            response = await litellm.acompletion(
-                model=self.model,
-                messages=request.messages,
-                api_base=api_base,
-                api_key=api_key,
-                **({"extra_headers": auth_headers} if auth_headers else {}),
-                timeout=self.timeout_s,
-                max_retries=0,  # the OpenAI SDK retries twice by default; the runner owns retries
-                num_retries=0,
-                **request.params,
+            if api_key is None and self.transport.name != "litellm":
+                api_key = os.environ.get("OPENAI_API_KEY")  # what litellm's openai/ provider reads
+            reply = await self.transport.send(
+                Call(self.model, api_base, api_key, auth_headers, request.messages, request.params, self.timeout_s)
             )
         except Exception as exc:
             result.latency_s = time.perf_counter() - started
             result.error = _redact(f"{type(exc).__name__}: {exc}", api_key)[:2000]
             result.error_kind = "permanent" if isinstance(exc, MissingApiKey) else classify_error(exc)
+            status = getattr(exc, "status_code", None)
+            result.status_code = status if isinstance(status, int) else None
             return result
         result.latency_s = time.perf_counter() - started
-        usage = getattr(response, "usage", None)
         result.usage = Usage(
-            input_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
-            output_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
-            cost_usd=_cost_usd(response),
+            input_tokens=reply.input_tokens, output_tokens=reply.output_tokens, cost_usd=reply.cost_usd
         )
-        result.raw_text = response.choices[0].message.content if response.choices else None
+        result.raw_text = reply.raw_text
         try:
             result.verdict = self.parse(result.raw_text, prompt)
         except MalformedReply as exc:

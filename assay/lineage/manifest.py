@@ -245,12 +245,13 @@ class RunRecorder:
         path: str | None = None,
     ) -> ArtifactEntry:
         """Add an artifact from the pool to the run: at ``path`` if given, else content-addressed."""
-        # One read of the pool object (get() re-hashes it) serves the copy and the size.
+        # One read of the pool object (get() re-hashes it) serves the check and the size; the
+        # run gets a hard link to it where the disk allows (written once), else a copy.
         data = self.store.get(sha)
         rel = path or self.store.object_relpath(sha)
         target = self.store.run_path(self.run_id, rel)
         if path is not None or not self.store.exists(target):
-            self.store.write_bytes(target, data)
+            self.store.adopt(sha, target, data)
         size = len(data)
         missing = [i for i in inputs or [] if i not in self.manifest.artifacts]
         if missing:

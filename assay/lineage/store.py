@@ -7,9 +7,17 @@ Layout under the store root::
     <run_id>/objects/ab/abcdef…    copies of exactly the artifacts that run used
     <run_id>/report.md …           published files, also listed in the manifest
 
-Steps write into the shared pool and hand back hashes; the flow then copies (adopts) each
-artifact into the run directory. A step reused from cache in a later run therefore still
-yields a self-contained run directory that ``assay audit`` can check on its own.
+Steps write into the shared pool and hand back hashes; the flow then adopts each artifact
+into the run directory. A step reused from cache in a later run therefore still yields a
+self-contained run directory that ``assay audit`` can check on its own.
+
+Adopting is a hard link on a local disk (``adopt``): the bytes exist once, however many runs
+use them; across filesystems, without link support, or on other fsspec stores it is a copy. A
+link shares the file: editing a run's object in place edits the pool's too. Both are still
+caught: the run's audit re-hashes the object against its manifest, and every later read of
+the pool (``get``) re-hashes it and refuses it, so a tampered object is never reused silently.
+Replacing a run's object with a new file (what most editors do) breaks the link and leaves
+the pool intact.
 """
 
 from __future__ import annotations
@@ -159,6 +167,26 @@ class ArtifactStore:
         if sha256_bytes(data) != sha:
             raise CorruptArtifact(self.pool_path(sha), self.set_aside(sha))
         return data
+
+    def adopt(self, sha: str, target: str, data: bytes) -> None:
+        """Place pool object ``sha`` (``data``: its bytes, already verified) at ``target``.
+
+        Local stores hard-link it (atomically, replacing an existing ``target``); a copy where
+        linking is impossible (another filesystem, no hard links) and on other filesystems.
+        """
+        if self.is_local:
+            parent = posixpath.dirname(target)
+            self.fs.makedirs(parent, exist_ok=True)
+            if os.path.realpath(parent).startswith(os.path.realpath(self.root) + os.sep):
+                tmp = f"{target}.tmp-{uuid.uuid4().hex[:8]}"
+                try:
+                    os.link(self.pool_path(sha), tmp, follow_symlinks=False)
+                    os.replace(tmp, target)
+                    return
+                except OSError:  # EXDEV, EPERM, EMLINK ...: fall back to a copy below
+                    if os.path.lexists(tmp):
+                        os.unlink(tmp)
+        self.write_bytes(target, data)  # also refuses a folder that leads out of the store
 
     def has(self, sha: str) -> bool:
         return self.fs.exists(self.pool_path(sha))

@@ -1,6 +1,8 @@
 """JuryRunner: retries, drops, reruns through the call store, budget, concurrency, secrets.
 
-Every LLM call is a real litellm call to the loopback server; counts are taken at the server.
+Every LLM call is a real HTTP call to the loopback server; counts are taken at the server.
+Each test runs twice: with judges sending through litellm and through the lean transport
+(``assay.judges.transport``), which must behave the same under the runner's policy.
 """
 
 from __future__ import annotations
@@ -80,7 +82,17 @@ def items(n: int) -> list[tuple[str, Item]]:
     return [(f"case-{i:03d}", Item(question=f"q{i}", answer="a" * (i + 1))) for i in range(n)]
 
 
+TRANSPORT = "auto"  # set per test by the transport fixture
+
+
+@pytest.fixture(autouse=True, params=["litellm", "lean"])
+def transport(request, monkeypatch):
+    monkeypatch.setattr(sys.modules[__name__], "TRANSPORT", request.param)
+    return request.param
+
+
 def judge(server: OpenAICompatServer, model: str = "judge-a", **kw) -> LiteLLMJudge:
+    kw.setdefault("transport", TRANSPORT)
     return LiteLLMJudge(f"openai/{model}", api_base=server.base_url, **kw)
 
 

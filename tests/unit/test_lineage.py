@@ -1,6 +1,8 @@
 """The content-addressed store, the manifest and the audit, on real files."""
 
 import json
+import os
+from pathlib import Path
 
 import pytest
 
@@ -50,6 +52,39 @@ def test_one_changed_byte_fails_and_is_named(tmp_path):
     result = audit_run(store, run_id)
     assert not result.ok
     assert any("summary.json" in t for t in result.tampered)
+
+
+def test_run_objects_are_hard_links_to_the_pool_written_once(tmp_path):
+    store, run_id = make_run(tmp_path)
+    entry = load_manifest(store, run_id).artifacts["summary.json"]
+    run_object, pool_object = tmp_path / run_id / entry.path, Path(store.pool_path(entry.sha256))
+    assert run_object.stat().st_ino == pool_object.stat().st_ino and run_object.stat().st_nlink == 2
+    assert (tmp_path / run_id / "report.md").stat().st_nlink == 2  # published files too
+
+
+def test_editing_a_linked_run_object_in_place_is_caught_in_the_run_and_in_the_pool(tmp_path):
+    store, run_id = make_run(tmp_path)
+    entry = load_manifest(store, run_id).artifacts["summary.json"]
+    with open(tmp_path / run_id / entry.path, "r+b") as handle:  # in place: the shared inode changes
+        handle.write(b"[")
+    assert Path(store.pool_path(entry.sha256)).read_bytes().startswith(b"[")
+    result = audit_run(store, run_id)
+    assert not result.ok and any("summary.json" in t for t in result.tampered)
+    with pytest.raises(ValueError, match="does not match its hash"):
+        store.get(entry.sha256)  # a later run reusing the object refuses it instead of trusting it
+
+
+def test_without_hard_links_the_run_gets_a_copy(tmp_path, monkeypatch):
+    def no_links(*args, **kwargs):
+        raise OSError(18, "Invalid cross-device link")
+
+    monkeypatch.setattr(os, "link", no_links)
+    store, run_id = make_run(tmp_path)
+    entry = load_manifest(store, run_id).artifacts["summary.json"]
+    run_object = tmp_path / run_id / entry.path
+    assert run_object.stat().st_nlink == 1 and run_object.read_bytes() == store.get(entry.sha256)
+    assert audit_run(store, run_id).ok
+    assert not [p for p in (tmp_path / run_id).rglob("*.tmp-*")]
 
 
 def test_deleted_artifact_fails_and_is_named(tmp_path):

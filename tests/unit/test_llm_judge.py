@@ -119,8 +119,14 @@ def test_judge_satisfies_protocol():
 # -- calls against the loopback server ----------------------------------------------------------
 
 
-def test_structured_output_request_and_success(server):
-    judge = LiteLLMJudge("openai/judge-a", api_base=server.base_url, max_tokens=300)
+@pytest.fixture(params=["litellm", "lean"])
+def transport(request):
+    """Every call test runs through litellm and through the lean transport: same behaviour."""
+    return request.param
+
+
+def test_structured_output_request_and_success(server, transport):
+    judge = LiteLLMJudge("openai/judge-a", api_base=server.base_url, transport=transport, max_tokens=300)
     result = judge_once(judge)
     assert result.ok and result.verdict == {"score": 5.0, "reason": "ok"}
     assert result.error is None and result.attempts == 1 and result.latency_s > 0
@@ -131,16 +137,16 @@ def test_structured_output_request_and_success(server):
     assert body["messages"][0]["content"].startswith("답변")
 
 
-def test_fenced_reply_is_parsed():
+def test_fenced_reply_is_parsed(transport):
     fenced = lambda body: "```json\n" + schema_filling_responder(body) + "\n```\nThat is my verdict."  # noqa: E731
     with OpenAICompatServer(responder=fenced) as srv:
-        result = judge_once(LiteLLMJudge("openai/judge-a", api_base=srv.base_url))
+        result = judge_once(LiteLLMJudge("openai/judge-a", api_base=srv.base_url, transport=transport))
     assert result.ok and result.verdict["score"] == 5.0
     assert result.raw_text.startswith("```json")
 
 
-def test_known_model_gets_a_cost(server):
-    result = judge_once(LiteLLMJudge("openai/gpt-4o", api_base=server.base_url))
+def test_known_model_gets_a_cost(server, transport):
+    result = judge_once(LiteLLMJudge("openai/gpt-4o", api_base=server.base_url, transport=transport))
     assert result.ok and result.usage.cost_usd > 0
 
 
@@ -158,29 +164,29 @@ def test_known_model_gets_a_cost(server):
         (422, "permanent"),
     ],
 )
-def test_http_errors_are_classified_and_attempted_once(server, status, kind):
+def test_http_errors_are_classified_and_attempted_once(server, status, kind, transport):
     server.add_fault(Fault(kind="status", status=status))
-    result = judge_once(LiteLLMJudge("openai/judge-a", api_base=server.base_url))
+    result = judge_once(LiteLLMJudge("openai/judge-a", api_base=server.base_url, transport=transport))
     assert not result.ok and result.error_kind == kind, result.error
     assert server.count() == 1  # neither litellm nor the OpenAI SDK retried on their own
 
 
-def test_malformed_reply_keeps_raw_text(server):
+def test_malformed_reply_keeps_raw_text(server, transport):
     server.add_fault(Fault(kind="malformed"))
-    result = judge_once(LiteLLMJudge("openai/judge-a", api_base=server.base_url))
+    result = judge_once(LiteLLMJudge("openai/judge-a", api_base=server.base_url, transport=transport))
     assert result.error_kind == "malformed" and result.raw_text == "this is not json {"
     assert result.usage.output_tokens > 0
 
 
-def test_timeout_is_transient(server):
+def test_timeout_is_transient(server, transport):
     server.add_fault(Fault(kind="timeout", delay_s=3))
-    result = judge_once(LiteLLMJudge("openai/judge-a", api_base=server.base_url, timeout_s=0.5))
+    result = judge_once(LiteLLMJudge("openai/judge-a", api_base=server.base_url, transport=transport, timeout_s=0.5))
     assert result.error_kind == "transient" and result.latency_s < 2.5, result.error
 
 
-def test_key_comes_from_env_at_call_time_and_is_never_kept(server, monkeypatch):
+def test_key_comes_from_env_at_call_time_and_is_never_kept(server, monkeypatch, transport):
     secret = "sk-test-SECRET-0123456789"
-    judge = LiteLLMJudge("openai/judge-a", api_base=server.base_url, api_key_env="ASSAY_TEST_JUDGE_KEY")
+    judge = LiteLLMJudge("openai/judge-a", api_base=server.base_url, transport=transport, api_key_env="ASSAY_TEST_JUDGE_KEY")
     monkeypatch.delenv("ASSAY_TEST_JUDGE_KEY", raising=False)
     missing = judge_once(judge)
     assert missing.error_kind == "permanent" and "ASSAY_TEST_JUDGE_KEY" in missing.error
@@ -205,6 +211,7 @@ def test_request_key_depends_on_content_not_on_secrets(server, monkeypatch):
     assert key(judge, lang="en") != first
     assert key(LiteLLMJudge("openai/judge-a", api_base=server.base_url, temperature=0.0)) != first
     assert key(LiteLLMJudge("openai/judge-b", api_base=server.base_url)) != first
+    assert key(LiteLLMJudge("openai/judge-a", api_base=server.base_url, transport="litellm")) == first
 
 
 def test_config_store_runner_import_without_litellm():

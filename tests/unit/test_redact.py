@@ -3,6 +3,9 @@
 import json
 import logging
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from assay.lineage.store import ArtifactStore
 from assay.redact import (
     install_log_redaction,
@@ -76,3 +79,15 @@ def test_url_user_info_becomes_a_basic_header_at_call_time_and_its_encoding_is_a
     assert url == "http://127.0.0.1:8000/v1?team=a" and headers == {"Authorization": f"Basic {token}"}
     assert redact(f"Incorrect API key provided: Basic {token}") == "Incorrect API key provided: Basic ***"
     assert call_endpoint("http://127.0.0.1:9/v1") == ("http://127.0.0.1:9/v1", {})
+
+
+@given(st.lists(st.sampled_from(["Bearer ", "Basic ", "sk-", "AIza", "api_key=", "X-API-KEY: ", "https://u:p@h/",
+                                 "abcdefghijklmnop0123456789", " ", "\"", ":", "=", "a1b2", "가나다"]), max_size=12))
+def test_the_marker_search_never_skips_a_shape_that_would_match(parts):
+    from assay.redact import _SHAPES
+
+    text = "".join(parts)
+    expected = text
+    for shape, replacement in _SHAPES:
+        expected = shape.sub(replacement, expected)
+    assert redact(text, []) == expected

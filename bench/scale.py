@@ -1,0 +1,150 @@
+"""How an offline run scales with the number of cases: time, memory, bytes, rerun, audit.
+
+    python bench/scale.py [--suites rag_qa agent] [--sizes 1000 10000] [--huge]
+
+For each suite and size it builds a synthetic dataset by copying the bundled one's cases (and
+their recorded generations/responses) under new ids until it has that many cases, then runs
+``assay run SUITE --offline`` in a subprocess, runs it again unchanged (every step a cache
+hit), and audits the first run. Printed per size: seconds, cases per second, peak memory of
+the whole process tree (the sum of every descendant's RSS, sampled every 0.2 s with psutil;
+``max single`` is the largest one process reached, from ``getrusage(RUSAGE_CHILDREN)``),
+bytes written under ``--out`` (run directories plus the shared pool), rerun and audit seconds.
+``--huge`` adds 100,000 cases. The machine's load is printed: other work shares the cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import psutil
+
+ROOT = Path(__file__).resolve().parents[1]
+ASSAY = [sys.executable, "-m", "assay.cli"]
+
+# suite -> (file with one case per line, files whose rows point at a case, their case-id field)
+LAYOUT = {
+    "rag_qa": ("cases.jsonl", {"generations.jsonl": "case_id", "answer_labels.jsonl": "case_id"}),
+    "agent": ("cases.jsonl", {"responses.jsonl": "case_id"}),
+    "report": ("cases.jsonl", {"generations.jsonl": "case_id"}),
+}
+
+
+def synthesize(suite: str, size: int, target: Path) -> Path:
+    """A copy of the bundled dataset with ``size`` cases: copy k of case X is ``X-k``."""
+    source = ROOT / "datasets" / suite
+    shutil.copytree(source, target)
+    cases_file, linked = LAYOUT[suite]
+    cases = [json.loads(line) for line in (source / cases_file).read_text(encoding="utf-8").splitlines() if line.strip()]
+    copies = -(-size // len(cases))
+    chosen = [(k, c) for k in range(copies) for c in cases][:size]
+    kept = {(k, c["id"]) for k, c in chosen}
+    with open(target / cases_file, "w", encoding="utf-8") as out:
+        for k, case in chosen:
+            out.write(json.dumps({**case, "id": f"{case['id']}-{k}"}, ensure_ascii=False) + "\n")
+    for name, field in linked.items():
+        if not (source / name).exists():
+            continue
+        rows = [json.loads(line) for line in (source / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+        with open(target / name, "w", encoding="utf-8") as out:
+            for k in range(copies):
+                for row in rows:
+                    if (k, row[field]) in kept:
+                        out.write(json.dumps({**row, field: f"{row[field]}-{k}"}, ensure_ascii=False) + "\n")
+    return target
+
+
+def timed(args: list[str]) -> tuple[float, int, int, str]:
+    """(seconds, peak tree RSS bytes, exit code, output) of one command, sampling its process tree."""
+    started = time.perf_counter()
+    process = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    peak = 0
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        root = psutil.Process(process.pid)
+        while not done.is_set():
+            try:
+                tree = [root, *root.children(recursive=True)]
+                peak = max(peak, sum(p.memory_info().rss for p in tree if p.is_running()))
+            except psutil.Error:
+                pass
+            done.wait(0.2)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    output, _ = process.communicate()
+    done.set()
+    sampler.join()
+    return time.perf_counter() - started, peak, process.returncode, output
+
+
+def bytes_under(path: Path) -> int:
+    """Bytes on disk under ``path``, each inode once (a hard-linked artifact is one copy)."""
+    seen: dict[tuple[int, int], int] = {}
+    for p in path.rglob("*"):
+        if p.is_file() and not p.is_symlink():
+            st = p.stat()
+            seen[(st.st_dev, st.st_ino)] = st.st_size
+    return sum(seen.values())
+
+
+def measure(suite: str, size: int, scratch: Path) -> dict[str, float]:
+    dataset = synthesize(suite, size, scratch / f"{suite}-{size}")
+    out = scratch / f"runs-{suite}-{size}"
+    run = [*ASSAY, "run", suite, "--offline", "--dataset", str(dataset), "--out", str(out)]
+    seconds, peak, code, output = timed(run)
+    if code != 0:
+        raise SystemExit(f"{suite} x {size}: assay run exited {code}:\n{output[-3000:]}")
+    run_dir = next(line.split()[-1] for line in output.splitlines() if line.startswith("run dir:"))
+    written = bytes_under(out)
+    rerun_seconds, _, code, output = timed(run)
+    if code != 0:
+        raise SystemExit(f"{suite} x {size}: rerun exited {code}:\n{output[-3000:]}")
+    audit_seconds, _, code, output = timed([*ASSAY, "audit", run_dir])
+    if code != 0:
+        raise SystemExit(f"{suite} x {size}: audit exited {code}:\n{output[-3000:]}")
+    return {
+        "seconds": seconds, "cases_per_s": size / seconds, "peak_mb": peak / 2**20,
+        "written_mb": written / 2**20, "rerun_seconds": rerun_seconds, "audit_seconds": audit_seconds,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--suites", nargs="+", default=["rag_qa", "agent"], choices=sorted(LAYOUT))
+    parser.add_argument("--sizes", nargs="+", type=int, default=[1000, 10000])
+    parser.add_argument("--huge", action="store_true", help="also 100,000 cases")
+    parser.add_argument("--keep", action="store_true", help="keep the synthetic datasets and runs")
+    args = parser.parse_args()
+    sizes = [*args.sizes, *([100_000] if args.huge else [])]
+    scratch = Path(tempfile.mkdtemp(prefix="assay-scale-"))
+    print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; scratch {scratch}")
+    print(f"{'suite':8s} {'cases':>7s} {'seconds':>8s} {'cases/s':>8s} {'peak MB':>8s} {'max single MB':>13s} "
+          f"{'written MB':>10s} {'MB/case':>8s} {'rerun s':>8s} {'audit s':>8s}")
+    try:
+        for suite in args.suites:
+            for size in sizes:
+                row = measure(suite, size, scratch)
+                single = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # KiB on Linux
+                print(f"{suite:8s} {size:7d} {row['seconds']:8.1f} {row['cases_per_s']:8.1f} {row['peak_mb']:8.0f} "
+                      f"{single:13.0f} {row['written_mb']:10.1f} {row['written_mb'] / size:8.3f} "
+                      f"{row['rerun_seconds']:8.1f} {row['audit_seconds']:8.1f}", flush=True)
+    finally:
+        if not args.keep:
+            shutil.rmtree(scratch, ignore_errors=True)
+    print(f"load average after: {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()
