@@ -26,6 +26,7 @@ import errno
 import json
 import os
 import posixpath
+import stat
 import uuid
 from collections.abc import Iterable
 from datetime import UTC, datetime
@@ -180,6 +181,8 @@ class ArtifactStore:
             if os.path.realpath(parent).startswith(os.path.realpath(self.root) + os.sep):
                 tmp = f"{target}.tmp-{uuid.uuid4().hex[:8]}"
                 try:
+                    if _same_inode(target, self.pool_path(sha)):
+                        return  # already this object's link (rename between two links of one file is a no-op)
                     os.link(self.pool_path(sha), tmp, follow_symlinks=False)
                     os.replace(tmp, target)
                     return
@@ -250,3 +253,12 @@ class ArtifactStore:
         """Every file under the run directory, relative to it."""
         base = self.run_path(run_id).rstrip("/") + "/"
         return sorted(p[len(base) :] for p in self.fs.find(base) if p.startswith(base))
+
+
+def _same_inode(path: str, other: str) -> bool:
+    """``path`` is a hard link (never a symlink) to the file ``other``."""
+    try:
+        here, there = os.lstat(path), os.lstat(other)
+    except FileNotFoundError:
+        return False
+    return not stat.S_ISLNK(here.st_mode) and (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)

@@ -78,7 +78,8 @@ def test_calibrate_writes_agreement_into_the_run_and_audit_passes(prefect_server
     result, output = cli("calibrate", run_id, "--out", str(out), "--labels", str(labels))
     assert result.exit_code == 0, output
     assert (out / run_id / "report.md").read_text(encoding="utf-8").count("## Calibration against human labels") == 1
-    assert audit_run(store, run_id).ok and audit_run(store, later_id).ok
+    again, again_later = audit_run(store, run_id), audit_run(store, later_id)
+    assert again.ok and again_later.ok, again.lines() + again_later.lines()
 
     bad = tmp_path / "bad.csv"
     bad.write_text("case_id,metric,score\nq001,accuracy,5\nq999,accuracy,3\n", encoding="utf-8")

@@ -70,6 +70,8 @@ def server(tmp_path_factory):
         "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
         "DO_NOT_TRACK": "1",
         "PREFECT_CLI_PROMPT": "false",
+        "COLUMNS": "250",  # rich tables would cut long deployment names
+
         "ASSAY_PROJECT_DIR": str(ROOT),
         "PREFECT_LOGGING_LEVEL": "INFO",
     }

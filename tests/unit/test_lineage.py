@@ -70,7 +70,7 @@ def test_editing_a_linked_run_object_in_place_is_caught_in_the_run_and_in_the_po
     assert Path(store.pool_path(entry.sha256)).read_bytes().startswith(b"[")
     result = audit_run(store, run_id)
     assert not result.ok and any("summary.json" in t for t in result.tampered)
-    with pytest.raises(ValueError, match="does not match its hash"):
+    with pytest.raises(ValueError, match="did not match its hash"):
         store.get(entry.sha256)  # a later run reusing the object refuses it instead of trusting it
 
 
