@@ -11,7 +11,16 @@ import pandas as pd
 from assay.schemas import LoadedDataset, ScoreRow
 from assay.suites.agent import dataset, metrics, summary
 from assay.suites.agent.schema import AgentCase, AgentGeneration
-from assay.suites.kit import AggregateResult, MetricFamily, ProgressFn, ReportSection, Suite
+from assay.suites.kit import (
+    AggregateResult,
+    CaseField,
+    CaseView,
+    MetricFamily,
+    ProgressFn,
+    ReportSection,
+    Suite,
+    as_text,
+)
 
 
 class AgentSuite(Suite[AgentCase, AgentGeneration]):
@@ -23,6 +32,7 @@ class AgentSuite(Suite[AgentCase, AgentGeneration]):
         "latency by class, stability; total 0-5 per query, per latency class and overall."
     )
     case_model = AgentCase
+    group_label = "latency class"
     generation_model = AgentGeneration
     summary_model = summary.AgentSummary
     default_params = {"disagreement_threshold": 2.0}
@@ -61,6 +71,24 @@ class AgentSuite(Suite[AgentCase, AgentGeneration]):
 
     def charts(self, summary_: summary.AgentSummary) -> dict[str, bytes]:  # type: ignore[override]
         return summary.charts(summary_)
+
+    def case_view(self, case: AgentCase, generation: AgentGeneration | None) -> CaseView:
+        inputs = [CaseField(label="query", text=case.query), CaseField(label="expected intent", text=case.expected_intent)]
+        if case.expected_result:
+            inputs.append(CaseField(label="expected result", text=case.expected_result))
+        if case.checks:
+            inputs.append(CaseField(label="accuracy checks", text="\n".join(f"{c.path} {c.op} {as_text(c.value)}" for c in case.checks)))
+        outputs = []
+        if generation is not None:
+            if generation.error:
+                outputs.append(CaseField(label="error", text=generation.error))
+            for call in generation.calls:
+                took = f", {call.response_time_sec:.2f} s" if call.response_time_sec is not None else ""
+                text = call.raw if call.raw is not None else ""
+                if call.error:
+                    text = f"error: {call.error}" + (f"\n{text}" if text else "")
+                outputs.append(CaseField(label=f"agent response, call {call.repeat}{took}", text=text))
+        return CaseView(group=case.latency_class, inputs=inputs, outputs=outputs)
 
     def report_sections(
         self, scores: pd.DataFrame, summary_: summary.AgentSummary, cases: list[AgentCase],  # type: ignore[override]

@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 import pandas as pd
 from pydantic import BaseModel
 
+from assay.rendering.case_view import CaseView, default_case_view
 from assay.rendering.sections import ReportSection
 from assay.schemas import LoadedDataset, ScoreRow
 from assay.suites.kit.summary import Summary
@@ -69,6 +70,7 @@ class Suite(ABC, Generic[CaseT, GenT]):
     generation_model: ClassVar[type[BaseModel]]
     summary_model: ClassVar[type[Summary]] = Summary
     default_params: ClassVar[dict[str, Any]] = {}
+    group_label: ClassVar[str] = "group"  # what CaseView.group names: category, team, scenario
 
     # -- where its data and rules live --------------------------------------------------
     @property
@@ -144,6 +146,13 @@ class Suite(ABC, Generic[CaseT, GenT]):
     def charts(self, summary: Summary) -> dict[str, bytes]:
         """PNG charts for the report, by name (none unless the suite draws some)."""
         return {}
+
+    def case_view(self, case: CaseT, generation: GenT | None) -> CaseView:
+        """How one case reads in the report's explorer: input, output, contexts, group.
+
+        The default lists the case record's fields as input and the generation's as output;
+        suites override it to name their fields and show their contexts."""
+        return default_case_view(case, generation)
 
     @abstractmethod
     def report_sections(

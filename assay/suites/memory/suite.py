@@ -8,7 +8,15 @@ from typing import Any
 import pandas as pd
 
 from assay.schemas import LoadedDataset, ScoreRow
-from assay.suites.kit import AggregateResult, MetricFamily, ProgressFn, ReportSection, Suite
+from assay.suites.kit import (
+    AggregateResult,
+    CaseField,
+    CaseView,
+    MetricFamily,
+    ProgressFn,
+    ReportSection,
+    Suite,
+)
 from assay.suites.memory import dataset, metrics, summary
 from assay.suites.memory.schema import MemoryCase, MemoryGeneration
 
@@ -23,6 +31,7 @@ class MemorySuite(Suite[MemoryCase, MemoryGeneration]):
     )
     case_model = MemoryCase
     generation_model = MemoryGeneration
+    group_label = "scenario"
     summary_model = summary.MemorySummary
     default_params = {"disagreement_threshold": 3.0}
 
@@ -61,6 +70,21 @@ class MemorySuite(Suite[MemoryCase, MemoryGeneration]):
 
     def charts(self, summary_: summary.MemorySummary) -> dict[str, bytes]:  # type: ignore[override]
         return summary.charts(summary_)
+
+    def case_view(self, case: MemoryCase, generation: MemoryGeneration | None) -> CaseView:
+        inputs = [CaseField(label="query", text=case.query), CaseField(label="session", text=case.session_id)]
+        if case.expected_facts:
+            inputs.append(CaseField(label="expected facts", text="\n".join(f.fact for f in case.expected_facts)))
+        if case.stale_facts:
+            inputs.append(CaseField(label="stale facts (must not read as current)", text="\n".join(f.fact for f in case.stale_facts)))
+        outputs = []
+        if generation is not None:
+            outputs.append(CaseField(label="memory", text=generation.memory))
+            if generation.entities:
+                outputs.append(CaseField(label="entities", text=", ".join(generation.entities)))
+            if generation.error:
+                outputs.append(CaseField(label="error", text=generation.error))
+        return CaseView(group=case.scenario, inputs=inputs, outputs=outputs)
 
     def report_sections(
         self, scores: pd.DataFrame, summary_: summary.MemorySummary, cases: list[MemoryCase],  # type: ignore[override]

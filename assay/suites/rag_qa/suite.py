@@ -8,7 +8,16 @@ from typing import Any
 import pandas as pd
 
 from assay.schemas import LoadedDataset, ScoreRow
-from assay.suites.kit import AggregateResult, MetricFamily, ProgressFn, ReportSection, Suite
+from assay.suites.kit import (
+    AggregateResult,
+    CaseContext,
+    CaseField,
+    CaseView,
+    MetricFamily,
+    ProgressFn,
+    ReportSection,
+    Suite,
+)
 from assay.suites.rag_qa import dataset, metrics, summary
 from assay.suites.rag_qa.schema import CATEGORIES, RagCase, RagGeneration
 
@@ -26,6 +35,7 @@ class RagQASuite(Suite[RagCase, RagGeneration]):
     summary_model = summary.RagSummary
     default_params = {"k": 10, "disagreement_threshold": 3.0}
     categories = CATEGORIES
+    group_label = "category"
 
     def load_dataset(self, root: Path) -> LoadedDataset:
         return dataset.load_rag_dataset(root)
@@ -51,6 +61,20 @@ class RagQASuite(Suite[RagCase, RagGeneration]):
 
     def charts(self, summary_: summary.RagSummary) -> dict[str, bytes]:  # type: ignore[override]
         return summary.charts(summary_)
+
+    def case_view(self, case: RagCase, generation: RagGeneration | None) -> CaseView:
+        inputs = [CaseField(label="question", text=case.question), CaseField(label="reference answer", text=case.reference_answer),
+                  CaseField(label="keywords", text=", ".join(case.keywords))]
+        if case.source_docs:
+            inputs.append(CaseField(label="source documents", text="\n".join(case.source_docs)))
+        outputs, contexts = [], []
+        if generation is not None:
+            outputs.append(CaseField(label="answer", text=generation.answer))
+            if generation.error:
+                outputs.append(CaseField(label="error", text=generation.error))
+            contexts = [CaseContext(title=f"{rank}. {chunk.source}", text=chunk.text, score=chunk.score)
+                        for rank, chunk in enumerate(generation.retrieved, start=1)]
+        return CaseView(group=case.category, inputs=inputs, outputs=outputs, contexts=contexts)
 
     def report_sections(
         self, scores: pd.DataFrame, summary_: summary.RagSummary, cases: list[RagCase],  # type: ignore[override]

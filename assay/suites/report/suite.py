@@ -9,7 +9,15 @@ from typing import Any
 import pandas as pd
 
 from assay.schemas import LoadedDataset, ScoreRow
-from assay.suites.kit import AggregateResult, MetricFamily, ReportSection, Suite
+from assay.suites.kit import (
+    AggregateResult,
+    CaseContext,
+    CaseField,
+    CaseView,
+    MetricFamily,
+    ReportSection,
+    Suite,
+)
 from assay.suites.kit.charts import bars, hbar_chart, png, pyplot
 from assay.suites.report import dataset, metrics, summary
 from assay.suites.report.schema import ReportCase, ReportGeneration
@@ -33,6 +41,7 @@ class ReportSuite(Suite[ReportCase, ReportGeneration]):
         "weaknesses and recommendations per query, per team type and overall."
     )
     case_model = ReportCase
+    group_label = "team"
     generation_model = ReportGeneration
     summary_model = ReportSummary
     default_params = {"disagreement_threshold": 3.0}
@@ -54,6 +63,23 @@ class ReportSuite(Suite[ReportCase, ReportGeneration]):
 
     def aggregate(self, rows: list[ScoreRow], cases: list[ReportCase], params: dict[str, Any]) -> AggregateResult:
         return summary.aggregate(rows, cases, params)
+
+    def case_view(self, case: ReportCase, generation: ReportGeneration | None) -> CaseView:
+        inputs = [CaseField(label="query", text=case.query)]
+        if case.requirements:
+            inputs.append(CaseField(label="requirements", text="\n".join(case.requirements)))
+        if case.required_sections:
+            inputs.append(CaseField(label="required sections", text="\n".join(case.required_sections)))
+        outputs, contexts = [], []
+        if generation is not None:
+            outputs.append(CaseField(label="report", text=generation.report))
+            if generation.search_queries:
+                outputs.append(CaseField(label="search queries", text="\n".join(generation.search_queries)))
+            if generation.error:
+                outputs.append(CaseField(label="error", text=generation.error))
+            contexts = [CaseContext(title=f"[SOURCE:{s.number}] {s.title} ({s.source_type})", text=s.content, score=s.score)
+                        for s in generation.sources]
+        return CaseView(group=case.team_type, inputs=inputs, outputs=outputs, contexts=contexts)
 
     def report_sections(
         self, scores: pd.DataFrame, summary_: ReportSummary, cases: list[ReportCase],  # type: ignore[override]
