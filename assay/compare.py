@@ -12,6 +12,7 @@ difference in dataset, jury, prompts or code is said first (``strict`` refuses i
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +21,7 @@ import pandas as pd
 from pydantic import BaseModel, Field
 
 from assay import artifacts as names
+from assay.hashing import sha256_json
 
 DEFAULT_RESAMPLES = 2000
 DEFAULT_CONFIDENCE = 0.95
@@ -115,17 +117,34 @@ class RunFacts(BaseModel):
     git_commit: str | None = None
 
     @classmethod
-    def of(cls, manifest: Any) -> RunFacts:
+    def of(cls, manifest: Any, dataset: str | None = None) -> RunFacts:
+        """From a manifest; ``dataset`` is the run's dataset fingerprint (default: the snapshot's sha)."""
         jury = (manifest.run_spec or {}).get("jury") or {}
-        panel = [f"{j.get('name')}={j.get('model')}@{j.get('weight', 1.0):g}" for j in jury.get("judges", [])]
+        panel = [f"{j.get('name')}={j.get('model')}@{j.get('weight', 1.0):g}" for j in jury.get("panel") or jury.get("judges") or []]
         snapshot = manifest.artifacts.get(names.DATASET_SNAPSHOT)
         return cls(
             run_id=manifest.run_id, suite=manifest.suite, status=manifest.status,
-            dataset=snapshot.sha256 if snapshot is not None else "",
-            jury=("offline " if jury.get("offline") else "") + ", ".join(panel),
+            dataset=dataset if dataset is not None else snapshot.sha256 if snapshot is not None else "",
+            jury=("offline: " if jury.get("offline") else "") + ", ".join(panel),
             prompts=dict(manifest.prompts), code=str((manifest.code or {}).get("code_version") or ""),
             git_commit=(manifest.code or {}).get("git_commit"),
         )
+
+    @classmethod
+    def read(cls, store: Any, manifest: Any, recorded_outputs: Iterable[str]) -> RunFacts:
+        """From a manifest and its dataset snapshot in the store (fingerprinted without the
+        recorded outputs)."""
+        snapshot = manifest.artifacts.get(names.DATASET_SNAPSHOT)
+        if snapshot is None:
+            return cls.of(manifest, "")
+        return cls.of(manifest, dataset_fingerprint(store.get_json(snapshot.sha256), recorded_outputs))
+
+
+def dataset_fingerprint(snapshot: Mapping[str, Any], recorded_outputs: Iterable[str]) -> str:
+    """What a dataset *asks*: every snapshot file but the recorded outputs of the system under
+    test (``generations``, ``memories``, ``responses``), which are what a comparison measures."""
+    skip = set(recorded_outputs)
+    return sha256_json({k: v for k, v in (snapshot.get("files") or {}).items() if k not in skip})
 
 
 class CompareRefused(ValueError):
@@ -136,7 +155,7 @@ def differences(a: RunFacts, b: RunFacts) -> list[str]:
     """What differs between two runs besides the system under test, one line each."""
     out = []
     if a.dataset != b.dataset:
-        out.append(f"datasets differ: snapshot {a.dataset[:12]} vs {b.dataset[:12]} (cases are paired by id)")
+        out.append(f"datasets differ: {a.dataset[:12]} vs {b.dataset[:12]} (cases are paired by id)")
     if a.jury != b.jury:
         out.append(f"juries differ: [{a.jury}] vs [{b.jury}]")
     changed = sorted(p for p in set(a.prompts) | set(b.prompts) if a.prompts.get(p) != b.prompts.get(p))
@@ -230,10 +249,12 @@ class Comparison(BaseModel):
     case_changes: list[CaseChange] = Field(default_factory=list)
     inputs: dict[str, str] = Field(default_factory=dict, description="case id -> its input on one line, for changed cases")
 
+    def metric_deltas(self) -> list[MetricDelta]:
+        return [MetricDelta(**{k: v for k, v in d.items() if k != "verdict"}) for d in self.deltas]
+
     def text(self, name_b: str = "this run") -> str:
-        deltas = [MetricDelta(**{k: v for k, v in d.items() if k != "verdict"}) for d in self.deltas]
         out = [f"note: {d}" for d in self.differences]
-        out += [format_deltas(deltas, self.baseline, name_b), "", format_case_changes(self.case_changes, self.inputs)]
+        out += [format_deltas(self.metric_deltas(), self.baseline, name_b), "", format_case_changes(self.case_changes, self.inputs)]
         return "\n".join(out)
 
 
@@ -257,11 +278,12 @@ def compare_frames(
     )
 
 
-def latest_completed_run(store: Any, facts: RunFacts, exclude: str | None = None) -> str | None:
-    """The newest completed run with the same suite, dataset snapshot and jury as ``facts``
+def latest_completed_run(store: Any, facts: RunFacts, recorded_outputs: Iterable[str], exclude: str | None = None) -> str | None:
+    """The newest completed run with the same suite, dataset fingerprint and jury as ``facts``
     (the baseline for ``compare_with: latest``); a run of another dataset or jury never is."""
     from assay.lineage.manifest import load_manifest
 
+    outputs = list(recorded_outputs)
     candidates = []
     for run_id in store.list_runs():
         if run_id == exclude:
@@ -270,27 +292,29 @@ def latest_completed_run(store: Any, facts: RunFacts, exclude: str | None = None
             manifest = load_manifest(store, run_id)
         except (FileNotFoundError, ValueError):
             continue
-        other = RunFacts.of(manifest)
-        if (other.status, other.suite, other.dataset, other.jury) == ("completed", facts.suite, facts.dataset, facts.jury):
+        if (manifest.status, manifest.suite) != ("completed", facts.suite):
+            continue
+        other = RunFacts.read(store, manifest, outputs)
+        if (other.dataset, other.jury) == (facts.dataset, facts.jury):
             candidates.append((manifest.finished_at or manifest.created_at, run_id))
     return max(candidates)[1] if candidates else None
 
 
 def compare_to_baseline(
-    store: Any, baseline_run: str, facts: RunFacts, scores_sha: str, summary_sha: str, inputs: dict[str, str]
+    store: Any, baseline_run: str, facts: RunFacts, recorded_outputs: Iterable[str], scores_sha: str, summary_sha: str,
+    inputs: dict[str, str],
 ) -> tuple[str, Comparison]:
     """Compare a run's scores (by content hash) with a stored baseline run's scores.parquet;
     the stored comparison's sha and the comparison."""
     import io
 
-    from assay.lineage.manifest import load_manifest
     from assay.lineage.trace import RunReader
 
     baseline = RunReader(store, baseline_run)
     base_frame = pd.read_parquet(io.BytesIO(baseline.bytes(names.SCORES_PARQUET)))
     current = pd.DataFrame(store.get_jsonl(scores_sha))
     lower = set(store.get_json(summary_sha).get("lower_is_better", []))
-    base_facts = RunFacts.of(load_manifest(store, baseline_run))
+    base_facts = RunFacts.read(store, baseline.manifest, recorded_outputs)
     comparison = compare_frames(base_facts, facts, base_frame, current, lower, inputs)
     return store.put_json(comparison.model_dump(mode="json")), comparison
 

@@ -405,7 +405,8 @@ def compare(
     from assay.compare import compare_to_baseline
 
     sha, comparison = compare_to_baseline(
-        store, baseline_run, facts, inputs.scores, inputs.summary, case_inputs(store, suite, inputs.snapshot, inputs.skip_ids)
+        store, baseline_run, facts, suite.recorded_outputs, inputs.scores, inputs.summary,
+        case_inputs(store, suite, inputs.snapshot, inputs.skip_ids),
     )
     return CompareOutput(
         artifacts=[Artifact(name=names.COMPARISON, sha=sha, inputs=[names.SCORES, names.SUMMARY])],
@@ -416,10 +417,15 @@ def compare(
     )
 
 
+def case_views(store: ArtifactStore, suite: Suite, snapshot_sha: str, skip_ids: list[str] = ()) -> dict[str, Any]:  # type: ignore[assignment]
+    """case id -> the suite's view of its input (no generation), in dataset order."""
+    cases = suite.parse_cases(load_snapshot(store, suite, snapshot_sha), set(skip_ids))
+    return {case.id: suite.case_view(case, None) for case in cases}
+
+
 def case_inputs(store: ArtifactStore, suite: Suite, snapshot_sha: str, skip_ids: list[str]) -> dict[str, str]:
     """case id -> its first input on one line (a question, a query), through the suite's case view."""
-    cases = suite.parse_cases(load_snapshot(store, suite, snapshot_sha), set(skip_ids))
-    return {case.id: suite.case_view(case, None).headline() for case in cases}
+    return {case_id: view.headline() for case_id, view in case_views(store, suite, snapshot_sha, skip_ids).items()}
 
 
 # -- shared readers -----------------------------------------------------------------------

@@ -35,7 +35,7 @@ from assay.artifacts import (  # noqa: E402
     ValidationOutput,
 )
 from assay.cancellation import RunStopped  # noqa: E402
-from assay.compare import RunFacts, latest_completed_run  # noqa: E402
+from assay.compare import RunFacts, dataset_fingerprint, latest_completed_run  # noqa: E402
 from assay.lineage.code_version import code_version  # noqa: E402
 from assay.lineage.manifest import Manifest, RunRecorder, config_hash, environment, git_state, now_iso  # noqa: E402
 from assay.lineage.store import ArtifactStore  # noqa: E402
@@ -159,7 +159,8 @@ def evaluate(
         # Compared before publishing, so the comparison is a section of this run's report.
         compared = None
         if spec.compare_with and not incomplete:
-            facts = RunFacts.of(manifest).model_copy(update={"dataset": ingest.snapshot, "prompts": dict(sorted(steps.prompts.items()))})
+            fingerprint = dataset_fingerprint(artifacts.get_json(ingest.snapshot), suite.recorded_outputs)
+            facts = RunFacts.of(manifest, fingerprint).model_copy(update={"prompts": dict(sorted(steps.prompts.items()))})
             inputs = CompareInputs(snapshot=ingest.snapshot, scores=aggregated.scores, summary=aggregated.summary, skip_ids=skip_ids)
             compared = _compare(steps, artifacts, store_url, spec, run_id, facts, inputs, version, logger)
         publish_inputs = PublishInputs(
@@ -207,7 +208,8 @@ def _compare(steps: StepRunner, artifacts: ArtifactStore, store_url: str, spec: 
              facts: RunFacts, inputs: CompareInputs, version: str, logger: Any) -> CompareOutput | None:
     """Compare with a baseline run ("latest" = the newest completed run of this suite, dataset and jury)."""
     baseline = (
-        latest_completed_run(artifacts, facts, exclude=run_id) if spec.compare_with == "latest" else spec.compare_with
+        latest_completed_run(artifacts, facts, get_suite(spec.suite).recorded_outputs, exclude=run_id)
+        if spec.compare_with == "latest" else spec.compare_with
     )
     if baseline is None:
         logger.warning("no completed run of this suite, dataset and jury to compare with")

@@ -33,7 +33,7 @@ LAYERS = [
     {"assay.judges"},
     {"assay.aggregation", "assay.spec", "assay.artifacts", "assay.preflight"},
     {"assay.validation", "assay.lineage", "assay.replay"},
-    {"assay.rendering", "assay.compare"},
+    {"assay.rendering", "assay.compare", "assay.gates", "assay.runs"},
     {"assay.suites"},
     {"assay.pipeline", "assay.deep_audit"},
     {"assay.cli"},

@@ -33,6 +33,7 @@ class AgentSuite(Suite[AgentCase, AgentGeneration]):
     )
     case_model = AgentCase
     group_label = "latency class"
+    recorded_outputs = ("responses",)
     generation_model = AgentGeneration
     summary_model = summary.AgentSummary
     default_params = {"disagreement_threshold": 2.0}

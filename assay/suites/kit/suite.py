@@ -71,6 +71,9 @@ class Suite(ABC, Generic[CaseT, GenT]):
     summary_model: ClassVar[type[Summary]] = Summary
     default_params: ClassVar[dict[str, Any]] = {}
     group_label: ClassVar[str] = "group"  # what CaseView.group names: category, team, scenario
+    # Dataset files holding the recorded outputs of the system under test: left out of the
+    # dataset fingerprint that decides which runs compare like for like.
+    recorded_outputs: ClassVar[tuple[str, ...]] = ("generations",)
 
     # -- where its data and rules live --------------------------------------------------
     @property

@@ -32,6 +32,7 @@ class MemorySuite(Suite[MemoryCase, MemoryGeneration]):
     case_model = MemoryCase
     generation_model = MemoryGeneration
     group_label = "scenario"
+    recorded_outputs = ("memories",)
     summary_model = summary.MemorySummary
     default_params = {"disagreement_threshold": 3.0}
 
