@@ -160,7 +160,12 @@ def explorer_data(
                 method=str(details.get("method", "")),
                 dropped={str(k): v for k, v in (details.get("dropped_judges") or {}).items()},
             )
-    notes = judge_notes(jury_runs)
+    notes: dict[str, list[JudgeNote]] = defaultdict(list)
+    for item, item_notes in judge_notes(jury_runs).items():
+        # A suite may judge parts of a case ("a01#2": the agent's third call): they belong to the case.
+        case_id, _, part = (item, "", "") if item in views else item.partition("#")
+        for note in item_notes:
+            notes[case_id].append(note.model_copy(update={"prompt": f"{note.prompt} #{part}"}) if part else note)
     cases = [
         ExplorerCase(
             id=case_id, group=view.group, grade=grades.get(case_id), headline=view.headline()[:200],
