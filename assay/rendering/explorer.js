@@ -70,7 +70,7 @@
     });
     headRow.appendChild(th);
   });
-  add(mount, controls, pager, add(table, add(thead, headRow), tbody));
+  add(mount, controls, pager, add(el("div", null, "scroll"), add(table, add(thead, headRow), tbody)));
 
   // -- filtering, sorting, paging -------------------------------------------------------------
   function keep(c) {

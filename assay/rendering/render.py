@@ -148,9 +148,10 @@ nav.toc ol { margin: 0.2rem 0; columns: 2; }
 .controls { display: flex; flex-wrap: wrap; gap: 0.4rem 1rem; align-items: center; margin: 0.5rem 0; font-size: 0.9rem; }
 .controls input[type=search] { min-width: 16rem; padding: 0.2rem 0.4rem; }
 .pager { font-size: 0.85rem; color: #555; margin: 0.3rem 0; }
-table.cases { width: 100%; }
-table.cases th { cursor: pointer; user-select: none; white-space: nowrap; }
-table.cases td.headline { max-width: 28rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.scroll { overflow-x: auto; }
+table.cases { width: 100%; font-size: 0.82rem; }
+table.cases > thead th { cursor: pointer; user-select: none; word-break: break-word; }
+table.cases td.headline { max-width: 20rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 tr.case-row { cursor: pointer; }
 tr.case-row:hover { background: #f2f7ff; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
