@@ -55,6 +55,11 @@ def as_text(value: Any) -> str:
     return str(value)
 
 
+def labelled(*pairs: tuple[str, str | None]) -> list[CaseField]:
+    """Fields from (label, text) pairs, in order; empty ones left out."""
+    return [CaseField(label=label, text=text) for label, text in pairs if text]
+
+
 def record_fields(record: BaseModel | None, skip: set[str]) -> list[CaseField]:
     """Every set field of a record but ``skip``, in declaration order."""
     if record is None:

@@ -6,7 +6,6 @@ the report, and the CI gates (--assert, --junit)."""
 import json
 import re
 import shutil
-from pathlib import Path
 from xml.etree import ElementTree as ET
 
 import pandas as pd
@@ -60,13 +59,7 @@ def test_report_opens_in_a_browser_and_a_case_shows_its_answer_and_judge_feedbac
         top = browser.screenshot(tmp_path / f"{suite}-top.png")
         assert top.startswith(b"\x89PNG") and len(top) > 20_000  # a drawn page, not a blank one
         assert browser.evaluate("document.querySelectorAll('tr.case-row').length") == min(50, len(embedded_cases(report.read_text(encoding='utf-8'))))
-        # find the case with the search box, then click its row, as a person would
-        browser.evaluate(
-            "(() => { const s = document.getElementById('explorer-search'); s.value = %s;"
-            " s.dispatchEvent(new Event('input')); })()" % json.dumps(case["id"])
-        )
-        browser.evaluate("document.querySelector('tr.case-row[data-case=%s]').click()" % json.dumps(case["id"]))
-        browser.drain(0.3)
+        browser.open_case(case["id"])
         detail = browser.evaluate(
             "(() => { const d = document.querySelector('tr.detail'); d.scrollIntoView();"
             " const r = d.getBoundingClientRect(); return {text: d.innerText, height: r.height}; })()"

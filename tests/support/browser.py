@@ -129,6 +129,16 @@ class Browser:
             raise RuntimeError(f"{expression!r} threw: {result['exceptionDetails']}")
         return result.get("result", {}).get("value")
 
+    def open_case(self, case_id: str) -> None:
+        """Find a case in the report's explorer with its search box and click its row, as a person would."""
+        quoted = json.dumps(case_id)
+        self.evaluate(
+            "(() => { const s = document.getElementById('explorer-search'); s.value = " + quoted + ";"
+            " s.dispatchEvent(new Event('input'));"
+            " document.querySelector('tr.case-row[data-case=' + JSON.stringify(" + quoted + ") + ']').click(); })()"
+        )
+        self.drain(0.3)
+
     def screenshot(self, path: Path, full_page: bool = False) -> bytes:
         params: dict[str, Any] = {"format": "png"}
         if full_page:

@@ -3,7 +3,6 @@ test's harness. Usage: python -m tests.support.screenshots RUN_DIR CASE_ID OUT_D
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -16,12 +15,8 @@ def take(run_dir: Path, case_id: str, out: Path, width: int = 1100, height: int 
     with Browser(width=width, height=height) as browser:
         browser.open(run_dir / "report.html")
         browser.screenshot(top)
-        browser.evaluate(
-            "(() => { const s = document.getElementById('explorer-search'); s.value = %s;"
-            " s.dispatchEvent(new Event('input')); document.querySelector('tr.case-row[data-case=%s]').click();"
-            " document.querySelector('tr.case-row').scrollIntoView(); window.scrollBy(0, -150); })()" % (json.dumps(case_id), json.dumps(case_id))
-        )
-        browser.drain(0.3)
+        browser.open_case(case_id)
+        browser.evaluate("(() => { document.querySelector('tr.case-row').scrollIntoView(); window.scrollBy(0, -150); })()")
         browser.screenshot(case)
         if browser.requests or browser.errors:
             raise SystemExit(f"the page made requests {browser.requests} or errors {browser.errors}")

@@ -8,7 +8,13 @@ import pandas as pd
 import pytest
 
 from assay.rendering.case_view import CaseContext, CaseField, CaseView, default_case_view
-from assay.rendering.explorer import ExplorerMetric, embedded_json, explorer_data, explorer_script, script_hash
+from assay.rendering.explorer import (
+    ExplorerMetric,
+    embedded_json,
+    explorer_data,
+    explorer_script,
+    script_hash,
+)
 from assay.rendering.render import ReportHeader, render_html, render_markdown
 from assay.rendering.sections import ReportSection
 from assay.suites.rag_qa.schema import RagCase, RagGeneration

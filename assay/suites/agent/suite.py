@@ -20,6 +20,7 @@ from assay.suites.kit import (
     ReportSection,
     Suite,
     as_text,
+    labelled,
 )
 
 
@@ -74,21 +75,16 @@ class AgentSuite(Suite[AgentCase, AgentGeneration]):
         return summary.charts(summary_)
 
     def case_view(self, case: AgentCase, generation: AgentGeneration | None) -> CaseView:
-        inputs = [CaseField(label="query", text=case.query), CaseField(label="expected intent", text=case.expected_intent)]
-        if case.expected_result:
-            inputs.append(CaseField(label="expected result", text=case.expected_result))
-        if case.checks:
-            inputs.append(CaseField(label="accuracy checks", text="\n".join(f"{c.path} {c.op} {as_text(c.value)}" for c in case.checks)))
+        checks = "\n".join(f"{c.path} {c.op} {as_text(c.value)}" for c in case.checks)
+        inputs = labelled(("query", case.query), ("expected intent", case.expected_intent),
+                          ("expected result", case.expected_result), ("accuracy checks", checks))
         outputs = []
         if generation is not None:
-            if generation.error:
-                outputs.append(CaseField(label="error", text=generation.error))
+            outputs = labelled(("error", generation.error))
             for call in generation.calls:
                 took = f", {call.response_time_sec:.2f} s" if call.response_time_sec is not None else ""
-                text = call.raw if call.raw is not None else ""
-                if call.error:
-                    text = f"error: {call.error}" + (f"\n{text}" if text else "")
-                outputs.append(CaseField(label=f"agent response, call {call.repeat}{took}", text=text))
+                text = "\n".join(t for t in (f"error: {call.error}" if call.error else "", call.raw or "") if t)
+                outputs.append(CaseField(label=f"agent response, call {call.repeat}{took}", text=text or "(empty)"))
         return CaseView(group=case.latency_class, inputs=inputs, outputs=outputs)
 
     def report_sections(

@@ -7,7 +7,7 @@
 - ``CaseView`` (``Suite.case_view``): how a case reads in the report's explorer.
 """
 
-from assay.rendering.case_view import CaseContext, CaseField, CaseView, as_text, default_case_view
+from assay.rendering.case_view import CaseContext, CaseField, CaseView, as_text, default_case_view, labelled
 from assay.rendering.sections import ReportSection
 from assay.schemas import LoadedDataset
 from assay.suites.kit.families import AutomaticFamily, JuryFamily, JuryPrompt, missing_generation
@@ -33,6 +33,7 @@ __all__ = [
     "CaseView",
     "as_text",
     "default_case_view",
+    "labelled",
     "Disagreement",
     "JuryFamily",
     "JuryPrompt",

@@ -10,12 +10,12 @@ import pandas as pd
 from assay.schemas import LoadedDataset, ScoreRow
 from assay.suites.kit import (
     AggregateResult,
-    CaseField,
     CaseView,
     MetricFamily,
     ProgressFn,
     ReportSection,
     Suite,
+    labelled,
 )
 from assay.suites.memory import dataset, metrics, summary
 from assay.suites.memory.schema import MemoryCase, MemoryGeneration
@@ -73,18 +73,11 @@ class MemorySuite(Suite[MemoryCase, MemoryGeneration]):
         return summary.charts(summary_)
 
     def case_view(self, case: MemoryCase, generation: MemoryGeneration | None) -> CaseView:
-        inputs = [CaseField(label="query", text=case.query), CaseField(label="session", text=case.session_id)]
-        if case.expected_facts:
-            inputs.append(CaseField(label="expected facts", text="\n".join(f.fact for f in case.expected_facts)))
-        if case.stale_facts:
-            inputs.append(CaseField(label="stale facts (must not read as current)", text="\n".join(f.fact for f in case.stale_facts)))
-        outputs = []
-        if generation is not None:
-            outputs.append(CaseField(label="memory", text=generation.memory))
-            if generation.entities:
-                outputs.append(CaseField(label="entities", text=", ".join(generation.entities)))
-            if generation.error:
-                outputs.append(CaseField(label="error", text=generation.error))
+        inputs = labelled(("query", case.query), ("session", case.session_id),
+                          ("expected facts", "\n".join(f.fact for f in case.expected_facts)),
+                          ("stale facts (must not read as current)", "\n".join(f.fact for f in case.stale_facts)))
+        outputs = labelled(("memory", generation.memory or "(empty)"), ("entities", ", ".join(generation.entities)),
+                           ("error", generation.error)) if generation is not None else []
         return CaseView(group=case.scenario, inputs=inputs, outputs=outputs)
 
     def report_sections(

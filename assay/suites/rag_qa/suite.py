@@ -11,12 +11,12 @@ from assay.schemas import LoadedDataset, ScoreRow
 from assay.suites.kit import (
     AggregateResult,
     CaseContext,
-    CaseField,
     CaseView,
     MetricFamily,
     ProgressFn,
     ReportSection,
     Suite,
+    labelled,
 )
 from assay.suites.rag_qa import dataset, metrics, summary
 from assay.suites.rag_qa.schema import CATEGORIES, RagCase, RagGeneration
@@ -63,17 +63,13 @@ class RagQASuite(Suite[RagCase, RagGeneration]):
         return summary.charts(summary_)
 
     def case_view(self, case: RagCase, generation: RagGeneration | None) -> CaseView:
-        inputs = [CaseField(label="question", text=case.question), CaseField(label="reference answer", text=case.reference_answer),
-                  CaseField(label="keywords", text=", ".join(case.keywords))]
-        if case.source_docs:
-            inputs.append(CaseField(label="source documents", text="\n".join(case.source_docs)))
-        outputs, contexts = [], []
-        if generation is not None:
-            outputs.append(CaseField(label="answer", text=generation.answer))
-            if generation.error:
-                outputs.append(CaseField(label="error", text=generation.error))
-            contexts = [CaseContext(title=f"{rank}. {chunk.source}", text=chunk.text, score=chunk.score)
-                        for rank, chunk in enumerate(generation.retrieved, start=1)]
+        inputs = labelled(("question", case.question), ("reference answer", case.reference_answer),
+                          ("keywords", ", ".join(case.keywords)), ("source documents", "\n".join(case.source_docs)))
+        if generation is None:
+            return CaseView(group=case.category, inputs=inputs)
+        contexts = [CaseContext(title=f"{rank}. {chunk.source}", text=chunk.text, score=chunk.score)
+                    for rank, chunk in enumerate(generation.retrieved, start=1)]
+        outputs = labelled(("answer", generation.answer or "(empty)"), ("error", generation.error))
         return CaseView(group=case.category, inputs=inputs, outputs=outputs, contexts=contexts)
 
     def report_sections(

@@ -12,11 +12,11 @@ from assay.schemas import LoadedDataset, ScoreRow
 from assay.suites.kit import (
     AggregateResult,
     CaseContext,
-    CaseField,
     CaseView,
     MetricFamily,
     ReportSection,
     Suite,
+    labelled,
 )
 from assay.suites.kit.charts import bars, hbar_chart, png, pyplot
 from assay.suites.report import dataset, metrics, summary
@@ -65,20 +65,14 @@ class ReportSuite(Suite[ReportCase, ReportGeneration]):
         return summary.aggregate(rows, cases, params)
 
     def case_view(self, case: ReportCase, generation: ReportGeneration | None) -> CaseView:
-        inputs = [CaseField(label="query", text=case.query)]
-        if case.requirements:
-            inputs.append(CaseField(label="requirements", text="\n".join(case.requirements)))
-        if case.required_sections:
-            inputs.append(CaseField(label="required sections", text="\n".join(case.required_sections)))
-        outputs, contexts = [], []
-        if generation is not None:
-            outputs.append(CaseField(label="report", text=generation.report))
-            if generation.search_queries:
-                outputs.append(CaseField(label="search queries", text="\n".join(generation.search_queries)))
-            if generation.error:
-                outputs.append(CaseField(label="error", text=generation.error))
-            contexts = [CaseContext(title=f"[SOURCE:{s.number}] {s.title} ({s.source_type})", text=s.content, score=s.score)
-                        for s in generation.sources]
+        inputs = labelled(("query", case.query), ("requirements", "\n".join(case.requirements)),
+                          ("required sections", "\n".join(case.required_sections)))
+        if generation is None:
+            return CaseView(group=case.team_type, inputs=inputs)
+        outputs = labelled(("report", generation.report or "(empty)"),
+                           ("search queries", "\n".join(generation.search_queries)), ("error", generation.error))
+        contexts = [CaseContext(title=f"[SOURCE:{s.number}] {s.title} ({s.source_type})", text=s.content, score=s.score)
+                    for s in generation.sources]
         return CaseView(group=case.team_type, inputs=inputs, outputs=outputs, contexts=contexts)
 
     def report_sections(
