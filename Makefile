@@ -33,8 +33,9 @@ test-fast: install
 lint: install
 	$(VENV)/bin/ruff check assay flows tasks tests bench
 
-bench: install
+bench: install browser
 	$(PY) bench/judge_throughput.py
+	$(PY) bench/report_explorer.py
 	$(PY) bench/jury_agreement.py
 
 ## The scheduled path on a local Prefect server (loopback). Run each in its own terminal:
