@@ -4,7 +4,7 @@
   // written with textContent. One page of rows is drawn at a time, a case's details on opening.
   var data = JSON.parse(document.getElementById("assay-cases").textContent);
   var metrics = data.metrics, cases = data.cases, mount = document.getElementById("explorer");
-  var state = { sort: -1, dir: 1, metric: -1, group: "", grade: "", disagree: false, unscored: false,
+  var state = { sort: -1, dir: 1, metric: -1, below: null, group: "", grade: "", disagree: false, unscored: false,
                 query: "", page: 0, open: null };
   var shown = cases;
 
@@ -51,6 +51,13 @@
       function (v) { state.grade = v; }) : null,
     checkbox("jury disagreement", function (v) { state.disagree = v; }),
     checkbox("unscored", function (v) { state.unscored = v; }));
+  // "at most": with a metric chosen, only cases whose score is at or below this value
+  var below = el("input"), belowBox = add(el("label", "at most ", "ctl"), below);
+  below.type = "number"; below.step = "any"; below.id = "explorer-below"; below.style.width = "5rem";
+  below.addEventListener("input", function () {
+    state.below = below.value === "" ? null : Number(below.value); state.page = 0; refresh();
+  });
+  controls.insertBefore(belowBox, controls.children[2]);
   var count = el("span", null, "count");
   var pager = el("div", null, "pager"), prev = el("button", "‹ previous"), next = el("button", "next ›");
   prev.type = next.type = "button";
@@ -59,13 +66,18 @@
   add(pager, prev, count, next);
 
   var table = el("table", null, "cases"), thead = el("thead"), tbody = el("tbody");
-  var headers = ["case", data.group_label, "input"].concat(metrics.map(function (m) { return m.name; }));
+  // Leading columns, then one per metric; a sort key below 0 names a leading column.
+  var lead = [["case", function (c) { return c.id; }, "id"], [data.group_label, function (c) { return c.group || ""; }, ""]];
+  if (distinct("grade").length) lead.push(["grade", function (c) { return c.grade || ""; }, ""]);
+  lead.push(["input", function (c) { return c.headline; }, "headline"]);
+  var headers = lead.map(function (l) { return l[0]; }).concat(metrics.map(function (m) { return m.name; }));
   var headRow = el("tr");
   headers.forEach(function (h, i) {
-    var th = el("th", h);
-    th.title = i >= 3 ? (metrics[i - 3].scale + (metrics[i - 3].lower_is_better ? ", lower is better" : "")) : "";
+    var th = el("th", h.replace(/([_@])/g, "$1\u200b"));  // metric names may break after _ and @
+    var metric = i - lead.length;
+    th.title = metric >= 0 ? (metrics[metric].scale + (metrics[metric].lower_is_better ? ", lower is better" : "")) : "";
     th.addEventListener("click", function () {
-      var key = i < 3 ? -(i + 1) : i - 3;
+      var key = metric >= 0 ? metric : -(i + 1);
       state.dir = state.sort === key ? -state.dir : 1; state.sort = key; refresh();
     });
     headRow.appendChild(th);
@@ -75,6 +87,7 @@
   // -- filtering, sorting, paging -------------------------------------------------------------
   function keep(c) {
     var m = state.metric;
+    if (m >= 0 && state.below !== null && (c.scores[m] === null || c.scores[m] > state.below)) return false;
     if (state.group && c.group !== state.group) return false;
     if (state.grade && c.grade !== state.grade) return false;
     if (state.disagree && (m >= 0 ? c.disagreements.indexOf(m) < 0 : c.disagreements.length === 0)) return false;
@@ -83,10 +96,7 @@
     return true;
   }
   function key(c) {
-    if (state.sort === -1) return c.id;
-    if (state.sort === -2) return c.group || "";
-    if (state.sort === -3) return c.headline;
-    return c.scores[state.sort];
+    return state.sort < 0 ? lead[-state.sort - 1][1](c) : c.scores[state.sort];
   }
   function refresh() {
     shown = cases.filter(keep);
@@ -107,7 +117,7 @@
     shown.slice(state.page * size, (state.page + 1) * size).forEach(function (c) {
       var tr = el("tr", null, "case-row");
       tr.setAttribute("data-case", c.id);
-      add(tr, el("td", c.id, "id"), el("td", c.group || ""), el("td", c.headline, "headline"));
+      lead.forEach(function (l) { tr.appendChild(el("td", l[1](c), l[2])); });
       c.scores.forEach(function (v, i) {
         var td = el("td", fmt(v), "num");
         if (v === null) { td.className += " unscored"; td.title = c.unscored[metrics[i].name] || "unscored"; }

@@ -150,7 +150,8 @@ nav.toc ol { margin: 0.2rem 0; columns: 2; }
 .pager { font-size: 0.85rem; color: #555; margin: 0.3rem 0; }
 .scroll { overflow-x: auto; }
 table.cases { width: 100%; font-size: 0.82rem; }
-table.cases > thead th { cursor: pointer; user-select: none; word-break: break-word; }
+table.cases > thead th { cursor: pointer; user-select: none; }
+table.cases td.id { white-space: nowrap; }
 table.cases td.headline { max-width: 20rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 tr.case-row { cursor: pointer; }
 tr.case-row:hover { background: #f2f7ff; }
