@@ -152,7 +152,7 @@ nav.toc ol { margin: 0.2rem 0; columns: 2; }
 table.cases { width: 100%; font-size: 0.82rem; }
 table.cases > thead th { cursor: pointer; user-select: none; }
 table.cases td.id { white-space: nowrap; }
-table.cases td.headline { max-width: 20rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+table.cases td.headline { max-width: 14rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 tr.case-row { cursor: pointer; }
 tr.case-row:hover { background: #f2f7ff; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
