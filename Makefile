@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 PIP_FLAGS ?= -q --disable-pip-version-check
 SUITE ?= rag_qa
 
-.PHONY: install browser demo test test-fast lint bench clean server pool deploy worker
+.PHONY: install browser demo test test-fast lint bench clean server pool deploy worker postgres
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	python3 -m venv $(VENV)
@@ -29,6 +29,10 @@ test: install browser
 ## test-fast: unit tests only (no Prefect server, no model loads)
 test-fast: install
 	$(PY) -m pytest -q tests/unit -m "not slow"
+
+## postgres: Debian's postgresql server binaries (apt-get when missing) for the PostgreSQL-backed server test
+postgres:
+	.ci/ensure-postgres.sh
 
 lint: install
 	$(VENV)/bin/ruff check assay flows tasks tests bench

@@ -25,6 +25,7 @@ REPORT_MD = "report.md"
 REPORT_HTML = "report.html"
 SCORES_PARQUET = "scores.parquet"
 COMPARISON = "comparison.json"
+CALIBRATION = "calibration.json"
 
 
 def dataset_file(logical_name: str) -> str:

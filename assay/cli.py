@@ -1,4 +1,4 @@
-"""The ``assay`` command line: run, rerun, audit and list suites.
+"""The ``assay`` command line: run, rerun, audit, calibrate and list suites.
 
 Prefect (and the flow) is imported only by the commands that run a flow, so ``assay
 suites`` and ``assay audit`` start fast and never start a server.
@@ -75,13 +75,18 @@ def run(
     replay: str | None = typer.Option(None, help="recorded (read generations.jsonl) or live (regenerate) [default: recorded]"),
     generator: str | None = typer.Option(None, help="litellm model for --replay live"),
     api_base: str | None = typer.Option(None, help="OpenAI-compatible base URL for judges and generator"),
+    # -- your own system under test (targets: assay/replay/targets.py) --------------------------
     target: str | None = typer.Option(
-        None, help="live replay: your own system: module:function in-process, or an http(s) URL (agent suite)"
+        None, help="live replay: your own system: an http(s) URL to POST each case to, or module:function in-process"
+    ),
+    target_file: Path | None = typer.Option(
+        None, help="live replay: YAML target spec (url or function, body_template, answer_path, contexts_path, headers)"
     ),
     repeats: int | None = typer.Option(None, help="live replay: calls per query (agent suite) [default: 3]"),
     body_template: str | None = typer.Option(
-        None, help='live replay: JSON body for a URL target, "{query}" filled in [default: {"query": "{query}"}]'
+        None, help='live replay: JSON body for a URL target, "{field}" filled from the case [e.g. {"question": "{question}"}]'
     ),
+    # -- end of target options --------------------------------------------------------------------
     api_key_env: str | None = typer.Option(None, help="NAME of the env var holding the generator's key"),
     gen_max_tokens: int | None = typer.Option(None, help="live replay: answer length cap"),
     gen_timeout: float | None = typer.Option(
@@ -128,8 +133,8 @@ def run(
     given = {
         "dataset": str(dataset) if dataset else None, "replay": replay, "generator": generator,
         # Credentials in the URL stay in this process's environment; the spec holds the public URL.
-        "api_base": strip_url_credentials(api_base), "generator_api_key_env": api_key_env, "generator_target": strip_url_credentials(target) if target and "://" in target else target,
-        "generator_repeats": repeats, "generator_body_template": body_template,
+        "api_base": strip_url_credentials(api_base), "generator_api_key_env": api_key_env,
+        "target": strip_url_credentials(target) if target and "://" in target else target, "target_file": target_file, "body_template": body_template, "generator_repeats": repeats,
         "generator_max_tokens": gen_max_tokens, "generator_timeout_s": gen_timeout, "generator_max_retries": gen_retries,
         "generator_chunk_size": chunk_size, "generator_chunk_overlap": chunk_overlap,
         "generator_embedding_model": embedding_model, "judges": judge or None, "judge_weights": judge_weight or None,
@@ -142,15 +147,17 @@ def run(
     except (SpecError, FileNotFoundError) as exc:
         _err(str(exc))
         raise typer.Exit(EXIT_FAILED) from None
-    _preflight(spec)
+    if spec.target is not None:  # header values come from these variables: never log them
+        register_secret_env(*(source.rpartition(" ")[2] for source in spec.target.headers.values()))
+    _preflight(spec, options)
     _execute(spec, options, verbose, gates=gates)
 
 
-def _preflight(spec: Any) -> None:
-    """Fail before any server starts when a model the run calls has no key."""
-    from assay.preflight import problems
+def _preflight(spec: Any, options: Any) -> None:
+    """Fail before any server starts when a model the run calls has no key or the store is unwritable."""
+    from assay.preflight import problems, store_problems
 
-    found = problems(spec)
+    found = problems(spec) or store_problems(options)
     for line in found:
         _err(line)
     if found:
@@ -200,7 +207,7 @@ def rerun(
         "runner": runner or recorded.runner,
     })
     typer.echo(f"rerunning {rid} with its recorded spec", err=True)
-    _preflight(spec)
+    _preflight(spec, options)
     _execute(spec, options, verbose, parent_run=rid)
 
 
@@ -233,8 +240,9 @@ def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = No
     task_runner = task_runner_for(options.runner)
     if task_runner is not None:
         flow = evaluate.with_options(task_runner=task_runner)
+    ended: list[Any] = []
     error = _run_stoppable(
-        lambda: flow(spec=spec, options=options, run_id=run_id, parent_run=parent_run, return_state=True)
+        lambda: ended.append(flow(spec=spec, options=options, run_id=run_id, parent_run=parent_run, return_state=True))
     )
     if error is not None and not isinstance(error, RunStopped):  # before a manifest exists
         _err(f"run failed before it started: {type(error).__name__}: {error}")
@@ -246,6 +254,11 @@ def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = No
         raise typer.Exit(EXIT_FAILED) from None
     _print_steps(manifest)
     run_dir = store.run_path(run_id)
+    if manifest.status == "running":  # the flow ended without recording its end: the store failed
+        reason = ended[0].message if ended and ended[0].message else "the flow ended without recording an outcome"
+        _err(f"\nrun failed: {reason}\nfix the cause, then `assay rerun {run_id}`")
+        typer.echo(f"run id:  {run_id}\nrun dir: {run_dir}")
+        raise typer.Exit(EXIT_FAILED)
     if manifest.status == "failed_validation":
         _print_validation(store, run_id, manifest)
         _err(f"\nvalidation gate failed; nothing downstream ran. Validation result kept in {run_dir}/")
@@ -323,6 +336,8 @@ def _print_steps(manifest: Any) -> None:
         typer.echo(f"{step.name:18s} {step.status:8s} {step.duration_s:7.2f}  {calls}", err=True)
         if step.detail:
             typer.echo(f"{'':18s} {step.detail}", err=True)
+    for path in manifest.set_aside:
+        typer.echo(f"corrupt pool object set aside (recomputed): {path}", err=True)
     reused = sum(1 for s in manifest.steps if s.status == "reused")
     typer.echo(f"{reused} of {len(manifest.steps)} steps reused from cache", err=True)
 
@@ -531,6 +546,60 @@ def show(
     except FileNotFoundError as exc:
         _err(str(exc))
         raise typer.Exit(EXIT_FAILED) from None
+
+
+# -- assay import (bring your own data: assay/importing.py) -----------------------------------------
+@app.command("import")
+def import_(
+    suite: str = typer.Argument(..., help="suite id, e.g. rag_qa"),
+    file: Path = typer.Argument(..., help="a .csv, .jsonl or .parquet table"),
+    out: Path = typer.Option(..., "--out", help="dataset directory to write (new or empty)"),
+    map_: list[str] | None = typer.Option(None, "--map", help="field=column (repeatable) when names differ"),
+) -> None:
+    """Turn a table (Ragas/DeepEval column names understood) into SUITE's dataset directory."""
+    from assay.importing import import_dataset
+    from assay.suites.registry import UnknownSuiteError
+    from assay.validation.tables import ImportError_, parse_map
+
+    try:
+        result = import_dataset(suite, file, out, parse_map(map_ or []))
+    except (ImportError_, UnknownSuiteError) as exc:
+        _err(str(exc))
+        raise typer.Exit(EXIT_FAILED) from None
+    for line in result.lines():
+        typer.echo(line)
+    if result.problems:
+        _err(f"{len(result.problems)} problems in {file}; nothing written:")
+        for problem in result.problems:
+            _err(f"  {problem.describe()}")
+        raise typer.Exit(EXIT_FAILED)
+    typer.echo(f"dataset: {out}\nnext:    assay run {suite} --dataset {out}")
+# -- end of assay import ---------------------------------------------------------------------------
+
+
+# -- assay calibrate: a finished run's jury against human labels -----------------------------
+@app.command()
+def calibrate(
+    run_id: str = typer.Argument(..., help="run id or run directory"),
+    labels: Path = typer.Option(..., "--labels", help="CSV or JSONL of case_id, metric, score [, rater]"),
+    out: Path = typer.Option(Path("runs"), help="directory holding the run"),
+    store: str | None = typer.Option(None, help="artifact store URL, default: --out"),
+) -> None:
+    """Measure the run's jury (LLM or offline) against human labels: Spearman, Cohen's kappa,
+    exact and within-one agreement, Krippendorff's alpha, a confusion table; written into the run
+    (calibration.json, report.md, report.html) with the manifest re-anchored."""
+    from assay.calibration import CalibrationError, calibrate_run, summary_lines
+
+    if not labels.is_file():
+        _err(f"labels file {labels} not found")
+        raise typer.Exit(EXIT_FAILED)
+    artifact_store, rid = _resolve_run(run_id, str(out), store)
+    try:
+        record = calibrate_run(artifact_store, rid, labels)
+    except (CalibrationError, FileNotFoundError) as exc:
+        _err(str(exc))
+        raise typer.Exit(EXIT_FAILED) from None
+    typer.echo("\n".join(summary_lines(record)))
 
 
 def main() -> None:  # pragma: no cover - console entry point

@@ -37,7 +37,7 @@ def audit_deep(store: ArtifactStore, run_id: str) -> AuditResult:
     if manifest.status not in ("completed", "incomplete"):
         result.notices.append(f"run status {manifest.status}: scores not recomputed")
         return result
-    if manifest.code.get("code_version") != code_version():
+    if manifest.code.code_version != code_version():
         result.notices.append("the code changed since this run; a difference below may come from the code")
     with tempfile.TemporaryDirectory(prefix="assay-deep-audit-") as tmp:
         scratch, calls_url = _scratch_from_run(store, manifest, Path(tmp))

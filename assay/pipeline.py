@@ -33,7 +33,8 @@ from assay.lineage.snapshots import materialize
 from assay.lineage.store import ArtifactStore
 from assay.schemas import LoadedDataset, RowProblem, ScoreRow
 from assay.spec import RunSpec
-from assay.suites.kit import MetricContext, ProgressFn, Suite
+from assay.suites.kit import MetricContext, ProgressFn, ReplayContext, Suite
+from assay.suites.kit.suite import DEFAULT_CONCURRENCY
 from assay.validation.containment import contained_copy, refused_paths
 
 
@@ -95,8 +96,8 @@ def validate(store: ArtifactStore, suite: Suite, snapshot_sha: str, require_gene
     from assay.validation.gate import run_gate
 
     data = load_snapshot(store, suite, snapshot_sha)
-    if require_generations and data.extras.get("generations_missing"):
-        name = data.extras.get("generations_file", "generations.jsonl")
+    if require_generations and data.generations_missing:
+        name = data.generations_file or "generations.jsonl"
         data.parse_problems.append(RowProblem(
             row=name, file=name, expectation="recorded generations present",
             detail=f"--replay recorded scores the outputs stored in {name}, which the dataset lacks; "
@@ -141,10 +142,14 @@ def replay(
     if spec.replay == "recorded":
         generations = suite.recorded_generations(data, cases)
     else:
-        params = spec.suite_params(concurrency)
-        if store.is_local:  # where a suite may keep its live calls, so a rerun re-sends only failures
-            params["agent_call_store"] = store.path(".assay", "agent-calls")
-        generations = suite.live_replay(cases, data, params, progress)
+        ctx = ReplayContext(
+            spec=spec,
+            concurrency=concurrency or DEFAULT_CONCURRENCY,
+            # where answered target calls are kept, so a rerun re-sends only failures
+            call_store=store.path(".assay", "target-calls") if store.is_local else None,
+            progress=progress,
+        )
+        generations = suite.live_replay(cases, data, ctx)
     missing = sorted(wanted - {str(g.get("case_id")) for g in generations})
     # A live failure is worth another try on rerun (a recorded one is data): count them so the
     # flow does not reuse this step while any is left.
@@ -186,7 +191,7 @@ def compute_family(
     data = load_snapshot(store, suite, snapshot_sha)
     cases = suite.parse_cases(data, set(skip_ids))
     generations = suite.parse_generations(store.get_jsonl(generations_sha))
-    ctx = MetricContext(params=spec.suite_params(concurrency), progress=progress, dataset_root=data.root)
+    ctx = MetricContext(spec=spec, concurrency=concurrency or DEFAULT_CONCURRENCY, progress=progress, dataset_root=data.root)
     if family.uses_jury:
         ctx.jury = build_runner(spec, call_store_url, concurrency, progress, send)
     rows = family.compute(cases, generations, ctx)
@@ -276,7 +281,7 @@ def aggregate(
     data = load_snapshot(store, suite, snapshot_sha)
     cases = suite.parse_cases(data, set(skip_ids))
     rows = [ScoreRow.model_validate(r) for name in sorted(family_scores) for r in store.get_jsonl(family_scores[name])]
-    result = suite.aggregate(rows, cases, aggregate_params(spec))
+    result = suite.aggregate(rows, cases, spec)
     scores = store.put_jsonl(r.model_dump(mode="json") for r in result.rows)
     summary = store.put_json(result.summary.model_dump(mode="json"))
     inputs = [names.family_scores(n) for n in sorted(family_scores)]
@@ -319,6 +324,7 @@ def incomplete_reasons(store: ArtifactStore, spec: RunSpec, families: list[Famil
     unscored = [
         (metric, metric_rows) for metric, metric_rows in sorted(by_metric.items())
         if all(r.value is None for r in metric_rows) and metric_rows[0].family not in silent
+        and not all(r.is_not_applicable for r in metric_rows)  # the dataset has no labels for it: not a failure
     ]
     for metric, metric_rows in unscored[:MAX_REASONS]:
         why = metric_rows[0].unscored_reason or "no reason recorded"
@@ -328,11 +334,6 @@ def incomplete_reasons(store: ArtifactStore, spec: RunSpec, families: list[Famil
     if not rows:
         reasons.append("no case was scored")
     return reasons
-
-
-def aggregate_params(spec: RunSpec) -> dict[str, Any]:
-    """What a suite's aggregate reads: the run's parameters and the jury (weights, panel)."""
-    return {**spec.suite_params(), "jury": spec.jury.model_dump(mode="json")}
 
 
 # -- publish ------------------------------------------------------------------------------
@@ -429,11 +430,16 @@ def case_inputs(store: ArtifactStore, suite: Suite, snapshot_sha: str, skip_ids:
 
 
 # -- shared readers -----------------------------------------------------------------------
+SCORE_COLUMNS = ["case_id", "metric", "family", "judge", "value", "scale", "unscored_reason"]
+
+
 def scores_frame_from(store: ArtifactStore, scores_sha: str) -> Any:
     """scores.parquet's table: one row per case × metric (× judge for per-judge rows)."""
     import pandas as pd
 
-    frame = pd.DataFrame(store.get_jsonl(scores_sha))
+    rows = store.get_jsonl(scores_sha)
+    # No rows still gives the table its columns, so an empty run publishes instead of crashing.
+    frame = pd.DataFrame(rows) if rows else pd.DataFrame(columns=SCORE_COLUMNS)
     if "details" in frame:
         frame["details"] = frame["details"].map(lambda d: json.dumps(d, ensure_ascii=False, sort_keys=True))
     return frame

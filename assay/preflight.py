@@ -1,4 +1,5 @@
-"""Checks a run can pass before any server starts: every LLM the run will call has its key.
+"""Checks a run can pass before any server starts: every LLM the run will call has its key,
+and the store and the run's output folder take a write.
 
 A judge or generator with no ``api_base`` and no ``api_key_env`` needs the provider's own key
 variable (litellm knows which: OPENAI_API_KEY for openai/…, ANTHROPIC_API_KEY for anthropic/…).
@@ -10,8 +11,9 @@ may need no key.
 from __future__ import annotations
 
 import os
+import uuid
 
-from assay.spec import RunSpec
+from assay.spec import RunOptions, RunSpec
 
 
 def missing_keys(model: str) -> list[str]:
@@ -25,16 +27,38 @@ def missing_keys(model: str) -> list[str]:
     return [k for k in needed if k.endswith(("_KEY", "_TOKEN", "_CREDENTIALS")) and not os.environ.get(k)]
 
 
+def unknown_provider(model: str) -> str | None:
+    """litellm's complaint when it cannot tell which provider serves ``model``, else None."""
+    import litellm
+
+    litellm.suppress_debug_info = True  # its provider-list banner would bury the one line
+    try:
+        litellm.get_llm_provider(model=model)
+    except Exception:  # noqa: BLE001 - litellm raises its own BadRequestError
+        return (f"litellm does not know the provider of {model!r}; name it as provider/model "
+                "(openai/…, anthropic/…, ollama/…), or openai/<model> with --api-base for an OpenAI-compatible server")
+    return None
+
+
 def problems(spec: RunSpec) -> list[str]:
-    """One line per model the run cannot call for want of a key."""
+    """One line per model the run cannot call: an unknown provider or a key that is not set."""
     out = []
     calls = []
     if spec.jury is not None and not spec.jury.offline:
         calls += [(f"judge {j.judge_name}", j.model, j.api_base, j.api_key_env) for j in spec.jury.judges]
     gen = spec.generator
-    if spec.replay == "live" and gen.model and not gen.target:
+    if spec.replay == "live" and spec.target is not None:
+        for header, source in spec.target.headers.items():
+            name = source.rpartition(" ")[2]
+            if not os.environ.get(name):
+                out.append(f"target header {header} reads its value from {name}, which is not set")
+    if spec.replay == "live" and gen.model and spec.target is None:
         calls.append(("generator", gen.model, gen.api_base, gen.api_key_env))
     for who, model, api_base, key_env in calls:
+        unknown = unknown_provider(model)
+        if unknown:
+            out.append(f"{who}: {unknown}")
+            continue
         if key_env:
             if not os.environ.get(key_env):
                 out.append(f"{who} ({model}) reads its key from {key_env}, which is not set")
@@ -46,3 +70,45 @@ def problems(spec: RunSpec) -> list[str]:
             out.append(f"{who} ({model}) needs {' or '.join(missing)}, which is not set; set it, "
                        "or give --api-base for an OpenAI-compatible server, or use --offline")
     return out
+
+
+def store_problems(options: RunOptions) -> list[str]:
+    """One line if the store (or ``--out``, where task results live) cannot take a write.
+
+    A probe file is written and removed in each, the way the run writes: so a read-only,
+    full or foreign folder is named now, not as a traceback halfway through the run.
+    """
+    from assay.lineage.store import ArtifactStore, is_store_fault
+
+    out = []
+    roots = [options.store_url()] + ([os.path.abspath(options.out)] if options.store else [])
+    for root in roots:
+        probe = ""
+        made = _missing_local_folders(root)
+        try:
+            store = ArtifactStore(root)
+            probe = store.path(".assay", f"write-probe-{uuid.uuid4().hex[:8]}")
+            store.write_bytes(probe, b"probe")
+            store.fs.rm_file(probe)
+        except OSError as exc:
+            if not is_store_fault(exc):
+                raise
+            reason = str(exc) if str(exc).startswith("cannot write") else f"cannot write {probe or root}: {exc.strerror}"
+            out.append(f"store {root}: {reason}")
+        finally:
+            for folder in made:  # the run makes them itself; a failed check leaves nothing behind
+                if os.path.isdir(folder) and not os.listdir(folder):
+                    os.rmdir(folder)
+    return out
+
+
+def _missing_local_folders(root: str) -> list[str]:
+    """The folders a probe of local ``root`` would create, deepest first (none for a URL)."""
+    if "://" in root and not root.startswith("file://"):
+        return []
+    path = os.path.abspath(root.removeprefix("file://"))
+    missing = [p for p in [os.path.join(path, ".assay")] if not os.path.exists(p)]
+    while not os.path.exists(path):
+        missing.append(path)
+        path = os.path.dirname(path)
+    return missing

@@ -8,6 +8,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+NOT_APPLICABLE = "not_applicable"  # details flag of a row the dataset gives no basis for
+
 
 class ScoreRow(BaseModel):
     """One score for one case and one metric.
@@ -33,6 +35,17 @@ class ScoreRow(BaseModel):
         return cls(
             case_id=case_id, metric=metric, family=family, value=None, scale=scale, unscored_reason=reason, **kw
         )
+
+    @classmethod
+    def not_applicable(cls, case_id: str, metric: str, family: str, scale: str, reason: str, **kw: Any) -> ScoreRow:
+        """Unscored because the dataset does not give what the metric needs (no relevance labels,
+        no keywords): a property of the data, not a failure, so it never makes a run incomplete."""
+        details = {**kw.pop("details", {}), NOT_APPLICABLE: True}
+        return cls.unscored(case_id, metric, family, scale, reason, details=details, **kw)
+
+    @property
+    def is_not_applicable(self) -> bool:
+        return self.value is None and bool(self.details.get(NOT_APPLICABLE))
 
 
 class RowProblem(BaseModel):
@@ -67,4 +80,6 @@ class LoadedDataset:
     parse_problems: list[RowProblem] = field(default_factory=list)
     generations: list[dict[str, Any]] = field(default_factory=list)
     files: dict[str, Path] = field(default_factory=dict)
-    extras: dict[str, Any] = field(default_factory=dict)
+    generations_file: str | None = None  # where the recorded outputs are read from, e.g. "generations.jsonl"
+    generations_missing: bool = False  # that file is absent: a recorded replay has nothing to score
+    extras: dict[str, Any] = field(default_factory=dict)  # a suite's own raw tables (e.g. memory sessions)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import difflib
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any, Literal
 
@@ -45,15 +46,7 @@ class GeneratorSpec(_Strict):
     """
 
     model: str | None = Field(default=None, description="litellm model string, e.g. openai/gpt-4o-mini")
-    target: str | None = Field(
-        default=None,
-        description="your own system instead of a model (suites that support it): module:function called "
-        "in-process, or an http(s) URL to POST to (the agent suite)",
-    )
     repeats: int = Field(default=3, ge=1, le=100, description="calls per query (the agent suite's consistency)")
-    body_template: str | None = Field(
-        default=None, description='JSON body posted to a URL target; "{query}" is replaced (default {"query": "{query}"})'
-    )
     api_base: str | None = None
     api_key_env: str | None = None
     max_tokens: int | None = Field(default=None, ge=1, description="answer length cap (provider default)")
@@ -70,29 +63,6 @@ class GeneratorSpec(_Strict):
     def _no_credentials(cls, value: str | None) -> str | None:
         return public_url(value)
 
-    @field_validator("target")
-    @classmethod
-    def _module_function(cls, value: str | None) -> str | None:
-        if value is not None and value.startswith(("http://", "https://")):
-            return public_url(value)  # credentials in a URL target reach the call only
-        if value is not None:
-            module, _, function = value.partition(":")
-            if not module or not function or not all(p.isidentifier() for p in [*module.split("."), function]):
-                raise ValueError("target must be 'module:function' (e.g. mypkg.summarizer:summarize) or an http(s) URL")
-        return value
-
-    @field_validator("body_template")
-    @classmethod
-    def _json_with_query(cls, value: str | None) -> str | None:
-        if value is not None:
-            if "{query}" not in value:
-                raise ValueError('the body template must contain "{query}"')
-            try:
-                json.loads(value.replace("{query}", "q"))
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"the body template is not JSON once {{query}} is filled in: {exc.msg}") from None
-        return value
-
     @field_validator("api_key_env")
     @classmethod
     def _a_name(cls, value: str | None) -> str | None:
@@ -105,6 +75,156 @@ class GeneratorSpec(_Strict):
         if self.chunk_overlap >= self.chunk_size:
             raise ValueError(f"chunk_overlap ({self.chunk_overlap}) must be smaller than chunk_size ({self.chunk_size})")
         return self
+
+
+_ENV_NAME = re.compile(r"^(?:[A-Za-z]+ )?[A-Za-z_][A-Za-z0-9_]*$")
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+class TargetSpec(_Strict):
+    """The system under test for ``--replay live``, when it is yours: an HTTP endpoint or a
+    Python callable. Recorded in the run spec (never a header's value), so a rerun calls the
+    same system and re-sends only the calls that failed.
+
+    - ``url``: POST ``body_template`` (JSON; ``"{field}"`` is replaced by the case's field) and
+      read the answer and retrieved contexts at ``answer_path`` / ``contexts_path`` (dotted
+      paths into the JSON reply, list indexes as numbers). ``headers`` maps a header to the
+      NAME of the environment variable holding its value, optionally after a scheme word:
+      ``{"Authorization": "Bearer MY_TOKEN"}``.
+    - ``function``: ``module:function`` called in-process (sync or async) with the case's
+      fields as keyword arguments (those its signature names). A function handed to
+      ``assay.evaluate`` directly is recorded by its qualified name; a lambda or closure
+      cannot be imported again, so ``assay rerun`` cannot call it.
+    """
+
+    url: str | None = Field(default=None, description="http(s) endpoint to POST each case to")
+    function: str | None = Field(default=None, description="module:function called in-process")
+    body_template: str | None = Field(default=None, description='JSON body, e.g. {"question": "{question}"}')
+    answer_path: str | None = Field(default=None, description="dotted path of the answer in the reply")
+    contexts_path: str | None = Field(default=None, description="dotted path of the retrieved contexts")
+    headers: dict[str, str] = Field(default_factory=dict, description="header -> env var NAME (value never stored)")
+    version: str | None = Field(
+        default=None, max_length=200,
+        description="your label for this build of the system: answers are kept per target and version, so a "
+        "changed system at the same address is called afresh when the version changes",
+    )
+    timeout_s: float = Field(default=60.0, gt=0, description="per-call timeout, seconds")
+    max_retries: int | None = Field(
+        default=None, ge=0,
+        description="retries on timeouts, connection errors, 408/429/5xx; None: the suite's default "
+        "(3; the agent suite's 0, where a failed call is itself a measurement)",
+    )
+    retry_base_s: float = Field(default=0.5, gt=0)
+    retry_max_s: float = Field(default=10.0, gt=0)
+
+    @field_validator("url")
+    @classmethod
+    def _public(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("http://", "https://")):
+            raise ValueError("a target url must start with http:// or https://")
+        return public_url(value)  # credentials in the URL reach the call only
+
+    @field_validator("function")
+    @classmethod
+    def _qualified(cls, value: str | None) -> str | None:
+        if value is not None:
+            module, _, name = value.partition(":")
+            if not module or not name or not all(p.isidentifier() for p in module.split(".")):
+                raise ValueError("a target function must be 'module:function' (e.g. mypkg.rag:answer)")
+        return value
+
+    @field_validator("headers")
+    @classmethod
+    def _env_names(cls, value: dict[str, str]) -> dict[str, str]:
+        for header, source in value.items():
+            if not _ENV_NAME.match(source):
+                raise ValueError(
+                    f"header {header!r}: give the NAME of the environment variable holding its value "
+                    f"(optionally after a scheme, e.g. 'Bearer MY_TOKEN'), never the value itself"
+                )
+        return value
+
+    @field_validator("body_template")
+    @classmethod
+    def _json_template(cls, value: str | None) -> str | None:
+        if value is not None:
+            if not _PLACEHOLDER.search(value):
+                raise ValueError('the body template names no case field, e.g. {"question": "{question}"}')
+            try:
+                json.loads(_PLACEHOLDER.sub("x", value))
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"the body template is not JSON once its fields are filled in: {exc.msg}") from None
+        return value
+
+    @model_validator(mode="after")
+    def _one_system(self) -> TargetSpec:
+        if (self.url is None) == (self.function is None):
+            raise ValueError("a target is either a url or a function (module:function), not both or neither")
+        return self
+
+    @property
+    def kind(self) -> Literal["http", "python"]:
+        return "http" if self.url else "python"
+
+    @property
+    def identity(self) -> str:
+        """What the target is, for records and call-store keys."""
+        return str(self.url or self.function) + (f"@{self.version}" if self.version else "")
+
+    def body_fields(self) -> list[str]:
+        return _PLACEHOLDER.findall(self.body_template or "")
+
+
+def parse_target(value: str) -> TargetSpec:
+    """``--target``: an http(s) URL or ``module:function``."""
+    try:
+        if value.startswith(("http://", "https://")):
+            return TargetSpec(url=value)
+        return TargetSpec(function=value)
+    except ValidationError:
+        raise SpecError(f"--target {value!r}: give an http(s) URL or module:function (e.g. mypkg.rag:answer)") from None
+
+
+def legacy_target(value: str, template: str | None, generator: dict[str, Any]) -> dict[str, Any]:
+    """A target from the older ``generator.target`` form (and its body template / key variable)."""
+    target: dict[str, Any] = {"url": value} if value.startswith(("http://", "https://")) else {"function": value}
+    if template:
+        target["body_template"] = template
+    if "url" in target and generator.get("api_key_env"):
+        target["headers"] = {"Authorization": f"Bearer {generator['api_key_env']}"}
+    if "timeout_s" in generator:
+        target["timeout_s"] = generator["timeout_s"]
+    return target
+
+
+def target_from_options(
+    value: str | None, file: Path | None, settings: dict[str, Any], generator: dict[str, Any]
+) -> dict[str, Any] | None:
+    """The target of a run from ``--target``/``--target-file``/the config's ``target:`` and the
+    call knobs given as flags (body template, timeout, retries, the key variable as a Bearer header)."""
+    if value is None and file is None and not settings:
+        return None
+    target = dict(settings)
+    if file is not None:
+        target.update(load_target_file(file).model_dump(exclude_defaults=True))
+    if value is not None:
+        target.pop("url", None), target.pop("function", None)
+        target.update(parse_target(value).model_dump(exclude_defaults=True))
+    for knob in ("body_template", "timeout_s", "max_retries"):
+        if generator.get(knob) is not None:
+            target[knob] = generator[knob]
+    if target.get("url") and generator.get("api_key_env") and "Authorization" not in target.get("headers", {}):
+        target["headers"] = {**target.get("headers", {}), "Authorization": f"Bearer {generator['api_key_env']}"}
+    return target
+
+
+def load_target_file(path: Path) -> TargetSpec:
+    """``--target-file target.yaml``: a TargetSpec's fields; errors name the file and field."""
+    data = read_yaml_mapping(path, "target", SpecError)
+    try:
+        return TargetSpec.model_validate(data)
+    except ValidationError as exc:
+        raise SpecError(f"target file {path}: {_readable(exc)}") from None
 
 
 class PanelJudge(_Strict):
@@ -133,6 +253,10 @@ class JurySpec(_Strict):
     def _public_endpoints(cls, judges: list[JudgeSpec]) -> list[JudgeSpec]:
         return [j.model_copy(update={"api_base": public_url(j.api_base)}) if j.api_base else j for j in judges]
 
+    def weights(self) -> dict[str, float]:
+        """Each judge's ensemble weight, by judge name (the panel as recorded)."""
+        return {judge.name: judge.weight for judge in self.panel}
+
     def config(self, concurrency_per_provider: int = 8) -> JuryConfig:
         """The runnable jury configuration (concurrency comes from the run's options)."""
         data = self.model_dump(exclude={"panel"})
@@ -159,6 +283,7 @@ class RunSpec(_Strict):
     dataset: str | None = Field(default=None, description="dataset directory; None: the suite's bundled one")
     replay: ReplayMode = "recorded"
     generator: GeneratorSpec = Field(default_factory=GeneratorSpec)
+    target: TargetSpec | None = Field(default=None, description="your own system for --replay live (url or function)")
     jury: JurySpec | None = Field(default=None, description="None: resolved when the run starts (keys or offline)")
     k: int = Field(default=10, ge=1, description="top-k for retrieval metrics")
     lang: Lang = "ko"
@@ -168,9 +293,24 @@ class RunSpec(_Strict):
     compare_with: str | None = Field(default=None, description="baseline run id or 'latest'")
     fail_on_regression: bool = False
 
+    @model_validator(mode="before")
+    @classmethod
+    def _legacy_generator_target(cls, data: Any) -> Any:
+        """Specs recorded before targets had their own record kept ``generator.target`` (a URL
+        or module:function) with its body template and key variable; read them as a target."""
+        if not isinstance(data, dict) or not isinstance(data.get("generator"), dict):
+            return data
+        generator = dict(data["generator"])
+        legacy = generator.pop("target", None)
+        template = generator.pop("body_template", None)
+        if legacy is None:
+            return data if template is None else {**data, "generator": generator}
+        target = data.get("target") or legacy_target(legacy, template, generator)
+        return {**data, "generator": generator, "target": target}
+
     @model_validator(mode="after")
     def _live_needs_a_model(self) -> RunSpec:
-        if self.replay == "live" and not (self.generator.model or self.generator.target):
+        if self.replay == "live" and not (self.generator.model or self.target):
             raise ValueError(
                 "--replay live needs --generator MODEL (a litellm model, e.g. openai/gpt-4o-mini) "
                 "or --target module:function (your own system)"
@@ -199,32 +339,6 @@ class RunSpec(_Strict):
         location (its content is keyed by the snapshot hash) and the post-run comparison."""
         return self.model_copy(update={"dataset": "", "compare_with": None, "fail_on_regression": False})
 
-    def suite_params(self, concurrency: int | None = None) -> dict[str, Any]:
-        """The flat parameters a suite's replay and metric families read (k, generator knobs…)."""
-        gen = self.generator
-        params: dict[str, Any] = {
-            "k": self.k,
-            "lang": self.lang,
-            "disagreement_threshold": self.disagreement_threshold,
-            "generator": gen.model,
-            "target": gen.target,
-            "api_base": gen.api_base,
-            "api_key_env": gen.api_key_env,
-            "max_tokens": gen.max_tokens,
-            "timeout_s": gen.timeout_s,
-            "max_retries": gen.max_retries,
-            "retry_base_s": gen.retry_base_s,
-            "retry_max_s": gen.retry_max_s,
-            "chunk_size": gen.chunk_size,
-            "chunk_overlap": gen.chunk_overlap,
-            "embedding_model": gen.embedding_model,
-            "repeats": gen.repeats,
-            "body_template": gen.body_template,
-        }
-        if concurrency:
-            params["concurrency"] = concurrency
-        return {k: v for k, v in params.items() if v is not None}
-
 
 class RunOptions(_Strict):
     """How a run executes; none of it changes a score, so none of it enters a cache key."""
@@ -242,7 +356,7 @@ class RunOptions(_Strict):
 
 # Keys a --config file may hold at its top level. A file with only jury keys (the older jury-file
 # form: judges, concurrency, retries, max_cost_usd, lang, offline) still works.
-_SPEC_KEYS = {"suite", "dataset", "replay", "generator", "jury", "k", "lang", "disagreement_threshold",
+_SPEC_KEYS = {"suite", "dataset", "replay", "generator", "target", "jury", "k", "lang", "disagreement_threshold",
               "quarantine", "allow_symlinks", "compare_with", "fail_on_regression"}
 _OPTION_KEYS = {"out", "store", "concurrency", "runner"}
 _JURY_SHORTHAND = {"judges", "offline", "retries", "max_retries", "max_cost_usd", "concurrency_per_provider"}
@@ -269,7 +383,8 @@ def build_run_spec(
     """Merge the config file and command-line values (CLI wins) into a validated spec and options.
 
     ``cli`` holds only the options the user gave (None means "not given"): dataset, replay,
-    generator (the model), api_base, generator knobs under ``generator_*``, judges,
+    generator (the model), api_base, generator knobs under ``generator_*``, target (a URL or
+    module:function), target_file, target_spec (TargetSpec fields), body_template, judges,
     judge_weights, offline, k, lang, max_cost, quarantine, allow_symlinks, compare_with,
     fail_on_regression, out, store, concurrency, runner.
     """
@@ -288,6 +403,17 @@ def build_run_spec(
         generator["model"] = given["generator"]
     if "api_base" in given:
         generator.setdefault("api_base", given["api_base"])
+    # -- your own system (--target / --target-file / target:) ---------------------------------
+    knobs = {"body_template": given.get("body_template"), "timeout_s": given.get("generator_timeout_s"),
+             "max_retries": given.get("generator_max_retries"), "api_key_env": given.get("generator_api_key_env")}
+    file_target = file.get("target") or {}
+    if isinstance(file_target, str):
+        file_target = parse_target(file_target).model_dump(exclude_defaults=True)
+    settings = {**file_target, **(given.get("target_spec") or {})}  # the Python API passes a whole spec
+    try:
+        target = target_from_options(given.get("target"), given.get("target_file"), settings, knobs)
+    except ValidationError as exc:
+        raise SpecError(_readable(exc)) from None
 
     jury_file = {k: v for k, v in file.items() if k in _JURY_SHORTHAND}
     jury_file.update(file.get("jury") or {})
@@ -313,10 +439,11 @@ def build_run_spec(
     if max_cost is not None and not (math.isfinite(max_cost) and max_cost >= 0):
         raise SpecError(f"--max-cost must be a finite number of USD >= 0, got {max_cost}")
 
-    fields: dict[str, Any] = {k: file[k] for k in _SPEC_KEYS & file.keys() if k not in ("generator", "jury")}
-    fields.update({k: given[k] for k in _SPEC_KEYS & given.keys() if k not in ("generator", "jury")})
+    fields: dict[str, Any] = {k: file[k] for k in _SPEC_KEYS & file.keys() if k not in ("generator", "jury", "target")}
+    fields.update({k: given[k] for k in _SPEC_KEYS & given.keys() if k not in ("generator", "jury", "target")})
     fields.update(
         suite=suite,
+        target=target,
         dataset=str(Path(fields.get("dataset") or default_dataset).resolve()),
         lang=lang,
         generator=generator,
@@ -334,7 +461,8 @@ def build_run_spec(
 
 # Spec fields by the command-line flag that sets them, so errors speak the user's language.
 _FLAGS = {"replay": "--replay", "k": "-k", "lang": "--lang", "generator.model": "--generator",
-          "generator.target": "--target", "generator.repeats": "--repeats", "generator.body_template": "--body-template",
+          "target.url": "--target", "target.function": "--target", "generator.repeats": "--repeats",
+          "target.body_template": "--body-template", "target.timeout_s": "--gen-timeout",
           "generator.api_key_env": "--api-key-env", "generator.max_tokens": "--gen-max-tokens",
           "generator.timeout_s": "--gen-timeout", "generator.max_retries": "--gen-retries",
           "generator.chunk_size": "--chunk-size", "generator.chunk_overlap": "--chunk-overlap",

@@ -13,9 +13,20 @@ overall:
 - rho: Spearman rank correlation with the labels (average ranks for ties; "-" if either
   side is constant).
 
+- caught: of the answers labelled in the bottom quarter of the scale (≤ 2 on 1-5, ≤ 2.5 on
+  0-10), the share the predictor scores at most 2.5 on 1-5 (3.75 on 0-10): wrong answers caught;
+- flagged: of the answers labelled in the top quarter (≥ 4 on 1-5, ≥ 7.5 on 0-10), the share
+  the predictor scores at most 3 on 1-5 (5 on 0-10): correct answers wrongly flagged.
+  Neither is computed for fields where lower is better (memory noise) or for counts.
+
 The agent prompt's ``intent_label`` (categorical) is reported as exact agreement only.
 
-    python bench/jury_agreement.py [--data PATH] [--details]
+Sets: in-sample (``datasets/judgments/labelled.jsonl``, the set the cut-offs were set on; the
+bundled rag_qa and memory labels, which the rules have been checked against) and held-out
+(``bench/heldout/<suite>/labelled.jsonl``: new domains, labelled by the rubric in
+``docs/judges.md`` before the jury first ran on them, never tuned on).
+
+    python bench/jury_agreement.py [--data PATH] [--details] [--no-heldout]
 
 Prints ratios; asserts nothing.
 """
@@ -83,20 +94,37 @@ def to_0_10(value: float, scale: tuple[float, float] | None) -> float:
     return (value - lo) / (hi - lo) * 10.0
 
 
-def summarise(pairs: list[tuple[float, float, float]]) -> dict[str, float | None]:
-    """pairs of (prediction, label, step) -> exact, within1, MAE, rho."""
+LOWER_IS_BETTER = {"noise"}
+
+
+def summarise(
+    pairs: list[tuple[float, float, float]], scale: tuple[float, float] | None = None
+) -> dict[str, float | None]:
+    """pairs of (prediction, label, step) -> exact, within1, MAE, rho, and with a scale the
+    share of wrong answers caught and of correct answers flagged (see the module docstring)."""
     eps = 1e-9
     n = len(pairs)
     exact = sum(abs(p - y) <= s / 2 + eps for p, y, s in pairs) / n
     within = sum(abs(p - y) <= s + eps for p, y, s in pairs) / n
     mae = sum(abs(p - y) for p, y, _ in pairs) / n
     rho = spearman([p for p, _, _ in pairs], [y for _, y, _ in pairs])
-    return {"exact": exact, "within1": within, "mae": mae, "rho": rho}
+    caught = flagged = None
+    if scale is not None:
+        lo, hi = scale
+        at = lambda frac: lo + frac * (hi - lo)  # noqa: E731  (1-5: .25 → 2, .375 → 2.5, .5 → 3)
+        wrong = [p for p, y, _ in pairs if y <= at(0.25) + eps]
+        right = [p for p, y, _ in pairs if y >= at(0.75) - eps]
+        caught = sum(p <= at(0.375) + eps for p in wrong) / len(wrong) if wrong else None
+        flagged = sum(p <= at(0.5) + eps for p in right) / len(right) if right else None
+    return {"exact": exact, "within1": within, "mae": mae, "rho": rho, "caught": caught, "flagged": flagged}
 
 
 def fmt(stats: dict[str, float | None]) -> str:
-    rho = "-" if stats["rho"] is None else f"{stats['rho']:.2f}"
-    return f"{stats['exact']:6.2f} {stats['within1']:8.2f} {stats['mae']:6.2f} {rho:>6}"
+    def f(key: str, width: int) -> str:
+        value = stats.get(key)
+        return f"{'-':>{width}}" if value is None else f"{value:{width}.2f}"
+
+    return f"{f('exact', 6)} {f('within1', 8)} {f('mae', 6)} {f('rho', 6)} {f('caught', 7)} {f('flagged', 8)}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -106,17 +134,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-heldout", action="store_true", help="skip the held-out rag_qa answer labels")
     args = parser.parse_args(argv)
 
-    rows = [json.loads(line) for line in args.data.read_text(encoding="utf-8").splitlines() if line.strip()]
-    print(f"== {args.data.relative_to(ROOT)}: the set the offline judges' cut-offs were set on (in-sample)")
+    rows = read_jsonl(args.data)
+    print(f"== IN-SAMPLE {args.data.relative_to(ROOT)}: the set the offline judges' cut-offs were set on")
     agreement(rows, args.details)
+    print("\n== IN-SAMPLE datasets/rag_qa answer labels: labelled by a different person; the claim")
+    print("   checks were written after reading its wrong answers (q013, q014, q016, q019, q028)")
+    agreement(rag_qa_rows(), args.details)
+    print("\n== IN-SAMPLE datasets/memory labels: written by the dataset's author from the seed rubric")
+    agreement(memory_rows(), args.details)
     if not args.no_heldout:
-        print("\n== datasets/rag_qa answer labels: labelled by a different person, never used for tuning (held-out)")
-        agreement(rag_qa_rows(), args.details)
-        print("\n== datasets/memory labels: written by the dataset's author from the seed rubric, before the")
-        print("   offline rules were run on it (one rule, 'the answer type must sit in an on-topic clause',")
-        print("   was changed after seeing its disagreements)")
-        agreement(memory_rows(), args.details)
+        for suite_dir in sorted((ROOT / "bench" / "heldout").iterdir()):
+            data = suite_dir / "labelled.jsonl"
+            if data.is_file():
+                print(f"\n== HELD-OUT {data.relative_to(ROOT)}: new domain, labelled before the jury ran, never tuned on")
+                agreement(read_jsonl(data), args.details)
     return 0
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def memory_rows() -> list[dict]:
@@ -213,13 +249,16 @@ def agreement(rows: list[dict], details: bool) -> None:
     if details:
         print()
 
-    header = f"{'':34} {'predictor':16} {'exact':>6} {'within1':>8} {'MAE':>6} {'rho':>6}"
+    header = (
+        f"{'':34} {'predictor':16} {'exact':>6} {'within1':>8} {'MAE':>6} {'rho':>6} {'caught':>7} {'flagged':>8}"
+    )
     print("Per field (MAE in the field's units)")
     print(header)
     for (pid, field), per in records.items():
         n = len(per[ENSEMBLE])
         for name in predictors:
-            print(f"{pid + '.' + field:28} n={n:<3} {name:16} {fmt(summarise(per[name]))}")
+            scale = None if field in LOWER_IS_BETTER else scales[(pid, field)]
+            print(f"{pid + '.' + field:28} n={n:<3} {name:16} {fmt(summarise(per[name], scale))}")
     print()
 
     print("Per prompt id and overall (every field rescaled to 0-10 for MAE and rho; steps likewise)")

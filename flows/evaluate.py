@@ -37,14 +37,23 @@ from assay.artifacts import (  # noqa: E402
 from assay.cancellation import RunStopped  # noqa: E402
 from assay.compare import RunFacts, dataset_fingerprint, latest_completed_run  # noqa: E402
 from assay.lineage.code_version import code_version  # noqa: E402
-from assay.lineage.manifest import Manifest, RunRecorder, config_hash, environment, git_state, now_iso  # noqa: E402
+from assay.lineage.manifest import (  # noqa: E402
+    Manifest,
+    ModelsUsed,
+    PrefectRun,
+    RunRecorder,
+    code_state,
+    config_hash,
+    environment,
+    now_iso,
+)
 from assay.lineage.store import ArtifactStore  # noqa: E402
 from assay.pipeline import incomplete_reasons, quarantine_record  # noqa: E402
 from assay.redact import install_log_redaction  # noqa: E402
 from assay.run_config import fingerprint_dataset  # noqa: E402
 from assay.spec import RunOptions, RunSpec  # noqa: E402
 from assay.suites.registry import get_suite  # noqa: E402
-from flows.recording import StepRunner  # noqa: E402
+from flows.recording import StepRunner, describe_error  # noqa: E402
 from tasks.common import result_storage  # noqa: E402
 from tasks.steps import (  # noqa: E402
     aggregate_scores,
@@ -90,11 +99,14 @@ def evaluate(
         run_spec=spec.model_dump(mode="json"),
         options=options.model_dump(mode="json"),
         config_hash=config_hash(spec.step_view().model_dump(mode="json")),
-        code={**git_state(), "code_version": code_version()},
+        code=code_state(code_version()),
         environment=environment(),
-        prefect={"flow_run_id": str(get_run_context().flow_run.id), "flow_run_name": get_run_context().flow_run.name},
-        models={"generator": spec.generator.model if spec.replay == "live" else None,
-                "judges": [j.model for j in spec.jury.panel] if spec.jury else []},
+        prefect=PrefectRun(flow_run_id=str(get_run_context().flow_run.id), flow_run_name=get_run_context().flow_run.name),
+        models=ModelsUsed(
+            generator=spec.generator.model if spec.replay == "live" and spec.target is None else None,
+            target=spec.target.identity if spec.replay == "live" and spec.target else None,
+            judges=[j.model for j in spec.jury.panel] if spec.jury else [],
+        ),
     )
     recorder = RunRecorder(artifacts, manifest)
     recorder.save()
@@ -199,9 +211,9 @@ def evaluate(
         logger.warning(str(exc))
         return steps.fail(str(exc), status="stopped")
     except Exception as exc:  # noqa: BLE001 - record any failure in the manifest, then fail the flow run
-        logger.error(f"run failed: {type(exc).__name__}: {exc}")
+        logger.error(f"run failed: {describe_error(exc)}")
         logger.debug("traceback", exc_info=True)  # -v shows it; users see the message
-        return steps.fail(f"{type(exc).__name__}: {exc}")
+        return steps.fail(describe_error(exc))
 
 
 def _compare(steps: StepRunner, artifacts: ArtifactStore, store_url: str, spec: RunSpec, run_id: str,

@@ -18,6 +18,7 @@ from prefect.states import Failed
 from assay.artifacts import Artifact, FamilyOutput, ReplayOutput, StepOutput
 from assay.cancellation import raise_if_stopped
 from assay.lineage.manifest import RunRecorder, StepRecord
+from assay.lineage.store import ArtifactNotFound, CorruptArtifact, StoreWriteError
 
 OutputT = TypeVar("OutputT", bound=StepOutput)
 
@@ -54,27 +55,45 @@ class StepRunner:
         future.wait()
         return self._settle(name, output_type, task, args, future.state, started)
 
-    def _settle(self, name: str, output_type: type[OutputT], task: Any, args: tuple, state: Any, started: float) -> OutputT | None:
+    def _settle(self, name: str, output_type: type[OutputT], task: Any, args: tuple, state: Any, started: float,
+                note: str = "") -> OutputT | None:
         if state.is_failed() or state.is_crashed():
             error = state.result(raise_on_failure=False)
-            detail = f"{type(error).__name__}: {error}" if isinstance(error, BaseException) else str(state.message)
+            detail = describe_error(error) if isinstance(error, BaseException) else str(state.message)
             self._step(name, "failed", state, started, detail=detail)
             self.logger.error(f"step {name} failed: {detail}")
             raise_if_stopped()  # a step failed because the run is stopping: end as "stopped"
             return None
         output = output_type.model_validate(state.result())
         reused = state.name == "Cached"
-        if reused and self._not_reusable(output):
-            # The cache points at content this store lacks, or at a jury step with failed
-            # calls: run it again. Judge calls that succeeded before are still reused.
+        corrupt = self._set_aside_corrupt(output) if reused else []
+        if reused and (corrupt or self._not_reusable(output)):
+            # The cache points at content this store lacks (or held corrupt: now set aside), or
+            # at a jury step with failed calls: run it again. Judge calls that succeeded are reused.
+            for line in corrupt:
+                self.logger.warning(f"step {name}: {line}; running the step again")
+                _progress(f"! {name}: {line}; running the step again")
             self.logger.info(f"step {name}: cached result not reusable, running again")
             state = self._configured(name, task, refresh=True)(*args, return_state=True)
-            return self._settle(name, output_type, task, args, state, started)
-        self._record_step(name, output, state, started, reused)
+            note = "; ".join(f"recomputed: {line}" for line in corrupt)
+            return self._settle(name, output_type, task, args, state, started, note)
+        self._record_step(name, output, state, started, reused, note)
         self.adopt(name, output.artifacts)
         if isinstance(output, FamilyOutput):
             self.prompts.update(output.prompts)
         return output
+
+    def _set_aside_corrupt(self, output: StepOutput) -> list[str]:
+        """Check each artifact's bytes against its hash; a corrupt one is moved out of the pool."""
+        found = []
+        for artifact in output.artifacts:
+            try:
+                self.store.get(artifact.sha)
+            except CorruptArtifact as exc:
+                found.append(str(exc))
+            except ArtifactNotFound:
+                pass
+        return found
 
     def _not_reusable(self, output: StepOutput) -> bool:
         missing = any(not self.store.has(a.sha) for a in output.artifacts)
@@ -82,7 +101,7 @@ class StepRunner:
         failed_live = isinstance(output, ReplayOutput) and output.failed > 0
         return missing or failed_calls or failed_live
 
-    def _record_step(self, name: str, output: StepOutput, state: Any, started: float, reused: bool) -> None:
+    def _record_step(self, name: str, output: StepOutput, state: Any, started: float, reused: bool, note: str = "") -> None:
         stats = output.jury_stats if isinstance(output, FamilyOutput) else None
         keys = output.request_keys if isinstance(output, FamilyOutput) else []
         if reused:
@@ -91,6 +110,7 @@ class StepRunner:
         else:
             detail = stats.describe() if stats else ""
             sent, reused_calls = (stats.sent, stats.reused) if stats else (0, 0)
+        detail = "; ".join(part for part in (note, detail) if part)
         self._step(name, "reused" if reused else "ran", state, started, detail=detail, sent=sent, reused_calls=reused_calls)
 
     def _step(self, name: str, status: str, state: Any, started: float, detail: str = "", sent: int = 0, reused_calls: int = 0) -> None:
@@ -106,11 +126,8 @@ class StepRunner:
         self.records[name] = record
         self.recorder.step(record)
         self.recorder.save()
-        if os.environ.get("ASSAY_PROGRESS") == "1":
-            mark = {"ran": "✓", "reused": "↺", "failed": "✗"}.get(status, "·")
-            # sys.stderr directly: the flow's log_prints would turn print() into a log record
-            sys.stderr.write(f"{mark} {name}: {status} in {record.duration_s:.2f}s {detail}".rstrip() + "\n")
-            sys.stderr.flush()
+        mark = {"ran": "✓", "reused": "↺", "failed": "✗"}.get(status, "·")
+        _progress(f"{mark} {name}: {status} in {record.duration_s:.2f}s {detail}".rstrip())
 
     # -- recording artifacts ---------------------------------------------------------------
     def adopt(self, producer: str, produced: list[Artifact]) -> None:
@@ -133,11 +150,19 @@ class StepRunner:
         }
 
     def finish(self, status: str, message: str) -> None:
-        self.recorder.manifest.prompts = dict(sorted(self.prompts.items()))
+        manifest = self.recorder.manifest
+        manifest.prompts = dict(sorted(self.prompts.items()))
+        # Corrupt pool objects this run moved aside (here or inside a step) are named in its record.
+        manifest.set_aside = self.store.set_aside_since(manifest.created_at)
         self.recorder.finish(status, message)
 
     def fail(self, message: str, status: str = "failed") -> Any:
-        self.finish(status, message)
+        try:
+            self.finish(status, message)
+        except OSError as exc:  # the store itself is failing (disk full, read-only): say so, once
+            self.logger.error(f"the run's manifest could not be updated: {describe_error(exc)}")
+            if message != describe_error(exc):
+                message = f"{message}; the manifest could not be updated: {describe_error(exc)}"
         return Failed(message=message, data=self.outcome(status))
 
     def comparison_artifact(self, text: str) -> None:
@@ -159,3 +184,17 @@ class StepRunner:
         if rows:
             create_table_artifact(table=rows, key=f"{key}-scores", description=f"metric means, run {run_id}")
 
+
+def describe_error(error: BaseException) -> str:
+    """One line for a failure: a store fault is its own sentence naming the path, anything else
+    keeps its type (an OSError names its path too)."""
+    if isinstance(error, StoreWriteError):
+        return str(error)
+    return f"{type(error).__name__}: {error}"
+
+
+def _progress(line: str) -> None:
+    if os.environ.get("ASSAY_PROGRESS") == "1":
+        # sys.stderr directly: the flow's log_prints would turn print() into a log record
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()

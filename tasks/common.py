@@ -12,7 +12,7 @@ from prefect.cache_policies import INPUTS, TASK_SOURCE
 from prefect.tasks import exponential_backoff
 
 from assay.cancellation import RunStopped
-from assay.lineage.store import ArtifactStore
+from assay.lineage.store import ArtifactStore, StoreWriteError
 from assay.suites.registry import get_suite
 from tasks.results import GuardedResultStorage, PlainJSONSerializer
 
@@ -27,6 +27,7 @@ CONTENT_CACHE = CONTENT_CACHE + TASK_SOURCE
 
 PERMANENT_ERRORS = (
     ValueError, TypeError, KeyError, LookupError, NotImplementedError, FileNotFoundError, RunStopped,
+    StoreWriteError,  # a full or read-only store does not mend itself between retries
 )
 
 

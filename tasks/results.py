@@ -112,6 +112,10 @@ def _replace_file(target: Path, content: bytes) -> None:
     """Write a fresh temp file (never through a link) and rename it over ``target``."""
     tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(content)
-    os.replace(tmp, target)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(content)
+        os.replace(tmp, target)
+    finally:  # a full disk must not leave half a record behind
+        if os.path.lexists(tmp):
+            os.unlink(tmp)

@@ -24,7 +24,9 @@ import re
 import statistics
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any
+
+from assay.metrics.agreement import Level, krippendorff_alpha  # noqa: F401  (re-exported)
 
 DEFAULT_WEIGHTS: tuple[float, float, float] = (0.34, 0.33, 0.33)
 DISAGREEMENT_THRESHOLD = 3.0
@@ -181,78 +183,7 @@ def aggregate_verdict_scores(
     return out
 
 
-# -- Krippendorff's alpha ------------------------------------------------------------------
-
-Level = Literal["nominal", "ordinal", "interval", "ratio"]
-
-
-def krippendorff_alpha(ratings: Sequence[Sequence[float | None]], level: Level = "interval") -> float | None:
-    """Krippendorff's alpha for ``ratings[judge][unit]`` (``None`` or NaN = missing).
-
-    Uses the coincidence matrix over pairable values (units with ≥ 2 ratings). Returns
-    ``None`` when alpha is undefined: fewer than 2 pairable values, or no variation at all
-    in the pairable values (expected disagreement 0).
-    """
-    if level not in ("nominal", "ordinal", "interval", "ratio"):
-        raise ValueError(f"unknown level {level!r}")
-    if not ratings:
-        return None
-    n_units = max(len(row) for row in ratings)
-    units: list[list[float]] = []
-    for u in range(n_units):
-        vals = []
-        for row in ratings:
-            if u < len(row) and row[u] is not None:
-                v = float(row[u])  # type: ignore[arg-type]
-                if not math.isnan(v):
-                    vals.append(v)
-        if len(vals) >= 2:
-            units.append(vals)
-    if not units:
-        return None
-    domain = sorted({v for vals in units for v in vals})
-    index = {v: i for i, v in enumerate(domain)}
-    k = len(domain)
-    coincidence = [[0.0] * k for _ in range(k)]
-    for vals in units:
-        m = len(vals)
-        counts: dict[int, int] = {}
-        for v in vals:
-            counts[index[v]] = counts.get(index[v], 0) + 1
-        for c, nc in counts.items():
-            for d, nd in counts.items():
-                pairs = nc * (nd - 1) if c == d else nc * nd
-                coincidence[c][d] += pairs / (m - 1)
-    marginals = [sum(row) for row in coincidence]
-    n = sum(marginals)
-    if n <= 1:
-        return None
-
-    def delta2(c: int, d: int) -> float:
-        a, b = domain[c], domain[d]
-        if level == "nominal":
-            return 0.0 if c == d else 1.0
-        if level == "interval":
-            return (a - b) ** 2
-        if level == "ratio":
-            return 0.0 if a + b == 0 else ((a - b) / (a + b)) ** 2
-        lo, hi = min(c, d), max(c, d)  # ordinal
-        return (sum(marginals[lo : hi + 1]) - (marginals[c] + marginals[d]) / 2.0) ** 2
-
-    observed = 0.0
-    expected = 0.0
-    for c in range(k):
-        for d in range(k):
-            if c == d and level != "ordinal":
-                continue
-            dist = delta2(c, d)
-            observed += coincidence[c][d] * dist
-            expected += marginals[c] * marginals[d] * dist
-    observed /= n
-    expected /= n * (n - 1)
-    if expected <= 0:
-        return None
-    return 1.0 - observed / expected
+# Krippendorff's alpha lives with the other agreement statistics (assay.metrics.agreement).
 
 
 __all__ = [

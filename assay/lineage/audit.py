@@ -108,11 +108,16 @@ def _check_anchor(store: ArtifactStore, record: dict, result: AuditResult) -> No
     parent, parent_root = record.get("chain_parent"), record.get("chain_parent_root")
     if parent:
         try:
-            current = json.loads(store.read_bytes(store.run_path(parent, MANIFEST))).get("root_hash")
+            parent_record = json.loads(store.read_bytes(store.run_path(parent, MANIFEST)))
         except FileNotFoundError:
             result.notices.append(f"chained run {parent} is not in this store")
         else:
-            if current != parent_root:
+            current = parent_record.get("root_hash")
+            # A parent amended later (assay calibrate) keeps the roots it had before.
+            earlier = {a.get("previous_root") for a in parent_record.get("amendments") or []}
+            if current != parent_root and parent_root in earlier:
+                result.notices.append(f"chained run {parent} was amended after this run began")
+            elif current != parent_root:
                 result.manifest.append(f"chain broken: run {parent} no longer has the root hash recorded here")
 
 

@@ -60,6 +60,39 @@ class StepRecord(BaseModel):
     judge_calls_reused: int = 0
 
 
+class CodeState(BaseModel):
+    git_commit: str | None = None
+    git_dirty: bool | None = Field(default=None, description="uncommitted changes in the work tree; None outside git")
+    code_version: str = Field(default="", description="hash of the assay package's code and rule data")
+
+
+class Environment(BaseModel):
+    python: str = ""
+    platform: str = ""
+    packages: dict[str, str | None] = Field(default_factory=dict, description="name -> installed version")
+
+
+class PrefectRun(BaseModel):
+    flow_run_id: str | None = None
+    flow_run_name: str | None = None
+
+
+class ModelsUsed(BaseModel):
+    generator: str | None = Field(default=None, description="the live generator's model (None: recorded replay)")
+    target: str | None = Field(default=None, description="the user's own system under test, when live replay called it")
+    judges: list[str] = Field(default_factory=list)
+
+
+class Amendment(BaseModel):
+    """A step added to a finished run, and the root hash the run had before it, so a run
+    chained to the earlier anchor still audits (see ``assay.lineage.audit``)."""
+
+    step: str
+    at: str
+    previous_root: str
+    detail: str = ""
+
+
 class Manifest(BaseModel):
     schema_version: int = SCHEMA_VERSION
     run_id: str
@@ -69,21 +102,27 @@ class Manifest(BaseModel):
     created_at: str
     finished_at: str | None = None
     parent_run: str | None = None
+    # As recorded; validated into assay.spec.RunSpec / RunOptions when a rerun or deep audit uses
+    # them, so a run recorded by an older version can still be listed and audited.
     run_spec: dict[str, Any] = Field(default_factory=dict, description="assay.spec.RunSpec: what changes results")
     options: dict[str, Any] = Field(default_factory=dict, description="assay.spec.RunOptions: how it ran")
     config_hash: str = ""
-    code: dict[str, Any] = Field(default_factory=dict)
-    environment: dict[str, Any] = Field(default_factory=dict)
-    prefect: dict[str, Any] = Field(default_factory=dict)
-    models: dict[str, Any] = Field(default_factory=dict)
+    code: CodeState = Field(default_factory=CodeState)
+    environment: Environment = Field(default_factory=Environment)
+    prefect: PrefectRun = Field(default_factory=PrefectRun)
+    models: ModelsUsed = Field(default_factory=ModelsUsed)
     prompts: dict[str, str] = Field(default_factory=dict, description="prompt id -> sha256")
     steps: list[StepRecord] = Field(default_factory=list)
     artifacts: dict[str, ArtifactEntry] = Field(default_factory=dict)
+    set_aside: list[str] = Field(default_factory=list, description="corrupt pool objects this run moved aside")
     # The anchor (see ``anchor``): a chain to the previous finished run and a root hash over
     # every other field, HMAC-signed when ASSAY_SIGNING_KEY is set.
     chain_parent: str | None = Field(default=None, description="the run this one chains to")
     chain_parent_root: str | None = Field(default=None, description="that run's root hash when this run began")
     signing_key_id: str | None = Field(default=None, description="sha256 of the signing key, first 16 hex")
+    amendments: list[Amendment] = Field(
+        default_factory=list, description="steps added after the run finished (assay calibrate), oldest first"
+    )
     root_hash: str = ""
     signature: str | None = None
 
@@ -136,7 +175,7 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def git_state() -> dict[str, Any]:
+def code_state(version: str) -> CodeState:
     """The commit of the code that ran, and whether the work tree had uncommitted changes."""
     root = project_root()
 
@@ -149,17 +188,17 @@ def git_state() -> dict[str, Any]:
 
     commit = git("rev-parse", "HEAD")
     status = git("status", "--porcelain", "--untracked-files=no")
-    return {"git_commit": commit, "git_dirty": bool(status) if status is not None else None}
+    return CodeState(git_commit=commit, git_dirty=bool(status) if status is not None else None, code_version=version)
 
 
-def environment() -> dict[str, Any]:
+def environment() -> Environment:
     packages = {}
     for name in TRACKED_PACKAGES:
         try:
             packages[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
             packages[name] = None
-    return {"python": platform.python_version(), "platform": platform.platform(), "packages": packages}
+    return Environment(python=platform.python_version(), platform=platform.platform(), packages=packages)
 
 
 def config_hash(parameters: dict[str, Any]) -> str:
@@ -183,10 +222,11 @@ def load_manifest(store: ArtifactStore, run_id: str) -> Manifest:
 class RunRecorder:
     """Builds a run directory: adopts artifacts, records steps, writes the manifest."""
 
-    def __init__(self, store: ArtifactStore, manifest: Manifest) -> None:
+    def __init__(self, store: ArtifactStore, manifest: Manifest, chain: bool = True) -> None:
+        """``chain=False`` amends a finished run: its chain stays as it was."""
         self.store = store
         self.manifest = manifest
-        if manifest.chain_parent is None:
+        if chain and manifest.chain_parent is None:
             manifest.chain_parent, manifest.chain_parent_root = chain_parent(store, manifest.parent_run)
 
     @property

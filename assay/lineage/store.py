@@ -14,11 +14,13 @@ yields a self-contained run directory that ``assay audit`` can check on its own.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import posixpath
 import uuid
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from typing import Any
 
 import fsspec
@@ -28,10 +30,52 @@ from assay.hashing import canonical_json, sha256_bytes
 from assay.redact import redact_obj, secret_values
 
 POOL_DIR = ".assay/objects"
+SET_ASIDE_DIR = ".assay/set-aside"
+
+# Store faults a retry cannot mend; they end the run with one line naming the path.
+_STORE_FAULTS = {errno.ENOSPC: "no space left on the device", errno.EDQUOT: "disk quota exceeded",
+                 errno.EROFS: "the file system is read-only", errno.EACCES: "permission denied",
+                 errno.EPERM: "permission denied"}
 
 
 class ArtifactNotFound(FileNotFoundError):
     pass
+
+
+class StoreWriteError(OSError):
+    """The store cannot take a write (disk full, read-only, no permission); never retried."""
+
+    def __init__(self, path: str, cause: OSError) -> None:
+        reason = _STORE_FAULTS.get(cause.errno or 0, cause.strerror or str(cause))
+        super().__init__(cause.errno, f"cannot write {path}: {reason}")
+        self.path = path
+
+    def __str__(self) -> str:
+        return str(self.strerror)
+
+    def __reduce__(self) -> tuple:  # survives a trip between processes (dask workers)
+        return (_rebuild_write_error, (self.path, self.errno, self.strerror))
+
+
+def _rebuild_write_error(path: str, code: int | None, message: str) -> StoreWriteError:
+    error = StoreWriteError(path, OSError(code, message))
+    error.strerror = message
+    return error
+
+
+class CorruptArtifact(ValueError):
+    """A pool object whose bytes do not hash to its name; it has been set aside."""
+
+    def __init__(self, path: str, moved_to: str) -> None:
+        super().__init__(f"pool object {path} did not match its hash; set aside as {moved_to}")
+        self.path, self.moved_to = path, moved_to
+
+    def __reduce__(self) -> tuple:
+        return (CorruptArtifact, (self.path, self.moved_to))
+
+
+def is_store_fault(exc: BaseException) -> bool:
+    return isinstance(exc, StoreWriteError) or (isinstance(exc, OSError) and exc.errno in _STORE_FAULTS)
 
 
 class ArtifactStore:
@@ -56,7 +100,21 @@ class ArtifactStore:
 
     # -- raw bytes -------------------------------------------------------------------------
     def write_bytes(self, path: str, data: bytes) -> None:
-        """Write a file; on local disks atomically, so a killed run never leaves half a file."""
+        """Write a file; on local disks atomically, so a killed run never leaves half a file.
+
+        A full disk, a read-only store or a refused permission raises ``StoreWriteError``
+        naming the path, and no temporary file is left behind.
+        """
+        try:
+            self._write_bytes(path, data)
+        except StoreWriteError:
+            raise
+        except OSError as exc:
+            if exc.errno in _STORE_FAULTS:
+                raise StoreWriteError(path, exc) from None
+            raise
+
+    def _write_bytes(self, path: str, data: bytes) -> None:
         parent = posixpath.dirname(path)
         self.fs.makedirs(parent, exist_ok=True)
         if self.is_local:
@@ -90,18 +148,45 @@ class ArtifactStore:
     def put(self, data: bytes) -> str:
         sha = sha256_bytes(data)
         target = self.pool_path(sha)
-        if not self.fs.exists(target):
+        # An object already there is trusted only if it still hashes to its name; a corrupt one
+        # is set aside and written afresh, so a damaged pool heals on the next write.
+        if not self.intact(sha):
             self.write_bytes(target, data)
         return sha
 
     def get(self, sha: str) -> bytes:
         data = self.read_bytes(self.pool_path(sha))
         if sha256_bytes(data) != sha:
-            raise ValueError(f"artifact {sha[:12]} in the pool does not match its hash (changed on disk)")
+            raise CorruptArtifact(self.pool_path(sha), self.set_aside(sha))
         return data
 
     def has(self, sha: str) -> bool:
         return self.fs.exists(self.pool_path(sha))
+
+    def intact(self, sha: str) -> bool:
+        """True if the pool holds ``sha`` with bytes that hash to it; a corrupt copy is set aside."""
+        try:
+            self.get(sha)
+        except (ArtifactNotFound, CorruptArtifact):
+            return False
+        return True
+
+    def set_aside(self, sha: str) -> str:
+        """Move a corrupt pool object out of the pool (kept as evidence); returns where it went."""
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+        target = self.path(SET_ASIDE_DIR, f"{sha}.{stamp}")
+        self.fs.makedirs(posixpath.dirname(target), exist_ok=True)
+        self.fs.mv(self.pool_path(sha), target)
+        return target
+
+    def set_aside_since(self, iso_time: str) -> list[str]:
+        """Objects set aside at or after ``iso_time`` (a run's start), oldest first."""
+        folder = self.path(SET_ASIDE_DIR)
+        if not self.fs.exists(folder):
+            return []
+        start = datetime.fromisoformat(iso_time).astimezone(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+        found = [p for p in self.fs.ls(folder, detail=False) if posixpath.basename(p).rpartition(".")[2] >= start]
+        return sorted(found, key=lambda p: posixpath.basename(p).rpartition(".")[2])
 
     # Structured records are redacted on the way in: whatever a step builds, no credential is
     # ever persisted (raw put() keeps bytes as given: dataset files, rendered reports).

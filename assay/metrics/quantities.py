@@ -61,8 +61,9 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         if not m:
             break
         start = m.start()
-        # A digit glued to Latin letters (e.g. "B2B", "H2O") is not a quantity.
-        if start > 0 and (text[start - 1].isascii() and text[start - 1].isalpha()):
+        # A digit glued to a name is part of the name, not a quantity: "B2B", "H2O",
+        # "GPT-4", "COVID-19", "코로나19", "제3" (but "약3%" or "총3명" stay figures).
+        if start > 0 and _is_name_digit(text, start):
             pos = m.end()
             continue
         value = float(m.group(1).replace(",", "")) * _MAG.get(m.group(2) or "", 1.0)
@@ -99,6 +100,44 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         out.append(Quantity(value=value, unit=unit, text=text[start:end].strip(), approx=approx))
         pos = end
     return tuple(out)
+
+
+# Hangul that may sit right before a figure without making it part of a name.
+_GLUE_OK = set("약총각및은는이가을를에의와과도로만중단불근월주연일년매")
+
+
+def _is_name_digit(text: str, start: int) -> bool:
+    prev = text[start - 1]
+    if prev.isascii() and prev.isalpha():
+        return True
+    if prev == "-" and start > 1 and text[start - 2].isascii() and text[start - 2].isalpha():
+        return True  # GPT-4, COVID-19, ISO-9001
+    return "가" <= prev <= "힣" and prev not in _GLUE_OK
+
+
+# Numbers that label rather than measure: plan stages with their span ("1단계(1~3개월)"),
+# ordinals ("1차 타깃"), frequencies ("월 1회"), age groups ("20~30대").
+_LABEL_RES = (
+    re.compile(r"\d+\s*단계(?:\s*\([^)]*\))?"),
+    re.compile(r"\d+\s*차(?=\s|$|[^\w])"),
+    re.compile(r"(?:월|주|연|년|일|하루|매일|매주|매월|매년)\s*\d+\s*(?:회|번)"),
+    re.compile(r"\d+0\s*(?:~\s*\d+0\s*)?대(?=\s|$|[^\w])"),
+)
+
+
+def label_spans(text: str) -> list[str]:
+    """The label numbers of ``text`` as written (see ``mask_labels``)."""
+    text = normalize(text)
+    return [m.group(0) for pattern in _LABEL_RES for m in pattern.finditer(text)]
+
+
+def mask_labels(text: str) -> str:
+    """``text`` with label numbers (stages, ordinals, frequencies, age groups) removed, so
+    only figures that state a fact remain for a claim check."""
+    text = normalize(text)
+    for pattern in _LABEL_RES:
+        text = pattern.sub(lambda m: re.sub(r"[\d~.,()\s]+", "", m.group(0)), text)
+    return text
 
 
 DATE_UNITS = frozenset({"년", "월", "일", "시", "분", "초", "주"})

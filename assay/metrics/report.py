@@ -388,6 +388,62 @@ def grade(score: float) -> str:
 # --------------------------------------------------------------------------- §4.2 analysis
 
 
+# Recommendations for judge-listed weaknesses, by a cue in the weakness (first match wins).
+JUDGE_FIXES: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("상반", "방향"), "결론이 본문의 분석과 같은 방향을 가리키도록 고치세요"),
+    (("결론 섹션이 없", "결론 없음", "결론이 없"), "결론 섹션을 추가하세요"),
+    (("결론",), "결론이 본문의 분석에 근거하도록 정리하세요"),
+    (("헤더", "구조", "섹션당"), "섹션 헤더로 보고서를 나누고 섹션마다 충분히 설명하세요"),
+    (("접속",), "문장 사이에 논리 연결 표현(따라서, 반면, 그 결과 등)을 넣어 흐름을 이으세요"),
+    (("연결", "흐름"), "인접 문장이 같은 주제를 이어가도록 문단을 다시 구성하세요"),
+    (("출처", "인용", "수치", "뒷받침"), "인용한 출처와 맞지 않는 주장과 수치를 바로잡으세요"),
+    (("과장",), "과장 표현을 출처가 뒷받침하는 표현으로 바꾸세요"),
+)
+_SENTENCE_REF = re.compile(r"^문장\s*(\d+)\s*:\s*")
+
+
+def item_kind(item: str) -> str:
+    """What an item is about, figures and sentence numbers left out ("인접 문장 연결성 22%" and
+    "… 24%" are one kind), for de-duplication across judges and sides."""
+    text = _SENTENCE_REF.sub("", item.strip())
+    text = re.split(r"\s[—(:]|\s-\s", text)[0]
+    return re.sub(r"[\d.,%/]+|\s+", "", text)
+
+
+def _grouped(items: Sequence[str]) -> list[str]:
+    """Judge items, one per kind in first-seen order; per-sentence items of one kind become one
+    line naming the sentences ("인용된 출처로 뒷받침되지 않는 문장 3개: 6, 15, 16")."""
+    kinds: dict[str, list[str]] = {}
+    for item in items:
+        if item and item.strip():
+            kinds.setdefault(item_kind(item), []).append(item.strip())
+    out = []
+    for group in kinds.values():
+        sentences = list(dict.fromkeys(m.group(1) for g in group if (m := _SENTENCE_REF.match(g))))
+        if len(sentences) >= 2:
+            what = re.split(r"\s[—(:]|\s-\s", _SENTENCE_REF.sub("", group[0]))[0].strip()
+            out.append(f"{what}: 문장 {', '.join(sentences)} ({len(sentences)}개 문장)")
+        else:
+            out.append(group[0])
+    return out
+
+
+def item_topic(item: str) -> str:
+    """The subject an item speaks to (conclusion, structure, flow, sources…) by the cues of
+    ``JUDGE_FIXES``, else its kind: a strength and a weakness on one topic do not both stand."""
+    for n, (cues, _) in enumerate(JUDGE_FIXES):
+        if any(cue in item for cue in cues):
+            return f"topic-{n}"
+    return item_kind(item)
+
+
+def fix_for(weakness: str) -> str:
+    for cues, fix in JUDGE_FIXES:
+        if any(cue in weakness for cue in cues):
+            return fix
+    return f"다음 문제를 보완하세요: {weakness}"
+
+
 def strengths_weaknesses_recommendations(
     scores: Mapping[str, float | None],
     details: Mapping[str, Any],
@@ -407,9 +463,15 @@ def strengths_weaknesses_recommendations(
     ``source_count``, ``citation_count``, ``has_conclusion`` (bool; else inferred from
     ``missing_sections``). A rule whose input is absent does not fire.
 
-    Automatic items come first, in the seed's order, then up to 3 items from each judge
-    list (AI Judge part of §4.2), without duplicates, cut at ``limit``.
+    What counts as a strength: an automatic rule's threshold met, or a judge's strength on a
+    topic no judge lists as a weakness (``item_topic``: a topic never sits on both sides). Judge items are grouped by kind
+    (figures and sentence numbers ignored), so three judges' "연결성 22% / 24% / 30%" are one
+    item and per-sentence issues become one line naming the sentences; up to 3 per list.
+    Every weakness comes with a recommendation: the automatic ones in the seed's words, the
+    judges' by their subject (``JUDGE_FIXES``); then the seed's other recommendations, then the
+    judges' own, de-duplicated, cut at ``limit``.
     """
+
     def num(key: str, fallback_metric: str | None = None, scale: float = 1.0) -> float | None:
         value = details.get(key)
         if value is None and fallback_metric and scores.get(fallback_metric) is not None:
@@ -434,7 +496,6 @@ def strengths_weaknesses_recommendations(
     if has_conclusion is None and "missing_sections" in details:
         has_conclusion = not any("결론" in s or "conclusion" in s.casefold() for s in missing)
 
-    # Each rule: (fires?, message). Messages with numbers are formatted only when they fire.
     strengths = [msg for cond, msg in (
         (task_pct is not None and task_pct >= 90, "작업을 성공적으로 완료했습니다"),
         (complete_pct is not None and complete_pct >= 90, "보고서가 완성도 높게 작성되었습니다"),
@@ -442,15 +503,19 @@ def strengths_weaknesses_recommendations(
         (diversity is not None and diversity >= 3, "다양한 출처를 활용했습니다"),
         (efficiency is not None and efficiency >= 8.0, "효율적으로 작업을 수행했습니다"),
     ) if cond]
-    weaknesses = [msg() for cond, msg in (
-        (task_pct is not None and task_pct < 70, lambda: "작업 완료율이 낮습니다"),
-        (bool(missing), lambda: f"필수 섹션 누락: {', '.join(missing)}"),
-        (quality is not None and quality < 6.0, lambda: "보고서 품질이 기대에 미치지 못합니다"),
-        (halluc is not None and halluc > 0, lambda: f"환각 현상 감지: {halluc:g}건"),
-        (reliability is not None and reliability < 0.6, lambda: "출처 신뢰도가 낮습니다"),
-        (redundant is not None and redundant > 3, lambda: f"불필요한 중복 단계: {redundant:g}개"),
+    # (fires?, weakness, its recommendation)
+    automatic = [(msg(), fix) for cond, msg, fix in (
+        (task_pct is not None and task_pct < 70, lambda: "작업 완료율이 낮습니다", "요청에서 빠진 요구사항을 채우세요"),
+        (bool(missing), lambda: f"필수 섹션 누락: {', '.join(missing)}", "누락된 섹션을 추가하세요"),
+        (quality is not None and quality < 6.0, lambda: "보고서 품질이 기대에 미치지 못합니다",
+         "사실 정확도, 논리적 흐름, 요청 관련성 중 낮은 항목을 먼저 보완하세요"),
+        (halluc is not None and halluc > 0, lambda: f"환각 현상 감지: {halluc:g}건",
+         "검증되지 않은 주장에 출처를 추가하세요" if unverified else "인용한 출처와 맞지 않는 주장과 수치를 바로잡으세요"),
+        (reliability is not None and reliability < 0.6, lambda: "출처 신뢰도가 낮습니다",
+         "공공기관, 학술지, 공식 통계처럼 신뢰도 높은 출처를 활용하세요"),
+        (redundant is not None and redundant > 3, lambda: f"불필요한 중복 단계: {redundant:g}개", "워크플로우 최적화를 고려하세요"),
     ) if cond]
-    recommendations = [msg for cond, msg in (
+    seed_recommendations = [msg for cond, msg in (
         (bool(missing), "누락된 섹션을 추가하세요"),
         (unverified is not None and unverified > 0, "검증되지 않은 주장에 출처를 추가하세요"),
         (n_sources is not None and n_sources < 5, "더 많은 출처를 활용하세요"),
@@ -459,12 +524,20 @@ def strengths_weaknesses_recommendations(
         (has_conclusion is False, "결론 섹션을 추가하세요"),
     ) if cond]
 
-    def merge(auto: list[str], judged: Sequence[str]) -> list[str]:
-        out = list(dict.fromkeys(auto + [j.strip() for j in list(judged)[:3] if j and j.strip()]))
-        return out[:limit]
+    auto_kinds = {item_kind(w) for w, _ in automatic}
+    judged_weak = [w for w in _grouped(judge_weaknesses) if item_kind(w) not in auto_kinds][:3]
+    weak_topics = {item_topic(w) for w, _ in automatic} | {item_topic(w) for w in _grouped(judge_weaknesses)}
+    judged_strong = [s for s in _grouped(judge_strengths) if item_topic(s) not in weak_topics][:3]
 
-    return (merge(strengths, judge_strengths), merge(weaknesses, judge_weaknesses),
-            merge(recommendations, judge_recommendations))
+    weaknesses = [w for w, _ in automatic] + judged_weak
+    recommendations = [fix for _, fix in automatic] + [fix_for(w) for w in judged_weak]
+    recommendations += seed_recommendations + [r.strip() for r in list(judge_recommendations)[:3] if r and r.strip()]
+
+    def cut(items: list[str]) -> list[str]:
+        return list(dict.fromkeys(items))[:limit]
+
+    # Keep each shown weakness's recommendation: the paired ones come first and are kept in order.
+    return cut(strengths + judged_strong), cut(weaknesses), cut(recommendations)
 
 
 def _check_range(name: str, value: float, low: float, high: float) -> None:

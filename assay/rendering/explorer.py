@@ -15,6 +15,7 @@ import base64
 import hashlib
 import json
 import math
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from importlib.resources import files
@@ -191,6 +192,15 @@ def embedded_json(data: BaseModel) -> str:
     """JSON that is safe inside a script element: no value can write ``</script>``."""
     text = json.dumps(data.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     return "".join(_JSON_ESCAPES.get(ch, ch) for ch in text)
+
+
+_DATA_BLOCK = re.compile(r'<script type="application/json" id="assay-cases">(.*?)</script>', re.S)
+
+
+def embedded_explorer(page: str) -> ExplorerData | None:
+    """The explorer data of a published report.html (to re-render the page around it), if any."""
+    found = _DATA_BLOCK.search(page)
+    return ExplorerData.model_validate_json(found.group(1)) if found else None
 
 
 def explorer_script() -> str:

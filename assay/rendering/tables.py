@@ -25,6 +25,15 @@ def fmt(value: object, digits: int = 3) -> str:
     return str(value)
 
 
+def counted(n: object, singular: str, plural: str | None = None) -> str:
+    """"1 type", "3 types", "— types" for an unknown count."""
+    if n is None or (isinstance(n, float) and math.isnan(n)):
+        return f"— {plural or singular + 's'}"
+    number = float(n)  # type: ignore[arg-type]
+    shown = f"{number:g}" if isinstance(n, float) else str(n)
+    return f"{shown} {singular if number == 1 else (plural or singular + 's')}"
+
+
 def md_text(value: object) -> str:
     """Untrusted text as literal markdown: markup characters escaped, on one line."""
     return _MARKUP.sub(r"\\\1", " ".join(str(value).split()))

@@ -16,9 +16,12 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from assay.redact import call_endpoint, redact, secret_values
+
+if TYPE_CHECKING:
+    from assay.spec import GeneratorSpec
 
 Progress = Callable[[str], None]
 T = TypeVar("T")
@@ -40,20 +43,20 @@ class CallSettings:
     max_tokens: int | None = None
 
     @classmethod
-    def from_params(cls, params: dict[str, Any]) -> CallSettings:
-        model = params.get("generator")
-        if not model:
+    def for_generator(cls, generator: GeneratorSpec, concurrency: int) -> CallSettings:
+        """The settings of a run's generator (its knobs are typed and validated in the spec)."""
+        if not generator.model:
             raise ValueError("live replay needs a generator model (--generator, a litellm model string)")
         return cls(
-            model=str(model),
-            api_base=params.get("api_base"),
-            api_key=api_key_from(params.get("api_key_env")),
-            concurrency=max(1, int(params.get("concurrency") or 8)),
-            max_retries=max(0, int(params.get("max_retries", 4))),
-            retry_base_s=float(params.get("retry_base_s", 1.0)),
-            retry_max_s=float(params.get("retry_max_s", 30.0)),
-            timeout_s=float(params.get("timeout_s", 60.0)),
-            max_tokens=params.get("max_tokens"),
+            model=generator.model,
+            api_base=generator.api_base,
+            api_key=api_key_from(generator.api_key_env),
+            concurrency=max(1, concurrency),
+            max_retries=generator.max_retries,
+            retry_base_s=generator.retry_base_s,
+            retry_max_s=generator.retry_max_s,
+            timeout_s=generator.timeout_s,
+            max_tokens=generator.max_tokens,
         )
 
 

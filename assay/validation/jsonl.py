@@ -102,5 +102,6 @@ def load_cases_and_generations(
         parse_problems=problems,
         generations=generations,
         files=files,
-        extras={"generations_missing": not generations_path.is_file(), "generations_file": generations_file},
+        generations_file=generations_file,
+        generations_missing=not generations_path.is_file(),
     )

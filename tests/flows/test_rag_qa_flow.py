@@ -31,9 +31,9 @@ def test_offline_run_writes_an_audited_run_directory(first_run, bundled_rag_qa):
     manifest = load_manifest(ArtifactStore(str(out)), run_id)
     assert manifest.status == "completed"
     assert [s.name for s in manifest.steps][:3] == ["ingest", "validate", "replay"]
-    assert manifest.code["code_version"] and "git_dirty" in manifest.code
-    assert manifest.environment["packages"]["prefect"].startswith("3.8")
-    assert manifest.prefect["flow_run_id"]
+    assert manifest.code.code_version and manifest.code.git_commit
+    assert (manifest.environment.packages["prefect"] or "").startswith("3.8")
+    assert manifest.prefect.flow_run_id
     assert all(entry.task_run_id for entry in manifest.artifacts.values())
     assert audit_run(ArtifactStore(str(out)), run_id).ok
 
@@ -99,7 +99,7 @@ def corrupted_copy(src: Path, dst: Path) -> Path:
     lines = (dst / "cases.jsonl").read_text(encoding="utf-8").splitlines()
     rows = [json.loads(line) for line in lines if line.strip()]
     rows[1]["id"] = rows[0]["id"]  # duplicate id
-    rows[2]["category"] = "politics"  # unknown category
+    rows[2]["source_docs"] = ["politics/missing.md"]  # no such document under kb/
     del rows[3]["question"]  # missing question
     text = [json.dumps(r, ensure_ascii=False) for r in rows]
     text.insert(5, '{"id": "broken", "question": ')  # malformed line 6
@@ -116,7 +116,7 @@ def test_corrupted_dataset_stops_at_the_gate_with_all_four_named(prefect_server,
     assert "Traceback" not in output
     assert "line 6" in output  # malformed JSON
     assert rows[0]["id"] in output and "unique" in output  # duplicate id
-    assert "politics" in output  # unknown category
+    assert "politics/missing.md" in output  # unknown source doc
     assert "question" in output  # missing question
     run_id = run_id_of(output)
     manifest = load_manifest(ArtifactStore(str(out)), run_id)

@@ -5,6 +5,7 @@ import json
 from assay import pipeline
 from assay.lineage.store import ArtifactStore
 from assay.schemas import ScoreRow
+from assay.spec import JurySpec, PanelJudge, RunSpec
 from assay.suites.agent.schema import AgentCase
 from assay.suites.agent.summary import aggregate, repeat_labels
 from assay.suites.registry import get_suite
@@ -52,9 +53,10 @@ def test_repeats_fold_into_consistency_and_total():
         row("q", "intent", 4.0, judge="a", labels=["VIEW", "VIEW", "ADD"], verdicts=["GOOD"] * 3),
         row("q", "intent", 5.0, judge="b", labels=["VIEW", "ADD", "ADD"], verdicts=["PERFECT"] * 3),
     ]
-    params = {"jury": {"panel": [{"name": "a", "weight": 2.0}, {"name": "b", "weight": 1.0}]}}
+    panel = [PanelJudge(name="a", model="openai/a", weight=2.0), PanelJudge(name="b", model="openai/b", weight=1.0)]
+    spec = RunSpec(suite="agent", jury=JurySpec(panel=panel))
     assert repeat_labels(rows, {"a": 2.0, "b": 1.0}) == ["VIEW", "VIEW", "ADD"]  # weighted vote per repeat
-    result = aggregate(rows, [case], params)
+    result = aggregate(rows, [case], spec)
     final = {r.metric: r.value for r in result.rows if r.judge is None}
     assert final["consistency"] == ((2 / 3 + 2 / 3) / 2) * 5
     assert final["total"] == 0.2 * final["intent"] + 0.1 * final["consistency"] + 0.3 * 5 + 0.2 * 5 + 0.2 * 5

@@ -112,3 +112,12 @@ def test_embedded_json_escapes_line_separators():
         s: str
 
     assert embedded_json(M(s="a\u2028b</script>")) == '{"s":"a\\u2028b\\u003c/script\\u003e"}'
+
+
+def test_a_published_page_gives_back_its_explorer_data():
+    from assay.rendering.explorer import embedded_explorer
+
+    original = data_for(3, "</script><b>x</b>")
+    html = render_html("# t\n\n## Overall\n\nx\n", {}, "t", original)
+    assert embedded_explorer(html) == original
+    assert embedded_explorer("<html></html>") is None

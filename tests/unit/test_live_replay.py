@@ -22,6 +22,8 @@ import pytest
 
 import assay  # noqa: F401  (offline switches before litellm is imported)
 from assay.replay import embedding
+from assay.spec import GeneratorSpec, RunSpec
+from assay.suites.kit import ReplayContext
 from assay.suites.rag_qa.live import ANSWER_SYSTEM_PROMPT, live_generations
 from assay.suites.rag_qa.schema import RagCase, RagGeneration
 from tests.support.openai_server import Fault, OpenAICompatServer
@@ -96,23 +98,26 @@ def server(monkeypatch: pytest.MonkeyPatch) -> Any:
         yield srv
 
 
-def params_for(server: OpenAICompatServer, **overrides: Any) -> dict[str, Any]:
-    params = {
-        "generator": "openai/assay-generator",
+def live_context(
+    server: OpenAICompatServer, progress: Any = lambda message: None, concurrency: int = 8, k: int = 3, **generator: Any
+) -> ReplayContext:
+    """A live-replay context against the loopback server; ``generator`` overrides GeneratorSpec knobs."""
+    knobs = {
+        "model": "openai/assay-generator",
         "api_base": server.base_url,
         "api_key_env": KEY_ENV,
-        "k": 3,
         "retry_base_s": 0.01,  # keep backoff short; the schedule itself is not under test
         "timeout_s": 10,
+        **generator,
     }
-    params.update(overrides)
-    return params
+    spec = RunSpec(suite="rag_qa", replay="live", k=k, generator=GeneratorSpec(**knobs))
+    return ReplayContext(spec=spec, concurrency=concurrency, progress=progress)
 
 
 @pytest.mark.usefixtures("fake_embeddings")
 def test_every_case_answered_with_tokens_and_seed_prompt(kb: Path, server: OpenAICompatServer) -> None:
     messages: list[str] = []
-    results = live_generations(make_cases(8), kb, params_for(server, concurrency=4), messages.append)
+    results = live_generations(make_cases(8), kb, live_context(server, concurrency=4, progress=messages.append))
 
     assert server.count() == 8
     assert [r["case_id"] for r in results] == [f"case-{i}" for i in range(8)]
@@ -157,9 +162,9 @@ def test_concurrency_is_bounded(kb: Path, monkeypatch: pytest.MonkeyPatch) -> No
         return ANSWER
 
     with OpenAICompatServer(responder=slow_responder) as srv:
-        live_generations(make_cases(1), kb, params_for(srv), lambda m: None)  # warm litellm clients
+        live_generations(make_cases(1), kb, live_context(srv))  # warm litellm clients
         started = time.perf_counter()
-        results = live_generations(make_cases(8), kb, params_for(srv, concurrency=4), lambda m: None)
+        results = live_generations(make_cases(8), kb, live_context(srv, concurrency=4))
         wall = time.perf_counter() - started
 
     assert all(r["error"] is None for r in results)
@@ -172,7 +177,7 @@ def test_concurrency_is_bounded(kb: Path, monkeypatch: pytest.MonkeyPatch) -> No
 @pytest.mark.parametrize("status", [500, 429, 503])
 def test_transient_errors_are_retried(kb: Path, server: OpenAICompatServer, status: int) -> None:
     server.add_fault(Fault(kind="status", status=status, times=2))
-    (result,) = live_generations(make_cases(1), kb, params_for(server), lambda m: None)
+    (result,) = live_generations(make_cases(1), kb, live_context(server))
 
     assert result["answer"] == ANSWER and result["error"] is None
     assert server.count(status=status) == 2 and server.count(status=200) == 1
@@ -181,14 +186,14 @@ def test_transient_errors_are_retried(kb: Path, server: OpenAICompatServer, stat
 @pytest.mark.usefixtures("fake_embeddings")
 def test_timeout_is_retried(kb: Path, server: OpenAICompatServer) -> None:
     server.add_fault(Fault(kind="timeout", delay_s=3.0, times=1))
-    (result,) = live_generations(make_cases(1), kb, params_for(server, timeout_s=0.5), lambda m: None)
+    (result,) = live_generations(make_cases(1), kb, live_context(server, timeout_s=0.5))
     assert result["answer"] == ANSWER and result["error"] is None
 
 
 @pytest.mark.usefixtures("fake_embeddings")
 def test_exhausted_retries_leave_an_error_not_an_exception(kb: Path, server: OpenAICompatServer) -> None:
     server.add_fault(Fault(kind="status", status=500))
-    (result,) = live_generations(make_cases(1), kb, params_for(server, max_retries=2), lambda m: None)
+    (result,) = live_generations(make_cases(1), kb, live_context(server, max_retries=2))
 
     assert server.count() == 3  # first attempt + 2 retries
     assert result["answer"] == "" and "InternalServerError after 3 attempt(s)" in result["error"]
@@ -199,7 +204,7 @@ def test_exhausted_retries_leave_an_error_not_an_exception(kb: Path, server: Ope
 def test_authentication_error_is_not_retried_and_key_not_leaked(kb: Path, server: OpenAICompatServer) -> None:
     server.add_fault(Fault(kind="status", status=401))
     messages: list[str] = []
-    results = live_generations(make_cases(3), kb, params_for(server, max_retries=4), messages.append)
+    results = live_generations(make_cases(3), kb, live_context(server, max_retries=4, progress=messages.append))
 
     assert server.count() == 3  # one request per case, no retries
     for result in results:
@@ -212,7 +217,7 @@ def test_authentication_error_is_not_retried_and_key_not_leaked(kb: Path, server
 @pytest.mark.usefixtures("fake_embeddings")
 def test_one_failing_case_does_not_affect_the_others(kb: Path, server: OpenAICompatServer) -> None:
     server.add_fault(Fault(kind="status", status=400, times=1))
-    results = live_generations(make_cases(4), kb, params_for(server, concurrency=1), lambda m: None)
+    results = live_generations(make_cases(4), kb, live_context(server, concurrency=1))
 
     assert [r["error"] is not None for r in results] == [True, False, False, False]
     assert "BadRequestError" in results[0]["error"]
@@ -222,7 +227,7 @@ def test_one_failing_case_does_not_affect_the_others(kb: Path, server: OpenAICom
 @pytest.mark.usefixtures("fake_embeddings")
 def test_works_inside_a_running_event_loop(kb: Path, server: OpenAICompatServer) -> None:
     async def caller() -> list[dict[str, Any]]:
-        return live_generations(make_cases(2), kb, params_for(server), lambda m: None)
+        return live_generations(make_cases(2), kb, live_context(server))
 
     results = asyncio.run(caller())
     assert [r["answer"] for r in results] == [ANSWER, ANSWER]
@@ -234,11 +239,11 @@ def test_run_wide_configuration_errors_raise_before_any_request(
 ) -> None:
     monkeypatch.delenv(KEY_ENV)
     with pytest.raises(ValueError, match=KEY_ENV):
-        live_generations(make_cases(1), kb, params_for(server), lambda m: None)
+        live_generations(make_cases(1), kb, live_context(server))
     with pytest.raises(ValueError, match="generator"):
-        live_generations(make_cases(1), kb, {"api_base": server.base_url}, lambda m: None)
+        live_generations(make_cases(1), kb, live_context(server, model=None))
     assert server.count() == 0
-    assert live_generations([], kb, {}, lambda m: None) == []
+    assert live_generations([], kb, live_context(server)) == []
 
 
 def test_importing_does_not_pull_in_torch_or_litellm() -> None:
@@ -285,7 +290,7 @@ def test_real_minilm_ranks_the_right_document_first(kb: Path, server: OpenAIComp
         )
         for i, (q, src) in enumerate(questions.items())
     ]
-    results = live_generations(cases, kb, params_for(server, k=5), lambda m: None)
+    results = live_generations(cases, kb, live_context(server, k=5))
 
     assert [r["retrieved"][0]["source"] for r in results] == list(questions.values())
     for result in results:

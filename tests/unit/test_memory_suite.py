@@ -14,6 +14,7 @@ from assay.metrics.memory import (
     overall_score,
     stale_as_current,
 )
+from assay.spec import JurySpec, PanelJudge, RunSpec
 from assay.suites.kit import MetricContext
 from assay.suites.registry import get_suite
 from tests.support.memory_data import write_memory_dataset
@@ -116,10 +117,11 @@ def _evaluate(tmp_path):
     data = suite.load_dataset(write_memory_dataset(tmp_path / "memory"))
     cases = suite.parse_cases(data)
     generations = suite.parse_generations(suite.recorded_generations(data, cases))
-    params = {"disagreement_threshold": 3.0, "jury": {"panel": [{"name": j.name, "weight": j.weight} for j in offline_jury()]}}
-    ctx = MetricContext(params=params, jury=JuryRunner(offline_jury()))
+    panel = [PanelJudge(name=j.name, model=j.model, weight=j.weight) for j in offline_jury()]
+    spec = RunSpec(suite="memory", jury=JurySpec(offline=True, panel=panel))
+    ctx = MetricContext(spec=spec, jury=JuryRunner(offline_jury()))
     rows = [row for family in suite.metric_families() for row in family.compute(cases, generations, ctx)]
-    return suite.aggregate(rows, cases, params)
+    return suite.aggregate(rows, cases, spec)
 
 
 def test_a_stale_only_memory_for_an_update_query_gets_accuracy_at_most_3(tmp_path):

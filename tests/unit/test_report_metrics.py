@@ -296,16 +296,72 @@ def test_strengths_weaknesses_recommendations_rules():
     assert s == []
     assert w == ["작업 완료율이 낮습니다", "필수 섹션 누락: 결론/요약", "보고서 품질이 기대에 미치지 못합니다",
                  "환각 현상 감지: 2건", "출처 신뢰도가 낮습니다"]
-    assert r == ["누락된 섹션을 추가하세요", "검증되지 않은 주장에 출처를 추가하세요", "더 많은 출처를 활용하세요",
-                 "워크플로우 최적화를 고려하세요", "출처 인용을 추가하세요"]
+    # each shown weakness's recommendation, in the same order
+    assert r == ["요청에서 빠진 요구사항을 채우세요", "누락된 섹션을 추가하세요",
+                 "사실 정확도, 논리적 흐름, 요청 관련성 중 낮은 항목을 먼저 보완하세요",
+                 "검증되지 않은 주장에 출처를 추가하세요", "공공기관, 학술지, 공식 통계처럼 신뢰도 높은 출처를 활용하세요"]
 
 
 def test_judge_items_fill_up_to_three_and_dedupe():
     s, w, r = strengths_weaknesses_recommendations(
         {}, {"redundant_steps": 4}, judge_weaknesses=["불필요한 중복 단계: 4개", "근거 부족", "x", "y", "z"]
     )
-    assert w == ["불필요한 중복 단계: 4개", "근거 부족", "x"]
-    assert s == [] and r == []
+    # the judge's copy of an automatic weakness is one item; then three judge items
+    assert w == ["불필요한 중복 단계: 4개", "근거 부족", "x", "y"]
+    assert r == ["워크플로우 최적화를 고려하세요", "다음 문제를 보완하세요: 근거 부족", "다음 문제를 보완하세요: x",
+                 "다음 문제를 보완하세요: y"]
+    assert s == []
+
+
+def test_judge_fragments_group_by_kind_and_never_sit_on_both_sides():
+    s, w, r = strengths_weaknesses_recommendations(
+        {},
+        {},
+        judge_strengths=["결론 섹션이 있습니다", "인접 문장이 같은 주제로 잘 이어집니다 (연결성 61%)"],
+        judge_weaknesses=[
+            "인접 문장 사이의 연결이 약합니다 (연결성 22%)",
+            "인접 문장 사이의 연결이 약합니다 (연결성 24%)",
+            "문장 6: 인용된 출처로 뒷받침되지 않음 (26%)",
+            "문장 15: 인용된 출처로 뒷받침되지 않음 (42%)",
+            "문장 16: 인용된 출처로 뒷받침되지 않음 (24%)",
+        ],
+    )
+    assert w == ["인접 문장 사이의 연결이 약합니다 (연결성 22%)", "인용된 출처로 뒷받침되지 않음: 문장 6, 15, 16 (3개 문장)"]
+    assert r == ["인접 문장이 같은 주제를 이어가도록 문단을 다시 구성하세요", "인용한 출처와 맞지 않는 주장과 수치를 바로잡으세요"]
+    # a strength on a topic another judge calls weak (sentence flow) is not a strength
+    assert s == ["결론 섹션이 있습니다"]
+
+
+def test_every_automatic_weakness_has_a_recommendation():
+    cases = [
+        ({"task_success": 5}, {}),
+        ({"output_quality": 4}, {}),
+        ({}, {"hallucination_count": 6}),
+        ({}, {"avg_source_reliability": 0.3}),
+        ({}, {"redundant_steps": 5}),
+        ({}, {"missing_sections": ["출처 목록"]}),
+    ]
+    for scores, details in cases:
+        _, w, r = strengths_weaknesses_recommendations(scores, details)
+        assert len(w) == 1 and len(r) >= 1, (scores, details, w, r)
+    _, w, r = strengths_weaknesses_recommendations({}, {"hallucination_count": 6})
+    assert w == ["환각 현상 감지: 6건"] and r == ["인용한 출처와 맞지 않는 주장과 수치를 바로잡으세요"]
+
+
+def test_one_sentence_flagged_by_three_judges_is_one_item_and_fixes_follow_the_subject():
+    _, w, r = strengths_weaknesses_recommendations(
+        {},
+        {},
+        judge_weaknesses=[
+            "문장 13: 인용된 출처로 뒷받침되지 않음 (26%)",
+            "문장 13: 인용된 출처로 뒷받침되지 않음 (30%)",
+            "결론의 방향(성장/감소)이 본문과 상반됩니다",
+            "결론 섹션이 없습니다",
+        ],
+    )
+    assert w == ["문장 13: 인용된 출처로 뒷받침되지 않음 (26%)", "결론의 방향(성장/감소)이 본문과 상반됩니다", "결론 섹션이 없습니다"]
+    assert r == ["인용한 출처와 맞지 않는 주장과 수치를 바로잡으세요", "결론이 본문의 분석과 같은 방향을 가리키도록 고치세요",
+                 "결론 섹션을 추가하세요"]
 
 
 def test_missing_conclusion_is_inferred():

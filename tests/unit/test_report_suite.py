@@ -20,16 +20,18 @@ from assay.judges.runner import JuryRun
 from assay.metrics.report import WEIGHTS, grade
 from assay.paths import datasets_dir
 from assay.schemas import ScoreRow
+from assay.spec import JurySpec, PanelJudge, RunSpec
 from assay.suites.kit import MetricContext
 from assay.suites.registry import get_suite
 from assay.suites.report import metrics, summary
 from assay.suites.report.schema import ReportCase, ReportGeneration
 
 JUDGES = [("judge-a", 0.34), ("judge-b", 0.33), ("judge-c", 0.33)]
-PARAMS = {
-    "disagreement_threshold": 3.0,
-    "jury": {"offline": False, "panel": [{"name": n, "model": f"openai/{n}", "weight": w} for n, w in JUDGES]},
-}
+SPEC = RunSpec(
+    suite="report",
+    disagreement_threshold=3.0,
+    jury=JurySpec(panel=[PanelJudge(name=n, model=f"openai/{n}", weight=w) for n, w in JUDGES]),
+)
 
 REPORT = """# 대체육 시장 보고서
 
@@ -144,9 +146,9 @@ def evaluate(script: dict[str, Any], cases: list[ReportCase] | None = None, gens
     cases = cases or [make_case()]
     gens = gens if gens is not None else {c.id: make_generation(c.id) for c in cases}
     jury = ScriptedJury(script)
-    ctx = MetricContext(params=dict(PARAMS), jury=jury)
+    ctx = MetricContext(spec=SPEC, jury=jury)
     rows = [row for family in metrics.FAMILIES for row in family.compute(cases, gens, ctx)]
-    result = summary.aggregate(rows, cases, PARAMS)
+    result = summary.aggregate(rows, cases, SPEC)
     final = {(r.case_id, r.metric): r for r in result.rows if r.judge is None}
     return result, final, ctx
 

@@ -18,7 +18,6 @@ from assay.paths import datasets_dir, project_root
 from assay.schemas import RowProblem
 from assay.suites.kit import Suite
 from assay.suites.rag_qa import dataset as rag_dataset
-from assay.suites.rag_qa.schema import CATEGORIES
 from assay.validation.jsonl import read_jsonl
 from assay.validation.report import ExpectationOutcome, ValidationReport
 
@@ -114,7 +113,7 @@ BAD_CASES = [
     case("q002"),  # line 2: first of a duplicate id
     '{"id": "q003", "question": "unterminated',  # line 3: malformed JSON
     case("q002", reference_answer="dup"),  # line 4: duplicate id
-    case("q005", category="politics"),  # line 5: unknown category
+    case("q005", category="p" * 101),  # line 5: a category label longer than 100 characters
     case("q006", question=None),  # line 6: missing question
     case("q007", source_docs=["company/overview.md", "hr/missing.md"]),  # line 7: unknown source doc
     "",  # line 8: blank, skipped
@@ -187,7 +186,7 @@ def test_load_rag_dataset_lists_files_and_kb(tmp_path: Path) -> None:
     assert len(data.generations) == 3
     assert data.parse_problems == []
     assert data.extras["kb_documents"] == ["company/overview.md", "product/pricing.md"]
-    assert data.extras["generations_missing"] is False
+    assert data.generations_missing is False and data.generations_file == "generations.jsonl"
     assert set(data.files) == {"cases", "generations", "kb/company/overview.md", "kb/product/pricing.md"}
     assert data.files["kb/product/pricing.md"] == root / "kb" / "product" / "pricing.md"
 
@@ -195,7 +194,7 @@ def test_load_rag_dataset_lists_files_and_kb(tmp_path: Path) -> None:
 def test_load_rag_dataset_without_generations(tmp_path: Path) -> None:
     data = rag_dataset.load_rag_dataset(write_dataset(tmp_path, CLEAN_CASES, None))
     assert data.generations == []
-    assert data.extras["generations_missing"] is True
+    assert data.generations_missing is True
     assert "generations" not in data.files
     frames = rag_dataset.rag_validation_frames(data)
     assert len(frames["generations"]) == 0 and "case_id" in frames["generations"].columns
@@ -229,7 +228,6 @@ def test_frames_and_parameters(tmp_path: Path) -> None:
     params = rag_dataset.rag_validation_parameters(data)
     assert params == {
         "kb_documents": ["company/overview.md", "product/pricing.md"],
-        "categories": list(CATEGORIES),
         "case_ids": ["q001", "q002", "q003"],
     }
 
@@ -266,9 +264,8 @@ def test_corrupted_dataset_names_every_problem(bad_report: ValidationReport) -> 
 
     category = problems_for(report, "q005")
     assert [(p.line, p.column, p.expectation) for p in category] == [
-        (5, "category", "expect_column_values_to_be_in_set")
+        (5, "category", "expect_column_value_lengths_to_be_between")
     ]
-    assert "'politics' not in allowed set" in category[0].detail
 
     question = problems_for(report, "q006")
     assert [(p.line, p.column, p.expectation) for p in question] == [
@@ -300,7 +297,7 @@ def test_to_text_names_rows_and_expectations(bad_report: ValidationReport) -> No
         "line 3: valid JSON object",
         "q002 (line 2) [id]: expect_column_values_to_be_unique",
         "q002 (line 4) [id]: expect_column_values_to_be_unique",
-        "q005 (line 5) [category]: expect_column_values_to_be_in_set — 'politics' not in allowed set",
+        "q005 (line 5) [category]: expect_column_value_lengths_to_be_between",
         "q006 (line 6) [question]: expect_column_values_to_not_be_null",
         "q007 (line 7) [source_doc]: expect_column_values_to_be_in_set — 'hr/missing.md'",
         "q404 (line 2) [case_id]: expect_column_values_to_be_in_set",
@@ -325,7 +322,7 @@ def test_wrong_types_and_bounds_are_caught_by_the_gate(tmp_path: Path) -> None:
 
     cases = [
         case("q001", keywords="alpha"),  # not a list
-        case("q002", keywords=[]),  # empty
+        case("q002", keywords=[f"k{i}" for i in range(21)]),  # more than 20
         case("q003", question="x" * 1001),  # too long
         case("q004", source_docs=["company/overview.md", "company/overview.md"]),  # listed twice
         case("q005"),

@@ -21,6 +21,8 @@ from assay.metrics.quantities import (  # noqa: F401  (re-exported: the judges' 
     UNITS,
     Quantity,
     is_date,
+    label_spans,
+    mask_labels,
     normalize,
     quantities,
     quantity_check,
@@ -79,7 +81,8 @@ DIGITS_RE = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
 def digit_strings(text: str, years: bool | None = None) -> set[str]:
     """Digit sequences as written (thousands separators removed), citation tags ignored;
     ``years`` True/False keeps only / drops 4-digit years (1900-2099)."""
-    out = {d.replace(",", "") for d in DIGITS_RE.findall(strip_citations(normalize(text)))}
+    # Digits inside names ("코로나19", "GPT-4") are not figures: read them from the quantities.
+    out = {d.replace(",", "") for q in quantities(text) for d in DIGITS_RE.findall(q.text)}
     if years is None:
         return out
     return {d for d in out if bool(re.fullmatch(r"(19|20)\d\d", d)) == years}
@@ -255,7 +258,48 @@ REFUSAL_CUES = (
     "do not know",
     "cannot answer",
     "no information",
+    "나와 있지 않",
+    "나와있지 않",
+    "명시되어 있지 않",
+    "확인되지 않",
+    "찾지 못",
+    "포함되지 않",
+    "not mentioned",
+    "not contain",
+    "doesn't contain",
+    "not provided",
+    "cannot find",
+    "can't find",
+    "could not find",
+    "unable to find",
+    "not specified",
 )
+# The answer calls a statement false ("다음은 사실이 아닙니다: … 모두 틀렸습니다").
+DEBUNK_CUES = (
+    "사실이 아닙",
+    "사실이 아니",
+    "사실과 다릅",
+    "사실과 다르",
+    "틀렸",
+    "틀린 내용",
+    "틀린 정보",
+    "잘못된 정보",
+    "잘못된 내용",
+    "거짓",
+    "오보",
+    "not true",
+    "untrue",
+    "is false",
+    "are false",
+    "was false",
+    "is incorrect",
+    "are incorrect",
+    "is wrong",
+    "are wrong",
+    "misinformation",
+)
+# Plans and targets a report proposes: their figures are proposals, not factual claims.
+PROPOSAL_CUES = ("목표", "계획", "예정", "타깃", "KPI", "이내", "유지", "달성", "단계", "측정")
 FAILURE_CUES = (
     "오류가 발생",
     "에러가 발생",

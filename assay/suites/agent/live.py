@@ -1,93 +1,49 @@
-"""Live replay of the agent suite: POST each query to the agent's URL, N times.
+"""Live replay of the agent suite: send each query to the agent, N times.
 
-Each call is one JSON POST (the body template with the query filled in; an ``Authorization:
-Bearer`` header from ``--api-key-env`` when given; any other headers as a JSON object in the
-environment variable ``ASSAY_AGENT_HEADERS``, whose values are treated as secrets; credentials in
-the URL become a Basic header),
-timed, with a timeout, under a bounded concurrency. The raw body, the time and any error are
-kept whatever happens: a timeout, an HTTP error or broken JSON is data for the metrics, never a
-crash. Successful calls are stored (``.assay/agent-calls``, keyed by URL, body and repeat), so a
-rerun sends again only the calls that failed.
+The agent is the run's target (``assay.replay.targets``): usually a URL to POST the body
+template to (``{"query": "{query}"}`` by default; an ``Authorization: Bearer`` header from
+``--api-key-env``; any other headers as a JSON object in the environment variable
+``ASSAY_AGENT_HEADERS``, whose values are treated as secrets), or a Python callable. Each call is
+timed, with a timeout, under a bounded concurrency, and is not retried by default: a timeout,
+an HTTP error or broken JSON is data for the metrics, never a crash. Answered calls are kept in
+the target call store (keyed by target, body and repeat), so a rerun sends again only the calls
+that failed.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
-import time
 from typing import Any
 
-from assay.judges.store import CallStore, UntrustedRecord
-from assay.redact import call_endpoint, redact
-from assay.replay.llm_calls import run_sync
+from assay.replay.targets import TargetCall, TargetReply, call_target
 from assay.suites.agent.schema import AgentCase
-from assay.suites.kit import ProgressFn
+from assay.suites.kit import ReplayContext
 
 DEFAULT_BODY = '{"query": "{query}"}'
 HEADERS_ENV = "ASSAY_AGENT_HEADERS"
-CALL_MODEL = "agent-http"  # names the record kind in the call store
 
 
-def body_for(template: str | None, query: str) -> str:
-    """The template with ``{query}`` replaced by the query as a JSON string's content."""
-    return (template or DEFAULT_BODY).replace("{query}", json.dumps(query, ensure_ascii=False)[1:-1])
-
-
-def live_calls(cases: list[AgentCase], params: dict[str, Any], progress: ProgressFn) -> list[dict[str, Any]]:
-    target = params.get("target") or ""
-    if not target.startswith(("http://", "https://")):
-        raise ValueError("the agent suite's live replay posts to your agent: give --target http(s)://…")
-    store = CallStore(params["agent_call_store"]) if params.get("agent_call_store") else None
-    return run_sync(lambda: _all_calls(cases, params, target, store, progress))
-
-
-async def _all_calls(cases: list[AgentCase], params: dict[str, Any], target: str, store: CallStore | None,
-                     progress: ProgressFn) -> list[dict[str, Any]]:
-    import httpx
-
-    repeats = int(params.get("repeats", 3))
-    semaphore = asyncio.Semaphore(int(params.get("concurrency", 8)))
-    url, headers = call_endpoint(target)
-    headers = {"Content-Type": "application/json", **headers}
-    headers.update(extra_headers())
-    key_env = params.get("api_key_env")
-    if key_env and os.environ.get(key_env):
-        headers["Authorization"] = f"Bearer {os.environ[key_env]}"
-    done, total = 0, len(cases) * repeats
-    stats = {"sent": 0, "reused": 0, "failed": 0}
-
-    async with httpx.AsyncClient(timeout=float(params.get("timeout_s", 60.0))) as client:
-
-        async def one(case: AgentCase, repeat: int) -> dict[str, Any]:
-            nonlocal done
-            body = body_for(params.get("body_template"), case.query)
-            key = CallStore.request_key(CALL_MODEL, target, [{"role": "user", "content": body}], {"repeat": repeat})
-            call = await asyncio.to_thread(_stored, store, key) if store else None
-            if call is not None:
-                stats["reused"] += 1
-            else:
-                async with semaphore:
-                    call = await _post(client, url, headers, body)
-                stats["sent"] += 1
-                if call["error"]:
-                    stats["failed"] += 1
-                elif store is not None:
-                    await asyncio.to_thread(store.put, key, {
-                        "model": CALL_MODEL, "api_base": target,
-                        "request": {"messages": [{"role": "user", "content": body}], "params": {"repeat": repeat}},
-                        "response": {"raw_text": call["raw"], "response_time_sec": call["response_time_sec"]},
-                    })
-            done += 1
-            if done % 10 == 0 or done == total:
-                progress(f"agent calls: {done}/{total} ({stats['sent']} sent, {stats['reused']} reused, {stats['failed']} failed)")
-            return {"repeat": repeat, **call}
-
-        results = await asyncio.gather(*(one(case, r) for case in cases for r in range(repeats)))
+def live_calls(cases: list[AgentCase], ctx: ReplayContext) -> list[dict[str, Any]]:
+    target = ctx.spec.target
+    if target is None:
+        raise ValueError("the agent suite's live replay calls your agent: give --target http(s)://… or module:function")
+    repeats = ctx.spec.generator.repeats
+    calls = [TargetCall(case_id=c.id, fields={"query": c.query}, repeat=r) for c in cases for r in range(repeats)]
+    replies = call_target(
+        target, calls, default_body=DEFAULT_BODY, answer_path=None, contexts_path=None, default_retries=0,
+        concurrency=ctx.concurrency, store_path=ctx.call_store, progress=ctx.progress, extra_headers=extra_headers(),
+    )
     by_case: dict[str, list[dict[str, Any]]] = {c.id: [] for c in cases}
-    for case, result in zip((c for c in cases for _ in range(repeats)), results, strict=True):
-        by_case[case.id].append(result)
+    for reply in replies:
+        by_case[reply.case_id].append(_call(reply))
     return [{"case_id": case_id, "calls": calls} for case_id, calls in by_case.items()]
+
+
+def _call(reply: TargetReply) -> dict[str, Any]:
+    """One repeat as the agent's metrics read it: the raw body, its time, any error."""
+    raw = reply.raw if reply.raw is not None or reply.data is None else json.dumps(reply.data, ensure_ascii=False)
+    return {"repeat": reply.repeat, "raw": raw, "response_time_sec": reply.latency_s, "error": reply.error}
 
 
 def extra_headers() -> dict[str, str]:
@@ -102,32 +58,3 @@ def extra_headers() -> dict[str, str]:
     if not isinstance(headers, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in headers.items()):
         raise ValueError(f"{HEADERS_ENV} must be a JSON object of header names to text values")
     return headers
-
-
-def _stored(store: CallStore, key: str) -> dict[str, Any] | None:
-    try:
-        record = store.get(key)
-    except UntrustedRecord:
-        store.quarantine(key)
-        return None
-    if record is None:
-        return None
-    response = record.get("response") or {}
-    return {"raw": response.get("raw_text"), "response_time_sec": response.get("response_time_sec"), "error": None}
-
-
-async def _post(client: Any, url: str, headers: dict[str, str], body: str) -> dict[str, Any]:
-    import httpx
-
-    started = time.perf_counter()
-    try:
-        response = await client.post(url, content=body.encode("utf-8"), headers=headers)
-    except httpx.TimeoutException:
-        return {"raw": None, "response_time_sec": None, "error": f"timeout after {time.perf_counter() - started:.1f}s"}
-    except httpx.HTTPError as exc:
-        return {"raw": None, "response_time_sec": None, "error": redact(f"{type(exc).__name__}: {exc}")[:500]}
-    seconds = round(time.perf_counter() - started, 4)
-    text = response.text
-    if response.status_code >= 400:
-        return {"raw": text[:2000], "response_time_sec": seconds, "error": redact(f"HTTP {response.status_code}: {text[:300]}")}
-    return {"raw": text, "response_time_sec": seconds, "error": None}

@@ -9,6 +9,7 @@ from typing import Any
 import pandas as pd
 
 from assay.schemas import LoadedDataset, ScoreRow
+from assay.spec import RunSpec
 from assay.suites.agent import dataset, metrics, summary
 from assay.suites.agent.schema import AgentCase, AgentGeneration
 from assay.suites.kit import (
@@ -16,7 +17,7 @@ from assay.suites.kit import (
     CaseField,
     CaseView,
     MetricFamily,
-    ProgressFn,
+    ReplayContext,
     ReportSection,
     Suite,
     as_text,
@@ -37,7 +38,6 @@ class AgentSuite(Suite[AgentCase, AgentGeneration]):
     recorded_outputs = ("responses",)
     generation_model = AgentGeneration
     summary_model = summary.AgentSummary
-    default_params = {"disagreement_threshold": 2.0}
 
     def load_dataset(self, root: Path) -> LoadedDataset:
         return dataset.load_agent_dataset(root)
@@ -58,18 +58,16 @@ class AgentSuite(Suite[AgentCase, AgentGeneration]):
             })
         return [{"case_id": c.id, "calls": sorted(calls[c.id], key=lambda x: x["repeat"])} for c in cases if c.id in calls]
 
-    def live_replay(
-        self, cases: list[AgentCase], data: LoadedDataset, params: dict[str, Any], progress: ProgressFn
-    ) -> list[dict[str, Any]]:
+    def live_replay(self, cases: list[AgentCase], data: LoadedDataset, ctx: ReplayContext) -> list[dict[str, Any]]:
         from assay.suites.agent.live import live_calls
 
-        return live_calls(cases, params, progress)
+        return live_calls(cases, ctx)
 
     def metric_families(self) -> list[MetricFamily]:
         return metrics.FAMILIES
 
-    def aggregate(self, rows: list[ScoreRow], cases: list[AgentCase], params: dict[str, Any]) -> AggregateResult:
-        return summary.aggregate(rows, cases, params)
+    def aggregate(self, rows: list[ScoreRow], cases: list[AgentCase], spec: RunSpec) -> AggregateResult:
+        return summary.aggregate(rows, cases, spec)
 
     def charts(self, summary_: summary.AgentSummary) -> dict[str, bytes]:  # type: ignore[override]
         return summary.charts(summary_)

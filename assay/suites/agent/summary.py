@@ -9,20 +9,20 @@ lowest totals, the slowest and the least consistent queries first.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 import pandas as pd
 from pydantic import BaseModel, Field
 
-from assay.aggregation import ensemble_rows
 from assay.metrics import agent as am
 from assay.rendering.tables import fmt, markdown_table, md_text
 from assay.schemas import ScoreRow
+from assay.spec import RunSpec
 from assay.suites.agent.schema import AgentCase, AgentGeneration
 from assay.suites.kit import (
     AggregateResult,
     ReportSection,
     Summary,
+    ensemble,
     group_means,
     jury_section,
     jury_summary,
@@ -61,11 +61,10 @@ class AgentSummary(Summary):
     least_consistent: list[str] = Field(description="case ids, least consistent first")
 
 
-def aggregate(rows: list[ScoreRow], cases: list[AgentCase], params: dict[str, Any]) -> AggregateResult:
-    jury = params.get("jury") or {}
-    weights = {j["name"]: float(j.get("weight", 1.0)) for j in jury.get("panel", [])}
+def aggregate(rows: list[ScoreRow], cases: list[AgentCase], spec: RunSpec) -> AggregateResult:
+    weights = spec.jury.weights() if spec.jury else {}
     per_judge = [r for r in rows if r.judge is not None]
-    final = [r for r in rows if r.judge is None] + ensemble_rows(rows, weights, float(params.get("disagreement_threshold", 2.0)))
+    final = [r for r in rows if r.judge is None] + ensemble(rows, spec)
     by_case = {c.id: [r for r in rows if r.case_id == c.id] for c in cases}
     final += [_consistency_row(c.id, by_case[c.id], weights) for c in cases]
     values = value_index(final)
@@ -84,7 +83,7 @@ def aggregate(rows: list[ScoreRow], cases: list[AgentCase], params: dict[str, An
         slowest=[q.case_id for q in sorted(timed, key=lambda q: -_mean_seconds(q))][:WORST_LISTED],
         least_consistent=[q.case_id for q in sorted(queries, key=lambda q: (q.scores["consistency"] is None, q.scores["consistency"] or 0))
                           if q.scores["consistency"] is not None][:WORST_LISTED],
-        jury=jury_summary(final + per_judge, params, ["intent"]),
+        jury=jury_summary(final + per_judge, spec, ["intent"]),
     )
     return AggregateResult(rows=final + per_judge, summary=summary)
 

@@ -11,12 +11,20 @@ from assay.rendering.case_view import CaseContext, CaseField, CaseView, as_text,
 from assay.rendering.sections import ReportSection
 from assay.schemas import LoadedDataset
 from assay.suites.kit.families import AutomaticFamily, JuryFamily, JuryPrompt, missing_generation
-from assay.suites.kit.suite import AggregateResult, MetricContext, MetricFamily, ProgressFn, Suite
+from assay.suites.kit.suite import (
+    AggregateResult,
+    MetricContext,
+    MetricFamily,
+    ProgressFn,
+    ReplayContext,
+    Suite,
+)
 from assay.suites.kit.summary import (
     Disagreement,
     JurySummary,
     MetricStats,
     Summary,
+    ensemble,
     group_means,
     jury_section,
     jury_summary,
@@ -43,9 +51,11 @@ __all__ = [
     "MetricFamily",
     "MetricStats",
     "ProgressFn",
+    "ReplayContext",
     "ReportSection",
     "Suite",
     "Summary",
+    "ensemble",
     "group_means",
     "jury_section",
     "jury_summary",

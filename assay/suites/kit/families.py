@@ -17,12 +17,13 @@ from typing import Any
 from pydantic import BaseModel
 
 from assay.schemas import ScoreRow
+from assay.spec import RunSpec
 from assay.suites.kit.suite import MetricContext, MetricFamily
 
 NO_GENERATION = "no generation recorded for this case"
 PROGRESS_EVERY = 5  # cases between progress lines of an automatic family
 
-MetricScales = Mapping[str, str] | Callable[[Mapping[str, Any]], Mapping[str, str]]
+MetricScales = Mapping[str, str] | Callable[[RunSpec], Mapping[str, str]]
 
 
 def missing_generation(gen: Any) -> str | None:
@@ -45,8 +46,8 @@ def AutomaticFamily(  # noqa: N802 - reads as a declaration, like a class
     does (e.g. ``ndcg@{k}``); it names the unscored rows of a case without a generation.
     """
 
-    def compute(cases: list[Any], generations: dict[str, Any], ctx: MetricContext) -> list[ScoreRow]:
-        scales = metrics(ctx.params) if callable(metrics) else metrics
+    def compute(cases: list[Any], generations: Mapping[str, BaseModel], ctx: MetricContext) -> list[ScoreRow]:
+        scales = metrics(ctx.spec) if callable(metrics) else metrics
         rows: list[ScoreRow] = []
         for i, case in enumerate(cases, 1):
             gen = generations.get(case.id)
@@ -104,7 +105,7 @@ def JuryFamily(  # noqa: N802 - reads as a declaration, like a class
 ) -> MetricFamily:
     """Metrics judged by the run's jury, one prompt after another over every usable case."""
 
-    def compute(cases: list[Any], generations: dict[str, Any], ctx: MetricContext) -> list[ScoreRow]:
+    def compute(cases: list[Any], generations: Mapping[str, BaseModel], ctx: MetricContext) -> list[ScoreRow]:
         rows: list[ScoreRow] = []
         items = []
         for case in cases:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import inspect
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
@@ -23,6 +23,7 @@ from pydantic import BaseModel
 from assay.rendering.case_view import CaseView, default_case_view
 from assay.rendering.sections import ReportSection
 from assay.schemas import LoadedDataset, ScoreRow
+from assay.spec import RunSpec
 from assay.suites.kit.summary import Summary
 
 ProgressFn = Callable[[str], None]
@@ -30,15 +31,31 @@ CaseT = TypeVar("CaseT", bound=BaseModel)
 GenT = TypeVar("GenT", bound=BaseModel)
 
 
+DEFAULT_CONCURRENCY = 8  # calls in flight when the run's options leave it open
+
+
 @dataclass
 class MetricContext:
-    """What a metric family may use besides cases and generations."""
+    """What a metric family may use besides cases and generations: the run's typed spec (k,
+    language, jury…), how many calls may be in flight, and the jury runner for judged families."""
 
-    params: dict[str, Any]
+    spec: RunSpec
+    concurrency: int = DEFAULT_CONCURRENCY
     jury: Any = None  # assay.judges.runner.JuryRunner, set when the family needs judges
     progress: ProgressFn = lambda message: None
     dataset_root: Path | None = None
     jury_runs: list[Any] = field(default_factory=list)  # JuryRun records, stored for lineage
+
+
+@dataclass(frozen=True)
+class ReplayContext:
+    """What a suite's live replay reads: the generator settings in the spec, how many calls may
+    be in flight, and where answered calls are kept so a rerun re-sends only the failed ones."""
+
+    spec: RunSpec
+    concurrency: int = DEFAULT_CONCURRENCY
+    call_store: str | None = None  # a local folder; None when the store is remote
+    progress: ProgressFn = lambda message: None
 
 
 @dataclass(frozen=True)
@@ -50,7 +67,7 @@ class MetricFamily:
     """
 
     name: str
-    compute: Callable[[list[Any], dict[str, Any], MetricContext], list[ScoreRow]]
+    compute: Callable[[list[Any], Mapping[str, BaseModel], MetricContext], list[ScoreRow]]
     uses_jury: bool = False
     description: str = ""
 
@@ -74,6 +91,9 @@ class Suite(ABC, Generic[CaseT, GenT]):
     # Dataset files holding the recorded outputs of the system under test: left out of the
     # dataset fingerprint that decides which runs compare like for like.
     recorded_outputs: ClassVar[tuple[str, ...]] = ("generations",)
+    # `assay import SUITE FILE`: an object with ``fields`` (ImportField) and
+    # ``records(rows, mapping, file) -> ({file name: records}, problems)``; None: no importer.
+    importer: ClassVar[Any] = None
 
     # -- where its data and rules live --------------------------------------------------
     @property
@@ -127,9 +147,7 @@ class Suite(ABC, Generic[CaseT, GenT]):
         wanted = {c.id for c in cases}  # type: ignore[attr-defined]
         return [{k: v for k, v in g.items() if k != "_line"} for g in data.generations if str(g.get("case_id")) in wanted]
 
-    def live_replay(
-        self, cases: list[CaseT], data: LoadedDataset, params: dict[str, Any], progress: ProgressFn
-    ) -> list[dict[str, Any]]:
+    def live_replay(self, cases: list[CaseT], data: LoadedDataset, ctx: ReplayContext) -> list[dict[str, Any]]:
         """Regenerate outputs with a live system instead of reading recorded ones."""
         raise NotImplementedError(f"suite {self.name!r} has no live replay; use --replay recorded")
 
@@ -138,7 +156,7 @@ class Suite(ABC, Generic[CaseT, GenT]):
     def metric_families(self) -> list[MetricFamily]: ...
 
     @abstractmethod
-    def aggregate(self, rows: list[ScoreRow], cases: list[CaseT], params: dict[str, Any]) -> AggregateResult:
+    def aggregate(self, rows: list[ScoreRow], cases: list[CaseT], spec: RunSpec) -> AggregateResult:
         """Reduce per-judge rows to ensemble rows, add totals, and summarise per group."""
 
     # -- the report -----------------------------------------------------------------------

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from assay.rendering.tables import fmt, markdown_table, md_text
 from assay.schemas import ScoreRow
+from assay.spec import PanelJudge, RunSpec
 
 
 class MetricStats(BaseModel):
@@ -33,11 +34,14 @@ class Disagreement(BaseModel):
 
 class JurySummary(BaseModel):
     offline: bool = False
-    judges: list[dict[str, Any]] = Field(default_factory=list, description="the panel: name, model, weight")
+    judges: list[PanelJudge] = Field(default_factory=list, description="the panel: name, model, weight")
     disagreement_threshold: float = 3.0
     agreement_alpha: dict[str, float | None] = Field(default_factory=dict, description="Krippendorff's alpha per metric")
     disagreements: list[Disagreement] = Field(default_factory=list)
     missing_judge_scores: dict[str, int] = Field(default_factory=dict, description="judge -> scores it failed to give")
+    dropped: dict[str, str] = Field(
+        default_factory=dict, description="judge -> why it was dropped (it gave no score at all; its weight counts as 0)"
+    )
 
 
 class Summary(BaseModel):
@@ -89,11 +93,10 @@ def group_means(
     }
 
 
-def jury_summary(rows: Sequence[ScoreRow], params: Mapping[str, Any], metrics: Iterable[str] | None = None) -> JurySummary:
+def jury_summary(rows: Sequence[ScoreRow], spec: RunSpec, metrics: Iterable[str] | None = None) -> JurySummary:
     """Panel, agreement, disagreements and missing judge scores of a run's final rows."""
     from assay.aggregation import agreement_by_metric
 
-    jury = params.get("jury") or {}
     judged = set(metrics) if metrics is not None else None
     per_judge = [r for r in rows if r.judge is not None]
     disagreements = [
@@ -102,17 +105,39 @@ def jury_summary(rows: Sequence[ScoreRow], params: Mapping[str, Any], metrics: I
         if r.judge is None and r.details.get("disagreement") is True and (judged is None or r.metric in judged)
     ]
     missing: dict[str, int] = defaultdict(int)
+    reasons: dict[str, list[str]] = defaultdict(list)
+    given: set[str] = set()
     for r in per_judge:
         if r.value is None:
             missing[r.judge or ""] += 1
+            reasons[r.judge or ""].append(r.unscored_reason or "no reason recorded")
+        else:
+            given.add(r.judge or "")
+    # A judge with no score at all was dropped; its most frequent failure is the reason.
+    dropped = {
+        judge: max(set(why), key=lambda text, w=why: (w.count(text), -w.index(text)))
+        for judge, why in sorted(reasons.items())
+        if judge not in given
+    }
+    jury = spec.jury
     return JurySummary(
-        offline=bool(jury.get("offline", False)),
-        judges=list(jury.get("panel", [])),
-        disagreement_threshold=float(params.get("disagreement_threshold", 3.0)),
+        offline=bool(jury and jury.offline),
+        judges=list(jury.panel) if jury else [],
+        disagreement_threshold=spec.disagreement_threshold,
         agreement_alpha=agreement_by_metric(per_judge),
         disagreements=disagreements,
         missing_judge_scores=dict(sorted(missing.items())),
+        dropped=dropped,
     )
+
+
+def ensemble(rows: Sequence[ScoreRow], spec: RunSpec) -> list[ScoreRow]:
+    """Seed 000's jury rule over the per-judge rows: one ensemble row per case and metric,
+    weighted by the recorded panel, median and a flag when the judges disagree."""
+    from assay.aggregation import ensemble_rows
+
+    weights = spec.jury.weights() if spec.jury else {}
+    return ensemble_rows(list(rows), weights, spec.disagreement_threshold)
 
 
 def jury_section(
@@ -131,8 +156,15 @@ def jury_section(
     judged metrics; ``order(case, metric)`` sorts its rows; ``rules`` explains the ensemble.
     """
     kind = "**offline jury** (deterministic judges, no LLM calls)" if jury.offline else "LLM jury"
-    names = ", ".join(f"{md_text(j['name'])} (weight {j.get('weight', 1.0):g})" for j in jury.judges) or "none"
+    names = ", ".join(
+        f"{md_text(j.name)} (weight 0, dropped)" if j.name in jury.dropped else f"{md_text(j.name)} (weight {j.weight:g})"
+        for j in jury.judges
+    ) or "none"
     out = [f"{subject} were judged by the {kind}: {names}." + (f" {rules}" if rules else ""), ""]
+    if jury.dropped:
+        out += ["Dropped judges (no score at all; their weight counts as 0 and the rest are renormalised):", ""]
+        out += [f"- {md_text(j)}: {md_text(why)}" for j, why in jury.dropped.items()]
+        out.append("")
     out.append(
         markdown_table(
             ["metric", "Krippendorff's alpha (interval)"], [[m, fmt(a)] for m, a in sorted(jury.agreement_alpha.items())]

@@ -1,54 +1,51 @@
 """Live replay of the memory suite: the system under test is the memory summarizer.
 
 Either a recursive summarizer through litellm (windows of turns, the running memory carried
-forward; its prompt is ``rules/summarizer.yaml``), or the user's own summarizer called
-in-process as ``module:function(turns) -> {"memory": str, "entities": [str]}`` (``--target``).
+forward; its prompt is ``rules/summarizer.yaml``), or the user's own summarizer as the run's
+target (``--target``): ``module:function(turns) -> {"memory": str, "entities": [str]}`` in-process,
+or an http(s) endpoint receiving ``{"turns": [...], "session_id": ...}``.
 Each session is summarised once; every query of the session is judged against that memory.
 """
 
 from __future__ import annotations
 
 import asyncio
-import importlib
 import json
-import os
 import re
-import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from assay.judges.prompts.base import fill
-from assay.redact import redact
-from assay.replay.llm_calls import CallSettings, Progress, complete, map_bounded, run_sync
+from assay.replay.llm_calls import CallSettings, complete, map_bounded, run_sync
+from assay.replay.targets import TargetCall, call_target
+from assay.spec import TargetSpec
+from assay.suites.kit import ReplayContext
 from assay.suites.memory.schema import MemoryCase, Session
 
 RULES = Path(__file__).resolve().parent / "rules" / "summarizer.yaml"
 DELIMITERS = ("<<<TURNS>>>", "<<<END TURNS>>>")
+DEFAULT_BODY = '{"turns": "{turns}", "session_id": "{session_id}"}'
 _JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
 
 
-def live_memories(
-    cases: list[MemoryCase], sessions: list[dict[str, Any]], params: dict[str, Any], progress: Progress
-) -> list[dict[str, Any]]:
+def live_memories(cases: list[MemoryCase], sessions: list[dict[str, Any]], ctx: ReplayContext) -> list[dict[str, Any]]:
     """One MemoryGeneration-shaped dict per case; a session that could not be summarised gives
     its cases an ``error`` (they are unscored, with the reason), never an exception."""
     readable = _sessions(sessions)
     needed = list(dict.fromkeys(c.session_id for c in cases))
-    if params.get("target"):
-        summarize = load_target(str(params["target"]))
-        memories = {sid: _call_target(summarize, readable.get(sid), sid) for sid in needed}
-        model = str(params["target"])
-        progress(f"summarised {len(needed)} sessions with {model}")
+    target = ctx.spec.target
+    if target is not None:
+        memories = _target_memories(target, needed, readable, ctx)
+        model = target.identity
     else:
-        settings = CallSettings.from_params(params)
+        settings = CallSettings.for_generator(ctx.spec.generator, ctx.concurrency)
         model = settings.model
         done = run_sync(lambda: map_bounded(
             needed,
-            lambda sid, sem: _summarize_llm(readable.get(sid), sid, settings, sem, params.get("lang", "ko")),
-            settings.concurrency, progress, "memories", lambda m: m.get("error") is not None,
+            lambda sid, sem: _summarize_llm(readable.get(sid), sid, settings, sem, ctx.spec.lang),
+            settings.concurrency, ctx.progress, "memories", lambda m: m.get("error") is not None,
         ))
         memories = dict(zip(needed, done, strict=True))
     return [{"case_id": c.id, "session_id": c.session_id, "model": model, **memories[c.session_id]} for c in cases]
@@ -65,28 +62,27 @@ def _sessions(records: list[dict[str, Any]]) -> dict[str, Session]:
     return out
 
 
-def load_target(target: str) -> Callable[[list[dict[str, str]]], Any]:
-    """``module:function``; the current directory is searched too, as ``python -m`` would."""
-    module_name, _, function = target.partition(":")
-    if os.getcwd() not in sys.path:
-        sys.path.append(os.getcwd())
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise ValueError(f"--target {target!r}: cannot import {module_name!r} ({exc})") from None
-    fn = getattr(module, function, None)
-    if not callable(fn):
-        raise ValueError(f"--target {target!r}: {module_name} has no function {function!r}")
-    return fn
-
-
-def _call_target(summarize: Callable[..., Any], session: Session | None, sid: str) -> dict[str, Any]:
-    if session is None:
-        return _error(f"session {sid} could not be read from sessions.jsonl")
-    try:
-        return _memory_record(summarize([t.model_dump() for t in session.turns]))
-    except Exception as exc:  # the user's code: its failure is this session's, not the run's
-        return _error(redact(f"target raised {type(exc).__name__}: {exc}")[:1000])
+def _target_memories(
+    target: TargetSpec, needed: list[str], sessions: dict[str, Session], ctx: ReplayContext
+) -> dict[str, dict[str, Any]]:
+    """Your summarizer condenses each session once: it receives ``turns`` (a list of
+    ``{"role", "text"}``) and ``session_id``, and returns ``{"memory": str, "entities": [str]}``
+    (or the memory text alone)."""
+    readable = [sid for sid in needed if sid in sessions]
+    calls = [TargetCall(case_id=sid, fields={"turns": [t.model_dump() for t in sessions[sid].turns], "session_id": sid})
+             for sid in readable]
+    replies = call_target(target, calls, default_body=DEFAULT_BODY, answer_path=None, contexts_path=None,
+                          concurrency=ctx.concurrency, store_path=ctx.call_store, progress=ctx.progress)
+    memories = {sid: _error(f"session {sid} could not be read from sessions.jsonl") for sid in needed}
+    for reply in replies:
+        if reply.error:
+            memories[reply.case_id] = {**_error(reply.error), "latency_s": reply.latency_s}
+            continue
+        try:
+            memories[reply.case_id] = {**_memory_record(reply.data), "latency_s": reply.latency_s}
+        except TypeError as exc:
+            memories[reply.case_id] = _error(str(exc))
+    return memories
 
 
 async def _summarize_llm(

@@ -64,3 +64,4 @@ class MemoryGeneration(BaseModel):
     entities: list[str] = Field(default_factory=list)
     error: str | None = None
     model: str | None = None
+    latency_s: float | None = Field(default=None, ge=0, description="the summarizer call's time (live target)")

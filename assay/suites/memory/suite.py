@@ -8,11 +8,12 @@ from typing import Any
 import pandas as pd
 
 from assay.schemas import LoadedDataset, ScoreRow
+from assay.spec import RunSpec
 from assay.suites.kit import (
     AggregateResult,
     CaseView,
     MetricFamily,
-    ProgressFn,
+    ReplayContext,
     ReportSection,
     Suite,
     labelled,
@@ -34,7 +35,6 @@ class MemorySuite(Suite[MemoryCase, MemoryGeneration]):
     group_label = "scenario"
     recorded_outputs = ("memories",)
     summary_model = summary.MemorySummary
-    default_params = {"disagreement_threshold": 3.0}
 
     def load_dataset(self, root: Path) -> LoadedDataset:
         return dataset.load_memory_dataset(root)
@@ -56,18 +56,16 @@ class MemorySuite(Suite[MemoryCase, MemoryGeneration]):
                 out.append({**fields, "case_id": case.id, "session_id": case.session_id})
         return out
 
-    def live_replay(
-        self, cases: list[MemoryCase], data: LoadedDataset, params: dict[str, Any], progress: ProgressFn
-    ) -> list[dict[str, Any]]:
+    def live_replay(self, cases: list[MemoryCase], data: LoadedDataset, ctx: ReplayContext) -> list[dict[str, Any]]:
         from assay.suites.memory.live import live_memories
 
-        return live_memories(cases, data.extras.get("sessions", []), params, progress)
+        return live_memories(cases, data.extras.get("sessions", []), ctx)
 
     def metric_families(self) -> list[MetricFamily]:
         return metrics.FAMILIES
 
-    def aggregate(self, rows: list[ScoreRow], cases: list[MemoryCase], params: dict[str, Any]) -> AggregateResult:
-        return summary.aggregate(rows, cases, params)
+    def aggregate(self, rows: list[ScoreRow], cases: list[MemoryCase], spec: RunSpec) -> AggregateResult:
+        return summary.aggregate(rows, cases, spec)
 
     def charts(self, summary_: summary.MemorySummary) -> dict[str, bytes]:  # type: ignore[override]
         return summary.charts(summary_)

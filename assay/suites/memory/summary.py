@@ -10,19 +10,18 @@ from the ensembles; unscored, with the criteria named, when any criterion is.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pandas as pd
 from pydantic import BaseModel, Field
 
-from assay.aggregation import ensemble_rows
 from assay.metrics.memory import overall_score
 from assay.rendering.tables import fmt, markdown_table, md_text
 from assay.schemas import ScoreRow
+from assay.spec import RunSpec
 from assay.suites.kit import (
     AggregateResult,
     ReportSection,
     Summary,
+    ensemble,
     group_means,
     jury_section,
     jury_summary,
@@ -60,11 +59,8 @@ class MemorySummary(Summary):
     queries: list[QuerySummary] = Field(description="worst overall first; unscored last")
 
 
-def aggregate(rows: list[ScoreRow], cases: list[MemoryCase], params: dict[str, Any]) -> AggregateResult:
-    jury = params.get("jury") or {}
-    weights = {j["name"]: float(j.get("weight", 1.0)) for j in jury.get("panel", [])}
-    ensembles = ensemble_rows(rows, weights, float(params.get("disagreement_threshold", 3.0)))
-    final = [r for r in rows if r.judge is None] + [_cap_stale(r, value_index(rows)) for r in ensembles]
+def aggregate(rows: list[ScoreRow], cases: list[MemoryCase], spec: RunSpec) -> AggregateResult:
+    final = [r for r in rows if r.judge is None] + [_cap_stale(r, value_index(rows)) for r in ensemble(rows, spec)]
     values = value_index(final)
     final += [_overall_row(c.id, values) for c in cases]
     values = value_index(final)
@@ -79,7 +75,7 @@ def aggregate(rows: list[ScoreRow], cases: list[MemoryCase], params: dict[str, A
         overall={m: metric_stats(values.get((c.id, m)) for c in cases) for m in METRICS},
         by_scenario=group_means(values, {c.id: c.scenario for c in cases}, METRICS),
         queries=queries,
-        jury=jury_summary(final + per_judge, params, CRITERIA),
+        jury=jury_summary(final + per_judge, spec, CRITERIA),
     )
     return AggregateResult(rows=final + per_judge, summary=summary)
 

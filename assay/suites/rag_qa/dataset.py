@@ -1,7 +1,8 @@
 """Reading a rag_qa dataset directory and shaping it for the Great Expectations gate.
 
 Layout: ``cases.jsonl`` (one RagCase per line), ``generations.jsonl`` (optional, one
-RagGeneration per line) and ``kb/**.md`` (the knowledge base the cases cite).
+RagGeneration per line; the retrieved contexts inline) and ``kb/**.md`` (optional: the knowledge
+base the cases cite, needed only by the built-in pipeline's live replay).
 
 Nested lists (keywords, source_docs, retrieved) are awkward to validate in GX, so the frames
 carry derived scalar columns (counts, lengths) and a long ``case_sources`` table instead.
@@ -17,7 +18,7 @@ from typing import Any
 import pandas as pd
 
 from assay.schemas import LoadedDataset
-from assay.suites.rag_qa.schema import CATEGORIES, RagCase, RagGeneration, normalize_source
+from assay.suites.rag_qa.schema import RagCase, RagGeneration, normalize_source
 from assay.validation.frames import as_id, frame, scalar, schema_errors, text_length
 from assay.validation.jsonl import load_cases_and_generations
 
@@ -28,7 +29,7 @@ KB_DIR = "kb"
 
 # Fields with their own expectation (not-null, in-set): schema_errors leaves these out so
 # one mistake is reported once.
-_CASE_FIELDS_CHECKED = {"id", "question", "keywords", "reference_answer", "category", "source_docs"}
+_CASE_FIELDS_CHECKED = {"id", "question", "reference_answer"}
 _GENERATION_FIELDS_CHECKED = {"case_id", "answer", "retrieved"}
 
 # Fixed column lists: an empty table still has every column an expectation names.
@@ -51,6 +52,7 @@ def load_rag_dataset(root: Path) -> LoadedDataset:
     for rel, path in zip(kb_docs, kb_paths, strict=True):
         data.files[f"kb/{rel}"] = path
     data.extras["kb_documents"] = kb_docs
+    data.extras["has_kb"] = kb_root.is_dir()
     return data
 
 
@@ -111,9 +113,13 @@ def rag_validation_frames(data: LoadedDataset) -> dict[str, pd.DataFrame]:
 
 def rag_validation_parameters(data: LoadedDataset) -> dict[str, Any]:
     """Values for the ``$PARAMETER`` placeholders in the rag_qa expectation files."""
+    documents = list(data.extras.get("kb_documents", []))
+    if not data.extras.get("has_kb"):
+        # Without a kb/ tree the source docs are the ids the system returns with its contexts:
+        # there is no list to check them against (only duplicates are checked).
+        documents = sorted({normalize_source(d) for r in data.records for d in _strings(r.get("source_docs"))})
     return {
-        "kb_documents": list(data.extras.get("kb_documents", [])),
-        "categories": list(CATEGORIES),
+        "kb_documents": documents,
         "case_ids": sorted({i for r in data.records if (i := as_id(r.get("id"))) is not None}),
     }
 
@@ -121,3 +127,7 @@ def rag_validation_parameters(data: LoadedDataset) -> dict[str, Any]:
 def _present(value: Any) -> bool | None:
     """A stand-in for a list column: None when absent, so not-null checks name the row."""
     return None if value is None else True
+
+
+def _strings(value: Any) -> list[str]:
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []

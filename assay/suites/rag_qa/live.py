@@ -1,22 +1,15 @@
-"""Live generation replay for rag_qa: retrieve with the local index, answer through litellm.
+"""Live generation replay for rag_qa: your own RAG system (``--target``, through
+``assay.replay.targets``), or the built-in pipeline: retrieve with the local index, answer
+through litellm.
 
 This reproduces seed 003's RAG pipeline (chunk 500/200, top-k retrieval, its system prompt,
 temperature 0) against any litellm model, so a run can regenerate answers instead of reading
 recorded ones. litellm and the embedding stack are imported lazily: importing this module
 stays cheap.
 
-``params`` keys (all optional except ``generator``):
-    generator       litellm model string, e.g. "openai/gpt-4.1-nano"
-    api_base        base URL of an OpenAI-compatible or provider endpoint
-    api_key_env     name of the env var holding the API key; default: the provider's usual one
-    k               chunks retrieved per question (10)
-    concurrency     generation requests in flight at once (8)
-    embedding_model name or local path for embedding.resolve_model_path (bundled MiniLM)
-    chunk_size, chunk_overlap   characters (500, 200)
-    max_retries     retries after the first attempt on 429/5xx/timeout/connection errors (4)
-    retry_base_s, retry_max_s   exponential backoff base and cap, seconds (1.0, 30.0)
-    timeout_s       per-request timeout, seconds (60)
-    max_tokens      answer length cap (provider default)
+Every knob comes from the run's typed spec: ``spec.generator`` (model, endpoint, key variable,
+retries, timeout, max tokens, chunking, embedding model) and ``spec.k``; ``ctx.concurrency``
+bounds the requests in flight. With ``spec.target`` set, the user's own system answers instead.
 """
 
 from __future__ import annotations
@@ -27,7 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from assay.replay.llm_calls import CallSettings, Progress, complete, map_bounded, run_sync
+from assay.replay.targets import TargetCall, TargetReply, call_target
+from assay.spec import RunSpec
+from assay.suites.kit import ReplayContext
 from assay.suites.rag_qa.schema import RagCase
+
+DEFAULT_BODY = '{"question": "{question}"}'
 
 # Seed 003, verbatim (including the leading newline).
 ANSWER_SYSTEM_PROMPT = """
@@ -39,9 +37,7 @@ Context:
 """
 
 
-def live_generations(
-    cases: list[RagCase], kb_root: Path, params: dict[str, Any], progress: Progress = lambda message: None
-) -> list[dict[str, Any]]:
+def live_generations(cases: list[RagCase], kb_root: Path, ctx: ReplayContext) -> list[dict[str, Any]]:
     """Retrieve and answer every case live; one RagGeneration-shaped dict per case, in order.
 
     A case whose request still fails after retries gets ``answer=""`` and ``error`` set; this
@@ -50,8 +46,10 @@ def live_generations(
     """
     if not cases:
         return []
-    settings = CallSettings.from_params(params)
-    retrieved = retrieve(cases, kb_root, params, progress)
+    if ctx.spec.target is not None:
+        return target_generations(cases, ctx)
+    settings = CallSettings.for_generator(ctx.spec.generator, ctx.concurrency)
+    retrieved = retrieve(cases, kb_root, ctx.spec, ctx.progress)
 
     async def answer(pair: tuple[RagCase, list[dict[str, Any]]], semaphore: asyncio.Semaphore) -> dict[str, Any]:
         case, hits = pair
@@ -69,23 +67,21 @@ def live_generations(
 
     pairs = list(zip(cases, retrieved, strict=True))
     return run_sync(
-        lambda: map_bounded(pairs, answer, settings.concurrency, progress, "answers", lambda r: r["error"] is not None)
+        lambda: map_bounded(pairs, answer, settings.concurrency, ctx.progress, "answers", lambda r: r["error"] is not None)
     )
 
 
 def retrieve(
-    cases: list[RagCase], kb_root: Path, params: dict[str, Any], progress: Progress = lambda message: None
+    cases: list[RagCase], kb_root: Path, spec: RunSpec, progress: Progress = lambda message: None
 ) -> list[list[dict[str, Any]]]:
     """Build the index once and return, per case, its top-k chunks as RetrievedChunk dicts
     (source, text, score = cosine similarity), best first."""
     from assay.replay.chunking import chunk_documents
     from assay.replay.embedding import EmbeddingIndex, load_model
 
-    chunks = chunk_documents(
-        Path(kb_root), int(params.get("chunk_size", 500)), int(params.get("chunk_overlap", 200))
-    )
+    chunks = chunk_documents(Path(kb_root), spec.generator.chunk_size, spec.generator.chunk_overlap)
     started = time.perf_counter()
-    model = load_model(params.get("embedding_model"))
+    model = load_model(spec.generator.embedding_model)
     loaded = time.perf_counter()
     index = EmbeddingIndex.build(chunks, model)
     documents = len({c.source for c in chunks})
@@ -93,7 +89,7 @@ def retrieve(
         f"indexed {len(chunks)} chunks from {documents} documents "
         f"(model {loaded - started:.1f}s, embeddings {time.perf_counter() - loaded:.1f}s)"
     )
-    hits = index.search_many([c.question for c in cases], int(params.get("k", 10)))
+    hits = index.search_many([c.question for c in cases], spec.k)
     return [[{"source": c.source, "text": c.text, "score": score} for c, score in row] for row in hits]
 
 
@@ -104,3 +100,42 @@ def build_messages(question: str, context_texts: list[str]) -> list[dict[str, st
         {"role": "system", "content": ANSWER_SYSTEM_PROMPT.format(context=context)},
         {"role": "user", "content": question},
     ]
+
+
+def target_generations(cases: list[RagCase], ctx: ReplayContext) -> list[dict[str, Any]]:
+    """Your own RAG system answers every case (``--target``): it receives the question (and the
+    case's id and category), and its answer and retrieved contexts become the generation."""
+    target = ctx.spec.target
+    assert target is not None
+    calls = [TargetCall(case_id=c.id, fields={"question": c.question, "id": c.id, "category": c.category})
+             for c in cases]
+    replies = call_target(
+        target, calls, default_body=DEFAULT_BODY, concurrency=ctx.concurrency,
+        store_path=ctx.call_store, progress=ctx.progress,
+    )
+    return [_generation(reply, target.identity) for reply in replies]
+
+
+def _generation(reply: TargetReply, identity: str) -> dict[str, Any]:
+    error = reply.error
+    if error is None and reply.answer is None:
+        error = "the target's reply has no answer at its answer path"
+    return {
+        "case_id": reply.case_id,
+        "retrieved": [_chunk(c) for c in reply.contexts or []],
+        "model": identity,
+        "answer": reply.answer or "",
+        "latency_s": reply.latency_s,
+        "error": error,
+    }
+
+
+def _chunk(context: Any) -> dict[str, Any]:
+    """A retrieved context as the system gave it: a text, or an object with its text (``text``,
+    ``content`` or ``page_content``), its source id and its score."""
+    if isinstance(context, dict):
+        text = next((context[k] for k in ("text", "content", "page_content") if isinstance(context.get(k), str)), "")
+        source = next((context[k] for k in ("source", "id", "doc_id") if isinstance(context.get(k), str)), "")
+        score = context.get("score")
+        return {"source": source, "text": text, "score": score if isinstance(score, int | float) else None}
+    return {"source": "", "text": context if isinstance(context, str) else str(context), "score": None}

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel
 
 from assay.metrics import retrieval as r
 from assay.schemas import ScoreRow
-from assay.suites.kit import AutomaticFamily, JuryFamily, JuryPrompt, MetricContext
+from assay.spec import RunSpec
+from assay.suites.kit import AutomaticFamily, JuryFamily, JuryPrompt, MetricContext, missing_generation
 from assay.suites.rag_qa.schema import RagCase, RagGeneration, normalize_source
 
 ANSWER_METRICS = ("accuracy", "completeness", "relevance")
@@ -21,35 +21,58 @@ def retrieval_metric_names(k: int) -> list[str]:
     return ["reciprocal_rank", f"ndcg@{k}", f"precision@{k}", f"recall@{k}", "keyword_coverage"]
 
 
-def _retrieval_scales(params: Mapping[str, Any]) -> dict[str, str]:
-    return dict.fromkeys(retrieval_metric_names(int(params.get("k", 10))), "0-1")
+def _retrieval_scales(spec: RunSpec) -> dict[str, str]:
+    return dict.fromkeys(retrieval_metric_names(spec.k), "0-1")
+
+
+NO_LABELS = "no relevance labels: the case lists no source_docs"
+NO_SOURCES = "the retrieved contexts carry no document ids to match against source_docs"
+NO_KEYWORDS = "no keywords for this case"
 
 
 def retrieval_rows(case: RagCase, gen: RagGeneration, ctx: MetricContext) -> list[ScoreRow]:
-    """RR, nDCG@k, P@k, R@k (document-id based) and keyword coverage of the top-k texts."""
-    k = int(ctx.params.get("k", 10))
+    """RR, nDCG@k, P@k, R@k (document-id based) and keyword coverage of the top-k texts.
+
+    Without relevance labels (``source_docs``), or contexts without document ids, the four
+    ranking metrics are unscored with the reason; without keywords, so is keyword coverage.
+    Never 0 for a missing label: 0 would read as a retriever that found nothing.
+    """
+    k = ctx.spec.k
+    if gen.error and not gen.retrieved:  # the system failed before it returned any context
+        reason = missing_generation(gen) or ""
+        return [ScoreRow.unscored(case.id, m, RETRIEVAL, "0-1", reason) for m in retrieval_metric_names(k)]
     sources = [normalize_source(chunk.source) for chunk in gen.retrieved]
     relevant = [normalize_source(doc) for doc in case.source_docs]
     top_texts = [chunk.text for chunk in gen.retrieved[:k]]
-    found = r.keywords_found(top_texts, case.keywords)
-    first_hit = next((i for i, s in enumerate(sources, 1) if s in set(relevant)), None)
-    common = {"n_retrieved": len(sources), "first_relevant_rank": first_hit}
-    values = {
-        "reciprocal_rank": r.reciprocal_rank(sources, relevant),
-        f"ndcg@{k}": r.ndcg_at_k(sources, relevant, k),
-        f"precision@{k}": r.precision_at_k(sources, relevant, k),
-        f"recall@{k}": r.recall_at_k(sources, relevant, k),
-        "keyword_coverage": r.keyword_coverage(top_texts, case.keywords),
-    }
-    extra = {
-        f"recall@{k}": {"found_docs": sorted(set(relevant) & set(sources[:k])), "relevant_docs": relevant},
-        "keyword_coverage": {"found": found, "missing": [kw for kw in case.keywords if kw not in found]},
-    }
-    return [
-        ScoreRow(case_id=case.id, metric=metric, family=RETRIEVAL, value=value, scale="0-1",
-                 details={**common, **extra.get(metric, {})})
-        for metric, value in values.items()
-    ]
+    common = {"n_retrieved": len(sources)}
+    rows: list[ScoreRow] = []
+    ranking = ["reciprocal_rank", f"ndcg@{k}", f"precision@{k}", f"recall@{k}"]
+    unlabelled = NO_LABELS if not relevant else NO_SOURCES if sources and not any(sources) else None
+    if unlabelled:
+        rows += [ScoreRow.not_applicable(case.id, m, RETRIEVAL, "0-1", unlabelled, details=common) for m in ranking]
+    else:
+        first_hit = next((i for i, s in enumerate(sources, 1) if s in set(relevant)), None)
+        values = {
+            "reciprocal_rank": r.reciprocal_rank(sources, relevant),
+            f"ndcg@{k}": r.ndcg_at_k(sources, relevant, k),
+            f"precision@{k}": r.precision_at_k(sources, relevant, k),
+            f"recall@{k}": r.recall_at_k(sources, relevant, k),
+        }
+        extra = {f"recall@{k}": {"found_docs": sorted(set(relevant) & set(sources[:k])), "relevant_docs": relevant}}
+        rows += [
+            ScoreRow(case_id=case.id, metric=metric, family=RETRIEVAL, value=value, scale="0-1",
+                     details={**common, "first_relevant_rank": first_hit, **extra.get(metric, {})})
+            for metric, value in values.items()
+        ]
+    if not case.keywords:
+        rows.append(ScoreRow.not_applicable(case.id, "keyword_coverage", RETRIEVAL, "0-1", NO_KEYWORDS, details=common))
+    else:
+        found = r.keywords_found(top_texts, case.keywords)
+        rows.append(ScoreRow(
+            case_id=case.id, metric="keyword_coverage", family=RETRIEVAL, value=r.keyword_coverage(top_texts, case.keywords),
+            scale="0-1", details={**common, "found": found, "missing": [kw for kw in case.keywords if kw not in found]},
+        ))
+    return rows
 
 
 def answer_input(case: RagCase, gen: RagGeneration, ctx: MetricContext) -> BaseModel:
@@ -61,7 +84,7 @@ def answer_input(case: RagCase, gen: RagGeneration, ctx: MetricContext) -> BaseM
             "question": case.question,
             "generated_answer": gen.answer,
             "reference_answer": case.reference_answer,
-            "contexts": [chunk.text for chunk in gen.retrieved[: int(ctx.params.get("k", 10))]],
+            "contexts": [chunk.text for chunk in gen.retrieved[: ctx.spec.k]],
         }
     )
 

@@ -8,18 +8,20 @@ from typing import Any
 import pandas as pd
 
 from assay.schemas import LoadedDataset, ScoreRow
+from assay.spec import RunSpec
 from assay.suites.kit import (
     AggregateResult,
     CaseContext,
     CaseView,
     MetricFamily,
-    ProgressFn,
+    ReplayContext,
     ReportSection,
     Suite,
     labelled,
 )
 from assay.suites.rag_qa import dataset, metrics, summary
-from assay.suites.rag_qa.schema import CATEGORIES, RagCase, RagGeneration
+from assay.suites.rag_qa.importing import RagImporter
+from assay.suites.rag_qa.schema import RagCase, RagGeneration
 
 
 class RagQASuite(Suite[RagCase, RagGeneration]):
@@ -33,9 +35,8 @@ class RagQASuite(Suite[RagCase, RagGeneration]):
     case_model = RagCase
     generation_model = RagGeneration
     summary_model = summary.RagSummary
-    default_params = {"k": 10, "disagreement_threshold": 3.0}
-    categories = CATEGORIES
     group_label = "category"
+    importer = RagImporter()  # `assay import rag_qa FILE`
 
     def load_dataset(self, root: Path) -> LoadedDataset:
         return dataset.load_rag_dataset(root)
@@ -46,18 +47,16 @@ class RagQASuite(Suite[RagCase, RagGeneration]):
     def validation_parameters(self, data: LoadedDataset) -> dict[str, Any]:
         return dataset.rag_validation_parameters(data)
 
-    def live_replay(
-        self, cases: list[RagCase], data: LoadedDataset, params: dict[str, Any], progress: ProgressFn
-    ) -> list[dict[str, Any]]:
+    def live_replay(self, cases: list[RagCase], data: LoadedDataset, ctx: ReplayContext) -> list[dict[str, Any]]:
         from assay.suites.rag_qa.live import live_generations
 
-        return live_generations(cases, data.root / "kb", params, progress)
+        return live_generations(cases, data.root / "kb", ctx)
 
     def metric_families(self) -> list[MetricFamily]:
         return metrics.FAMILIES
 
-    def aggregate(self, rows: list[ScoreRow], cases: list[RagCase], params: dict[str, Any]) -> AggregateResult:
-        return summary.aggregate(rows, cases, params)
+    def aggregate(self, rows: list[ScoreRow], cases: list[RagCase], spec: RunSpec) -> AggregateResult:
+        return summary.aggregate(rows, cases, spec)
 
     def charts(self, summary_: summary.RagSummary) -> dict[str, bytes]:  # type: ignore[override]
         return summary.charts(summary_)

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pandas as pd
 
-from assay.aggregation import ensemble_rows
 from assay.metrics.retrieval import quality_label
 from assay.rendering.tables import fmt, markdown_table, md_text
 from assay.schemas import ScoreRow
+from assay.spec import RunSpec
 from assay.suites.kit import (
     AggregateResult,
     ReportSection,
     Summary,
+    ensemble,
     group_means,
     jury_section,
     jury_summary,
@@ -35,13 +34,10 @@ def answer_label(score: float) -> str:
     return "excellent" if score >= 4.5 else "good" if score >= 4.0 else "needs work"
 
 
-def aggregate(rows: list[ScoreRow], cases: list[RagCase], params: dict[str, Any]) -> AggregateResult:
-    jury = params.get("jury") or {}
-    weights = {j["name"]: float(j.get("weight", 1.0)) for j in jury.get("panel", [])}
-    ensembles = ensemble_rows(rows, weights, float(params.get("disagreement_threshold", 3.0)))
-    final = [row for row in rows if row.judge is None] + ensembles
+def aggregate(rows: list[ScoreRow], cases: list[RagCase], spec: RunSpec) -> AggregateResult:
+    final = [row for row in rows if row.judge is None] + ensemble(rows, spec)
     per_judge = [row for row in rows if row.judge is not None]
-    k = int(params.get("k", 10))
+    k = spec.k
     present = {row.metric for row in final}
     metrics = [m for m in retrieval_metric_names(k) + list(ANSWER_METRICS) if m in present]
     values = value_index(final)
@@ -60,7 +56,7 @@ def aggregate(rows: list[ScoreRow], cases: list[RagCase], params: dict[str, Any]
         scales={m: ("1-5" if m in ANSWER_METRICS else "0-1") for m in metrics},
         overall=overall,
         by_category=group_means(values, {c.id: c.category for c in cases}, metrics),
-        jury=jury_summary(final + per_judge, params, ANSWER_METRICS),
+        jury=jury_summary(final + per_judge, spec, ANSWER_METRICS),
     )
     # Per-judge rows stay in the table (judge column set) so every ensemble can be traced.
     return AggregateResult(rows=final + per_judge, summary=summary)
@@ -131,9 +127,11 @@ def _gaps(final: pd.DataFrame, cases: list[RagCase], generations: dict[str, RagG
     for case in cases:
         gen = generations.get(case.id)
         value = rr.get(case.id)
-        if gen is None or value is None or pd.isna(value):
+        if gen is None:
             lines.append(f"- **{md_text(case.id)}**: unscored (no generation)")
             continue
+        if value is None or pd.isna(value):
+            continue  # unscored, with its reason, below
         if value >= 1.0:
             continue
         seen = [md_text(c.source) for c in gen.retrieved[:k]]
@@ -143,8 +141,11 @@ def _gaps(final: pd.DataFrame, cases: list[RagCase], generations: dict[str, RagG
             f"top retrieved: {', '.join(seen[:3]) or 'nothing'}"
         )
     unscored = final[final["value"].isna()]
-    for _, row in unscored.iterrows():
-        lines.append(f"- **{md_text(row.case_id)}** {md_text(row.metric)} unscored: {md_text(row.unscored_reason)}")
+    # One line per reason: a dataset without relevance labels gives every case the same one.
+    for reason, rows in unscored.groupby(unscored["unscored_reason"].fillna("no reason recorded"), sort=True):
+        metrics = ", ".join(md_text(m) for m in dict.fromkeys(rows["metric"]))
+        who = md_text(rows["case_id"].iloc[0]) if rows["case_id"].nunique() == 1 else f"{rows['case_id'].nunique()} cases"
+        lines.append(f"- **{who}** {metrics} unscored: {md_text(reason)}")
     return "\n".join(lines) if lines else "Every case retrieved a relevant document at rank 1."
 
 

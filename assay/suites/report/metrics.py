@@ -42,7 +42,7 @@ MAX_LIST_ITEMS, MAX_TEXT = 10, 400
 
 def _automatic(case: ReportCase, gen: ReportGeneration, ctx: MetricContext) -> list[ScoreRow]:
     # embedding_model None: lexical schema matching (the default)
-    return automatic_rows(case, gen, ctx.params.get("embedding_model"))
+    return automatic_rows(case, gen, ctx.spec.generator.embedding_model)
 
 
 def automatic_rows(case: ReportCase, gen: ReportGeneration, embedding_model: Any = None) -> list[ScoreRow]:

@@ -9,6 +9,7 @@ from typing import Any
 import pandas as pd
 
 from assay.schemas import LoadedDataset, ScoreRow
+from assay.spec import RunSpec
 from assay.suites.kit import (
     AggregateResult,
     CaseContext,
@@ -44,7 +45,6 @@ class ReportSuite(Suite[ReportCase, ReportGeneration]):
     group_label = "team"
     generation_model = ReportGeneration
     summary_model = ReportSummary
-    default_params = {"disagreement_threshold": 3.0}
 
     def load_dataset(self, root: Path) -> LoadedDataset:
         return dataset.load_report_dataset(root)
@@ -61,8 +61,8 @@ class ReportSuite(Suite[ReportCase, ReportGeneration]):
     def metric_families(self) -> list[MetricFamily]:
         return metrics.FAMILIES
 
-    def aggregate(self, rows: list[ScoreRow], cases: list[ReportCase], params: dict[str, Any]) -> AggregateResult:
-        return summary.aggregate(rows, cases, params)
+    def aggregate(self, rows: list[ScoreRow], cases: list[ReportCase], spec: RunSpec) -> AggregateResult:
+        return summary.aggregate(rows, cases, spec)
 
     def case_view(self, case: ReportCase, generation: ReportGeneration | None) -> CaseView:
         inputs = labelled(("query", case.query), ("requirements", "\n".join(case.requirements)),

@@ -23,15 +23,16 @@ from typing import Any
 import pandas as pd
 from pydantic import BaseModel, Field
 
-from assay.aggregation import ensemble_rows
 from assay.judges.ensemble import aggregate_hallucination, merge_hallucination_cases
 from assay.metrics import report as rp
-from assay.rendering.tables import fmt, markdown_table, md_text
+from assay.rendering.tables import counted, fmt, markdown_table, md_text
 from assay.schemas import ScoreRow
+from assay.spec import RunSpec
 from assay.suites.kit import (
     AggregateResult,
     ReportSection,
     Summary,
+    ensemble,
     group_means,
     jury_section,
     jury_summary,
@@ -93,19 +94,16 @@ class ReportSummary(Summary):
     cases: list[CaseSummary]
 
 
-def aggregate_rows(rows: list[ScoreRow], cases: list[ReportCase], params: dict[str, Any]) -> tuple[list[ScoreRow], list[CaseSummary]]:
-    """Final rows (automatic, ensembles, derived, per-judge) and one summary dict per case."""
-    jury = params.get("jury") or {}
-    order = [j["name"] for j in jury.get("panel", [])]
-    weights = {j["name"]: float(j.get("weight", 1.0)) for j in jury.get("panel", [])}
-    threshold = float(params.get("disagreement_threshold", 3.0))
+def aggregate_rows(rows: list[ScoreRow], cases: list[ReportCase], spec: RunSpec) -> tuple[list[ScoreRow], list[CaseSummary]]:
+    """Final rows (automatic, ensembles, derived, per-judge) and one summary per case."""
+    order = [judge.name for judge in spec.jury.panel] if spec.jury else []
     case_rank = {c.id: n for n, c in enumerate(cases)}
     per_judge = sorted(
         (r for r in rows if r.judge is not None),
         key=lambda r: (case_rank.get(r.case_id, len(case_rank)), r.case_id, _metric_rank(r.metric), _judge_rank(r.judge, order)),
     )
     final: dict[tuple[str, str], ScoreRow] = {(r.case_id, r.metric): r for r in rows if r.judge is None}
-    for row in ensemble_rows([r for r in per_judge if r.metric in SCORE_PROMPTS], weights, threshold):
+    for row in ensemble([r for r in per_judge if r.metric in SCORE_PROMPTS], spec):
         final[(row.case_id, row.metric)] = row
     judged: dict[str, list[ScoreRow]] = defaultdict(list)
     for row in per_judge:
@@ -302,7 +300,7 @@ def _overall(case: ReportCase, get: Any, judged: list[ScoreRow]) -> tuple[ScoreR
     return row, info
 
 
-def summarise(final: list[ScoreRow], infos: list[CaseSummary], cases: list[ReportCase], params: dict[str, Any]) -> ReportSummary:
+def summarise(final: list[ScoreRow], infos: list[CaseSummary], cases: list[ReportCase], spec: RunSpec) -> ReportSummary:
     from assay.suites.report.schema_match import load_team_types
 
     values = value_index(final)
@@ -331,16 +329,16 @@ def summarise(final: list[ScoreRow], infos: list[CaseSummary], cases: list[Repor
         by_team_type=by_team,
         grade_distribution=distribution,
         cases=infos,
-        jury=jury_summary(final, params, SCORE_PROMPTS),
+        jury=jury_summary(final, spec, SCORE_PROMPTS),
     )
 
 
 # --------------------------------------------------------------------------- entry point and report
 
 
-def aggregate(rows: list[ScoreRow], cases: list[ReportCase], params: dict[str, Any]) -> AggregateResult:
-    final, infos = aggregate_rows(rows, cases, params)
-    return AggregateResult(rows=final, summary=summarise(final, infos, cases, params))
+def aggregate(rows: list[ScoreRow], cases: list[ReportCase], spec: RunSpec) -> AggregateResult:
+    final, infos = aggregate_rows(rows, cases, spec)
+    return AggregateResult(rows=final, summary=summarise(final, infos, cases, spec))
 
 
 SHORT = {"task_success": "task", "output_quality": "quality", "completeness": "complete",
@@ -427,7 +425,7 @@ def _case_md(i: CaseSummary) -> str:
         f"schema fields without a header: {_items(i.missing_fields)}",
         f"- Output quality: factual {fmt(s['factual_accuracy'], 2)}, coherence {fmt(s['coherence'], 2)}, "
         f"relevance {fmt(s['relevance'], 2)}" + (f" (judges disagreed on {disagreed}: median used)" if disagreed else ""),
-        f"- Hallucination: {fmt(s['hallucination_count'], 1)} cases (median over judges), citation accuracy "
+        f"- Hallucination: {counted(s['hallucination_count'], 'case')} (median over judges), citation accuracy "
         f"{fmt(s['citation_accuracy'], 2)} (min over judges); invalid tags: "
         + (", ".join(f"[SOURCE:{int(n)}]" for n in i.invalid_tags) or "none"),
     ]
@@ -436,13 +434,13 @@ def _case_md(i: CaseSummary) -> str:
                      f"{md_text(str(case.get('description', ''))[:200])}")
     if eff.get("execution_time_s") is not None:
         lines.append(
-            f"- Efficiency: {eff['execution_time_s']:g} s, {eff['total_tokens']:,} tokens, {eff['api_calls']} API calls, "
-            f"${eff['cost_usd']:.3f} ({md_text(eff['model'])}), {eff['redundant_steps']} redundant steps; penalties: {pen}"
+            f"- Efficiency: {eff['execution_time_s']:g} s, {eff['total_tokens']:,} tokens, {counted(eff['api_calls'], 'API call')}, "
+            f"${eff['cost_usd']:.3f} ({md_text(eff['model'])}), {counted(eff['redundant_steps'], 'redundant step')}; penalties: {pen}"
         )
     if src.get("source_count") is not None:
         lines.append(
             f"- Sources: {src['source_count']}, mean reliability {fmt(src['avg_reliability'], 2)}, "
-            f"{src['source_diversity']} types ({', '.join(md_text(t) for t in src['source_types'])})"
+            f"{counted(src['source_diversity'], 'type')} ({', '.join(md_text(t) for t in src['source_types'])})"
         )
     lines += [
         f"- **Strengths**: {_items(i.strengths)}",

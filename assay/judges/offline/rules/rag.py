@@ -8,13 +8,22 @@ perfect answers, so a wrong answer's relevance is capped at 4.
     ===========================================  ==========  ===============  ============
     signal                                       accuracy    completeness     relevance
     ===========================================  ==========  ===============  ============
-    empty answer or refusal ("찾을 수 없")         1           1                2
+    empty answer, or a refusal ("찾을 수 없")       1           1                2
+    refusal, and the reference says the           5           5                5
+    documents hold no answer
+    an answer where the reference says none       1           1                3
+    Latin-script answer to a Hangul reference     figures and Latin names only (claims.py)
     wrong: conflict level 2, or N < WRONG_N      1           2 if Q ≥ .6      min(band, 4)
                                                              else 1
     conflict level 1 (some figures wrong)        2           band(N)          band
     otherwise, S = (N + P) / 2                   S ≥ .8 → 5, ≥ .6 → 4, ≥ .4 → 3, else 2
     completeness band(N)                         N ≥ .8 → 5, ≥ .6 → 4, ≥ .4 → 3, ≥ .2 → 2, else 1
     relevance band(max(Q, N))                    ≥ .6 → 5, ≥ .4 → 4, ≥ .25 → 3, ≥ .1 → 2, else 1
+    every reference figure and entity present,   ≥ 4         ≥ 4
+    no finding (a paraphrase); N < WRONG_N is
+    then not "wrong"
+    claim findings (``claims.py``: debunk,       capped at the strongest finding's cap (1 or 2);
+    substitutions, polarity, no answer)          accuracy 1 caps completeness at 2 and relevance at 4
     ===========================================  ==========  ===============  ============
 """
 
@@ -22,6 +31,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from assay.judges.offline import claims as cl
 from assay.judges.offline import text as tx
 from assay.judges.offline.scoring import band, pct
 from assay.judges.prompts import RagAnswerInput
@@ -37,13 +47,19 @@ class RagRules:
         question, answer, reference = item.question, item.generated_answer, item.reference_answer
         context = "\n".join(item.contexts)
         tag = f"[{self.signal}]"
-        if not tx.normalize(answer) or tx.is_refusal(answer):
-            return {
-                "feedback": f"{tag} 답변이 비어 있거나 답변을 거부함: 질문에 답하지 않았으므로 오답으로 처리.",
-                "accuracy": 1,
-                "completeness": 1,
-                "relevance": 2,
-            }
+        if not tx.normalize(answer):
+            return _verdict(tag, ["답변이 비어 있음: 질문에 답하지 않았으므로 오답으로 처리"], 1, 1, 2)
+        ref_refuses = cl.reference_refuses(reference)
+        if cl.refuses(answer, reference, question) and not cl.debunks(answer, reference):
+            if ref_refuses:
+                return _verdict(tag, ["참조도 문서에 답이 없다고 함: 올바른 답변 거부"], 5, 5, 5)
+            return _verdict(tag, ["답변을 거부했으나 참조에는 답이 있음: 오답으로 처리"], 1, 1, 2)
+        if ref_refuses:
+            return _verdict(
+                tag, ["참조는 문서에 답이 없다고 하는데 답변은 내용을 제시함: 근거 없는 답변"], 1, 1, 3
+            )
+        if cl.cross_language(answer, reference):
+            return self._rag_cross_language(tag, question, answer, reference)
         ctx = self.prepare([question, answer, reference, *item.contexts])
         u_q = self.units(question, ctx)
         u_qcore = self.units(tx.strip_fillers(question), ctx)
@@ -58,17 +74,22 @@ class RagRules:
         q = self.coverage(u_qcore, u_a)
         q = 1.0 if q is None else q
         level, reasons = self.conflicts(answer, reference + ("\n" + context if context else ""), question)
-        wrong = level >= 2 or n < self.WRONG_N
+        findings = cl.rag_findings(answer, reference, question)
+        facts_in, facts_total = cl.key_facts_present(answer, reference, question)
+        # A paraphrase that keeps every figure and entity of the reference is not "missing
+        # the key content", whatever its wording.
+        all_facts = facts_total > 0 and facts_in == facts_total
+        wrong = level >= 2 or (n < self.WRONG_N and not all_facts)
         completeness = band(n, self.COMP_CUTS, 1)
         relevance = band(max(q, n), self.REL_CUTS, 1)
         notes = [
             f"참조 답변의 핵심 내용 {pct(n)}가 답변에 포함됨",
             f"답변 내용의 {pct(p)}가 참조/문맥으로 뒷받침됨",
         ]
+        if facts_total:
+            notes.append(f"참조의 수치·개체 {facts_in}/{facts_total}개가 답변에 있음")
         if wrong:
             accuracy = 1
-            completeness = 2 if q >= 0.6 else 1
-            relevance = min(relevance, 4)
             notes.append(
                 "오답으로 판정(정확도 1): "
                 + ("; ".join(reasons) if level >= 2 else "참조 답변의 핵심 내용이 없음")
@@ -78,11 +99,40 @@ class RagRules:
             notes.append("일부 수치가 참조와 다름: " + "; ".join(reasons))
         else:
             accuracy = band((n + p) / 2, self.ACC_CUTS, 2)
+            if all_facts and not findings:
+                accuracy = max(accuracy, 4)
+                completeness = max(completeness, 4)
+        if findings:
+            accuracy = min(accuracy, findings[0].cap)
+            notes.extend(f.note() for f in findings)
+        if accuracy <= 1:
+            completeness = min(completeness, 2 if q >= 0.6 else 1)
+            relevance = min(relevance, 4)
         notes.append(f"질문 핵심어 포함률 {pct(q)}")
-        return {
-            "feedback": f"{tag} " + ". ".join(notes) + ".",
-            "accuracy": accuracy,
-            "completeness": completeness,
-            "relevance": relevance,
-        }
+        return _verdict(tag, notes, accuracy, completeness, relevance)
 
+    def _rag_cross_language(self, tag: str, question: str, answer: str, reference: str) -> dict[str, Any]:
+        """A Latin-script answer to a Hangul reference: figures and Latin names only."""
+        converted = cl.english_as_korean_figures(answer)
+        findings = cl.figure_findings(converted, reference, question)
+        present, total = cl.key_facts_present(converted, reference, question)
+        notes = ["답변이 참조와 다른 언어(라틴 문자): 단어는 비교할 수 없어 수치와 라틴 고유명만 대조"]
+        if findings:
+            notes.extend(f.note() for f in findings)
+            return _verdict(tag, notes, 1, 2, 3)
+        if total == 0:
+            notes.append("대조할 수치·고유명이 참조에 없음: 정확도를 확인할 수 없음(중간 점수)")
+            return _verdict(tag, notes, 3, 3, 4)
+        share = present / total
+        notes.append(f"참조의 수치·고유명 {present}/{total}개가 답변에 있음")
+        accuracy = 4 if share >= 0.99 else (3 if share >= 0.5 else 2)
+        return _verdict(tag, notes, accuracy, band(share, self.COMP_CUTS, 1), 4)
+
+
+def _verdict(tag: str, notes: list[str], accuracy: float, completeness: float, relevance: float) -> dict[str, Any]:
+    return {
+        "feedback": f"{tag} " + ". ".join(notes) + ".",
+        "accuracy": accuracy,
+        "completeness": completeness,
+        "relevance": relevance,
+    }

@@ -48,10 +48,13 @@ class ReportRules:
         claims = []
         for idx, sent in enumerate(sents, 1):
             tags = tx.citations(sent)
-            figures = tx.quantities(sent)
-            if not tags and not figures:
-                continue
+            # Label numbers (stages, ordinals, frequencies, age groups) and numbers inside
+            # names are not figures; an uncited plan or target proposes, it does not claim.
             body = tx.strip_citations(sent)
+            facts = tx.mask_labels(body)
+            figures = tx.quantities(facts)
+            if not tags and (not figures or tx.has_any(body, tx.PROPOSAL_CUES)):
+                continue
             text = _clean(body)
             valid = [n for n in tags if n in sources]
             invalid = [n for n in tags if n not in sources]
@@ -64,8 +67,8 @@ class ReportRules:
                 else:
                     ref_text, ref_units = "", {}
                 cov = self.coverage(self.units(body, ctx), ref_units) or 0.0
-                level, reasons = self.conflicts(body, ref_text, item.query) if valid else (0, [])
-                missing = self.unsupported_figures(body, ref_text, item.query) if valid else []
+                level, reasons = self.conflicts(facts, ref_text, item.query) if valid else (0, [])
+                missing = self.unsupported_figures(facts, ref_text, item.query) if valid else []
                 if missing and level == 0:
                     level, reasons = 1, [f"인용한 출처에 없는 수치: {', '.join(missing)}"]
                 supported = bool(valid) and not invalid and cov >= self.SUPPORT and level == 0
@@ -74,7 +77,7 @@ class ReportRules:
                 )
             else:
                 # An uncited figure must at least appear somewhere in the sources.
-                missing = self.unsupported_figures(body, all_sources, item.query)
+                missing = self.unsupported_figures(facts, all_sources, item.query)
                 claim.update(
                     coverage=1.0 if not missing else 0.0,
                     level=0,
@@ -164,18 +167,24 @@ class ReportRules:
         score = 2 * (structure + has_conclusion + connectives + cohesion + grounded) - (1.0 if thin else 0.0)
         score = round(min(max(score, 0.0), 10.0))
         strengths, weaknesses = [], []
-        (strengths if structure >= 1 else weaknesses).append(f"섹션 헤더 {len(heads)}개")
-        (strengths if has_conclusion else weaknesses).append(
-            "결론 섹션 " + ("있음" if has_conclusion else "없음")
-        )
-        (strengths if connectives >= 0.5 else weaknesses).append(f"접속 표현이 있는 문장 {conn}/{len(sents)}")
-        (strengths if cohesion >= 0.5 else weaknesses).append(f"인접 문장 연결성 {pct(cohesion)}")
+        # Phrased findings; the figure in parentheses is the evidence.
+        def finding(ok: bool, strength: str, weakness: str) -> None:
+            (strengths if ok else weaknesses).append(strength if ok else weakness)
+
+        finding(structure >= 1, f"섹션 헤더로 구조가 나뉘어 있습니다 (헤더 {len(heads)}개)",
+                f"섹션 구조가 부족합니다 (헤더 {len(heads)}개)")
+        finding(bool(has_conclusion), "결론 섹션이 있습니다", "결론 섹션이 없습니다")
+        finding(connectives >= 0.5, f"접속 표현으로 문장이 이어집니다 ({conn}/{len(sents)}문장)",
+                f"접속 표현이 적어 흐름이 끊깁니다 ({conn}/{len(sents)}문장)")
+        finding(cohesion >= 0.5, f"인접 문장이 같은 주제로 잘 이어집니다 (연결성 {pct(cohesion)})",
+                f"인접 문장 사이의 연결이 약합니다 (연결성 {pct(cohesion)})")
         if opposite:
-            weaknesses.append("결론의 방향(성장/감소)이 본문과 상반됨")
+            weaknesses.append("결론의 방향(성장/감소)이 본문과 상반됩니다")
         elif has_conclusion:
-            (strengths if grounded >= 0.5 else weaknesses).append(f"결론의 본문 근거 {pct(grounded)}")
+            finding(grounded >= 0.5, f"결론이 본문의 분석에 근거합니다 (근거 {pct(grounded)})",
+                    f"결론이 본문의 분석에 충분히 근거하지 않습니다 (근거 {pct(grounded)})")
         if thin:
-            weaknesses.append("섹션당 문장이 너무 적음")
+            weaknesses.append("섹션당 문장이 너무 적습니다")
         reasoning = (
             f"[{self.signal}] 구조 {structure:.2f}, 결론 {has_conclusion:.0f}, 접속 표현 {connectives:.2f}, "
             f"연결성 {cohesion:.2f}, 결론 근거 {grounded:.2f}" + (", 섹션이 빈약함(−1)" if thin else "") + "."

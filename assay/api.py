@@ -1,0 +1,177 @@
+"""The Python API: ``assay.evaluate(...)`` runs the same Prefect flow as ``assay run`` and returns
+a ``Run``; ``assay.load_run(path)`` opens a finished run.
+
+Prefect is imported inside ``evaluate`` only, so ``import assay`` stays light. A ``Run`` reads
+its files through the manifest and checks each one's sha256 before trusting it, as
+``assay audit`` does: a scores table that was edited after the run raises instead of loading.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from assay import artifacts as names
+from assay.hashing import sha256_bytes
+from assay.spec import SpecError, TargetSpec
+
+
+class RunIntegrityError(RuntimeError):
+    """A run file whose bytes no longer match the hash its manifest recorded."""
+
+
+@dataclass
+class Run:
+    """A run directory, read through its manifest (every file hash-checked on read)."""
+
+    run_dir: Path
+    manifest: Any = field(repr=False)
+
+    @property
+    def run_id(self) -> str:
+        return str(self.manifest.run_id)
+
+    @property
+    def status(self) -> str:
+        """completed, incomplete, failed_validation, failed or stopped (as ``assay run`` reports)."""
+        return str(self.manifest.status)
+
+    @property
+    def message(self) -> str:
+        return str(self.manifest.message or "")
+
+    @property
+    def spec(self) -> Any:
+        from assay.spec import RunSpec
+
+        return RunSpec.model_validate(self.manifest.run_spec)
+
+    @property
+    def report_path(self) -> Path | None:
+        entry = self.manifest.artifacts.get(names.REPORT_HTML)
+        return self.run_dir / entry.path if entry else None
+
+    @property
+    def scores(self) -> Any:
+        """A pandas DataFrame, one row per case and metric (plus one per judge for judged metrics)."""
+        import pandas as pd
+
+        return pd.read_parquet(io.BytesIO(self.read(names.SCORES_PARQUET)))
+
+    @property
+    def summary(self) -> dict[str, Any]:
+        return json.loads(self.read(names.SUMMARY))
+
+    def read(self, name: str) -> bytes:
+        """An artifact's bytes by manifest name, after checking them against the recorded hash."""
+        entry = self.manifest.artifacts.get(name)
+        if entry is None:
+            raise KeyError(f"run {self.run_id} has no {name} (status {self.status}: {self.message})")
+        path = self.run_dir / entry.path
+        data = path.read_bytes()
+        if sha256_bytes(data) != entry.sha256:
+            raise RunIntegrityError(f"{path}: its sha256 no longer matches the manifest; run `assay audit {self.run_dir}`")
+        return data
+
+    def __repr__(self) -> str:
+        return f"Run({self.run_id!r}, status={self.status!r}, run_dir={str(self.run_dir)!r})"
+
+
+def load_run(path: str | os.PathLike[str]) -> Run:
+    """Open a run directory (the one ``evaluate`` or ``assay run`` printed). Its manifest's
+    anchor is checked as ``assay audit`` checks it; files are hash-checked when read."""
+    from assay.lineage.audit import audit_run
+    from assay.lineage.manifest import load_manifest
+    from assay.lineage.store import ArtifactStore
+
+    run_dir = Path(path).resolve()
+    if not (run_dir / "manifest.json").is_file():
+        raise FileNotFoundError(f"{run_dir}: no manifest.json; not a run directory")
+    store = ArtifactStore(str(run_dir.parent))
+    result = audit_run(store, run_dir.name)
+    if not result.ok:
+        raise RunIntegrityError(f"run {run_dir.name} fails its audit:\n" + "\n".join(result.lines()))
+    return Run(run_dir=run_dir, manifest=load_manifest(store, run_dir.name))
+
+
+def evaluate(
+    suite: str,
+    dataset: str | os.PathLike[str] | None = None,
+    judges: list[str] | None = None,
+    target: str | TargetSpec | dict[str, Any] | Callable[..., Any] | None = None,
+    offline: bool | None = None,
+    *,
+    out: str | os.PathLike[str] = "runs",
+    config: str | os.PathLike[str] | None = None,
+    concurrency: int | None = None,
+    **spec_fields: Any,
+) -> Run:
+    """Run ``suite`` end to end through the Prefect flow and return the finished ``Run``.
+
+    ``target`` is your system under test for a live replay (``replay="live"`` is implied): a
+    URL, ``"module:function"``, a ``TargetSpec`` or its fields as a dict, or a Python function
+    (registered for this process and recorded by its qualified name; a lambda or closure cannot
+    be called again by ``assay rerun``). Any other ``RunSpec`` field or CLI-equivalent knob can
+    be given by name (``k=5``, ``lang="en"``, ``api_base=...``, ``judge_weights=[...]``,
+    ``max_cost=2.0``, ``quarantine=True``). Failed runs are returned, not raised: check
+    ``run.status``.
+    """
+    from assay.preflight import problems
+    from assay.spec import build_run_spec
+    from assay.suites.registry import get_suite
+
+    suite_obj = get_suite(suite)
+    given: dict[str, Any] = {
+        "dataset": str(dataset) if dataset is not None else None, "judges": judges or None, "offline": offline,
+        "out": str(out), "concurrency": concurrency, **_cli_names(spec_fields),
+    }
+    if target is not None:
+        given.setdefault("replay", "live")
+        if isinstance(target, str):
+            given["target"] = target
+        elif isinstance(target, TargetSpec | dict):
+            given["target_spec"] = target.model_dump(exclude_defaults=True) if isinstance(target, TargetSpec) else target
+        elif callable(target):
+            from assay.replay.targets import register_function
+
+            given["target"] = register_function(target)
+        else:
+            raise SpecError(f"target must be a URL, module:function, a TargetSpec, a dict or a function, "
+                            f"not {type(target).__name__}")
+    spec, options = build_run_spec(suite, default_dataset=suite_obj.default_dataset,
+                                   config_file=Path(config) if config else None, cli=given)
+    found = problems(spec)
+    if found:
+        raise SpecError("; ".join(found))
+    return _run_flow(spec, options)
+
+
+_GENERATOR_KNOBS = {"api_key_env", "max_tokens", "timeout_s", "max_retries", "chunk_size", "chunk_overlap",
+                    "embedding_model", "repeats"}
+
+
+def _cli_names(fields: dict[str, Any]) -> dict[str, Any]:
+    """Keyword arguments as ``build_run_spec`` names them (generator knobs get their prefix)."""
+    return {(f"generator_{k}" if k in _GENERATOR_KNOBS else k): v for k, v in fields.items()}
+
+
+def _run_flow(spec: Any, options: Any) -> Run:
+    from assay import apply_offline_env
+
+    apply_offline_env()
+    os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "180")
+    from assay.lineage.manifest import load_manifest
+    from assay.lineage.store import ArtifactStore
+    from flows.evaluate import evaluate as evaluate_flow
+    from flows.evaluate import new_run_id
+
+    run_id = new_run_id(spec.suite)
+    evaluate_flow(spec=spec, options=options, run_id=run_id, return_state=True)
+    store = ArtifactStore(options.store_url())
+    manifest = load_manifest(store, run_id)  # raises FileNotFoundError if the flow never started
+    return Run(run_dir=Path(store.run_path(run_id)), manifest=manifest)

@@ -1,0 +1,319 @@
+"""``assay calibrate``: measure a finished run's jury against human labels.
+
+The labels file holds one human score per row: ``case_id``, ``metric`` and ``score`` (CSV with
+a header, or JSON lines), and optionally ``rater`` when several people labelled. For each
+labelled metric the jury's score (the ensemble row) and each judge's own score are compared
+with the people's (their mean when several rated a case):
+
+- Spearman's ρ, Cohen's κ with quadratic weights, exact and within-one agreement on the metric's
+  integer categories, and a confusion table of human × jury categories;
+- Krippendorff's α (interval) across every judge and every rater together.
+
+The result is added to the run as ``calibration.json`` (recorded in the manifest with a
+``calibrate`` step and an amendment that keeps the earlier root hash, so ``assay audit`` still
+passes and runs chained to the earlier anchor still audit), and report.md / report.html are
+re-rendered with a calibration section.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import statistics
+from collections import defaultdict
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from assay import artifacts as names
+from assay.hashing import sha256_bytes
+from assay.lineage.manifest import MANIFEST, Amendment, RunRecorder, StepRecord, load_manifest, now_iso
+from assay.lineage.store import ArtifactStore
+from assay.metrics import agreement as ag
+from assay.rendering.explorer import embedded_explorer
+from assay.rendering.render import render_html
+from assay.rendering.tables import fmt, markdown_table, md_text
+
+STEP = "calibrate"
+SECTION_TITLE = "## Calibration against human labels"
+LABEL_FIELDS = ("case_id", "metric", "score")
+
+
+class CalibrationError(ValueError):
+    """The labels file or the run cannot be calibrated; the message names the row."""
+
+
+class HumanLabel(BaseModel):
+    case_id: str
+    metric: str
+    score: float
+    rater: str = "human"
+
+
+class Agreement(BaseModel):
+    """One predictor (the jury or one judge) against the people, on one metric."""
+
+    predictor: str
+    n: int
+    spearman: float | None
+    kappa_quadratic: float | None
+    exact: float | None
+    within_one: float | None
+
+
+class MetricCalibration(BaseModel):
+    metric: str
+    scale: str
+    n_labelled: int
+    unmatched: list[str] = Field(default_factory=list, description="labelled cases the run left unscored, with why")
+    jury: Agreement | None
+    judges: list[Agreement] = Field(default_factory=list)
+    alpha_all: float | None = Field(description="Krippendorff's alpha (interval), every judge and rater")
+    confusion: list[list[int]] = Field(default_factory=list, description="rows: human category; columns: jury")
+    categories: list[int] = Field(default_factory=list)
+
+
+class CalibrationRecord(BaseModel):
+    run_id: str
+    labels_file: str
+    labels_sha256: str
+    raters: list[str]
+    metrics: list[MetricCalibration]
+
+
+# -- labels ------------------------------------------------------------------------------------
+def read_labels(path: Path) -> list[HumanLabel]:
+    """Labels from CSV (with a header) or JSON lines; a bad row fails naming its line."""
+    text = path.read_text(encoding="utf-8-sig")
+    rows: list[tuple[int, dict[str, object]]] = []
+    if path.suffix.lower() in {".jsonl", ".json", ".ndjson"}:
+        for number, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise CalibrationError(f"{path.name} line {number}: not valid JSON ({exc.msg})") from None
+            if not isinstance(row, dict):
+                raise CalibrationError(f"{path.name} line {number}: expected a JSON object")
+            rows.append((number, row))
+    else:
+        reader = csv.DictReader(io.StringIO(text))
+        missing = [f for f in LABEL_FIELDS if f not in (reader.fieldnames or [])]
+        if missing:
+            raise CalibrationError(f"{path.name}: the header lacks {', '.join(missing)} (needs {', '.join(LABEL_FIELDS)})")
+        rows = [(number, dict(row)) for number, row in enumerate(reader, 2)]
+    labels = []
+    for number, row in rows:
+        absent = [f for f in LABEL_FIELDS if row.get(f) in (None, "")]
+        if absent:
+            raise CalibrationError(f"{path.name} line {number}: missing {', '.join(absent)}")
+        try:
+            score = float(row["score"])  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            raise CalibrationError(f"{path.name} line {number}: score {row['score']!r} is not a number") from None
+        if score != score:
+            raise CalibrationError(f"{path.name} line {number}: score is NaN")
+        labels.append(
+            HumanLabel(
+                case_id=str(row["case_id"]), metric=str(row["metric"]), score=score, rater=str(row.get("rater") or "human")
+            )
+        )
+    if not labels:
+        raise CalibrationError(f"{path.name}: no labels")
+    return labels
+
+
+def _scale(text: str) -> tuple[float, float]:
+    m = re.fullmatch(r"\s*(-?\d+(?:\.\d+)?)\s*-\s*(-?\d+(?:\.\d+)?)\s*", text or "")
+    if not m:
+        raise CalibrationError(f"scale {text!r} is not 'low-high'")
+    return float(m.group(1)), float(m.group(2))
+
+
+# -- statistics ------------------------------------------------------------------------------
+def calibrate_scores(score_rows: list[dict], labels: list[HumanLabel]) -> list[MetricCalibration]:
+    """Per labelled metric, the jury and each judge against the people (see the module docstring)."""
+    ensemble: dict[tuple[str, str], dict] = {}
+    per_judge: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)
+    for row in score_rows:
+        key = (row["metric"], row["case_id"])
+        if row.get("judge") is None:
+            ensemble[key] = row
+        elif row.get("value") is not None:
+            per_judge[key][row["judge"]] = float(row["value"])
+    known_metrics = {m for m, _ in ensemble}
+    human: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)
+    for number, label in enumerate(labels, 1):
+        if label.metric not in known_metrics:
+            raise CalibrationError(
+                f"label {number} ({label.case_id}): the run has no metric {label.metric!r}; "
+                f"its metrics: {', '.join(sorted(known_metrics))}"
+            )
+        if (label.metric, label.case_id) not in ensemble:
+            raise CalibrationError(f"label {number}: the run has no case {label.case_id!r} for {label.metric}")
+        human[(label.metric, label.case_id)][label.rater] = label.score
+    raters = sorted({label.rater for label in labels})
+    out = []
+    for metric in sorted({m for m, _ in human}):
+        cases = sorted(c for m, c in human if m == metric)
+        scale_text = ensemble[(metric, cases[0])]["scale"]
+        scale = _scale(scale_text)
+        for c in cases:
+            for rater, score in human[(metric, c)].items():
+                if not scale[0] <= score <= scale[1]:
+                    raise CalibrationError(f"label for {c} / {metric} by {rater}: {score:g} is outside {scale_text}")
+        unmatched, pairs = [], []
+        for c in cases:
+            row = ensemble[(metric, c)]
+            if row.get("value") is None:
+                unmatched.append(f"{c}: {row.get('unscored_reason') or 'unscored'}")
+            else:
+                pairs.append((c, statistics.fmean(human[(metric, c)].values()), float(row["value"])))
+        judges = sorted({j for c in cases for j in per_judge[(metric, c)]})
+
+        jury = _against("jury", {c: j for c, _, j in pairs}, pairs, scale) if pairs else None
+        judge_rows = [
+            _against(name, {c: per_judge[(metric, c)][name] for c in cases if name in per_judge[(metric, c)]}, pairs, scale)
+            for name in judges
+        ]
+        matrix = [[per_judge[(metric, c)].get(name) for c in cases] for name in judges]
+        matrix += [[human[(metric, c)].get(rater) for c in cases] for rater in raters]
+        out.append(
+            MetricCalibration(
+                metric=metric,
+                scale=scale_text,
+                n_labelled=len(cases),
+                unmatched=unmatched,
+                jury=jury,
+                judges=judge_rows,
+                alpha_all=ag.krippendorff_alpha(matrix, "interval") if len(matrix) >= 2 else None,
+                confusion=ag.confusion([h for _, h, _ in pairs], [j for _, _, j in pairs], scale) if pairs else [],
+                categories=ag.categories_of(scale),
+            )
+        )
+    return out
+
+
+def _against(
+    name: str, values: dict[str, float], pairs: list[tuple[str, float, float]], scale: tuple[float, float]
+) -> Agreement:
+    """``name``'s scores (by case) against the people's, on the cases the jury scored."""
+    matched = [(h, values[c]) for c, h, _ in pairs if c in values]
+    hs, js = [h for h, _ in matched], [j for _, j in matched]
+    return Agreement(
+        predictor=name,
+        n=len(matched),
+        spearman=ag.spearman(hs, js),
+        kappa_quadratic=ag.cohen_kappa_quadratic(hs, js, scale),
+        exact=ag.exact_agreement(hs, js, scale),
+        within_one=ag.within_one(hs, js, scale),
+    )
+
+
+# -- report section --------------------------------------------------------------------------
+def calibration_markdown(record: CalibrationRecord) -> str:
+    lines = [
+        SECTION_TITLE,
+        "",
+        f"Human labels: `{md_text(record.labels_file)}` (sha256 `{record.labels_sha256[:16]}`), "
+        f"{len(record.raters)} rater{'s' if len(record.raters) != 1 else ''}. "
+        "κ is Cohen's kappa with quadratic weights; α is Krippendorff's alpha (interval) across "
+        "every judge and rater; exact and within one compare scores rounded to the scale's whole points.",
+        "",
+    ]
+    rows = []
+    for m in record.metrics:
+        for a in [m.jury, *m.judges]:
+            if a is None:
+                continue
+            rows.append([md_text(m.metric), md_text(a.predictor), a.n, fmt(a.spearman, 2), fmt(a.kappa_quadratic, 2),
+                         fmt(a.exact, 2), fmt(a.within_one, 2), fmt(m.alpha_all, 2) if a.predictor == "jury" else ""])
+    lines.append(markdown_table(["metric", "predictor", "n", "Spearman", "κ (quadratic)", "exact", "within one", "α (all)"], rows))
+    for m in record.metrics:
+        if m.confusion:
+            lines += ["", f"Confusion for {md_text(m.metric)} ({md_text(m.scale)}): rows are the people's score, columns the jury's.", ""]
+            lines.append(markdown_table(["human \\ jury", *map(str, m.categories)],
+                                        [[str(c), *row] for c, row in zip(m.categories, m.confusion, strict=True)]))
+        if m.unmatched:
+            lines += ["", f"Not compared for {md_text(m.metric)} (the run left them unscored):", ""]
+            lines += [f"- {md_text(u)}" for u in m.unmatched]
+    return "\n".join(lines) + "\n"
+
+
+def with_section(report_md: str, section: str) -> str:
+    """``report_md`` with its calibration section replaced by (or ended with) ``section``."""
+    start = report_md.find(SECTION_TITLE)
+    if start < 0:
+        return report_md.rstrip("\n") + "\n\n" + section
+    after = report_md.find("\n## ", start + len(SECTION_TITLE))
+    tail = report_md[after + 1 :] if after >= 0 else ""
+    return report_md[:start] + section + ("\n" + tail if tail else "")
+
+
+# -- the command --------------------------------------------------------------------------------
+def calibrate_run(store: ArtifactStore, run_id: str, labels_path: Path) -> CalibrationRecord:
+    """Measure the run's jury against ``labels_path`` and amend the run (see the module docstring)."""
+    manifest = load_manifest(store, run_id)
+    if manifest.status == "running":
+        raise CalibrationError(f"run {run_id} has not finished")
+    for needed in (names.SCORES, names.REPORT_MD):
+        if needed not in manifest.artifacts:
+            raise CalibrationError(f"run {run_id} has no {needed} to calibrate")
+
+    def read(name: str) -> bytes:
+        return store.read_bytes(store.run_path(run_id, manifest.artifacts[name].path))
+
+    raw = labels_path.read_bytes()
+    labels = read_labels(labels_path)
+    score_rows = [json.loads(line) for line in read(names.SCORES).decode("utf-8").splitlines() if line.strip()]
+    record = CalibrationRecord(
+        run_id=run_id,
+        labels_file=labels_path.name,
+        labels_sha256=sha256_bytes(raw),
+        raters=sorted({label.rater for label in labels}),
+        metrics=calibrate_scores(score_rows, labels),
+    )
+    markdown_text = with_section(read(names.REPORT_MD).decode("utf-8"), calibration_markdown(record))
+    charts = {
+        name.removeprefix("charts/").removesuffix(".png"): read(name)
+        for name in manifest.artifacts
+        if name.startswith("charts/") and name.endswith(".png")
+    }
+    # the case explorer is carried over from the published page (it does not change with labels)
+    explorer = embedded_explorer(read(names.REPORT_HTML).decode("utf-8")) if names.REPORT_HTML in manifest.artifacts else None
+    html_text = render_html(markdown_text, charts, f"assay {manifest.suite} report", explorer)
+
+    previous_root = json.loads(store.read_bytes(store.run_path(run_id, MANIFEST)))["root_hash"]
+    recorder = RunRecorder(store, manifest, chain=False)
+    cal_sha = store.put(json.dumps(record.model_dump(mode="json"), ensure_ascii=False, indent=2).encode("utf-8"))
+    recorder.record(names.CALIBRATION, cal_sha, STEP, inputs=[names.SCORES], media_type=names.JSON, path=names.CALIBRATION)
+    for name, text, kind in ((names.REPORT_MD, markdown_text, "text/markdown"), (names.REPORT_HTML, html_text, "text/html")):
+        inputs = sorted({*manifest.artifacts[name].inputs, names.CALIBRATION}) if name in manifest.artifacts else [names.CALIBRATION]
+        recorder.record(name, store.put(text.encode("utf-8")), STEP, inputs=inputs, media_type=kind, path=name)
+    outputs = [names.CALIBRATION, names.REPORT_MD, names.REPORT_HTML]
+    recorder.step(StepRecord(name=STEP, status="ran", outputs=outputs, detail=f"labels {labels_path.name}"))
+    manifest.amendments.append(
+        Amendment(step=STEP, at=now_iso(), previous_root=previous_root, detail=f"labels sha256 {record.labels_sha256}")
+    )
+    recorder.save()
+    return record
+
+
+def summary_lines(record: CalibrationRecord) -> list[str]:
+    """The console view: one line per metric and predictor."""
+    out = [f"calibrated run {record.run_id} against {record.labels_file}"]
+    for m in record.metrics:
+        for a in [m.jury, *m.judges]:
+            if a is not None:
+                out.append(
+                    f"  {m.metric:14s} {a.predictor:18s} n={a.n:<3d} rho={fmt(a.spearman, 2)} "
+                    f"kappa={fmt(a.kappa_quadratic, 2)} exact={fmt(a.exact, 2)} within1={fmt(a.within_one, 2)}"
+                )
+        out.append(f"  {m.metric:14s} alpha (judges + people) = {fmt(m.alpha_all, 2)}")
+        if m.unmatched:
+            out.append(f"  {m.metric:14s} not compared (unscored): {len(m.unmatched)}")
+    out.append(f"written: {names.CALIBRATION}, report.md and report.html re-rendered; manifest re-anchored")
+    return out

@@ -1,0 +1,194 @@
+"""Tables to import (CSV, JSONL, Parquet): reading them, matching columns to a suite's fields,
+converting each cell, naming every problem by row and column. ``assay.importing`` drives it.
+
+Columns are matched to the suite's fields by name — the suite lists the names Ragas and
+DeepEval users already have (``user_input``, ``retrieved_contexts``, ``expected_output``…) —
+or by ``--map field=column``. Every value is checked on the way in; every problem is named by
+row and column, and nothing is written while any is left, so a dataset directory written here
+is one the validation gate has no parse problems with.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from assay.schemas import RowProblem
+
+FORMATS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet", ".pq": "parquet"}
+
+
+class ImportError_(ValueError):  # noqa: N801 - "ImportError" is a builtin
+    """An import that cannot start (unknown format, unknown field in --map, missing column)."""
+
+
+@dataclass(frozen=True)
+class ImportField:
+    """One field of a suite's records and the column names it is found under, in preference order."""
+
+    name: str
+    aliases: tuple[str, ...]
+    required: bool = False
+    kind: str = "text"  # text | list (a JSON/Python list, or one text) | keywords (a list, or comma-separated)
+    help: str = ""
+
+
+@dataclass
+class TableRow:
+    number: int  # 1-based data row, the header not counted
+    values: dict[str, Any]
+    line: int | None = None  # JSONL: the file's line (blank and broken lines make them differ)
+
+
+@dataclass
+class ImportResult:
+    mapping: dict[str, str]  # field -> column
+    unused: list[str]
+    files: dict[str, int] = field(default_factory=dict)  # file written -> records
+    problems: list[RowProblem] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        out = [f"mapped {name} <- {column}" for name, column in self.mapping.items()]
+        if self.unused:
+            out.append(f"not imported: {', '.join(self.unused)}")
+        out += [f"wrote {n} records to {name}" for name, n in self.files.items()]
+        return out
+
+
+# -- reading a table ------------------------------------------------------------------------
+def read_table(path: Path) -> tuple[list[str], list[TableRow], list[RowProblem]]:
+    """Columns, rows and unreadable rows of a CSV, JSONL or Parquet file."""
+    path = Path(path)
+    fmt = FORMATS.get(path.suffix.lower())
+    if fmt is None:
+        raise ImportError_(f"{path}: unknown format {path.suffix!r}; use .csv, .jsonl or .parquet")
+    if not path.is_file():
+        raise ImportError_(f"{path}: no such file")
+    if fmt == "jsonl":
+        return _read_jsonl(path)
+    import pandas as pd
+
+    try:
+        frame = (pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig") if fmt == "csv"
+                 else pd.read_parquet(path))
+    except (ValueError, OSError, UnicodeDecodeError) as exc:
+        raise ImportError_(f"{path}: cannot read it as {fmt}: {exc}") from None
+    columns = [str(c) for c in frame.columns]
+    rows = [TableRow(i, {str(k): _plain(v) for k, v in record.items()})
+            for i, record in enumerate(frame.to_dict(orient="records"), start=1)]
+    return columns, rows, []
+
+
+def _read_jsonl(path: Path) -> tuple[list[str], list[TableRow], list[RowProblem]]:
+    from assay.validation.jsonl import read_jsonl
+
+    records, problems = read_jsonl(path, path.name)
+    columns: list[str] = []
+    rows = []
+    for number, record in enumerate(records, start=1):
+        line = record.pop("_line")
+        columns += [c for c in record if c not in columns]
+        rows.append(TableRow(number, record, line))
+    return columns, rows, problems
+
+
+def _plain(value: Any) -> Any:
+    """Parquet cells as plain Python: arrays as lists, NaN/None as missing."""
+    if hasattr(value, "tolist"):
+        value = value.tolist()
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value
+
+
+# -- matching columns to fields --------------------------------------------------------------
+def resolve_columns(columns: Sequence[str], fields: Sequence[ImportField], explicit: Mapping[str, str]) -> dict[str, str]:
+    """field -> column: ``--map`` first, then the first alias present (case-insensitive)."""
+    known = {f.name for f in fields}
+    for name, column in explicit.items():
+        if name not in known:
+            raise ImportError_(f"--map {name}={column}: no field {name!r}; fields: {', '.join(sorted(known))}")
+        if column not in columns:
+            raise ImportError_(f"--map {name}={column}: the file has no column {column!r}; columns: {', '.join(columns)}")
+    by_lower = {c.lower(): c for c in columns}
+    mapping: dict[str, str] = {}
+    for f in fields:
+        if f.name in explicit:
+            mapping[f.name] = explicit[f.name]
+            continue
+        taken = set(mapping.values()) | set(explicit.values())
+        found = next((by_lower[a] for a in f.aliases if a in by_lower and by_lower[a] not in taken), None)
+        if found:
+            mapping[f.name] = found
+    missing = [f for f in fields if f.required and f.name not in mapping]
+    if missing:
+        raise ImportError_("; ".join(
+            f"no column for {f.name} (looked for {', '.join(f.aliases)}; give --map {f.name}=COLUMN)" for f in missing
+        ) + f". The file's columns: {', '.join(columns)}")
+    return mapping
+
+
+def cell(row: TableRow, field_: ImportField, column: str | None, problems: list[RowProblem], file: str) -> Any:
+    """The row's value for a field, converted to its kind; a problem (row, column) when it cannot be."""
+    raw = row.values.get(column) if column else None
+    missing = raw is None or (isinstance(raw, str) and not raw.strip())
+
+    def problem(detail: str) -> None:
+        problems.append(RowProblem(row=f"row {row.number}", line=row.line, file=file, column=column or field_.name,
+                                   expectation=f"import {field_.name}", detail=detail))
+
+    if missing:
+        if field_.required:
+            problem("empty; this field is required")
+        return None
+    if field_.kind == "text":
+        if isinstance(raw, str | int | float) and not isinstance(raw, bool):
+            return str(raw).strip()
+        problem(f"expected text, got {type(raw).__name__}")
+        return None
+    items = _as_list(raw, comma_separated=field_.kind == "keywords")
+    if items is None or not all(isinstance(i, str | int | float) and not isinstance(i, bool) for i in items):
+        problem(f"expected a list of texts (JSON ['a', 'b']), got {str(raw)[:80]!r}")
+        return None
+    return [str(i) for i in items]
+
+
+def _as_list(raw: Any, comma_separated: bool) -> list[Any] | None:
+    if isinstance(raw, list | tuple):
+        return list(raw)
+    if not isinstance(raw, str):
+        return None
+    text = raw.strip()
+    if text.startswith("["):
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError:
+            try:  # Ragas' CSV export writes Python list literals: ['a', 'b'] (literals only, never code)
+                value = ast.literal_eval(text)
+            except (ValueError, SyntaxError):
+                return None
+        return list(value) if isinstance(value, list | tuple) else None
+    if comma_separated:
+        return [part.strip() for part in text.split(",") if part.strip()]
+    return [text]
+
+
+def parse_map(items: Sequence[str]) -> dict[str, str]:
+    """``--map field=column`` options."""
+    out = {}
+    for item in items:
+        name, sep, column = item.partition("=")
+        if not sep or not name.strip() or not column.strip():
+            raise ImportError_(f"--map {item!r}: write field=column, e.g. --map question=prompt")
+        out[name.strip()] = column.strip()
+    return out
+
+
+def write_jsonl(path: Path, records: Sequence[Mapping[str, Any]]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")

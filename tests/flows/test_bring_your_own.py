@@ -1,0 +1,198 @@
+"""Bring your own system and data, end to end on real Prefect and GX runs:
+
+- rag_qa against an HTTP RAG endpoint (loopback, with injected failures): header values from the
+  environment are sent and never stored; a rerun re-calls only the cases whose calls failed;
+- rag_qa with a Python function through ``assay.evaluate``, opened again with ``assay.load_run``;
+- memory against an HTTP summarizer endpoint;
+- ``assay import`` of a Ragas-style CSV and a DeepEval-style JSONL, then ``assay run`` on each.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pandas as pd
+import pytest
+
+import assay
+from assay import artifacts as names
+from assay.api import RunIntegrityError
+from assay.lineage.audit import audit_run
+from assay.lineage.store import ArtifactStore
+from tests.conftest import ROOT
+from tests.support.cli import cli, run_id_of
+from tests.support.endpoint import LoopbackEndpoint
+from tests.support.memory_data import CASES as MEMORY_CASES
+from tests.support.memory_data import write_memory_dataset
+
+SECRET = "rag-header-secret-5f1d2c"
+N_CASES = 6
+
+
+@pytest.fixture
+def rag_cases(tmp_path):
+    """The first bundled rag_qa cases with their kb/, no recorded generations (live replay)."""
+    root = tmp_path / "rag"
+    shutil.copytree(ROOT / "datasets" / "rag_qa" / "kb", root / "kb")
+    lines = (ROOT / "datasets" / "rag_qa" / "cases.jsonl").read_text(encoding="utf-8").splitlines()[:N_CASES]
+    (root / "cases.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return root, [json.loads(line) for line in lines]
+
+
+def rag_system(cases: list[dict], failing: set[str]):
+    """A RAG system that answers with the reference and retrieves the first source doc; the
+    questions in ``failing`` get HTTP 500 until the set is cleared."""
+    by_question = {c["question"]: c for c in cases}
+
+    def behaviour(body, n):
+        case = by_question[body["q"]]
+        if case["id"] in failing:
+            return 500, "internal error", 0.0
+        chunks = [{"content": case["reference_answer"], "source": case["source_docs"][0]}]
+        return 200, {"data": {"answer": case["reference_answer"], "chunks": chunks}}, 0.01
+
+    return behaviour
+
+
+def final(out, run_id) -> pd.DataFrame:
+    scores = pd.read_parquet(out / run_id / "scores.parquet")
+    return scores[scores["judge"].isna()].set_index(["case_id", "metric"])
+
+
+def test_http_rag_endpoint_then_a_rerun_recalls_only_failed_cases(prefect_server, rag_cases, tmp_path, monkeypatch):
+    data, cases = rag_cases
+    failing = {cases[0]["id"], cases[3]["id"]}
+    monkeypatch.setenv("RAG_TOKEN", SECRET)
+    out = tmp_path / "runs"
+    with LoopbackEndpoint(rag_system(cases, failing), key=lambda body: body["q"]) as server:
+        target = tmp_path / "target.yaml"
+        target.write_text(
+            f"url: {server.url}\nbody_template: '{{\"q\": \"{{question}}\", \"case\": \"{{id}}\"}}'\n"
+            "answer_path: data.answer\ncontexts_path: data.chunks\nheaders: {Authorization: Bearer RAG_TOKEN}\n"
+            "max_retries: 1\nretry_base_s: 0.01\nretry_max_s: 0.02\n",
+            encoding="utf-8",
+        )
+        result, output = cli("run", "rag_qa", "--dataset", str(data), "--replay", "live", "--target-file", str(target),
+                             "--offline", "--out", str(out))
+        assert result.exit_code == 0, output
+        first = run_id_of(output)
+        by_question = {c["question"]: c["id"] for c in cases}
+        calls = {by_question[q]: n for q, n in server.calls.items()}
+        assert calls == {c["id"]: 2 if c["id"] in failing else 1 for c in cases}  # one retry on a 500
+        assert {h["Authorization"] for h in server.headers} == {f"Bearer {SECRET}"}
+        scores = final(out, first)
+        for case_id in failing:
+            assert pd.isna(scores.loc[(case_id, "accuracy"), "value"])
+            assert "HTTP 500" in scores.loc[(case_id, "accuracy"), "unscored_reason"]
+        answered = cases[1]["id"]
+        assert scores.loc[(answered, "reciprocal_rank"), "value"] == 1.0  # its source doc came back first
+
+        failing.clear()  # the system recovers
+        result, output = cli("rerun", first, "--out", str(out))
+        assert result.exit_code == 0, output
+        second = run_id_of(output)
+        calls = {by_question[q]: n for q, n in server.calls.items()}
+        # only the two failed cases were called again
+        assert calls == {c["id"]: 3 if c["id"] in {cases[0]["id"], cases[3]["id"]} else 1 for c in cases}
+    scores = final(out, second)
+    assert scores.loc[(cases[0]["id"], "accuracy"), "value"] >= 1
+    store = ArtifactStore(str(out))
+    assert audit_run(store, first).ok and audit_run(store, second).ok
+    manifest = json.loads((out / second / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["run_spec"]["target"]["headers"] == {"Authorization": "Bearer RAG_TOKEN"}
+    assert manifest["models"]["target"] == manifest["run_spec"]["target"]["url"]
+    for path in out.rglob("*"):
+        if path.is_file():
+            assert SECRET.encode() not in path.read_bytes(), path
+
+
+def test_python_function_through_the_api_then_load_run(prefect_server, rag_cases, tmp_path):
+    data, cases = rag_cases
+    sources = {c["question"]: c["source_docs"] for c in cases}
+    answers = {c["question"]: c["reference_answer"] for c in cases}
+
+    def my_rag(question: str) -> dict:
+        return {"answer": answers[question], "contexts": [{"text": answers[question], "source": sources[question][-1]}]}
+
+    run = assay.evaluate("rag_qa", dataset=data, target=my_rag, offline=True, out=tmp_path / "runs", k=5)
+    assert run.status == "completed", run.message
+    assert run.spec.target.function.endswith("test_python_function_through_the_api_then_load_run.<locals>.my_rag")
+    assert run.spec.k == 5 and run.report_path.is_file()
+    scores = run.scores
+    judged = scores[scores["judge"].isna()]
+    assert set(judged["case_id"]) == {c["id"] for c in cases}
+    assert {"reciprocal_rank", "ndcg@5", "accuracy", "keyword_coverage"} <= set(judged["metric"])
+    assert judged.groupby(["case_id", "metric"]).size().max() == 1  # one row per case and metric
+    assert set(run.summary["by_category"]) == {c["category"] for c in cases}
+    generations = [json.loads(line) for line in run.read(names.GENERATIONS).decode("utf-8").splitlines()]
+    assert all(g["latency_s"] is not None and g["error"] is None for g in generations)  # timed per call
+
+    loaded = assay.load_run(run.run_dir)
+    assert loaded.run_id == run.run_id and loaded.status == "completed"
+    pd.testing.assert_frame_equal(loaded.scores, scores)
+    parquet = run.run_dir / "scores.parquet"
+    parquet.write_bytes(parquet.read_bytes() + b"tampered")
+    with pytest.raises(RunIntegrityError):
+        assay.load_run(run.run_dir)
+    with pytest.raises(RunIntegrityError):
+        _ = loaded.scores
+
+
+def test_memory_against_an_http_summarizer(prefect_server, tmp_path):
+    data = write_memory_dataset(tmp_path / "memory")
+    out = tmp_path / "runs"
+
+    def summarizer(body, n):
+        return 200, {"memory": " ".join(t["text"] for t in body["turns"] if t["role"] == "user"), "entities": []}, 0.0
+
+    with LoopbackEndpoint(summarizer, key=lambda body: body["session_id"]) as server:
+        result, output = cli("run", "memory", "--dataset", str(data), "--offline", "--replay", "live",
+                             "--target", server.url, "--out", str(out))
+        assert result.exit_code == 0, output
+        sessions = {c["session_id"] for c in MEMORY_CASES}
+        assert server.calls == dict.fromkeys(sessions, 1)  # each session summarised once
+    scores = final(out, run_id_of(output))
+    assert scores.loc[("t3-q1", "fact_recall"), "value"] == 1.0
+
+
+RAGAS_CSV = (
+    "user_input,retrieved_contexts,response,reference\n"
+    "별빛투어의 대표는 누구인가요?,\"['별빛투어의 창립자이자 대표이사는 윤서진입니다.']\",윤서진입니다.,대표이사는 윤서진입니다.\n"
+    "본사 주소는?,\"['본사는 을지로 128 별빛빌딩 7층에 있습니다.', '지사는 부산에 있습니다.']\",을지로 128입니다.,"
+    "서울 중구 을지로 128 별빛빌딩 7층\n"
+)
+DEEPEVAL_JSONL = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in [
+    {"input": "환불 규정은?", "actual_output": "7일 전까지 전액 환불됩니다.", "expected_output": "출발 7일 전 취소 시 전액 환불",
+     "retrieval_context": ["출발 7일 전까지 취소하면 전액 환불합니다."], "category": "policy"},
+    {"input": "고객센터 운영 시간은?", "actual_output": "평일 9시부터 6시까지입니다.", "expected_output": "평일 09:00-18:00",
+     "retrieval_context": ["고객센터는 평일 09:00-18:00 운영합니다."], "category": "faq"},
+])
+
+
+@pytest.mark.parametrize("name, text", [("ragas.csv", RAGAS_CSV), ("deepeval.jsonl", DEEPEVAL_JSONL)])
+def test_import_then_run(prefect_server, tmp_path, name, text):
+    source = tmp_path / name
+    source.write_text(text, encoding="utf-8")
+    dataset = tmp_path / "dataset"
+    result, output = cli("import", "rag_qa", str(source), "--out", str(dataset))
+    assert result.exit_code == 0, output
+    assert "mapped question <- " in output and "mapped contexts <- " in output
+    out = tmp_path / "runs"
+    result, output = cli("run", "rag_qa", "--dataset", str(dataset), "--offline", "--out", str(out))
+    assert result.exit_code == 0, output  # unlabelled retrieval metrics do not make the run incomplete
+    scores = final(out, run_id_of(output))
+    assert scores.xs("accuracy", level="metric")["value"].notna().all()
+    rr = scores.xs("reciprocal_rank", level="metric")
+    assert rr["value"].isna().all() and rr["unscored_reason"].str.contains("no relevance labels").all()
+    assert scores.xs("keyword_coverage", level="metric")["unscored_reason"].str.contains("no keywords").all()
+
+
+def test_malformed_import_is_named_by_row_and_column(tmp_path):
+    source = tmp_path / "bad.csv"
+    source.write_text("question,ground_truth,contexts,answer\n,x,\"['a']\",a\nq2,y,\"['unclosed\",b\n", encoding="utf-8")
+    result, output = cli("import", "rag_qa", str(source), "--out", str(tmp_path / "out"))
+    assert result.exit_code == 1
+    assert "row 1 [question]: import question — empty; this field is required" in output
+    assert "row 2 [contexts]: import contexts — expected a list of texts" in output
+    assert not (tmp_path / "out").exists()

@@ -1,0 +1,139 @@
+"""Agreement statistics (assay.metrics.agreement) against scipy, the krippendorff package and
+independent formulas; ``calibrate_scores`` on hand-checked rows; labels files with bad rows."""
+
+from __future__ import annotations
+
+import random
+
+import krippendorff
+import numpy as np
+import pytest
+from scipy.stats import spearmanr
+
+from assay.calibration import CalibrationError, HumanLabel, calibrate_scores, read_labels, with_section
+from assay.metrics import agreement as ag
+
+
+def _kappa_reference(a: list[int], b: list[int]) -> float:
+    """Quadratic-weighted κ in its squared-difference form: 1 − mean (a_i − b_i)² / mean over
+    all i, j of (a_i − b_j)² (the expected disagreement of independent marginals)."""
+    observed = sum((x - y) ** 2 for x, y in zip(a, b, strict=True)) / len(a)
+    expected = sum((x - y) ** 2 for x in a for y in b) / (len(a) * len(b))
+    return 1 - observed / expected
+
+
+def test_spearman_matches_scipy_with_ties():
+    rnd = random.Random(7)
+    for _ in range(200):
+        n = rnd.randint(3, 25)
+        xs = [rnd.choice([1, 2, 3, 4, 5, 2.5]) for _ in range(n)]
+        ys = [rnd.choice([1, 2, 3, 4, 5]) for _ in range(n)]
+        ours = ag.spearman(xs, ys)
+        if len(set(xs)) == 1 or len(set(ys)) == 1:
+            assert ours is None
+        else:
+            assert ours == pytest.approx(spearmanr(xs, ys).statistic, abs=1e-9)
+
+
+def test_kappa_matches_the_squared_difference_form():
+    rnd = random.Random(11)
+    for _ in range(200):
+        n = rnd.randint(2, 30)
+        a = [rnd.randint(1, 5) for _ in range(n)]
+        b = [rnd.randint(1, 5) for _ in range(n)]
+        ours = ag.cohen_kappa_quadratic(a, b, (1, 5))
+        expected = sum((x - y) ** 2 for x in a for y in b)
+        if expected == 0:
+            assert ours is None
+        else:
+            assert ours == pytest.approx(_kappa_reference(a, b), abs=1e-9)
+
+
+def test_kappa_golden_values():
+    assert ag.cohen_kappa_quadratic([1, 2, 3, 4, 5], [1, 2, 3, 4, 5], (1, 5)) == pytest.approx(1.0)
+    assert ag.cohen_kappa_quadratic([1, 5, 1, 5], [5, 1, 5, 1], (1, 5)) == pytest.approx(-1.0)
+    # 2.5 rounds half up to 3; 4.67 rounds to 5
+    assert ag.confusion([3, 5], [2.5, 4.67], (1, 5)) == [[0] * 5, [0] * 5, [0, 0, 1, 0, 0], [0] * 5, [0, 0, 0, 0, 1]]
+
+
+def test_exact_and_within_one():
+    human, jury = [1, 2, 3, 4, 5], [1, 3, 5, 4, 4.4]
+    assert ag.exact_agreement(human, jury, (1, 5)) == pytest.approx(2 / 5)  # 4.4 rounds to 4, not 5
+    assert ag.within_one(human, jury, (1, 5)) == pytest.approx(4 / 5)
+    assert ag.exact_agreement([], [], (1, 5)) is None
+
+
+def test_alpha_matches_the_krippendorff_package():
+    rnd = random.Random(3)
+    for _ in range(100):
+        raters, units = rnd.randint(2, 4), rnd.randint(3, 10)
+        ratings = [[rnd.choice([1, 2, 3, 4, 5, None]) for _ in range(units)] for _ in range(raters)]
+        data = np.array([[np.nan if v is None else v for v in row] for row in ratings], dtype=float)
+        ours = ag.krippendorff_alpha(ratings, "interval")
+        try:
+            ref = krippendorff.alpha(reliability_data=data, level_of_measurement="interval")
+        except (ValueError, ZeroDivisionError):
+            ref = None
+        if ref is None or not np.isfinite(ref):
+            assert ours is None
+        else:
+            assert ours == pytest.approx(ref, abs=1e-9)
+
+
+def _rows(values: dict[str, float], judges: dict[str, dict[str, float | None]]) -> list[dict]:
+    rows = [{"case_id": c, "metric": "accuracy", "value": v, "scale": "1-5", "judge": None} for c, v in values.items()]
+    for judge, scores in judges.items():
+        rows += [{"case_id": c, "metric": "accuracy", "value": v, "scale": "1-5", "judge": judge} for c, v in scores.items()]
+    return rows
+
+
+def test_calibrate_scores_by_hand():
+    rows = _rows({"a": 5, "b": 1, "c": 3}, {"j1": {"a": 5, "b": 1, "c": 4}, "j2": {"a": 4, "b": 2, "c": 3}})
+    labels = [HumanLabel(case_id=c, metric="accuracy", score=s) for c, s in (("a", 5), ("b", 1), ("c", 2))]
+    (m,) = calibrate_scores(rows, labels)
+    assert m.jury is not None and m.jury.n == 3
+    assert m.jury.exact == pytest.approx(2 / 3) and m.jury.within_one == pytest.approx(1.0)
+    assert m.jury.spearman == pytest.approx(1.0)
+    assert [j.predictor for j in m.judges] == ["j1", "j2"]
+    assert m.confusion[1][2] == 1  # the case people scored 2 the jury scored 3
+    ref = krippendorff.alpha(
+        reliability_data=np.array([[5, 1, 4], [4, 2, 3], [5, 1, 2]], dtype=float), level_of_measurement="interval"
+    )
+    assert m.alpha_all == pytest.approx(ref)
+
+
+def test_unscored_cases_are_named_not_compared():
+    rows = _rows({"a": 5, "b": 1}, {})
+    rows.append({"case_id": "c", "metric": "accuracy", "value": None, "scale": "1-5", "judge": None,
+                 "unscored_reason": "every judge failed"})
+    labels = [HumanLabel(case_id=c, metric="accuracy", score=s) for c, s in (("a", 5), ("b", 1), ("c", 2))]
+    (m,) = calibrate_scores(rows, labels)
+    assert m.jury.n == 2 and m.unmatched == ["c: every judge failed"]
+
+
+def test_labels_naming_unknown_cases_metrics_or_bad_scores_fail_clearly(tmp_path):
+    rows = _rows({"a": 5}, {})
+    with pytest.raises(CalibrationError, match="no metric 'relevance'"):
+        calibrate_scores(rows, [HumanLabel(case_id="a", metric="relevance", score=3)])
+    with pytest.raises(CalibrationError, match="no case 'zz'"):
+        calibrate_scores(rows, [HumanLabel(case_id="zz", metric="accuracy", score=3)])
+    with pytest.raises(CalibrationError, match="outside 1-5"):
+        calibrate_scores(rows, [HumanLabel(case_id="a", metric="accuracy", score=7)])
+    bad = tmp_path / "labels.csv"
+    bad.write_text("case_id,metric,score\na,accuracy,4\nb,accuracy,four\n", encoding="utf-8")
+    with pytest.raises(CalibrationError, match="line 3: score 'four' is not a number"):
+        read_labels(bad)
+    bad.write_text("case,metric,score\n", encoding="utf-8")
+    with pytest.raises(CalibrationError, match="header lacks case_id"):
+        read_labels(bad)
+    jsonl = tmp_path / "labels.jsonl"
+    jsonl.write_text('{"case_id": "a", "metric": "accuracy", "score": 4, "rater": "kim"}\n{"case_id": "b"\n', encoding="utf-8")
+    with pytest.raises(CalibrationError, match="line 2: not valid JSON"):
+        read_labels(jsonl)
+
+
+def test_section_is_replaced_not_repeated():
+    first = with_section("# r\n\n## Scores\nx\n", "## Calibration against human labels\n\none\n")
+    second = with_section(first, "## Calibration against human labels\n\ntwo\n")
+    assert second.count("## Calibration against human labels") == 1 and "two" in second and "one" not in second
+    assert "## Scores" in second

@@ -1,0 +1,153 @@
+"""Claim-level checks of the offline jury: each failure kind people mark wrong scores low,
+and the correct forms of the same answers score high, on every offline judge."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from assay.judges.offline import claims as cl
+from assay.judges.offline import offline_jury
+from assay.judges.prompts import get_prompt
+from assay.metrics.quantities import label_spans, mask_labels, quantities
+
+ROOT = Path(__file__).resolve().parents[2]
+RAG = get_prompt("rag_answer")
+REF = "계약금은 계약금액의 30%인 129,600,000원이며 2025년 1월 10일까지 납부해야 합니다."
+QUESTION = "한빛전자 인센티브 여행의 계약금은 언제까지 얼마를 내야 하나요?"
+
+
+def verdicts(answer: str, reference: str = REF, question: str = QUESTION) -> list[dict]:
+    item = {"question": question, "generated_answer": answer, "reference_answer": reference}
+    return [judge.verdict(RAG, item) for judge in offline_jury()]
+
+
+def accuracies(answer: str, reference: str = REF, question: str = QUESTION) -> list[float]:
+    return [v["accuracy"] for v in verdicts(answer, reference, question)]
+
+
+def test_wrong_date_beside_right_amount_is_wrong_on_every_judge():
+    found = verdicts("한빛전자 인센티브 여행의 계약금은 129,600,000원이며 2025년 3월 13일까지 납부해야 합니다.")
+    assert [v["accuracy"] for v in found] == [1, 1, 1]
+    assert all("figure-substitution" in v["feedback"] and "3월 ↔ 참조의 1월" in v["feedback"] for v in found)
+
+
+def test_right_answer_in_other_words_keeps_a_high_score():
+    assert min(accuracies("2025년 1월 10일까지 계약금 129,600,000원(계약금액의 30%)을 내면 됩니다.")) >= 4
+
+
+def test_negation_probe_scores_low():
+    probe = f"다음은 사실이 아닙니다: {REF} 위 내용은 모두 틀렸습니다"
+    found = verdicts(probe)
+    assert [v["accuracy"] for v in found] == [1, 1, 1]
+    assert all("debunk" in v["feedback"] for v in found)
+
+
+def test_english_debunk_scores_low():
+    ref = "VPN passwords must be changed every 90 days."
+    answer = "It is not true that VPN passwords must be changed every 90 days; that claim is false."
+    assert accuracies(answer, ref, "How often must VPN passwords change?") == [1, 1, 1]
+
+
+def test_refusal_is_right_only_when_the_reference_has_no_answer():
+    none = "제공된 문서에는 주차위반 과태료 이의신청 기한에 대한 정보가 없습니다."
+    q = "주차위반 과태료 이의신청 기한은 언제까지인가요?"
+    assert accuracies("문서에서 해당 기한을 찾을 수 없습니다.", none, q) == [5, 5, 5]
+    assert accuracies("문서에서 해당 기한을 찾을 수 없습니다.", REF, QUESTION) == [1, 1, 1]
+    assert accuracies("이의신청은 고지서를 받은 날부터 60일 이내에 해야 합니다.", none, q) == [1, 1, 1]
+
+
+def test_swapped_entity_and_missing_asked_entity():
+    ref = "노트북을 분실하면 즉시 정보보안팀에 신고하고 원격 잠금을 요청해야 합니다."
+    q = "노트북 분실 시 누구에게 신고해야 하나요?"
+    assert accuracies("노트북을 분실하면 즉시 총무팀에 신고하고 원격 잠금을 요청해야 합니다.", ref, q) == [1, 1, 1]
+    assert min(accuracies("노트북을 잃어버리면 바로 정보보안팀에 알리고 원격 잠금을 요청하세요.", ref, q)) >= 4
+
+
+def test_negated_condition_is_capped():
+    ref = "개인 USB 저장장치는 업무용 PC에 연결할 수 없습니다."
+    q = "개인 USB를 업무용 PC에 연결할 수 있나요?"
+    found = verdicts("개인 USB 저장장치는 업무용 PC에 연결할 수 있습니다.", ref, q)
+    assert max(v["accuracy"] for v in found) <= 2
+    assert all("polarity" in v["feedback"] for v in found)
+
+
+def test_keyword_list_is_not_an_answer():
+    ref = "사내 메일함 기본 용량은 50GB입니다."
+    found = verdicts("메일함 용량 사내 메일 용량 기본 메일함 용량 안내", ref, "사내 메일함 용량은 얼마인가요?")
+    assert [v["accuracy"] for v in found] == [1, 1, 1]
+    assert all("no-answer" in v["feedback"] for v in found)
+
+
+def test_english_answer_to_korean_reference_is_scored_on_figures():
+    right = "The deposit, 30% of the contract, is 129,600,000 won, due by January 10, 2025."
+    wrong = "The deposit is 129,600,000 won, due by March 13, 2025."
+    assert min(accuracies(right)) >= 4
+    assert accuracies(wrong) == [1, 1, 1]
+    assert "다른 언어" in verdicts(right)[0]["feedback"]
+
+
+def test_figures_inside_names_and_labels_are_not_figures():
+    assert [q.text for q in quantities("코로나19 이후 COVID-19와 GPT-4 도입으로 매출 3% 증가")] == ["3%"]
+    assert [q.text for q in quantities("약3% 총3명")] == ["3%", "3명"]
+    text = "1단계(1~3개월): 월 1회 점검, 1차 타깃은 20~30대 직장인, 예산 2억 원"
+    assert [q.text for q in quantities(mask_labels(text))] == ["2억 원"]
+    assert label_spans(text) == ["1단계(1~3개월)", "1차", "월 1회", "20~30대"]
+
+
+def test_cross_language_conversion():
+    assert cl.english_as_korean_figures("due by January 10, 2025") == "due by 2025년 1월 10일"
+    assert "129600000원" in cl.english_as_korean_figures("129.6 million won")
+
+
+def _report_input(case_id: str) -> dict:
+    base = ROOT / "datasets" / "report"
+    cases = {json.loads(line)["id"]: json.loads(line) for line in (base / "cases.jsonl").open(encoding="utf-8")}
+    gens = {json.loads(line)["case_id"]: json.loads(line) for line in (base / "generations.jsonl").open(encoding="utf-8")}
+    return {"query": cases[case_id]["query"], "report": gens[case_id]["report"], "sources": gens[case_id]["sources"]}
+
+
+def test_mkt01_plan_labels_are_not_hallucinations():
+    item = _report_input("mkt-01")
+    for judge in offline_jury():
+        facts = judge.verdict(get_prompt("report_factual_accuracy"), item)
+        halluc = judge.verdict(get_prompt("report_hallucination"), item)
+        assert facts["score"] >= 6, (judge.name, facts)
+        assert halluc["hallucination_count"] <= 3, (judge.name, halluc)
+        described = " ".join(c["description"] for c in halluc["hallucinations"])
+        assert "출처에 없는 수치" not in described  # no stage, target, age group or frequency counted
+
+
+@pytest.mark.parametrize("case_id", ["q013", "q014", "q016", "q019", "q028"])
+def test_bundled_answers_people_marked_wrong_score_at_most_two(case_id):
+    base = ROOT / "datasets" / "rag_qa"
+    case = next(json.loads(x) for x in (base / "cases.jsonl").open(encoding="utf-8") if json.loads(x)["id"] == case_id)
+    gen = next(
+        json.loads(x) for x in (base / "generations.jsonl").open(encoding="utf-8") if json.loads(x)["case_id"] == case_id
+    )
+    item = {
+        "question": case["question"],
+        "generated_answer": gen["answer"],
+        "reference_answer": case["reference_answer"],
+        "contexts": [c["text"] for c in gen["retrieved"][:10]],
+    }
+    assert max(judge.verdict(RAG, item)["accuracy"] for judge in offline_jury()) <= 2
+
+
+def test_claim_checks_are_part_of_every_offline_judge_version():
+    from assay.judges.offline.base import OfflineJudge
+
+    claims_file = Path(cl.__file__).resolve()
+    assert claims_file in OfflineJudge.rule_files
+    for judge in offline_jury():
+        assert claims_file in type(judge).rule_files
+
+
+def test_not_true_is_right_when_the_reference_says_no_and_a_cue_inside_an_answer_is_not_a_refusal():
+    ref = "아니요. 그 소문은 사실이 아닙니다. 요금은 인상되지 않았습니다."
+    assert min(accuracies("그 소문은 사실이 아니며, 요금은 인상되지 않았습니다.", ref, "요금이 인상됐다는 소문이 사실인가요?")) >= 4
+    ref2 = "출발 후에는 일정 변경 여부를 확인할 수 없으며, 변경 수수료는 50,000원입니다."
+    answer = "출발 후에는 변경 여부를 확인할 수 없고, 수수료는 50,000원입니다."
+    assert min(accuracies(answer, ref2, "출발 후 일정 변경은 어떻게 되나요?")) >= 4

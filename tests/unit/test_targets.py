@@ -1,0 +1,164 @@
+"""The shared target layer: HTTP endpoints and Python callables, retries, timeouts, latency,
+header values from the environment (never stored), and the call store that lets a rerun
+re-send only the calls that failed."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from assay.replay.targets import (
+    TargetCall,
+    call_target,
+    fill_body,
+    load_function,
+    read_path,
+    register_function,
+)
+from assay.spec import SpecError, TargetSpec, build_run_spec
+from tests.support.endpoint import LoopbackEndpoint
+
+RAG_BODY = '{"question": "{question}"}'
+
+
+def calls(*questions: str) -> list[TargetCall]:
+    return [TargetCall(case_id=f"c{i}", fields={"question": q, "id": f"c{i}"}) for i, q in enumerate(questions)]
+
+
+def answering(body, n):
+    q = body["question"]
+    return 200, {"answer": f"A:{q}", "contexts": [{"text": f"ctx {q}", "source": "doc.md"}]}, 0.0
+
+
+def test_http_target_reads_answer_and_contexts_with_latency_and_headers(monkeypatch, tmp_path):
+    monkeypatch.setenv("RAG_TOKEN", "tok-very-secret-123")
+    with LoopbackEndpoint(answering, key=lambda b: b["question"]) as server:
+        spec = TargetSpec(url=server.url, headers={"Authorization": "Bearer RAG_TOKEN"})
+        replies = call_target(spec, calls("안녕", "b"), default_body=RAG_BODY, store_path=str(tmp_path / "store"))
+    assert [r.answer for r in replies] == ["A:안녕", "A:b"]
+    assert replies[0].contexts == [{"text": "ctx 안녕", "source": "doc.md"}]
+    assert all(r.error is None and r.latency_s is not None and r.attempts == 1 for r in replies)
+    assert {h["Authorization"] for h in server.headers} == {"Bearer tok-very-secret-123"}
+    for path in (tmp_path / "store").rglob("*"):
+        if path.is_file():
+            assert b"tok-very-secret-123" not in path.read_bytes()
+
+
+def test_transient_errors_are_retried_with_backoff_and_client_errors_are_not(tmp_path):
+    def flaky(body, n):
+        if body["question"] == "flaky" and n == 0:
+            return 503, "busy", 0.0
+        if body["question"] == "bad":
+            return 400, {"detail": "bad request"}, 0.0
+        return answering(body, n)
+
+    with LoopbackEndpoint(flaky, key=lambda b: b["question"]) as server:
+        spec = TargetSpec(url=server.url, max_retries=2, retry_base_s=0.01, retry_max_s=0.02)
+        flaky_reply, bad_reply = call_target(spec, calls("flaky", "bad"), default_body=RAG_BODY)
+    assert flaky_reply.error is None and flaky_reply.attempts == 2 and flaky_reply.answer == "A:flaky"
+    assert bad_reply.error.startswith("HTTP 400") and bad_reply.attempts == 1
+    assert server.calls == {"flaky": 2, "bad": 1}
+
+
+def test_timeouts_are_errors_and_a_rerun_resends_only_failed_calls(tmp_path):
+    slow = {"slow"}
+
+    def behaviour(body, n):
+        return answering(body, n)[:2] + ((1.0 if body["question"] in slow else 0.0),)
+
+    store = str(tmp_path / "store")
+    with LoopbackEndpoint(behaviour, key=lambda b: b["question"]) as server:
+        spec = TargetSpec(url=server.url, timeout_s=0.3, max_retries=0)
+        first = call_target(spec, calls("fast", "slow", "fast2"), default_body=RAG_BODY, store_path=store)
+        assert [r.error is None for r in first] == [True, False, True]
+        assert "timeout" in first[1].error
+        slow.clear()  # the system recovers
+        second = call_target(spec, calls("fast", "slow", "fast2"), default_body=RAG_BODY, store_path=store)
+    assert [r.answer for r in second] == ["A:fast", "A:slow", "A:fast2"]
+    assert [r.reused for r in second] == [True, False, True]
+    assert server.calls == {"fast": 1, "slow": 2, "fast2": 1}
+    assert len(server.peers) <= 8  # connections are kept alive and reused, not one per call
+
+
+def test_python_callables_sync_async_and_failing(tmp_path):
+    def sync_answer(question):
+        return {"answer": question.upper(), "contexts": ["c1"]}
+
+    async def async_answer(question, id):  # noqa: A002 - a case field's name
+        await asyncio.sleep(0)
+        return f"{id}:{question}"
+
+    def broken(question):
+        raise RuntimeError("model offline")
+
+    for fn, expected in ((sync_answer, ["A", "B"]), (async_answer, ["c0:a", "c1:b"])):
+        replies = call_target(TargetSpec(function=register_function(fn)), calls("a", "b"), default_body=RAG_BODY)
+        assert [r.answer for r in replies] == expected and all(r.latency_s is not None for r in replies)
+    failed = call_target(TargetSpec(function=register_function(broken)), calls("a"), default_body=RAG_BODY)
+    assert failed[0].error.startswith("target raised RuntimeError: model offline")
+    assert failed[0].attempts == 1  # the user's exception is not transient
+
+
+def test_a_lambda_is_named_but_cannot_be_imported_again():
+    name = register_function(lambda question: question)
+    assert "<lambda>" in name
+    import assay.replay.targets as targets
+
+    targets._REGISTERED.pop(name)
+    with pytest.raises(ValueError, match="lambda or closure"):
+        load_function(name)
+
+
+def test_body_template_and_paths():
+    body = fill_body('{"q": "{question}", "turns": "{turns}", "note": "id={id}"}',
+                     {"question": 'say "hi"', "turns": [{"role": "user"}], "id": "x1"})
+    assert body == '{"q": "say \\"hi\\"", "turns": [{"role": "user"}], "note": "id=x1"}'
+    assert read_path({"data": {"items": [{"t": "a"}]}}, "data.items.0.t") == "a"
+    assert read_path({"data": {}}, "data.items.0") is None
+
+
+def test_header_values_must_be_variable_names():
+    with pytest.raises(ValueError, match="NAME of the environment variable"):
+        TargetSpec(url="http://x/y", headers={"Authorization": "Bearer sk-abc-123-secret!"})
+    with pytest.raises(ValueError, match="either a url or a function"):
+        TargetSpec()
+
+
+def test_cli_target_options_build_the_spec(tmp_path):
+    file = tmp_path / "target.yaml"
+    file.write_text("url: http://127.0.0.1:9/rag\nanswer_path: data.answer\nheaders: {X-Key: MY_KEY}\n", encoding="utf-8")
+    spec, _ = build_run_spec("rag_qa", default_dataset=tmp_path, cli={
+        "replay": "live", "target_file": file, "generator_timeout_s": 5.0, "offline": True})
+    assert spec.target.url == "http://127.0.0.1:9/rag" and spec.target.answer_path == "data.answer"
+    assert spec.target.timeout_s == 5.0 and spec.target.headers == {"X-Key": "MY_KEY"}
+    spec, _ = build_run_spec("memory", default_dataset=tmp_path, cli={
+        "replay": "live", "target": "my_mod:summarize", "offline": True})
+    assert spec.target.function == "my_mod:summarize"
+    with pytest.raises(SpecError, match="--target"):
+        build_run_spec("rag_qa", default_dataset=tmp_path, cli={"replay": "live", "target": "not a target", "offline": True})
+
+
+def test_older_specs_with_generator_target_still_load():
+    from assay.spec import RunSpec
+
+    spec = RunSpec.model_validate({"suite": "agent", "replay": "live", "generator": {
+        "target": "http://127.0.0.1:9/agent", "body_template": '{"query": "{query}"}', "api_key_env": "AGENT_TOKEN",
+        "repeats": 2}})
+    assert spec.target.url == "http://127.0.0.1:9/agent"
+    assert spec.target.headers == {"Authorization": "Bearer AGENT_TOKEN"} and spec.generator.repeats == 2
+
+
+def test_the_api_takes_a_target_as_a_spec_or_dict(tmp_path):
+    spec, _ = build_run_spec("rag_qa", default_dataset=tmp_path, cli={
+        "replay": "live", "offline": True,
+        "target_spec": {"url": "http://127.0.0.1:9/rag", "headers": {"X-Key": "MY_KEY"}, "max_retries": 1}})
+    assert spec.target == TargetSpec(url="http://127.0.0.1:9/rag", headers={"X-Key": "MY_KEY"}, max_retries=1)
+
+
+def test_a_new_version_calls_every_case_afresh(tmp_path):
+    store = str(tmp_path / "store")
+    with LoopbackEndpoint(answering, key=lambda b: b["question"]) as server:
+        for version in ("v1", "v1", "v2"):
+            call_target(TargetSpec(url=server.url, version=version), calls("a"), default_body=RAG_BODY, store_path=store)
+    assert server.calls == {"a": 2}  # v1 once (then reused), v2 once
