@@ -126,8 +126,7 @@ class RunFacts(BaseModel):
             run_id=manifest.run_id, suite=manifest.suite, status=manifest.status,
             dataset=dataset if dataset is not None else snapshot.sha256 if snapshot is not None else "",
             jury=("offline: " if jury.get("offline") else "") + ", ".join(panel),
-            prompts=dict(manifest.prompts), code=str((manifest.code or {}).get("code_version") or ""),
-            git_commit=(manifest.code or {}).get("git_commit"),
+            prompts=dict(manifest.prompts), code=manifest.code.code_version, git_commit=manifest.code.git_commit,
         )
 
     @classmethod

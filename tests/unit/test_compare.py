@@ -112,7 +112,8 @@ def test_the_dataset_fingerprint_leaves_out_recorded_outputs():
 
 def test_run_facts_read_the_panel_from_the_manifest():
     manifest = SimpleNamespace(
-        run_id="r", suite="rag_qa", status="completed", artifacts={}, prompts={"p": "h"}, code={"code_version": "v"},
+        run_id="r", suite="rag_qa", status="completed", artifacts={}, prompts={"p": "h"},
+        code=SimpleNamespace(code_version="v", git_commit=None),
         run_spec={"jury": {"offline": False, "panel": [{"name": "a", "model": "openai/a", "weight": 0.5}]}},
     )
     assert RunFacts.of(manifest).jury == "a=openai/a@0.5"
