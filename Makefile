@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 PIP_FLAGS ?= -q --disable-pip-version-check
 SUITE ?= rag_qa
 
-.PHONY: install demo test test-fast lint bench clean server pool deploy worker postgres
+.PHONY: install browser demo test test-fast lint bench clean server pool deploy worker postgres
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	python3 -m venv $(VENV)
@@ -18,8 +18,12 @@ install: $(VENV)/.installed
 demo: install
 	$(VENV)/bin/assay run $(SUITE) --offline
 
+## browser: headless Chromium for the report's browser test (Debian package, installed where missing)
+browser:
+	sh .ci/ensure-browser
+
 ## test: the whole test suite, offline
-test: install
+test: install browser
 	$(PY) -m pytest -q
 
 ## test-fast: unit tests only (no Prefect server, no model loads)
@@ -33,8 +37,9 @@ postgres:
 lint: install
 	$(VENV)/bin/ruff check assay flows tasks tests bench
 
-bench: install
+bench: install browser
 	$(PY) bench/judge_throughput.py
+	$(PY) bench/report_explorer.py
 	$(PY) bench/jury_agreement.py
 	$(PY) bench/clinical_extraction.py
 

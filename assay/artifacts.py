@@ -164,16 +164,27 @@ class PublishInputs(BaseModel):
     skip_ids: list[str] = Field(default_factory=list)
     config_hash: str
     incomplete: list[str] = Field(default_factory=list, description="why the run is incomplete (shown first)")
+    comparison: str | None = Field(default=None, description="comparison.json sha, when compared with a baseline")
 
 
 class PublishOutput(StepOutput):
     pass
 
 
+class CompareInputs(BaseModel):
+    """Content hashes the compare step reads besides the baseline run."""
+
+    snapshot: str
+    scores: str
+    summary: str
+    skip_ids: list[str] = Field(default_factory=list)
+
+
 class CompareOutput(StepOutput):
     text: str
     regressions: list[str]
     baseline: str
+    comparison: str = Field(default="", description="comparison.json sha")
 
 
 def dump(output: StepOutput) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from assay.hashing import sha256_bytes
 from assay.lineage.manifest import MANIFEST, Amendment, RunRecorder, StepRecord, load_manifest, now_iso
 from assay.lineage.store import ArtifactStore
 from assay.metrics import agreement as ag
+from assay.rendering.explorer import embedded_explorer
 from assay.rendering.render import render_html
 from assay.rendering.tables import fmt, markdown_table, md_text
 
@@ -281,7 +282,9 @@ def calibrate_run(store: ArtifactStore, run_id: str, labels_path: Path) -> Calib
         for name in manifest.artifacts
         if name.startswith("charts/") and name.endswith(".png")
     }
-    html_text = render_html(markdown_text, charts, f"assay {manifest.suite} report")
+    # the case explorer is carried over from the published page (it does not change with labels)
+    explorer = embedded_explorer(read(names.REPORT_HTML).decode("utf-8")) if names.REPORT_HTML in manifest.artifacts else None
+    html_text = render_html(markdown_text, charts, f"assay {manifest.suite} report", explorer)
 
     previous_root = json.loads(store.read_bytes(store.run_path(run_id, MANIFEST)))["root_hash"]
     recorder = RunRecorder(store, manifest, chain=False)

@@ -26,6 +26,7 @@ EXIT_FAILED = 1
 EXIT_VALIDATION = 2
 EXIT_REGRESSION = 3
 EXIT_INCOMPLETE = 4  # every step ran, but a metric, a jury or the budget left the run unmeasured
+EXIT_THRESHOLD = 5  # --assert METRIC>=VALUE missed
 EXIT_STOPPED = 143  # 128 + SIGTERM, as shells report it
 
 
@@ -109,6 +110,10 @@ def run(
     compare_with: str | None = typer.Option(None, help="baseline run id, or 'latest', to compare with after publishing"),
     fail_on_regression: bool | None = typer.Option(None, "--fail-on-regression", help="with --compare-with: exit 3 on a significant regression"),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="show Prefect's own logs"),
+    assert_: list[str] | None = typer.Option(
+        None, "--assert", help="CI gate METRIC>=VALUE (or <=, >, <) on a metric's mean; exit 5 when missed (repeatable)"
+    ),
+    junit: Path | None = typer.Option(None, "--junit", help="write per-case results as JUnit XML to this file"),
 ) -> None:
     """Run SUITE end to end and print the run id and directory."""
     from assay.redact import register_secret_env, strip_url_credentials
@@ -123,6 +128,7 @@ def run(
     if dataset is not None and not dataset.is_dir():
         _err(f"--dataset {dataset}: no such directory")
         raise typer.Exit(EXIT_FAILED)
+    gates = _parse_gates(assert_ or [], junit)
     register_secret_env(api_key_env)
     given = {
         "dataset": str(dataset) if dataset else None, "replay": replay, "generator": generator,
@@ -144,7 +150,7 @@ def run(
     if spec.target is not None:  # header values come from these variables: never log them
         register_secret_env(*(source.rpartition(" ")[2] for source in spec.target.headers.values()))
     _preflight(spec, options)
-    _execute(spec, options, verbose)
+    _execute(spec, options, verbose, gates=gates)
 
 
 def _preflight(spec: Any, options: Any) -> None:
@@ -221,7 +227,7 @@ def task_runner_for(spec: str) -> Any:
     raise typer.BadParameter(f"unknown runner {spec!r}; use threads, dask or dask=ADDRESS", param_hint="--runner")
 
 
-def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = None) -> None:
+def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = None, gates: Gates | None = None) -> None:
     _prepare_prefect(verbose)
     from flows.ephemeral_server import start_early
 
@@ -268,6 +274,7 @@ def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = No
         _err(f"\nrun stopped; completed steps and judge calls are kept. Resume: assay rerun {run_id}")
         typer.echo(f"run id:  {run_id}\nrun dir: {run_dir}")
         raise typer.Exit(EXIT_STOPPED)
+    missed = _apply_gates(gates, store, run_id) if gates is not None else []
     if manifest.status == "incomplete":
         _err("\nrun incomplete (report written, the scores are not a measurement):")
         for reason in manifest.message.removeprefix("incomplete: ").split(" | "):
@@ -279,14 +286,19 @@ def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = No
         typer.echo(f"run id:  {run_id}\nrun dir: {run_dir}")
         raise typer.Exit(EXIT_FAILED)
     typer.echo(f"run id:  {run_id}\nrun dir: {run_dir}\nreport:  {run_dir}/report.html")
+    comparison = None
     if names.COMPARISON in manifest.artifacts:
-        from assay.compare import format_deltas_record
+        from assay.compare import Comparison
 
         record = json.loads(store.read_bytes(store.run_path(run_id, manifest.artifacts[names.COMPARISON].path)))
-        typer.echo("\n" + format_deltas_record(record), err=True)
-        if record["regressions"] and spec.fail_on_regression:
-            _err(f"regression against {record['baseline']}: {', '.join(record['regressions'])}")
-            raise typer.Exit(EXIT_REGRESSION)
+        comparison = Comparison.model_validate(record)
+        typer.echo("\n" + comparison.text(), err=True)
+    if missed:
+        _err("\n--assert missed:\n" + "\n".join(f"  - {line}" for line in missed))
+        raise typer.Exit(EXIT_THRESHOLD)
+    if comparison is not None and comparison.regressions and spec.fail_on_regression:
+        _err(f"regression against {comparison.baseline}: {', '.join(comparison.regressions)}")
+        raise typer.Exit(EXIT_REGRESSION)
 
 
 def _run_stoppable(run_flow: Any) -> BaseException | None:
@@ -403,9 +415,16 @@ def compare(
     resamples: int = typer.Option(2000, help="bootstrap resamples"),
     confidence: float = typer.Option(0.95, help="confidence level of the intervals"),
     fail_on_regression: bool = typer.Option(False, help="exit 3 when a metric got significantly worse"),
+    strict: bool = typer.Option(False, "--strict", help="refuse when datasets, juries, prompts or code differ"),
+    limit: int = typer.Option(50, help="changed cases to list"),
 ) -> None:
-    """Per-metric deltas B − A with paired bootstrap confidence intervals and a regression verdict."""
-    from assay.compare import compare_scores, format_deltas
+    """Per-metric deltas B − A with paired bootstrap confidence intervals, a regression verdict,
+    and the cases that got worse or better; refuses runs of different suites."""
+    import io
+
+    import pandas as pd
+
+    from assay.compare import CompareRefused, RunFacts, compare_frames, format_case_changes, format_deltas
     from assay.lineage.trace import RunReader
 
     readers = []
@@ -416,16 +435,123 @@ def compare(
         except FileNotFoundError as exc:
             _err(str(exc))
             raise typer.Exit(EXIT_FAILED) from None
-    import io
-
-    import pandas as pd
-
+    for reader in readers:
+        if names.SCORES_PARQUET not in reader.manifest.artifacts:
+            _err(f"run {reader.run_id} has no scores ({reader.manifest.status}); nothing to compare")
+            raise typer.Exit(EXIT_FAILED)
     frames = [pd.read_parquet(io.BytesIO(r.bytes(names.SCORES_PARQUET))) for r in readers]
     lower = set(readers[0].json(names.SUMMARY).get("lower_is_better", []))
-    deltas = compare_scores(frames[0], frames[1], lower, resamples=resamples, confidence=confidence)
+    facts = [RunFacts.read(r.store, r.manifest, _recorded_outputs(r.manifest.suite)) for r in readers]
+    try:
+        comparison = compare_frames(facts[0], facts[1], frames[0], frames[1], lower, _inputs_of(readers[1]),
+                                    strict=strict, resamples=resamples, confidence=confidence)
+    except CompareRefused as exc:
+        _err(str(exc))
+        raise typer.Exit(EXIT_FAILED) from None
+    for line in comparison.differences:
+        _err(f"note: {line}")
+    deltas = comparison.metric_deltas()
     typer.echo(format_deltas(deltas, readers[0].run_id, readers[1].run_id, confidence))
-    if fail_on_regression and any(d.verdict == "REGRESSION" for d in deltas):
+    typer.echo("\n" + format_case_changes(comparison.case_changes, comparison.inputs, limit))
+    if fail_on_regression and comparison.regressions:
         raise typer.Exit(EXIT_REGRESSION)
+
+
+def _recorded_outputs(suite: str) -> tuple[str, ...]:
+    from assay.suites.registry import UnknownSuiteError, get_suite
+
+    try:
+        return get_suite(suite).recorded_outputs
+    except UnknownSuiteError:
+        return ("generations",)
+
+
+def _inputs_of(reader: Any) -> dict[str, str]:
+    """case id -> its input on one line, from the run's own dataset snapshot ({} if unreadable)."""
+    views = _case_views(reader)
+    return {case_id: view.headline() for case_id, view in views.items()}
+
+
+def _case_views(reader: Any) -> dict[str, Any]:
+    from assay.pipeline import case_views
+    from assay.suites.registry import UnknownSuiteError, get_suite
+
+    try:
+        suite = get_suite(reader.manifest.suite)
+        return case_views(reader.store, suite, reader.manifest.artifacts[names.DATASET_SNAPSHOT].sha256)
+    except (UnknownSuiteError, KeyError, FileNotFoundError, ValueError):
+        return {}
+
+
+# -- browsing runs and CI gates (runs, show, --assert, --junit) ------------------------------
+class Gates:
+    """What `assay run --assert/--junit` asked for."""
+
+    def __init__(self, thresholds: list[Any], junit: Path | None) -> None:
+        self.thresholds = thresholds
+        self.junit = junit
+
+
+def _parse_gates(asserts: list[str], junit: Path | None) -> Gates | None:
+    from assay.gates import parse_threshold
+
+    try:
+        thresholds = [parse_threshold(text) for text in asserts]
+    except ValueError as exc:
+        _err(str(exc))
+        raise typer.Exit(EXIT_FAILED) from None
+    return Gates(thresholds, junit) if thresholds or junit else None
+
+
+def _apply_gates(gates: Gates, store: Any, run_id: str) -> list[str]:
+    """Write the JUnit file (when asked) and return the thresholds the run's means miss."""
+    from assay.gates import junit_from_rows, missed_thresholds
+    from assay.lineage.trace import RunReader
+
+    reader = RunReader(store, run_id)
+    if names.SUMMARY not in reader.manifest.artifacts:
+        return [f"{t}: the run has no scores" for t in gates.thresholds]
+    summary = reader.json(names.SUMMARY)
+    metrics = list(summary.get("metrics", []))
+    means = {m: (summary.get("overall", {}).get(m) or {}).get("mean") for m in metrics}
+    if gates.junit is not None:
+        groups = {case_id: view.group for case_id, view in _case_views(reader).items()}
+        xml = junit_from_rows(reader.manifest.suite, run_id, metrics, groups, reader.jsonl(names.SCORES), gates.thresholds)
+        gates.junit.parent.mkdir(parents=True, exist_ok=True)
+        gates.junit.write_text(xml, encoding="utf-8")
+        typer.echo(f"junit:   {gates.junit}", err=True)
+    return missed_thresholds(gates.thresholds, means)
+
+
+@app.command()
+def runs(
+    out: Path = typer.Option(Path("runs"), help="directory holding the runs"),
+    store: str | None = typer.Option(None, help="artifact store URL, default: --out"),
+    suite: str | None = typer.Option(None, "--suite", help="only runs of this suite"),
+    status: str | None = typer.Option(None, "--status", help="only runs that ended so: completed, incomplete, failed, ..."),
+) -> None:
+    """List runs, newest first: suite, status, date, dataset, jury and headline metrics."""
+    from assay.lineage.store import ArtifactStore
+    from assay.runs import format_runs, list_runs
+
+    typer.echo(format_runs(list_runs(ArtifactStore(store or str(out.resolve())), suite=suite, status=status)))
+
+
+@app.command()
+def show(
+    run_id: str = typer.Argument(..., help="run id or run directory"),
+    out: Path = typer.Option(Path("runs"), help="directory holding the run"),
+    store: str | None = typer.Option(None, help="artifact store URL, default: --out"),
+) -> None:
+    """A run's summary in the terminal: how it ended, every metric's mean, its comparison."""
+    from assay.runs import show_run
+
+    artifact_store, rid = _resolve_run(run_id, str(out), store)
+    try:
+        typer.echo(show_run(artifact_store, rid))
+    except FileNotFoundError as exc:
+        _err(str(exc))
+        raise typer.Exit(EXIT_FAILED) from None
 
 
 # -- assay import (bring your own data: assay/importing.py) -----------------------------------------

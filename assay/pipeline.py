@@ -18,6 +18,7 @@ from assay import artifacts as names
 from assay.artifacts import (
     AggregateOutput,
     Artifact,
+    CompareInputs,
     CompareOutput,
     FamilyOutput,
     IngestOutput,
@@ -27,6 +28,7 @@ from assay.artifacts import (
     ReplayOutput,
     ValidationOutput,
 )
+from assay.compare import RunFacts
 from assay.lineage.snapshots import materialize
 from assay.lineage.store import ArtifactStore
 from assay.schemas import LoadedDataset, RowProblem, ScoreRow
@@ -360,6 +362,13 @@ def publish(store: ArtifactStore, suite: Suite, spec: RunSpec, inputs: PublishIn
         incomplete=inputs.incomplete,
     )
     frame = scores_frame_from(store, inputs.scores)
+    comparison = None
+    if inputs.comparison:
+        from assay.compare import Comparison, comparison_markdown
+        from assay.rendering.sections import ReportSection
+
+        stored = Comparison.model_validate(store.get_json(inputs.comparison))
+        comparison = ReportSection("Comparison with the baseline", comparison_markdown(stored))
     report = render_report(
         suite,
         header,
@@ -368,9 +377,11 @@ def publish(store: ArtifactStore, suite: Suite, spec: RunSpec, inputs: PublishIn
         cases,
         suite.parse_generations(store.get_jsonl(inputs.generations)),
         [run for f in sorted(inputs.jury_runs) for run in store.get_json(inputs.jury_runs[f])],
+        comparison,
     )
     sources = [names.SCORES, names.SUMMARY, names.GENERATIONS, names.VALIDATION_REPORT]
     sources += [names.jury_runs(f) for f in sorted(inputs.jury_runs)]
+    sources += [names.COMPARISON] if inputs.comparison else []
 
     def page(name: str, text: str, media_type: str) -> Artifact:
         return Artifact(name=name, sha=store.put(text.encode("utf-8")), inputs=sources, media_type=media_type, path=name)
@@ -388,17 +399,34 @@ def publish(store: ArtifactStore, suite: Suite, spec: RunSpec, inputs: PublishIn
     return PublishOutput(artifacts=files)
 
 
-def compare(store: ArtifactStore, baseline_run: str, scores_sha: str, summary_sha: str) -> CompareOutput:
-    """Per-metric deltas against a baseline run, with bootstrap CIs (``assay compare`` as a step)."""
+def compare(
+    store: ArtifactStore, suite: Suite, baseline_run: str, facts: RunFacts, inputs: CompareInputs
+) -> CompareOutput:
+    """Per-metric deltas and per-case changes against a baseline run (``assay compare`` as a step)."""
     from assay.compare import compare_to_baseline
 
-    result = compare_to_baseline(store, baseline_run, scores_sha, summary_sha)
-    return CompareOutput(
-        artifacts=[Artifact(name=names.COMPARISON, sha=result["comparison"], inputs=[names.SCORES, names.SUMMARY])],
-        text=result["text"],
-        regressions=list(result["regressions"]),
-        baseline=baseline_run,
+    sha, comparison = compare_to_baseline(
+        store, baseline_run, facts, suite.recorded_outputs, inputs.scores, inputs.summary,
+        case_inputs(store, suite, inputs.snapshot, inputs.skip_ids),
     )
+    return CompareOutput(
+        artifacts=[Artifact(name=names.COMPARISON, sha=sha, inputs=[names.SCORES, names.SUMMARY])],
+        text=comparison.text(),
+        regressions=list(comparison.regressions),
+        baseline=baseline_run,
+        comparison=sha,
+    )
+
+
+def case_views(store: ArtifactStore, suite: Suite, snapshot_sha: str, skip_ids: list[str] = ()) -> dict[str, Any]:  # type: ignore[assignment]
+    """case id -> the suite's view of its input (no generation), in dataset order."""
+    cases = suite.parse_cases(load_snapshot(store, suite, snapshot_sha), set(skip_ids))
+    return {case.id: suite.case_view(case, None) for case in cases}
+
+
+def case_inputs(store: ArtifactStore, suite: Suite, snapshot_sha: str, skip_ids: list[str]) -> dict[str, str]:
+    """case id -> its first input on one line (a question, a query), through the suite's case view."""
+    return {case_id: view.headline() for case_id, view in case_views(store, suite, snapshot_sha, skip_ids).items()}
 
 
 # -- shared readers -----------------------------------------------------------------------

@@ -25,6 +25,7 @@ from prefect.states import Completed, Failed  # noqa: E402
 from assay import artifacts as names  # noqa: E402
 from assay.artifacts import (  # noqa: E402
     AggregateOutput,
+    CompareInputs,
     CompareOutput,
     FamilyOutput,
     IngestOutput,
@@ -34,6 +35,7 @@ from assay.artifacts import (  # noqa: E402
     ValidationOutput,
 )
 from assay.cancellation import RunStopped  # noqa: E402
+from assay.compare import RunFacts, dataset_fingerprint, latest_completed_run  # noqa: E402
 from assay.lineage.code_version import code_version  # noqa: E402
 from assay.lineage.manifest import (  # noqa: E402
     Manifest,
@@ -166,6 +168,13 @@ def evaluate(
             return steps.fail("aggregation failed")
 
         incomplete = incomplete_reasons(artifacts, spec, families, aggregated.scores)
+        # Compared before publishing, so the comparison is a section of this run's report.
+        compared = None
+        if spec.compare_with and not incomplete:
+            fingerprint = dataset_fingerprint(artifacts.get_json(ingest.snapshot), suite.recorded_outputs)
+            facts = RunFacts.of(manifest, fingerprint).model_copy(update={"prompts": dict(sorted(steps.prompts.items()))})
+            inputs = CompareInputs(snapshot=ingest.snapshot, scores=aggregated.scores, summary=aggregated.summary, skip_ids=skip_ids)
+            compared = _compare(steps, artifacts, store_url, spec, run_id, facts, inputs, version, logger)
         publish_inputs = PublishInputs(
             incomplete=incomplete,
             snapshot=ingest.snapshot,
@@ -176,6 +185,7 @@ def evaluate(
             jury_runs={f.family: f.jury_runs for f in families if f.jury_runs},
             skip_ids=skip_ids,
             config_hash=manifest.config_hash,
+            comparison=compared.comparison if compared else None,
         )
         published = steps.run("publish", PublishOutput, publish_report, store_url, spec.suite, keyed, publish_inputs, version)
         if published is None:
@@ -187,8 +197,8 @@ def evaluate(
                 logger.error(f"incomplete: {reason}")
             return steps.fail("incomplete: " + " | ".join(incomplete), status="incomplete")
 
-        if spec.compare_with:
-            regressions = _compare(steps, artifacts, store_url, spec, run_id, aggregated, version, logger)
+        if compared is not None:
+            regressions = compared.regressions
             if regressions and spec.fail_on_regression:
                 steps.finish("completed", f"regression against the baseline: {', '.join(regressions)}")
                 return Failed(message=f"regression: {', '.join(regressions)}", data=steps.outcome("completed"))
@@ -207,24 +217,21 @@ def evaluate(
 
 
 def _compare(steps: StepRunner, artifacts: ArtifactStore, store_url: str, spec: RunSpec, run_id: str,
-             aggregated: AggregateOutput, version: str, logger: Any) -> list[str]:
-    """Compare with a baseline run ("latest" = the newest completed run of this suite)."""
-    from assay.compare import latest_completed_run
-
+             facts: RunFacts, inputs: CompareInputs, version: str, logger: Any) -> CompareOutput | None:
+    """Compare with a baseline run ("latest" = the newest completed run of this suite, dataset and jury)."""
     baseline = (
-        latest_completed_run(artifacts, spec.suite, exclude=run_id) if spec.compare_with == "latest" else spec.compare_with
+        latest_completed_run(artifacts, facts, get_suite(spec.suite).recorded_outputs, exclude=run_id)
+        if spec.compare_with == "latest" else spec.compare_with
     )
     if baseline is None:
-        logger.warning("no completed baseline run to compare with")
-        return []
-    result = steps.run(
-        "compare", CompareOutput, compare_with_baseline, store_url, baseline, aggregated.scores, aggregated.summary, version
-    )
+        logger.warning("no completed run of this suite, dataset and jury to compare with")
+        return None
+    result = steps.run("compare", CompareOutput, compare_with_baseline, store_url, spec.suite, baseline, facts, inputs, version)
     if result is None:
-        return []
+        return None
     steps.comparison_artifact(result.text)
     logger.info(result.text)
-    return result.regressions
+    return result
 
 
 if __name__ == "__main__":

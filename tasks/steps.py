@@ -13,7 +13,8 @@ from typing import Any
 from prefect import task
 
 from assay import pipeline
-from assay.artifacts import PublishInputs, dump
+from assay.artifacts import CompareInputs, PublishInputs, dump
+from assay.compare import RunFacts
 from assay.spec import RunSpec
 from tasks.common import TASK_OPTIONS, open_store, progress_logger, suite_named
 
@@ -70,6 +71,8 @@ def publish_report(store_url: str, suite: str, spec: RunSpec, inputs: PublishInp
 
 
 @task(name="compare", **TASK_OPTIONS)
-def compare_with_baseline(store_url: str, baseline_run: str, scores: str, summary: str, code_version: str) -> Json:
-    """Per-metric deltas against a baseline run, with bootstrap CIs (``assay compare`` as a step)."""
-    return dump(pipeline.compare(open_store(store_url), baseline_run, scores, summary))
+def compare_with_baseline(
+    store_url: str, suite: str, baseline_run: str, facts: RunFacts, inputs: CompareInputs, code_version: str
+) -> Json:
+    """Per-metric deltas and changed cases against a baseline run (``assay compare`` as a step)."""
+    return dump(pipeline.compare(open_store(store_url), suite_named(suite), baseline_run, facts, inputs))

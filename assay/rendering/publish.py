@@ -11,8 +11,10 @@ from typing import Any
 
 import pandas as pd
 
+from assay.rendering.explorer import ExplorerData, ExplorerMetric, case_hash, explorer_data
 from assay.rendering.jury_costs import jury_cost_section
 from assay.rendering.render import ReportHeader, render_html, render_markdown
+from assay.rendering.sections import ReportSection
 
 
 @dataclass
@@ -38,14 +40,43 @@ def render_report(
     cases: list[Any],
     generations: dict[str, Any],
     jury_runs: list[dict[str, Any]],
+    comparison: ReportSection | None = None,
 ) -> RenderedReport:
-    """The suite's sections, the jury's cost account, charts, and both page formats."""
+    """The suite's sections, the comparison with a baseline, the jury's cost account, charts,
+    and both page formats (the HTML one with the case explorer)."""
     sections = suite.report_sections(scores, summary, cases, generations)
+    if comparison is not None:
+        sections.insert(1, comparison)  # right after the headline
     costs = jury_cost_section(jury_runs)
     if costs is not None:
         sections.insert(len(sections) - 1, costs)  # before the suite's reading guide
     charts = suite.charts(summary)
     header = header.model_copy(update={"charts": sorted(charts)})
     markdown_text = render_markdown(header, sections)
-    html_text = render_html(markdown_text, charts, f"assay {suite.name} report")
+    explorer = case_explorer(suite, header, scores, summary, cases, generations, jury_runs)
+    html_text = render_html(markdown_text, charts, f"assay {suite.name} report", explorer)
     return RenderedReport(markdown=markdown_text, html=html_text, charts=charts)
+
+
+def case_explorer(
+    suite: Any,
+    header: ReportHeader,
+    scores: pd.DataFrame,
+    summary: Any,
+    cases: list[Any],
+    generations: dict[str, Any],
+    jury_runs: list[dict[str, Any]],
+) -> ExplorerData:
+    """Every case through the suite's ``case_view``, with its scores, judges and lineage."""
+    lower = set(summary.lower_is_better)
+    metrics = [ExplorerMetric(name=m, scale=summary.scales.get(m, ""), lower_is_better=m in lower) for m in summary.metrics]
+    return explorer_data(
+        suite=suite.name,
+        group_label=suite.group_label,
+        metrics=metrics,
+        scores=scores,
+        views={case.id: suite.case_view(case, generations.get(case.id)) for case in cases},
+        case_hashes={case.id: case_hash(case) for case in cases},
+        jury_runs=jury_runs,
+        lineage={"dataset snapshot": header.snapshot, "generations": header.generations},
+    )

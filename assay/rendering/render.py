@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import base64
 import html
+import re
 
 from pydantic import BaseModel
 
+from assay.rendering.explorer import ExplorerData, explorer_block, explorer_script, script_hash
 from assay.rendering.sanitize import sanitize_html
 from assay.rendering.sections import ReportSection
 from assay.rendering.tables import md_text
@@ -57,21 +59,26 @@ def render_markdown(header: ReportHeader, sections: list[ReportSection]) -> str:
             + ", ".join(md_text(i) for i in header.quarantined)
         )
     lines.append("")
-    for section in sections:
+    # The headline (the suite's first section) and the charts come first; details follow.
+    for section in sections[:1]:
         lines += [f"## {md_text(section.title)}", "", section.markdown.strip(), ""]
     if header.charts:
-        lines += ["## Charts", ""]
+        lines += [f"## {CHARTS_TITLE}", ""]
         lines += [f"![{name}](charts/{name}.png)" for name in header.charts]
         lines.append("")
+    for section in sections[1:]:
+        lines += [f"## {md_text(section.title)}", "", section.markdown.strip(), ""]
     lines += ["---", "Lineage: every number above is traced in `manifest.json`; check it with `assay audit RUN`."]
     return "\n".join(lines) + "\n"
 
 
-def render_html(markdown_text: str, charts: dict[str, bytes], title: str) -> str:
-    """A single inert HTML file: charts inlined as data URIs, no external CSS, no scripts.
+def render_html(markdown_text: str, charts: dict[str, bytes], title: str, explorer: ExplorerData | None = None) -> str:
+    """A single self-contained HTML file: charts inlined as data URIs, no external anything.
 
     Raw HTML in the markdown is not passed through (it shows as text), and the result is
-    filtered to an allowlist of tags, attributes and link schemes (``sanitize``).
+    filtered to an allowlist of tags, attributes and link schemes (``sanitize``). The page
+    gets a table of contents and, given ``explorer``, the case explorer after the charts: the
+    only script on the page, allowed by its hash in the Content-Security-Policy.
     """
     import markdown as md
 
@@ -82,23 +89,92 @@ def render_html(markdown_text: str, charts: dict[str, bytes], title: str) -> str
     for name, png in charts.items():
         uri = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
         body = body.replace(f'src="charts/{name}.png"', f'src="{uri}"')
-    return _PAGE.format(title=html.escape(title), body=sanitize_html(body))
+    body = sanitize_html(body)
+    script_src = "'none'"
+    if explorer is not None:
+        body = _insert_after_charts(body, explorer_block(explorer))
+        script_src = script_hash(explorer_script())
+    return _PAGE.format(title=html.escape(title), body=_with_contents(body), script_src=script_src, css=_CSS)
 
+
+CHARTS_TITLE = "Charts"
+_H2 = re.compile(r"<h2( id=\"cases\")?>(.*?)</h2>", re.S)
+
+
+def _insert_after_charts(body: str, block: str) -> str:
+    """The explorer goes before the section after the charts (after the headline without charts).
+
+    Headings come only from the report's own section titles: data cannot write ``<h2>``
+    (markdown escaping and the sanitizer see to that).
+    """
+    headings = list(_H2.finditer(body))
+    titles = [m.group(2) for m in headings]
+    after = titles.index(CHARTS_TITLE) + 1 if CHARTS_TITLE in titles else min(1, len(titles))
+    if after >= len(headings):
+        return body + block
+    at = headings[after].start()
+    return body[:at] + block + body[at:]
+
+
+def _with_contents(body: str) -> str:
+    """Number the sections, and list them under the title."""
+    entries = []
+
+    def number(match: re.Match[str]) -> str:
+        anchor = "cases" if match.group(1) else f"s{len(entries) + 1}"
+        entries.append(f'<li><a href="#{anchor}">{match.group(2)}</a></li>')
+        return f'<h2 id="{anchor}">{match.group(2)}</h2>'
+
+    body = _H2.sub(number, body)
+    if not entries:
+        return body
+    nav = '<nav class="toc"><strong>Contents</strong><ol>' + "".join(entries) + "</ol></nav>\n"
+    end = body.find("</h1>")
+    at = end + len("</h1>") if end >= 0 else 0
+    return body[:at] + "\n" + nav + body[at:]
+
+
+_CSS = """
+body { font-family: -apple-system, "Segoe UI", "Noto Sans KR", "Noto Sans CJK KR", sans-serif; max-width: 1200px;
+       margin: 2rem auto; padding: 0 1rem; color: #222; line-height: 1.5; }
+table { border-collapse: collapse; margin: 0.8rem 0; font-size: 0.88rem; }
+th, td { border: 1px solid #ccc; padding: 0.25rem 0.55rem; text-align: left; vertical-align: top; }
+th { background: #f3f3f3; }
+blockquote { border-left: 4px solid #d9822b; margin: 1rem 0; padding: 0.4rem 1rem; background: #fff7ed; }
+img { max-width: 100%; }
+code { background: #f5f5f5; padding: 0 0.2rem; }
+nav.toc { background: #f7f7f9; border: 1px solid #e2e2e8; padding: 0.4rem 1rem; margin: 1rem 0; font-size: 0.9rem; }
+nav.toc ol { margin: 0.2rem 0; columns: 2; }
+.controls { display: flex; flex-wrap: wrap; gap: 0.4rem 1rem; align-items: center; margin: 0.5rem 0; font-size: 0.9rem; }
+.controls input[type=search] { min-width: 16rem; padding: 0.2rem 0.4rem; }
+.pager { font-size: 0.85rem; color: #555; margin: 0.3rem 0; }
+.scroll { overflow-x: auto; }
+table.cases { width: 100%; font-size: 0.82rem; }
+table.cases > thead th { cursor: pointer; user-select: none; }
+table.cases td.id { white-space: nowrap; }
+table.cases td.headline { max-width: 14rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+tr.case-row { cursor: pointer; }
+tr.case-row:hover { background: #f2f7ff; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.unscored, div.unscored { color: #a33; }
+td.disagree { background: #fff3cd; }
+tr.detail > td { background: #fbfbfd; padding: 0.6rem 1rem; }
+.cols { display: grid; grid-template-columns: 1fr 1fr; gap: 1rem; }
+.block h4 { margin: 0.8rem 0 0.3rem; }
+.label { font-size: 0.8rem; color: #666; margin-top: 0.3rem; }
+pre { white-space: pre-wrap; word-break: break-word; background: #fff; border: 1px solid #e4e4e4; padding: 0.35rem 0.5rem;
+      margin: 0.15rem 0; max-height: 22rem; overflow: auto; font-size: 0.85rem; font-family: inherit; }
+pre.context { max-height: 9rem; }
+.judge { border-left: 3px solid #6b8cce; padding-left: 0.6rem; margin: 0.5rem 0; }
+.note { font-size: 0.8rem; color: #666; }
+dd.hash { font-family: monospace; font-size: 0.8rem; margin-left: 1rem; word-break: break-all; }
+"""
 
 _PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src {script_src}">
 <title>{title}</title>
-<style>
-body {{ font-family: -apple-system, "Segoe UI", "Noto Sans KR", sans-serif; max-width: 1100px; margin: 2rem auto;
-       padding: 0 1rem; color: #222; line-height: 1.5; }}
-table {{ border-collapse: collapse; margin: 0.8rem 0; font-size: 0.88rem; }}
-th, td {{ border: 1px solid #ccc; padding: 0.25rem 0.55rem; text-align: left; }}
-th {{ background: #f3f3f3; }}
-blockquote {{ border-left: 4px solid #d9822b; margin: 1rem 0; padding: 0.4rem 1rem; background: #fff7ed; }}
-img {{ max-width: 100%; }}
-code {{ background: #f5f5f5; padding: 0 0.2rem; }}
-</style></head>
+<style>{css}</style></head>
 <body>
 {body}
 </body></html>

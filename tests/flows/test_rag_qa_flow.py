@@ -1,6 +1,7 @@
 """The whole rag_qa flow on real Prefect, GX and files: offline run, audit, cache reuse, bad input."""
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -49,7 +50,8 @@ def test_offline_run_writes_an_audited_run_directory(first_run, bundled_rag_qa):
     html = (run_dir / "report.html").read_text()
     head = html.split("<body>")[0]
     assert "data:image/png;base64," in html and "http://" not in head and "https://" not in head
-    assert "Content-Security-Policy" in head  # the page can load nothing and run no script
+    assert "Content-Security-Policy" in head  # the page can load nothing and run only its own script
+    assert re.search(r"script-src 'sha256-[A-Za-z0-9+/=]+'", head)
 
 
 def test_metrics_discriminate_on_the_bundled_data(first_run):

@@ -39,3 +39,16 @@ def executable_parts(document: str) -> list[str]:
 
     Scan().feed(document)
     return found
+
+
+def without_own_scripts(body: str) -> str:
+    """The page body with the report's own two script elements taken out, after checking they
+    are exactly the case data (inert JSON, no '<' inside) and the explorer script."""
+    import re
+
+    from assay.rendering.explorer import explorer_script
+
+    scripts = re.findall(r"<script([^>]*)>(.*?)</script>", body, re.S)
+    assert [attrs for attrs, _ in scripts] == [' type="application/json" id="assay-cases"', ""], scripts
+    assert "<" not in scripts[0][1] and scripts[1][1] == explorer_script()
+    return re.sub(r"<script[^>]*>.*?</script>", "", body, flags=re.S)

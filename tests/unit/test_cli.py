@@ -15,6 +15,7 @@ from tests.support.cli import cli
         (["run", "rag_qa", "--judge", "openai/a", "--judge-weight", "0.5", "--judge-weight", "0.5"], "1 judges but 2 weights"),
         (["run", "rag_qa", "--config", "/nonexistent.yaml"], "cannot read config"),
         (["run", "rag_qa", "--offline", "--judge", "openai/a"], "exclude each other"),
+        (["run", "rag_qa", "--offline", "--assert", "accuracy=>4"], "write METRIC>=VALUE"),
     ],
 )
 def test_bad_options_fail_fast(args, message, tmp_path):
@@ -48,3 +49,14 @@ def test_audit_and_lineage_of_an_unknown_run(tmp_path):
     for args in (["audit", "nope"], ["lineage", "nope", "--case", "q001"], ["rerun", "nope"]):
         result, output = cli(*args, "--out", str(tmp_path))
         assert result.exit_code == 1 and "no run 'nope'" in output, output
+
+
+def test_runs_and_show_on_an_empty_store(tmp_path):
+    result, output = cli("runs", "--out", str(tmp_path))
+    assert result.exit_code == 0 and output.strip() == "no runs"
+    result, output = cli("show", "nope", "--out", str(tmp_path))
+    assert result.exit_code == 1 and "no run 'nope'" in output
+    (tmp_path / "broken-run").mkdir()
+    (tmp_path / "broken-run" / "manifest.json").write_text("{not json")
+    result, output = cli("runs", "--out", str(tmp_path))
+    assert "broken-run" in output and "unreadable" in output  # listed, never skipped

@@ -33,7 +33,7 @@ LAYERS = [
     {"assay.judges"},
     {"assay.aggregation", "assay.spec", "assay.artifacts"},
     {"assay.validation", "assay.lineage", "assay.replay", "assay.preflight"},
-    {"assay.rendering", "assay.compare", "assay.calibration"},
+    {"assay.rendering", "assay.compare", "assay.calibration", "assay.gates", "assay.runs"},
     {"assay.suites"},
     {"assay.pipeline", "assay.deep_audit", "assay.importing"},
     {"assay.cli", "assay.api"},

@@ -12,7 +12,17 @@ from assay.schemas import LoadedDataset, ScoreRow
 from assay.spec import RunSpec
 from assay.suites.agent import dataset, metrics, summary
 from assay.suites.agent.schema import AgentCase, AgentGeneration
-from assay.suites.kit import AggregateResult, MetricFamily, ReplayContext, ReportSection, Suite
+from assay.suites.kit import (
+    AggregateResult,
+    CaseField,
+    CaseView,
+    MetricFamily,
+    ReplayContext,
+    ReportSection,
+    Suite,
+    as_text,
+    labelled,
+)
 
 
 class AgentSuite(Suite[AgentCase, AgentGeneration]):
@@ -24,6 +34,8 @@ class AgentSuite(Suite[AgentCase, AgentGeneration]):
         "latency by class, stability; total 0-5 per query, per latency class and overall."
     )
     case_model = AgentCase
+    group_label = "latency class"
+    recorded_outputs = ("responses",)
     generation_model = AgentGeneration
     summary_model = summary.AgentSummary
 
@@ -59,6 +71,19 @@ class AgentSuite(Suite[AgentCase, AgentGeneration]):
 
     def charts(self, summary_: summary.AgentSummary) -> dict[str, bytes]:  # type: ignore[override]
         return summary.charts(summary_)
+
+    def case_view(self, case: AgentCase, generation: AgentGeneration | None) -> CaseView:
+        checks = "\n".join(f"{c.path} {c.op} {as_text(c.value)}" for c in case.checks)
+        inputs = labelled(("query", case.query), ("expected intent", case.expected_intent),
+                          ("expected result", case.expected_result), ("accuracy checks", checks))
+        outputs = []
+        if generation is not None:
+            outputs = labelled(("error", generation.error))
+            for call in generation.calls:
+                took = f", {call.response_time_sec:.2f} s" if call.response_time_sec is not None else ""
+                text = "\n".join(t for t in (f"error: {call.error}" if call.error else "", call.raw or "") if t)
+                outputs.append(CaseField(label=f"agent response, call {call.repeat}{took}", text=text or "(empty)"))
+        return CaseView(group=case.latency_class, inputs=inputs, outputs=outputs)
 
     def report_sections(
         self, scores: pd.DataFrame, summary_: summary.AgentSummary, cases: list[AgentCase],  # type: ignore[override]

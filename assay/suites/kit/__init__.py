@@ -4,8 +4,10 @@
 - ``AutomaticFamily`` / ``JuryFamily`` / ``JuryPrompt``: metric families, declared.
 - ``Summary``, ``MetricStats``, ``JurySummary`` and helpers: typed summaries and the jury section.
 - ``charts``: bar charts as deterministic PNG bytes.
+- ``CaseView`` (``Suite.case_view``): how a case reads in the report's explorer.
 """
 
+from assay.rendering.case_view import CaseContext, CaseField, CaseView, as_text, default_case_view, labelled
 from assay.rendering.sections import ReportSection
 from assay.schemas import LoadedDataset
 from assay.suites.kit.families import AutomaticFamily, JuryFamily, JuryPrompt, missing_generation
@@ -34,6 +36,12 @@ from assay.suites.kit.summary import (
 __all__ = [
     "AggregateResult",
     "AutomaticFamily",
+    "CaseContext",
+    "CaseField",
+    "CaseView",
+    "as_text",
+    "default_case_view",
+    "labelled",
     "Disagreement",
     "JuryFamily",
     "JuryPrompt",

@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 import pandas as pd
 from pydantic import BaseModel
 
+from assay.rendering.case_view import CaseView, default_case_view
 from assay.rendering.sections import ReportSection
 from assay.schemas import LoadedDataset, ScoreRow
 from assay.spec import RunSpec
@@ -85,6 +86,11 @@ class Suite(ABC, Generic[CaseT, GenT]):
     case_model: ClassVar[type[BaseModel]]
     generation_model: ClassVar[type[BaseModel]]
     summary_model: ClassVar[type[Summary]] = Summary
+    default_params: ClassVar[dict[str, Any]] = {}
+    group_label: ClassVar[str] = "group"  # what CaseView.group names: category, team, scenario
+    # Dataset files holding the recorded outputs of the system under test: left out of the
+    # dataset fingerprint that decides which runs compare like for like.
+    recorded_outputs: ClassVar[tuple[str, ...]] = ("generations",)
     # `assay import SUITE FILE`: an object with ``fields`` (ImportField) and
     # ``records(rows, mapping, file) -> ({file name: records}, problems)``; None: no importer.
     importer: ClassVar[Any] = None
@@ -161,6 +167,13 @@ class Suite(ABC, Generic[CaseT, GenT]):
     def charts(self, summary: Summary) -> dict[str, bytes]:
         """PNG charts for the report, by name (none unless the suite draws some)."""
         return {}
+
+    def case_view(self, case: CaseT, generation: GenT | None) -> CaseView:
+        """How one case reads in the report's explorer: input, output, contexts, group.
+
+        The default lists the case record's fields as input and the generation's as output;
+        suites override it to name their fields and show their contexts."""
+        return default_case_view(case, generation)
 
     @abstractmethod
     def report_sections(

@@ -9,7 +9,15 @@ import pandas as pd
 
 from assay.schemas import LoadedDataset, ScoreRow
 from assay.spec import RunSpec
-from assay.suites.kit import AggregateResult, MetricFamily, ReplayContext, ReportSection, Suite
+from assay.suites.kit import (
+    AggregateResult,
+    CaseView,
+    MetricFamily,
+    ReplayContext,
+    ReportSection,
+    Suite,
+    labelled,
+)
 from assay.suites.memory import dataset, metrics, summary
 from assay.suites.memory.schema import MemoryCase, MemoryGeneration
 
@@ -24,6 +32,8 @@ class MemorySuite(Suite[MemoryCase, MemoryGeneration]):
     )
     case_model = MemoryCase
     generation_model = MemoryGeneration
+    group_label = "scenario"
+    recorded_outputs = ("memories",)
     summary_model = summary.MemorySummary
 
     def load_dataset(self, root: Path) -> LoadedDataset:
@@ -59,6 +69,14 @@ class MemorySuite(Suite[MemoryCase, MemoryGeneration]):
 
     def charts(self, summary_: summary.MemorySummary) -> dict[str, bytes]:  # type: ignore[override]
         return summary.charts(summary_)
+
+    def case_view(self, case: MemoryCase, generation: MemoryGeneration | None) -> CaseView:
+        inputs = labelled(("query", case.query), ("session", case.session_id),
+                          ("expected facts", "\n".join(f.fact for f in case.expected_facts)),
+                          ("stale facts (must not read as current)", "\n".join(f.fact for f in case.stale_facts)))
+        outputs = labelled(("memory", generation.memory or "(empty)"), ("entities", ", ".join(generation.entities)),
+                           ("error", generation.error)) if generation is not None else []
+        return CaseView(group=case.scenario, inputs=inputs, outputs=outputs)
 
     def report_sections(
         self, scores: pd.DataFrame, summary_: summary.MemorySummary, cases: list[MemoryCase],  # type: ignore[override]

@@ -9,7 +9,16 @@ import pandas as pd
 
 from assay.schemas import LoadedDataset, ScoreRow
 from assay.spec import RunSpec
-from assay.suites.kit import AggregateResult, MetricFamily, ReplayContext, ReportSection, Suite
+from assay.suites.kit import (
+    AggregateResult,
+    CaseContext,
+    CaseView,
+    MetricFamily,
+    ReplayContext,
+    ReportSection,
+    Suite,
+    labelled,
+)
 from assay.suites.rag_qa import dataset, metrics, summary
 from assay.suites.rag_qa.importing import RagImporter
 from assay.suites.rag_qa.schema import RagCase, RagGeneration
@@ -26,6 +35,7 @@ class RagQASuite(Suite[RagCase, RagGeneration]):
     case_model = RagCase
     generation_model = RagGeneration
     summary_model = summary.RagSummary
+    group_label = "category"
     importer = RagImporter()  # `assay import rag_qa FILE`
 
     def load_dataset(self, root: Path) -> LoadedDataset:
@@ -50,6 +60,16 @@ class RagQASuite(Suite[RagCase, RagGeneration]):
 
     def charts(self, summary_: summary.RagSummary) -> dict[str, bytes]:  # type: ignore[override]
         return summary.charts(summary_)
+
+    def case_view(self, case: RagCase, generation: RagGeneration | None) -> CaseView:
+        inputs = labelled(("question", case.question), ("reference answer", case.reference_answer),
+                          ("keywords", ", ".join(case.keywords)), ("source documents", "\n".join(case.source_docs)))
+        if generation is None:
+            return CaseView(group=case.category, inputs=inputs)
+        contexts = [CaseContext(title=f"{rank}. {chunk.source}", text=chunk.text, score=chunk.score)
+                    for rank, chunk in enumerate(generation.retrieved, start=1)]
+        outputs = labelled(("answer", generation.answer or "(empty)"), ("error", generation.error))
+        return CaseView(group=case.category, inputs=inputs, outputs=outputs, contexts=contexts)
 
     def report_sections(
         self, scores: pd.DataFrame, summary_: summary.RagSummary, cases: list[RagCase],  # type: ignore[override]

@@ -10,7 +10,15 @@ import pandas as pd
 
 from assay.schemas import LoadedDataset, ScoreRow
 from assay.spec import RunSpec
-from assay.suites.kit import AggregateResult, MetricFamily, ReportSection, Suite
+from assay.suites.kit import (
+    AggregateResult,
+    CaseContext,
+    CaseView,
+    MetricFamily,
+    ReportSection,
+    Suite,
+    labelled,
+)
 from assay.suites.kit.charts import bars, hbar_chart, png, pyplot
 from assay.suites.report import dataset, metrics, summary
 from assay.suites.report.schema import ReportCase, ReportGeneration
@@ -34,6 +42,7 @@ class ReportSuite(Suite[ReportCase, ReportGeneration]):
         "weaknesses and recommendations per query, per team type and overall."
     )
     case_model = ReportCase
+    group_label = "team"
     generation_model = ReportGeneration
     summary_model = ReportSummary
 
@@ -54,6 +63,17 @@ class ReportSuite(Suite[ReportCase, ReportGeneration]):
 
     def aggregate(self, rows: list[ScoreRow], cases: list[ReportCase], spec: RunSpec) -> AggregateResult:
         return summary.aggregate(rows, cases, spec)
+
+    def case_view(self, case: ReportCase, generation: ReportGeneration | None) -> CaseView:
+        inputs = labelled(("query", case.query), ("requirements", "\n".join(case.requirements)),
+                          ("required sections", "\n".join(case.required_sections)))
+        if generation is None:
+            return CaseView(group=case.team_type, inputs=inputs)
+        outputs = labelled(("report", generation.report or "(empty)"),
+                           ("search queries", "\n".join(generation.search_queries)), ("error", generation.error))
+        contexts = [CaseContext(title=f"[SOURCE:{s.number}] {s.title} ({s.source_type})", text=s.content, score=s.score)
+                    for s in generation.sources]
+        return CaseView(group=case.team_type, inputs=inputs, outputs=outputs, contexts=contexts)
 
     def report_sections(
         self, scores: pd.DataFrame, summary_: ReportSummary, cases: list[ReportCase],  # type: ignore[override]

@@ -1,0 +1,127 @@
+"""CI gates: ``--assert METRIC>=VALUE`` thresholds on a run's means, and per-case results as
+JUnit XML for CI systems.
+
+A threshold is checked against the metric's mean over the scored cases in ``summary.json``.
+A metric that is not in the run, or that no case has a score for, misses its threshold: a
+gate never passes on a number that was not measured.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+from xml.etree import ElementTree as ET
+
+from pydantic import BaseModel
+
+OPERATORS: dict[str, Callable[[float, float], bool]] = {
+    ">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt,
+}
+_THRESHOLD = re.compile(r"^\s*([^<>=\s]+)\s*(>=|<=|>|<)\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*$")
+
+
+class Threshold(BaseModel):
+    metric: str
+    op: str
+    value: float
+
+    def __str__(self) -> str:
+        return f"{self.metric}{self.op}{self.value:g}"
+
+    def holds(self, observed: float | None) -> bool:
+        return observed is not None and OPERATORS[self.op](observed, self.value)
+
+
+def parse_threshold(text: str) -> Threshold:
+    """``accuracy>=4``, ``ndcg@10 > 0.7``, ``csp<=0.2``; a clear error otherwise."""
+    found = _THRESHOLD.match(text)
+    if not found:
+        raise ValueError(f"--assert {text!r}: write METRIC>=VALUE (or <=, >, <) with a number, e.g. accuracy>=4")
+    return Threshold(metric=found.group(1), op=found.group(2), value=float(found.group(3)))
+
+
+def missed_thresholds(thresholds: Sequence[Threshold], means: Mapping[str, float | None]) -> list[str]:
+    """One line per threshold the run's means miss (empty when every gate holds)."""
+    missed = []
+    for t in thresholds:
+        if t.metric not in means:
+            missed.append(f"{t}: the run has no metric {t.metric!r} (metrics: {', '.join(means)})")
+        elif means[t.metric] is None:
+            missed.append(f"{t}: {t.metric} is unscored for every case")
+        elif not t.holds(means[t.metric]):
+            missed.append(f"{t}: {t.metric} mean is {means[t.metric]:.4f}")
+    return missed
+
+
+# -- JUnit XML ----------------------------------------------------------------------------------
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _xml_text(value: object) -> str:
+    """Text XML can carry: control characters (invalid in XML 1.0) replaced."""
+    return _NOT_XML.sub("\ufffd", str(value))
+
+
+def junit_xml(
+    suite: str,
+    run_id: str,
+    metrics: Sequence[str],
+    cases: Sequence[tuple[str, str | None]],
+    values: Mapping[tuple[str, str], float | None],
+    reasons: Mapping[tuple[str, str], str],
+    thresholds: Sequence[Threshold] = (),
+) -> str:
+    """One testcase per case (classname = suite and group). A case *fails* when one of its own
+    scores misses an asserted threshold, and is *skipped* when none of its metrics has a score;
+    every score is a property, and unscored metrics say why in system-out."""
+    by_metric = {t.metric: t for t in thresholds}
+    root = ET.Element("testsuites", name=f"assay {suite}")
+    failures = skipped = 0
+    testsuite = ET.SubElement(root, "testsuite", name=f"assay.{suite}", id=_xml_text(run_id))
+    for case_id, group in cases:
+        case = ET.SubElement(testsuite, "testcase", name=_xml_text(case_id),
+                             classname=_xml_text(f"{suite}.{group}" if group else suite))
+        props = ET.SubElement(case, "properties")
+        missed, unscored = [], []
+        for metric in metrics:
+            value = values.get((case_id, metric))
+            ET.SubElement(props, "property", name=_xml_text(metric), value="" if value is None else f"{value:.6g}")
+            if value is None:
+                unscored.append(f"{metric}: unscored ({reasons.get((case_id, metric), 'no reason recorded')})")
+            elif metric in by_metric and not by_metric[metric].holds(value):
+                missed.append(f"{by_metric[metric]}: {value:.4f}")
+        if missed:
+            failures += 1
+            ET.SubElement(case, "failure", message=_xml_text("; ".join(missed)), type="threshold")
+        elif metrics and len(unscored) == len(metrics):
+            skipped += 1
+            ET.SubElement(case, "skipped", message="no metric has a score")
+        if unscored:
+            ET.SubElement(case, "system-out").text = _xml_text("\n".join(unscored))
+    for element in (root, testsuite):
+        element.set("tests", str(len(cases)))
+        element.set("failures", str(failures))
+        element.set("errors", "0")
+        element.set("skipped", str(skipped))
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def junit_from_rows(suite: str, run_id: str, metrics: Sequence[str], groups: Mapping[str, str | None],
+                    rows: Sequence[Mapping[str, Any]], thresholds: Sequence[Threshold] = ()) -> str:
+    """``junit_xml`` from stored score rows (final rows only: automatic and ensemble)."""
+    values: dict[tuple[str, str], float | None] = {}
+    reasons: dict[tuple[str, str], str] = {}
+    order: dict[str, None] = {}
+    for row in rows:
+        if row.get("judge") is not None:
+            continue
+        key = (str(row["case_id"]), str(row["metric"]))
+        order.setdefault(key[0])
+        values[key] = row.get("value")
+        if row.get("value") is None:
+            reasons[key] = str(row.get("unscored_reason") or "no reason recorded")
+    cases = [(case_id, groups.get(case_id)) for case_id in order]
+    return junit_xml(suite, run_id, metrics, cases, values, reasons, thresholds)
