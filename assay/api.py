@@ -14,11 +14,15 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assay import artifacts as names
 from assay.hashing import sha256_bytes
+from assay.schemas import JsonObject
 from assay.spec import SpecError, TargetSpec
+
+if TYPE_CHECKING:
+    from assay.suites.kit.summary import Summary
 
 
 class RunIntegrityError(RuntimeError):
@@ -64,8 +68,11 @@ class Run:
         return pd.read_parquet(io.BytesIO(self.read(names.SCORES_PARQUET)))
 
     @property
-    def summary(self) -> dict[str, Any]:
-        return json.loads(self.read(names.SUMMARY))
+    def summary(self) -> Summary:
+        """The suite's typed summary (``RagSummary``, ``MemorySummary``…): overall means, groups, jury."""
+        from assay.suites.registry import get_suite
+
+        return get_suite(self.manifest.suite).load_summary(json.loads(self.read(names.SUMMARY)))
 
     def read(self, name: str) -> bytes:
         """An artifact's bytes by manifest name, after checking them against the recorded hash."""
@@ -103,7 +110,7 @@ def evaluate(
     suite: str,
     dataset: str | os.PathLike[str] | None = None,
     judges: list[str] | None = None,
-    target: str | TargetSpec | dict[str, Any] | Callable[..., Any] | None = None,
+    target: str | TargetSpec | JsonObject | Callable[..., Any] | None = None,
     offline: bool | None = None,
     *,
     out: str | os.PathLike[str] = "runs",
@@ -126,7 +133,7 @@ def evaluate(
     from assay.suites.registry import get_suite
 
     suite_obj = get_suite(suite)
-    given: dict[str, Any] = {
+    given: JsonObject = {
         "dataset": str(dataset) if dataset is not None else None, "judges": judges or None, "offline": offline,
         "out": str(out), "concurrency": concurrency, **_cli_names(spec_fields),
     }
@@ -155,7 +162,7 @@ _GENERATOR_KNOBS = {"api_key_env", "max_tokens", "timeout_s", "max_retries", "ch
                     "embedding_model", "repeats"}
 
 
-def _cli_names(fields: dict[str, Any]) -> dict[str, Any]:
+def _cli_names(fields: JsonObject) -> JsonObject:
     """Keyword arguments as ``build_run_spec`` names them (generator knobs get their prefix)."""
     return {(f"generator_{k}" if k in _GENERATOR_KNOBS else k): v for k, v in fields.items()}
 

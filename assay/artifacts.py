@@ -9,9 +9,9 @@ bookkeeping is written by hand and no module repeats an artifact name as a strin
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel, ConfigDict, Field
+
+from assay.schemas import JsonObject
 
 # -- artifact names --------------------------------------------------------------------------
 DATASET_SNAPSHOT = "dataset/snapshot.json"
@@ -187,6 +187,6 @@ class CompareOutput(StepOutput):
     comparison: str = Field(default="", description="comparison.json sha")
 
 
-def dump(output: StepOutput) -> dict[str, Any]:
+def dump(output: StepOutput) -> JsonObject:
     """The JSON form a Prefect task returns (plain data: nothing that names a class to import)."""
     return output.model_dump(mode="json")

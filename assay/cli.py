@@ -12,13 +12,16 @@ import signal
 import sys
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from assay import apply_offline_env, cancellation
 from assay import artifacts as names
 from assay.cancellation import RunStopped
+
+if TYPE_CHECKING:
+    from assay.rendering.case_view import CaseView
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Auditable, rerunnable evaluation runs on Prefect.")
 
@@ -472,7 +475,7 @@ def _inputs_of(reader: Any) -> dict[str, str]:
     return {case_id: view.headline() for case_id, view in views.items()}
 
 
-def _case_views(reader: Any) -> dict[str, Any]:
+def _case_views(reader: Any) -> dict[str, CaseView]:
     from assay.pipeline import case_views
     from assay.suites.registry import UnknownSuiteError, get_suite
 

@@ -13,12 +13,11 @@ difference in dataset, jury, prompts or code is said first (``strict`` refuses i
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, computed_field
 
 from assay import artifacts as names
 from assay.hashing import sha256_json
@@ -27,8 +26,9 @@ DEFAULT_RESAMPLES = 2000
 DEFAULT_CONFIDENCE = 0.95
 
 
-@dataclass
-class MetricDelta:
+class MetricDelta(BaseModel):
+    """One metric of run B against baseline A: paired means, the delta and its bootstrap CI."""
+
     metric: str
     n_pairs: int
     mean_a: float
@@ -38,6 +38,7 @@ class MetricDelta:
     ci_high: float
     higher_is_better: bool
 
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def verdict(self) -> str:
         if self.n_pairs == 0:
@@ -243,13 +244,13 @@ class Comparison(BaseModel):
 
     baseline: str
     regressions: list[str]
-    deltas: list[dict[str, Any]]
+    deltas: list[MetricDelta]
     differences: list[str] = Field(default_factory=list)
     case_changes: list[CaseChange] = Field(default_factory=list)
     inputs: dict[str, str] = Field(default_factory=dict, description="case id -> its input on one line, for changed cases")
 
     def metric_deltas(self) -> list[MetricDelta]:
-        return [MetricDelta(**{k: v for k, v in d.items() if k != "verdict"}) for d in self.deltas]
+        return list(self.deltas)
 
     def text(self, name_b: str = "this run") -> str:
         out = [f"note: {d}" for d in self.differences]
@@ -270,7 +271,7 @@ def compare_frames(
     return Comparison(
         baseline=facts_a.run_id,
         regressions=[d.metric for d in deltas if d.verdict == "REGRESSION"],
-        deltas=[{**d.__dict__, "verdict": d.verdict} for d in deltas],
+        deltas=deltas,
         differences=found,
         case_changes=changes,
         inputs={k: v for k, v in (inputs or {}).items() if k in changed},
@@ -326,9 +327,9 @@ def comparison_markdown(comparison: Comparison) -> str:
     if comparison.differences:
         out += ["", "**Not like for like:**", ""] + [f"- {md_text(d)}" for d in comparison.differences]
     rows = [
-        [md_text(d["metric"]), d["n_pairs"], fmt_value(d["mean_a"]) if d["n_pairs"] else "—",
-         fmt_value(d["mean_b"]) if d["n_pairs"] else "—", f"{d['delta']:+.3f}" if d["n_pairs"] else "—",
-         f"[{d['ci_low']:+.3f}, {d['ci_high']:+.3f}]" if d["n_pairs"] else "—", d["verdict"]]
+        [md_text(d.metric), d.n_pairs, fmt_value(d.mean_a) if d.n_pairs else "—",
+         fmt_value(d.mean_b) if d.n_pairs else "—", f"{d.delta:+.3f}" if d.n_pairs else "—",
+         f"[{d.ci_low:+.3f}, {d.ci_high:+.3f}]" if d.n_pairs else "—", d.verdict]
         for d in comparison.deltas
     ]
     out += ["", markdown_table(["metric", "pairs", "baseline", "this run", "delta", "95% CI", "verdict"], rows)]

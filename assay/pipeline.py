@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,8 @@ from assay.artifacts import (
 from assay.compare import RunFacts
 from assay.lineage.snapshots import materialize
 from assay.lineage.store import ArtifactStore
-from assay.schemas import LoadedDataset, RowProblem, ScoreRow
+from assay.rendering.case_view import CaseView
+from assay.schemas import JsonObject, LoadedDataset, RowProblem, ScoreRow
 from assay.spec import RunSpec
 from assay.suites.kit import MetricContext, ProgressFn, ReplayContext, Suite
 from assay.suites.kit.suite import DEFAULT_CONCURRENCY
@@ -55,7 +57,7 @@ def ingest(store: ArtifactStore, suite: Suite, dataset_dir: str | Path, allow_sy
         source = contained_copy(root, Path(private)) if refused else root
         data = suite.load_dataset(source)
         files = {name: store.put(Path(path).read_bytes()) for name, path in sorted(data.files.items())}
-    record: dict[str, Any] = {"suite": suite.name, "files": files}
+    record: JsonObject = {"suite": suite.name, "files": files}
     if refused:  # only then, so snapshots of clean datasets keep their hashes
         record["refused"] = refused
     snapshot = store.put_json(record)
@@ -164,7 +166,7 @@ def replay(
     )
 
 
-def _failed(generation: dict[str, Any]) -> bool:
+def _failed(generation: JsonObject) -> bool:
     calls = generation.get("calls")
     return bool(generation.get("error")) or (isinstance(calls, list) and any(c.get("error") for c in calls))
 
@@ -418,7 +420,7 @@ def compare(
     )
 
 
-def case_views(store: ArtifactStore, suite: Suite, snapshot_sha: str, skip_ids: list[str] = ()) -> dict[str, Any]:  # type: ignore[assignment]
+def case_views(store: ArtifactStore, suite: Suite, snapshot_sha: str, skip_ids: Sequence[str] = ()) -> dict[str, CaseView]:
     """case id -> the suite's view of its input (no generation), in dataset order."""
     cases = suite.parse_cases(load_snapshot(store, suite, snapshot_sha), set(skip_ids))
     return {case.id: suite.case_view(case, None) for case in cases}

@@ -8,6 +8,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+JsonObject = dict[str, Any]
+"""A JSON object as it is read from or written to a file or the wire: a dataset row before the
+gate validates it, a judge's verdict before its schema does, a stored record, a request body.
+Seams between modules pass typed records; this name marks the places where data is still raw JSON."""
+
 NOT_APPLICABLE = "not_applicable"  # details flag of a row the dataset gives no basis for
 
 
@@ -28,7 +33,7 @@ class ScoreRow(BaseModel):
     scale: str
     judge: str | None = None
     unscored_reason: str | None = None
-    details: dict[str, Any] = Field(default_factory=dict)
+    details: JsonObject = Field(default_factory=dict)
 
     @classmethod
     def unscored(cls, case_id: str, metric: str, family: str, scale: str, reason: str, **kw: Any) -> ScoreRow:
@@ -76,10 +81,10 @@ class LoadedDataset:
 
     suite: str
     root: Path
-    records: list[dict[str, Any]]
+    records: list[JsonObject]
     parse_problems: list[RowProblem] = field(default_factory=list)
-    generations: list[dict[str, Any]] = field(default_factory=list)
+    generations: list[JsonObject] = field(default_factory=list)
     files: dict[str, Path] = field(default_factory=dict)
     generations_file: str | None = None  # where the recorded outputs are read from, e.g. "generations.jsonl"
     generations_missing: bool = False  # that file is absent: a recorded replay has nothing to score
-    extras: dict[str, Any] = field(default_factory=dict)  # a suite's own raw tables (e.g. memory sessions)
+    extras: JsonObject = field(default_factory=dict)  # a suite's own raw tables (e.g. memory sessions)

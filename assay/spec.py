@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from assay.judges.config import JudgeSpec, JuryConfig
 from assay.redact import public_url
+from assay.schemas import JsonObject
 from assay.yaml_files import read_yaml_mapping
 
 ReplayMode = Literal["recorded", "live"]
@@ -185,9 +186,9 @@ def parse_target(value: str) -> TargetSpec:
         raise SpecError(f"--target {value!r}: give an http(s) URL or module:function (e.g. mypkg.rag:answer)") from None
 
 
-def legacy_target(value: str, template: str | None, generator: dict[str, Any]) -> dict[str, Any]:
+def legacy_target(value: str, template: str | None, generator: JsonObject) -> JsonObject:
     """A target from the older ``generator.target`` form (and its body template / key variable)."""
-    target: dict[str, Any] = {"url": value} if value.startswith(("http://", "https://")) else {"function": value}
+    target: JsonObject = {"url": value} if value.startswith(("http://", "https://")) else {"function": value}
     if template:
         target["body_template"] = template
     if "url" in target and generator.get("api_key_env"):
@@ -198,8 +199,8 @@ def legacy_target(value: str, template: str | None, generator: dict[str, Any]) -
 
 
 def target_from_options(
-    value: str | None, file: Path | None, settings: dict[str, Any], generator: dict[str, Any]
-) -> dict[str, Any] | None:
+    value: str | None, file: Path | None, settings: JsonObject, generator: JsonObject
+) -> JsonObject | None:
     """The target of a run from ``--target``/``--target-file``/the config's ``target:`` and the
     call knobs given as flags (body template, timeout, retries, the key variable as a Bearer header)."""
     if value is None and file is None and not settings:
@@ -263,11 +264,11 @@ class JurySpec(_Strict):
         return JuryConfig.model_validate({**data, "concurrency_per_provider": concurrency_per_provider})
 
 
-def _jury_record(config: JuryConfig) -> dict[str, Any]:
+def _jury_record(config: JuryConfig) -> JsonObject:
     return {**config.model_dump(mode="json", exclude={"concurrency_per_provider"}), "panel": _panel(config)}
 
 
-def _panel(config: JuryConfig) -> list[dict[str, Any]]:
+def _panel(config: JuryConfig) -> list[JsonObject]:
     """Every judge of the resolved jury by name, model and weight (the offline ones too)."""
     if config.offline:
         from assay.judges.offline import offline_jury
@@ -325,7 +326,7 @@ class RunSpec(_Strict):
         """
         from assay.judges.config import resolve_jury
 
-        update: dict[str, Any] = {"dataset": str(Path(self.dataset or default_dataset).resolve())}
+        update: JsonObject = {"dataset": str(Path(self.dataset or default_dataset).resolve())}
         jury = self.jury
         if jury is None:
             jury = JurySpec.model_validate(_jury_record(resolve_jury().model_copy(update={"lang": self.lang})))
@@ -362,7 +363,7 @@ _OPTION_KEYS = {"out", "store", "concurrency", "runner"}
 _JURY_SHORTHAND = {"judges", "offline", "retries", "max_retries", "max_cost_usd", "concurrency_per_provider"}
 
 
-def load_config(path: Path) -> dict[str, Any]:
+def load_config(path: Path) -> JsonObject:
     """A ``--config`` YAML file as a mapping; errors name the file and the unknown key."""
     data = read_yaml_mapping(path, "config", SpecError)
     known = _SPEC_KEYS | _OPTION_KEYS | _JURY_SHORTHAND
@@ -378,7 +379,7 @@ def build_run_spec(
     *,
     default_dataset: Path,
     config_file: Path | None = None,
-    cli: dict[str, Any] | None = None,
+    cli: JsonObject | None = None,
 ) -> tuple[RunSpec, RunOptions]:
     """Merge the config file and command-line values (CLI wins) into a validated spec and options.
 
@@ -427,7 +428,7 @@ def build_run_spec(
         )
     except (JuryConfigError, ValueError) as exc:
         raise SpecError(f"jury: {exc}") from exc
-    updates: dict[str, Any] = {"lang": lang}
+    updates: JsonObject = {"lang": lang}
     if "max_cost" in given:
         updates["max_cost_usd"] = given["max_cost"]
     config = config.model_copy(update=updates)
@@ -439,7 +440,7 @@ def build_run_spec(
     if max_cost is not None and not (math.isfinite(max_cost) and max_cost >= 0):
         raise SpecError(f"--max-cost must be a finite number of USD >= 0, got {max_cost}")
 
-    fields: dict[str, Any] = {k: file[k] for k in _SPEC_KEYS & file.keys() if k not in ("generator", "jury", "target")}
+    fields: JsonObject = {k: file[k] for k in _SPEC_KEYS & file.keys() if k not in ("generator", "jury", "target")}
     fields.update({k: given[k] for k in _SPEC_KEYS & given.keys() if k not in ("generator", "jury", "target")})
     fields.update(
         suite=suite,

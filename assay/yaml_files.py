@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+
+from assay.schemas import JsonObject
 
 
-def read_yaml_mapping(path: Path, what: str, error: type[Exception]) -> dict[str, Any]:
+def read_yaml_mapping(path: Path, what: str, error: type[Exception]) -> JsonObject:
     """The top-level mapping of a YAML file ({} when empty); ``error(what …)`` otherwise."""
     import yaml
 

@@ -19,6 +19,7 @@ from assay.artifacts import Artifact, FamilyOutput, ReplayOutput, StepOutput
 from assay.cancellation import raise_if_stopped
 from assay.lineage.manifest import RunRecorder, StepRecord
 from assay.lineage.store import ArtifactNotFound, CorruptArtifact, StoreWriteError
+from assay.schemas import JsonObject
 
 OutputT = TypeVar("OutputT", bound=StepOutput)
 
@@ -141,7 +142,7 @@ class StepRunner:
             step.outputs.append(artifact.name)
 
     # -- ending ----------------------------------------------------------------------------
-    def outcome(self, status: str) -> dict[str, Any]:
+    def outcome(self, status: str) -> JsonObject:
         return {
             "run_id": self.recorder.run_id,
             "run_dir": self.store.run_path(self.recorder.run_id),
@@ -171,7 +172,7 @@ class StepRunner:
         key = re.sub(r"[^a-z0-9-]", "-", f"assay-{self.recorder.manifest.suite}-comparison".lower())
         create_markdown_artifact(markdown=f"```\n{text}\n```", key=key, description="comparison with the baseline run")
 
-    def prefect_artifacts(self, run_id: str, summary: dict[str, Any], report_md: str) -> None:
+    def prefect_artifacts(self, run_id: str, summary: JsonObject, report_md: str) -> None:
         """A markdown report and a table of metric means in the Prefect UI."""
         from prefect.artifacts import create_markdown_artifact, create_table_artifact
 

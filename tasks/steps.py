@@ -8,17 +8,16 @@ cache key (``tasks.common.CONTENT_CACHE``): they change how a step runs, never w
 
 from __future__ import annotations
 
-from typing import Any
-
 from prefect import task
 
 from assay import pipeline
 from assay.artifacts import CompareInputs, PublishInputs, dump
 from assay.compare import RunFacts
+from assay.schemas import JsonObject
 from assay.spec import RunSpec
 from tasks.common import TASK_OPTIONS, open_store, progress_logger, suite_named
 
-Json = dict[str, Any]
+Json = JsonObject
 
 
 @task(name="ingest", **TASK_OPTIONS)

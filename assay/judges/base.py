@@ -16,6 +16,8 @@ from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
 
+from assay.schemas import JsonObject
+
 ErrorKind = Literal["transient", "permanent", "malformed", "budget"]
 
 
@@ -30,7 +32,7 @@ class JudgeResult(BaseModel):
     model: str
     prompt_id: str
     case_id: str
-    verdict: dict[str, Any] | None = Field(default=None, description="validated verdict, None if failed")
+    verdict: JsonObject | None = Field(default=None, description="validated verdict, None if failed")
     raw_text: str | None = Field(default=None, description="exactly what the judge returned")
     error: str | None = None
     error_kind: ErrorKind | None = None
@@ -54,8 +56,8 @@ class JudgeRequest:
 
     model: str
     api_base: str | None
-    messages: list[dict[str, Any]]
-    params: dict[str, Any] = field(default_factory=dict)
+    messages: list[JsonObject]
+    params: JsonObject = field(default_factory=dict)
 
 
 @runtime_checkable
@@ -86,7 +88,7 @@ class Judge(Protocol):
 
     def request(self, prompt: Any, item: BaseModel, lang: str = "ko") -> JudgeRequest: ...
 
-    def parse(self, raw_text: str | None, prompt: Any) -> dict[str, Any]:
+    def parse(self, raw_text: str | None, prompt: Any) -> JsonObject:
         """The validated verdict in ``raw_text`` (raises ``MalformedReply``)."""
         ...
 
@@ -122,7 +124,7 @@ class LocalJudge:
         params = {"judge": self.name, "offline": True, "version": self.version}  # type: ignore[attr-defined]
         return JudgeRequest(self.model, None, prompt.messages(item, lang), params)  # type: ignore[attr-defined]
 
-    def parse(self, raw_text: str | None, prompt: Any) -> dict[str, Any]:
+    def parse(self, raw_text: str | None, prompt: Any) -> JsonObject:
         from assay.judges.verdicts import parse_verdict
 
         return parse_verdict(raw_text, prompt.verdict_model)

@@ -24,6 +24,7 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from assay.judges.llm import public_api_base
+from assay.schemas import JsonObject
 from assay.yaml_files import read_yaml_mapping
 
 # Where litellm looks for each provider's key when no api_key_env is configured; any one of
@@ -73,7 +74,7 @@ class JuryConfig(BaseModel):
     lang: str = "ko"
     reason: str = Field(default="", description="why this jury was chosen, for the report")
 
-    def public_dict(self) -> dict[str, Any]:
+    def public_dict(self) -> JsonObject:
         """What manifests record: models, endpoints (without credentials), key variable NAMES."""
         data = self.model_dump(mode="json")
         for spec, public in zip(self.judges, data["judges"], strict=True):
@@ -130,15 +131,15 @@ def _unique_names(specs: list[JudgeSpec]) -> list[JudgeSpec]:
     return out
 
 
-def load_config_file(path: Path) -> dict[str, Any]:
+def load_config_file(path: Path) -> JsonObject:
     """Read a jury YAML file into JuryConfig field names; errors name the file and the problem."""
     data = read_yaml_mapping(path, "jury config", JuryConfigError)
     return jury_settings(data, f"jury config {path}")
 
 
-def jury_settings(data: dict[str, Any], source: str) -> dict[str, Any]:
+def jury_settings(data: JsonObject, source: str) -> JsonObject:
     """Jury keys of a config mapping as JuryConfig field names; errors name ``source``."""
-    fields: dict[str, Any] = {}
+    fields: JsonObject = {}
     for key, value in data.items():
         if key not in _FILE_KEYS:
             hint = difflib.get_close_matches(str(key), _FILE_KEYS, n=1)
@@ -163,7 +164,7 @@ def resolve_jury(
     api_base: str | None = None,
     offline: bool = False,
     config_file: Path | None = None,
-    settings: dict[str, Any] | None = None,
+    settings: JsonObject | None = None,
 ) -> JuryConfig:
     """Decide the jury for a run (see the module docstring for precedence).
 

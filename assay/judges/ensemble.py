@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from assay.metrics.agreement import Level, krippendorff_alpha  # noqa: F401  (re-exported)
+from assay.schemas import JsonObject
 
 DEFAULT_WEIGHTS: tuple[float, float, float] = (0.34, 0.33, 0.33)
 DISAGREEMENT_THRESHOLD = 3.0
@@ -106,7 +107,7 @@ def normalize_claim(text: str) -> str:
     return text
 
 
-def _case_dict(case: Any) -> dict[str, Any]:
+def _case_dict(case: Any) -> JsonObject:
     if hasattr(case, "model_dump"):
         return case.model_dump()
     if isinstance(case, Mapping):
@@ -124,7 +125,7 @@ def _claim_text(case: Mapping[str, Any]) -> str:
 
 def merge_hallucination_cases(
     case_lists: Iterable[Iterable[Any] | None], limit: int = 10
-) -> list[dict[str, Any]]:
+) -> list[JsonObject]:
     """All judges' cases in order, the first of each normalised claim kept, at most ``limit``.
 
     A case is a dict or pydantic model; its claim is ``description`` (seed 000's key) or
@@ -133,7 +134,7 @@ def merge_hallucination_cases(
     if limit < 0:
         raise ValueError("limit must be >= 0")
     seen: set[str] = set()
-    merged: list[dict[str, Any]] = []
+    merged: list[JsonObject] = []
     for cases in case_lists:
         for case in cases or ():
             data = _case_dict(case)

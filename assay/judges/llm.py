@@ -26,6 +26,7 @@ from assay.judges.base import ErrorKind, JudgeRequest, JudgeResult, Usage
 from assay.judges.transport import Call, EndpointError, Transport, litellm_module, transport_for
 from assay.judges.verdicts import MalformedReply, parse_verdict  # noqa: F401  (re-exported)
 from assay.redact import call_endpoint, redact, secret_values
+from assay.schemas import JsonObject
 
 
 class MissingApiKey(RuntimeError):
@@ -41,7 +42,7 @@ _litellm = litellm_module
 
 
 @lru_cache(maxsize=256)
-def response_format_for(verdict_model: type[BaseModel]) -> dict[str, Any]:
+def response_format_for(verdict_model: type[BaseModel]) -> JsonObject:
     """The structured-output ``response_format`` for a verdict model (cached per class).
 
     ``strict`` is False on purpose: OpenAI's strict mode rejects ordinary pydantic schemas
@@ -179,7 +180,7 @@ class LiteLLMJudge:
         }
         return JudgeRequest(self.model, public_api_base(self.api_base), prompt.messages(item, lang), params)
 
-    def parse(self, raw_text: str | None, prompt: Any) -> dict[str, Any]:
+    def parse(self, raw_text: str | None, prompt: Any) -> JsonObject:
         return parse_verdict(raw_text, prompt.verdict_model)
 
     def _api_key(self) -> str | None:

@@ -47,6 +47,7 @@ from assay.judges.base import Judge, JudgeRequest, JudgeResult, Usage
 from assay.judges.limits import AdaptiveLimit
 from assay.judges.store import CallStore, UntrustedRecord, now_iso, request_key
 from assay.judges.verdicts import MalformedReply
+from assay.schemas import JsonObject
 
 # Output tokens assumed for a judge's first budgeted call, before any reply was seen; later
 # estimates use the largest reply observed for that judge in this run.
@@ -298,7 +299,7 @@ class _RunState:
             stats.retries += 1
             await asyncio.sleep(self.runner.backoff_s(attempt))
 
-    async def _put(self, store: CallStore, key: str, record: dict[str, Any]) -> None:
+    async def _put(self, store: CallStore, key: str, record: JsonObject) -> None:
         # A store outage must not throw away an answer already paid for: keep the verdict,
         # report the missing record (an audit will also flag it).
         try:
@@ -405,7 +406,7 @@ class _RunState:
             request_key=key,
         )
 
-    def _record(self, judge: Judge, request: JudgeRequest, result: JudgeResult) -> dict[str, Any]:
+    def _record(self, judge: Judge, request: JudgeRequest, result: JudgeResult) -> JsonObject:
         raw_text = result.raw_text
         if raw_text is None:  # an offline judge may hand back only the verdict
             raw_text = json.dumps(result.verdict, ensure_ascii=False, sort_keys=True)

@@ -29,12 +29,13 @@ from pathlib import Path
 from typing import Any
 
 from assay.hashing import canonical_json, sha256_json
+from assay.schemas import JsonObject
 
 _tmp_counter = itertools.count()
 
 
 def request_key(
-    model: str, api_base: str | None, messages: list[dict[str, Any]], params: dict[str, Any]
+    model: str, api_base: str | None, messages: list[JsonObject], params: JsonObject
 ) -> str:
     """sha256 (hex) of the canonical JSON of the request content; never of keys or headers."""
     return sha256_json({"model": model, "api_base": api_base, "messages": messages, "params": params})
@@ -103,7 +104,7 @@ class CallStore:
             return str(self._local / self._relpath(key))
         return f"{self.root.rstrip('/')}/{self._relpath(key)}"
 
-    def get(self, key: str) -> dict[str, Any] | None:
+    def get(self, key: str) -> JsonObject | None:
         """The stored record, or None if there is none.
 
         Raises ``UntrustedRecord`` if a record is there but fails ``record_problem``.
@@ -136,7 +137,7 @@ class CallStore:
         self._fs.mv(source, f"{source}.untrusted-{stamp}")
         return f"{self.path(key)}.untrusted-{stamp}"
 
-    def put(self, key: str, record: dict[str, Any]) -> str:
+    def put(self, key: str, record: JsonObject) -> str:
         """Write ``record`` under ``key`` (sets ``record['key']``); returns its path or URL.
 
         Write-once: if a record for ``key`` exists it is kept (first writer wins), so a record's

@@ -22,8 +22,13 @@ import json
 import threading
 import weakref
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit
+
+from assay.schemas import JsonObject
+
+if TYPE_CHECKING:
+    import aiohttp
 
 
 @dataclass(frozen=True)
@@ -56,8 +61,8 @@ class Call:
     api_base: str | None
     api_key: str | None
     headers: dict[str, str]
-    messages: list[dict[str, Any]]
-    params: dict[str, Any]
+    messages: list[JsonObject]
+    params: JsonObject
     timeout_s: float
 
 
@@ -171,7 +176,7 @@ def _error_message(data: bytes) -> str:
         return text[:1000]
 
 
-def read_completion(data: bytes) -> tuple[dict[str, Any], str | None]:
+def read_completion(data: bytes) -> tuple[JsonObject, str | None]:
     """(usage, first choice's content) of a chat completion; EndpointError if it is not one."""
     try:
         payload = json.loads(data)
@@ -187,7 +192,7 @@ def read_completion(data: bytes) -> tuple[dict[str, Any], str | None]:
 
 # Sessions: one per event loop and endpoint (scheme://host:port), reused by every call on that
 # loop so connections stay alive. A session cannot cross loops, hence the outer weak map.
-_sessions: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, Any]] = weakref.WeakKeyDictionary()
+_sessions: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, aiohttp.ClientSession]] = weakref.WeakKeyDictionary()
 _closers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
 _sessions_lock = threading.Lock()
 

@@ -15,6 +15,8 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from assay.schemas import JsonObject
+
 
 class MalformedReply(ValueError):
     """The judge answered, but not with JSON that validates against the verdict model."""
@@ -61,7 +63,7 @@ def _known(annotation: Any, value: Any) -> Any:
     return value
 
 
-def parse_verdict(text: str | None, verdict_model: type[BaseModel]) -> dict[str, Any]:
+def parse_verdict(text: str | None, verdict_model: type[BaseModel]) -> JsonObject:
     """The last JSON object in ``text`` that strictly validates; raises ``MalformedReply``."""
     if not text:
         raise MalformedReply("empty reply")

@@ -10,7 +10,7 @@ import platform
 import subprocess
 from datetime import UTC, datetime
 from importlib import metadata
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -18,6 +18,7 @@ from assay.hashing import sha256_json
 from assay.lineage.store import ArtifactStore
 from assay.paths import project_root
 from assay.redact import redact_obj
+from assay.schemas import JsonObject
 
 MANIFEST = "manifest.json"
 SCHEMA_VERSION = 2  # 2: run_spec + options replace parameters
@@ -104,8 +105,8 @@ class Manifest(BaseModel):
     parent_run: str | None = None
     # As recorded; validated into assay.spec.RunSpec / RunOptions when a rerun or deep audit uses
     # them, so a run recorded by an older version can still be listed and audited.
-    run_spec: dict[str, Any] = Field(default_factory=dict, description="assay.spec.RunSpec: what changes results")
-    options: dict[str, Any] = Field(default_factory=dict, description="assay.spec.RunOptions: how it ran")
+    run_spec: JsonObject = Field(default_factory=dict, description="assay.spec.RunSpec: what changes results")
+    options: JsonObject = Field(default_factory=dict, description="assay.spec.RunOptions: how it ran")
     config_hash: str = ""
     code: CodeState = Field(default_factory=CodeState)
     environment: Environment = Field(default_factory=Environment)
@@ -131,7 +132,7 @@ SIGNING_KEY_ENV = "ASSAY_SIGNING_KEY"
 UNHASHED = ("root_hash", "signature")
 
 
-def root_hash_of(record: dict[str, Any]) -> str:
+def root_hash_of(record: JsonObject) -> str:
     """sha256 over a manifest record's canonical JSON, the anchor fields left out."""
     return sha256_json({k: v for k, v in record.items() if k not in UNHASHED})
 
@@ -149,7 +150,7 @@ def signature_of(root: str, key: bytes) -> str:
     return hmac.new(key, root.encode("ascii"), hashlib.sha256).hexdigest()
 
 
-def anchor(record: dict[str, Any]) -> dict[str, Any]:
+def anchor(record: JsonObject) -> JsonObject:
     """``record`` with its root hash and, when a signing key is set, its HMAC signature."""
     key = signing_key()
     record = {**record, "signing_key_id": key_id(key) if key else None}
@@ -201,11 +202,11 @@ def environment() -> Environment:
     return Environment(python=platform.python_version(), platform=platform.platform(), packages=packages)
 
 
-def config_hash(parameters: dict[str, Any]) -> str:
+def config_hash(parameters: JsonObject) -> str:
     return sha256_json(parameters)
 
 
-def load_manifest_record(store: ArtifactStore, run_id: str) -> dict[str, Any]:
+def load_manifest_record(store: ArtifactStore, run_id: str) -> JsonObject:
     """The manifest as stored (the audit hashes exactly these fields)."""
     path = store.run_path(run_id, MANIFEST)
     if not store.exists(path):

@@ -37,6 +37,7 @@ from fsspec.implementations.local import LocalFileSystem
 
 from assay.hashing import canonical_json, sha256_bytes
 from assay.redact import redact_obj, secret_values
+from assay.schemas import JsonObject
 
 POOL_DIR = ".assay/objects"
 SET_ASIDE_DIR = ".assay/set-aside"
@@ -227,12 +228,12 @@ class ArtifactStore:
     def get_json(self, sha: str) -> Any:
         return json.loads(self.get(sha))
 
-    def put_jsonl(self, records: Iterable[dict[str, Any]]) -> str:
+    def put_jsonl(self, records: Iterable[JsonObject]) -> str:
         values = secret_values()
         lines = [json.dumps(redact_obj(r, values), ensure_ascii=False, sort_keys=True, default=str) for r in records]
         return self.put(("\n".join(lines) + "\n" if lines else "").encode("utf-8"))
 
-    def get_jsonl(self, sha: str) -> list[dict[str, Any]]:
+    def get_jsonl(self, sha: str) -> list[JsonObject]:
         return [json.loads(line) for line in self.get(sha).decode("utf-8").splitlines() if line.strip()]
 
     # -- run directories -------------------------------------------------------------------

@@ -9,6 +9,7 @@ from typing import Any
 from assay import artifacts as names
 from assay.lineage.manifest import Manifest, load_manifest
 from assay.lineage.store import ArtifactStore
+from assay.schemas import JsonObject
 
 
 class RunReader:
@@ -23,7 +24,7 @@ class RunReader:
         entry = self.manifest.artifacts[name]
         return self.store.read_bytes(self.store.run_path(self.run_id, entry.path))
 
-    def jsonl(self, name: str) -> list[dict[str, Any]]:
+    def jsonl(self, name: str) -> list[JsonObject]:
         return [json.loads(line) for line in self.bytes(name).decode("utf-8").splitlines() if line.strip()]
 
     def json(self, name: str) -> Any:
@@ -62,12 +63,12 @@ def trace_case(store: ArtifactStore, run_id: str, case_id: str, metric: str | No
     return out
 
 
-def _value(row: dict[str, Any]) -> str:
+def _value(row: JsonObject) -> str:
     return "UNSCORED: " + str(row.get("unscored_reason")) if row["value"] is None else f"{row['value']:.4g}"
 
 
 def _origin_lines(
-    run: RunReader, row: dict[str, Any], by_metric: dict[str, Any], family_rows: dict[str, list], depth: int
+    run: RunReader, row: JsonObject, by_metric: JsonObject, family_rows: dict[str, list], depth: int
 ) -> list[str]:
     """Where a score came from: its family's step and judges, and for a composite score
     (e.g. overall, output_quality) each component, traced the same way."""
@@ -109,7 +110,7 @@ def _input_lines(run: RunReader, case_id: str) -> list[str]:
     return lines + [""]
 
 
-def _judge_lines(run: RunReader, row: dict[str, Any]) -> list[str]:
+def _judge_lines(run: RunReader, row: JsonObject) -> list[str]:
     key = (row.get("details") or {}).get("request_key")
     value = "failed" if row["value"] is None else f"{row['value']:.4g}"
     lines = [f"    judge {row['judge']}: {value}"]

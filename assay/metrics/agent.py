@@ -16,6 +16,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from assay.schemas import JsonObject
+
 WEIGHTS = {"intent": 0.2, "consistency": 0.1, "accuracy": 0.3, "latency": 0.2, "stability": 0.2}
 LATENCY_BANDS = {  # upper bound of each band in seconds, for scores 5, 4, 3, 2, 1
     "SINGLE": (5.0, 8.0, 10.0, 15.0, 20.0),
@@ -59,7 +61,7 @@ def stability_score(error: str | None, parsed: Mapping[str, Any] | None) -> floa
     return 5.0 if isinstance(message, str) and message.strip() and isinstance(parsed.get("dataUIList"), list) else 0.0
 
 
-def parse_response(raw: str | None) -> tuple[dict[str, Any] | None, str | None]:
+def parse_response(raw: str | None) -> tuple[JsonObject | None, str | None]:
     """The agent's JSON object, or None and why it could not be read."""
     if raw is None or not raw.strip():
         return None, "empty response"

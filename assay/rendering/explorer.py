@@ -26,6 +26,7 @@ from pydantic import BaseModel, Field
 
 from assay.hashing import sha256_json
 from assay.rendering.case_view import CaseView
+from assay.schemas import JsonObject
 
 PAGE_SIZE = 50
 
@@ -95,7 +96,7 @@ def _number(value: Any) -> float | None:
     return None if math.isnan(number) else number
 
 
-def _details(value: Any) -> dict[str, Any]:
+def _details(value: Any) -> JsonObject:
     if isinstance(value, dict):
         return value
     if isinstance(value, str) and value:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
 
 from assay.rendering.sections import ReportSection
 from assay.rendering.tables import markdown_table, md_text
+from assay.schemas import JsonObject
 
 
-def jury_cost_section(runs: list[dict[str, Any]]) -> ReportSection | None:
+def jury_cost_section(runs: list[JsonObject]) -> ReportSection | None:
     """From stored JuryRun records. "Used" counts every call a score rests on, including
     calls reused from the call store; "spent" is what the step paid for when it ran."""
     if not runs:

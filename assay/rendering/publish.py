@@ -15,6 +15,7 @@ from assay.rendering.explorer import ExplorerData, ExplorerMetric, case_hash, ex
 from assay.rendering.jury_costs import jury_cost_section
 from assay.rendering.render import ReportHeader, render_html, render_markdown
 from assay.rendering.sections import ReportSection
+from assay.schemas import JsonObject
 
 
 @dataclass
@@ -24,7 +25,7 @@ class RenderedReport:
     charts: dict[str, bytes]
 
 
-def judges_line(jury: dict[str, Any] | None) -> str:
+def judges_line(jury: JsonObject | None) -> str:
     if not jury or not jury.get("panel"):
         return "none"
     kind = "offline jury" if jury.get("offline") else "LLM jury"
@@ -38,8 +39,8 @@ def render_report(
     scores: pd.DataFrame,
     summary: Any,
     cases: list[Any],
-    generations: dict[str, Any],
-    jury_runs: list[dict[str, Any]],
+    generations: JsonObject,
+    jury_runs: list[JsonObject],
     comparison: ReportSection | None = None,
 ) -> RenderedReport:
     """The suite's sections, the comparison with a baseline, the jury's cost account, charts,
@@ -64,8 +65,8 @@ def case_explorer(
     scores: pd.DataFrame,
     summary: Any,
     cases: list[Any],
-    generations: dict[str, Any],
-    jury_runs: list[dict[str, Any]],
+    generations: JsonObject,
+    jury_runs: list[JsonObject],
 ) -> ExplorerData:
     """Every case through the suite's ``case_view``, with its scores, judges and lineage."""
     lower = set(summary.lower_is_better)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from assay.redact import call_endpoint, redact, secret_values
+from assay.schemas import JsonObject
 
 if TYPE_CHECKING:
     from assay.spec import GeneratorSpec
@@ -132,7 +133,7 @@ async def complete(
     # errors are transient; auth and bad requests are not.
     from assay.judges.llm import classify_error
 
-    request: dict[str, Any] = {
+    request: JsonObject = {
         "model": settings.model,
         "messages": messages,
         "temperature": temperature,

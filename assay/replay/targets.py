@@ -34,6 +34,7 @@ from pydantic import BaseModel, Field
 from assay.judges.store import CallStore, UntrustedRecord
 from assay.redact import call_endpoint, redact, register_secret_env, secret_values
 from assay.replay.llm_calls import Progress, backoff_s, run_sync
+from assay.schemas import JsonObject
 from assay.spec import TargetSpec
 
 CALL_KIND = {"http": "target-http", "python": "target-python"}  # names the record kind in the call store
@@ -49,7 +50,7 @@ class TargetCall(BaseModel):
     """One call to make: the case's input fields, and which repeat of the case it is."""
 
     case_id: str
-    fields: dict[str, Any]
+    fields: JsonObject
     repeat: int = 0
 
 
@@ -107,7 +108,7 @@ def load_function(qualified: str) -> Callable[..., Any]:
     return obj
 
 
-def _arguments(fn: Callable[..., Any], fields: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
+def _arguments(fn: Callable[..., Any], fields: JsonObject) -> tuple[list[Any], JsonObject]:
     """The case's fields the function's signature names (all of them for ``**kwargs``); a
     one-parameter function whose name matches no field gets the first field positionally."""
     try:
@@ -125,7 +126,7 @@ def _arguments(fn: Callable[..., Any], fields: dict[str, Any]) -> tuple[list[Any
 
 
 # -- HTTP -------------------------------------------------------------------------------------
-def fill_body(template: str, fields: dict[str, Any]) -> str:
+def fill_body(template: str, fields: JsonObject) -> str:
     """The body template with each ``"{field}"`` replaced by the field as JSON and each bare
     ``{field}`` inside a string by the field's text, JSON-escaped."""
 

@@ -7,8 +7,10 @@ from typing import Any
 import pandas as pd
 from pydantic import BaseModel, ValidationError
 
+from assay.schemas import JsonObject
 
-def frame(rows: list[dict[str, Any]], file: str, columns: list[str]) -> pd.DataFrame:
+
+def frame(rows: list[JsonObject], file: str, columns: list[str]) -> pd.DataFrame:
     """A table with fixed columns (an empty one still has every column an expectation names).
 
     Object dtype: pandas does not coerce ids or lengths (None stays None, not NaN), so
@@ -35,7 +37,7 @@ def text_length(value: Any) -> int | None:
     return len(value.strip()) if isinstance(value, str) else None
 
 
-def schema_errors(record: dict[str, Any], model: type[BaseModel], checked: set[str] = frozenset()) -> str | None:  # type: ignore[assignment]
+def schema_errors(record: JsonObject, model: type[BaseModel], checked: set[str] = frozenset()) -> str | None:  # type: ignore[assignment]
     """Pydantic errors that no dedicated expectation reports, as one line (None when the row
     parses). Errors of a ``checked`` field that is missing or outside its allowed set are left
     to that field's own expectation, so each mistake is reported once."""

@@ -20,7 +20,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from assay.schemas import LoadedDataset, RowProblem
+from assay.schemas import JsonObject, LoadedDataset, RowProblem
 from assay.validation.report import ExpectationOutcome, ValidationReport
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ def run_gate(suite: Suite, data: LoadedDataset) -> ValidationReport:
     problems: list[RowProblem] = list(data.parse_problems)
     outcomes: list[ExpectationOutcome] = []
     failed_ids: set[str] = set()
-    gx_results: list[dict[str, Any]] = []
+    gx_results: list[JsonObject] = []
     for table, frame in frames.items():
         spec = specs[table]
         expectation_suite = gx.ExpectationSuite(
@@ -116,7 +116,7 @@ def _import_gx() -> Any:
     return gx
 
 
-def _load_suite_json(directory: Path, table: str, params: dict[str, Any]) -> dict[str, Any]:
+def _load_suite_json(directory: Path, table: str, params: JsonObject) -> JsonObject:
     path = Path(directory) / f"{table}.json"
     if not path.is_file():
         raise FileNotFoundError(f"no expectation suite for table {table!r}: {path}")
@@ -132,7 +132,7 @@ def _load_suite_json(directory: Path, table: str, params: dict[str, Any]) -> dic
     return spec
 
 
-def _build_expectations(spec: dict[str, Any], path: Path) -> list[Any]:
+def _build_expectations(spec: JsonObject, path: Path) -> list[Any]:
     """GX objects for the file's expectations, raising on the first invalid one.
 
     ExpectationSuite(expectations=[dicts]) only logs invalid entries and drops them, which
@@ -163,7 +163,7 @@ def _placeholders(value: Any) -> set[str]:
 
 
 def _read_result(
-    res: dict[str, Any], table: str, frame: pd.DataFrame, id_column: str | None
+    res: JsonObject, table: str, frame: pd.DataFrame, id_column: str | None
 ) -> tuple[ExpectationOutcome, list[RowProblem], set[str]]:
     """One GX expectation result -> its summary, the row problems it names, the failed ids."""
     config = res["expectation_config"]
@@ -232,7 +232,7 @@ def _read_result(
     return outcome, problems, ids
 
 
-def _describe_failure(etype: str, kwargs: dict[str, Any], value: Any) -> str:
+def _describe_failure(etype: str, kwargs: JsonObject, value: Any) -> str:
     """Why one value failed, in words a dataset author understands."""
     if etype == "expect_column_values_to_not_be_null":
         return "missing or null"
@@ -266,7 +266,7 @@ def _exception_message(info: Any) -> str | None:
     return None
 
 
-def _observed(result: dict[str, Any]) -> str | None:
+def _observed(result: JsonObject) -> str | None:
     return f"observed {result['observed_value']!r}" if "observed_value" in result else None
 
 

@@ -11,12 +11,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from assay.schemas import LoadedDataset, RowProblem
+from assay.schemas import JsonObject, LoadedDataset, RowProblem
 
 PARSE_EXPECTATION = "valid JSON object"
 
 
-def read_jsonl(path: Path, file_label: str) -> tuple[list[dict[str, Any]], list[RowProblem]]:
+def read_jsonl(path: Path, file_label: str) -> tuple[list[JsonObject], list[RowProblem]]:
     """Parse ``path`` line by line.
 
     Returns the parsed objects, each with ``_line`` set to its 1-based line number, and one
@@ -27,7 +27,7 @@ def read_jsonl(path: Path, file_label: str) -> tuple[list[dict[str, Any]], list[
     if not path.is_file():
         raise FileNotFoundError(f"{file_label}: file not found: {path}")
 
-    records: list[dict[str, Any]] = []
+    records: list[JsonObject] = []
     problems: list[RowProblem] = []
 
     def problem(line_no: int, detail: str) -> None:
@@ -89,7 +89,7 @@ def load_cases_and_generations(
         raise FileNotFoundError(f"{suite} dataset directory not found: {root}")
     records, problems = read_jsonl(root / cases_file, cases_file)
     files: dict[str, Path] = {"cases": root / cases_file}
-    generations: list[dict[str, Any]] = []
+    generations: list[JsonObject] = []
     generations_path = root / generations_file
     if generations_path.is_file():
         generations, gen_problems = read_jsonl(generations_path, generations_file)
@@ -107,12 +107,12 @@ def load_cases_and_generations(
     )
 
 
-def read_extra_file(data: LoadedDataset, file_name: str, name: str) -> list[dict[str, Any]]:
+def read_extra_file(data: LoadedDataset, file_name: str, name: str) -> list[JsonObject]:
     """An optional second table of a dataset (sessions, patients): its rows go to
     ``data.extras[name]`` ([] when the file is absent), its bad lines to ``parse_problems``, and
     the file to ``data.files[name]`` so the ingest step snapshots it."""
     path = data.root / file_name
-    rows: list[dict[str, Any]] = []
+    rows: list[JsonObject] = []
     if path.is_file():
         rows, problems = read_jsonl(path, file_name)
         data.parse_problems += problems

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from assay.schemas import RowProblem
+from assay.schemas import JsonObject, RowProblem
 
 
 class ExpectationOutcome(BaseModel):
@@ -48,7 +48,7 @@ class ValidationReport(BaseModel):
         description="file -> failing line numbers; also covers rows that have no usable id",
     )
     gx_version: str | None = None
-    gx_results: list[dict[str, Any]] = Field(
+    gx_results: list[JsonObject] = Field(
         default_factory=list, repr=False, description="full GX suite results (JSON), one per table"
     )
 

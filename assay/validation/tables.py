@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from assay.schemas import RowProblem
+from assay.schemas import JsonObject, RowProblem
 
 FORMATS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet", ".pq": "parquet"}
 
@@ -41,7 +41,7 @@ class ImportField:
 @dataclass
 class TableRow:
     number: int  # 1-based data row, the header not counted
-    values: dict[str, Any]
+    values: JsonObject
     line: int | None = None  # JSONL: the file's line (blank and broken lines make them differ)
 
 

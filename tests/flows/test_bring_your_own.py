@@ -124,7 +124,7 @@ def test_python_function_through_the_api_then_load_run(prefect_server, rag_cases
     assert set(judged["case_id"]) == {c["id"] for c in cases}
     assert {"reciprocal_rank", "ndcg@5", "accuracy", "keyword_coverage"} <= set(judged["metric"])
     assert judged.groupby(["case_id", "metric"]).size().max() == 1  # one row per case and metric
-    assert set(run.summary["by_category"]) == {c["category"] for c in cases}
+    assert set(run.summary.by_category) == {c["category"] for c in cases}
     generations = [json.loads(line) for line in run.read(names.GENERATIONS).decode("utf-8").splitlines()]
     assert all(g["latency_s"] is not None and g["error"] is None for g in generations)  # timed per call
 

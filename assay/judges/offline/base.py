@@ -41,6 +41,7 @@ from assay.judges.offline.rules import FAMILY_RULES
 from assay.judges.offline.scoring import Units, band, pct  # noqa: F401  (re-exported for the judges)
 from assay.judges.prompts import Prompt, get_prompt
 from assay.metrics import quantities
+from assay.schemas import JsonObject
 
 
 class OfflineJudge(LocalJudge, *FAMILY_RULES):
@@ -167,14 +168,14 @@ class OfflineJudge(LocalJudge, *FAMILY_RULES):
             latency_s=time.perf_counter() - started,
         )
 
-    def verdict(self, prompt: Prompt | str, item: BaseModel | Mapping[str, Any]) -> dict[str, Any]:
+    def verdict(self, prompt: Prompt | str, item: BaseModel | Mapping[str, Any]) -> JsonObject:
         """The validated verdict as a dict (raises on failure); convenient for scripts."""
         result = self.judge_sync(prompt, item, case_id="-")
         if result.verdict is None:
             raise RuntimeError(result.error)
         return result.verdict
 
-    def _rules(self) -> dict[str, Callable[[Any], dict[str, Any]]]:
+    def _rules(self) -> dict[str, Callable[[Any], JsonObject]]:
         """prompt id -> this judge's rule for it, from every family mixed in."""
         table: dict[str, str] = {}
         for family in FAMILY_RULES:

@@ -25,6 +25,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from assay.hashing import sha256_json
+from assay.schemas import JsonObject
 
 LANGS: tuple[str, ...] = ("ko", "en")
 
@@ -144,7 +145,7 @@ class Prompt:
 
     # -- verdicts -------------------------------------------------------------------------
 
-    def json_schema(self) -> dict[str, Any]:
+    def json_schema(self) -> JsonObject:
         """JSON schema of the verdict (every object closed, every key required)."""
         return self.verdict_model.model_json_schema()
 
@@ -193,7 +194,7 @@ class Prompt:
             }
         )
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> JsonObject:
         """What lineage records about the prompt."""
         return {"id": self.id, "version": self.version, "sha256": self.sha256, "seed": self.seed}
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pandas as pd
 
-from assay.schemas import LoadedDataset
+from assay.schemas import JsonObject, LoadedDataset
 from assay.suites.agent.schema import AgentCase
 from assay.validation.frames import as_id, frame, scalar, schema_errors, text_length
 from assay.validation.jsonl import load_cases_and_generations
@@ -57,7 +57,7 @@ def load_agent_dataset(root: Path) -> LoadedDataset:
     return data
 
 
-def _renamed(rec: dict[str, Any], aliases: dict[str, str]) -> dict[str, Any]:
+def _renamed(rec: JsonObject, aliases: dict[str, str]) -> JsonObject:
     return {aliases.get(k, k) if aliases.get(k, k) not in rec or k == aliases.get(k, k) else k: v for k, v in rec.items()}
 
 
@@ -88,7 +88,7 @@ def agent_validation_frames(data: LoadedDataset) -> dict[str, pd.DataFrame]:
     return {"cases": frame(cases, CASES_FILE, CASE_COLUMNS), "responses": frame(responses, RESPONSES_FILE, RESPONSE_COLUMNS)}
 
 
-def _response_errors(rec: dict[str, Any]) -> str | None:
+def _response_errors(rec: JsonObject) -> str | None:
     problems = []
     if not isinstance(rec.get("repeat"), int) or isinstance(rec.get("repeat"), bool) or rec["repeat"] < 0:
         problems.append("repeat: must be a whole number >= 0")
@@ -102,6 +102,6 @@ def _response_errors(rec: dict[str, Any]) -> str | None:
     return "; ".join(problems) or None
 
 
-def agent_validation_parameters(data: LoadedDataset) -> dict[str, Any]:
+def agent_validation_parameters(data: LoadedDataset) -> JsonObject:
     case_ids = sorted({i for r in data.records if (i := as_id(r.get("id"))) is not None})
     return {"latency_classes": LATENCY_CLASSES, "intent_labels": INTENT_LABELS, "case_ids": case_ids}

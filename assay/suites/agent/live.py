@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any
 
 from assay.replay.targets import TargetCall, TargetReply, call_target
+from assay.schemas import JsonObject
 from assay.suites.agent.schema import AgentCase
 from assay.suites.kit import ReplayContext
 
@@ -24,7 +24,7 @@ DEFAULT_BODY = '{"query": "{query}"}'
 HEADERS_ENV = "ASSAY_AGENT_HEADERS"
 
 
-def live_calls(cases: list[AgentCase], ctx: ReplayContext) -> list[dict[str, Any]]:
+def live_calls(cases: list[AgentCase], ctx: ReplayContext) -> list[JsonObject]:
     target = ctx.spec.target
     if target is None:
         raise ValueError("the agent suite's live replay calls your agent: give --target http(s)://… or module:function")
@@ -34,13 +34,13 @@ def live_calls(cases: list[AgentCase], ctx: ReplayContext) -> list[dict[str, Any
         target, calls, default_body=DEFAULT_BODY, answer_path=None, contexts_path=None, default_retries=0,
         concurrency=ctx.concurrency, store_path=ctx.call_store, progress=ctx.progress, extra_headers=extra_headers(),
     )
-    by_case: dict[str, list[dict[str, Any]]] = {c.id: [] for c in cases}
+    by_case: dict[str, list[JsonObject]] = {c.id: [] for c in cases}
     for reply in replies:
         by_case[reply.case_id].append(_call(reply))
     return [{"case_id": case_id, "calls": calls} for case_id, calls in by_case.items()]
 
 
-def _call(reply: TargetReply) -> dict[str, Any]:
+def _call(reply: TargetReply) -> JsonObject:
     """One repeat as the agent's metrics read it: the raw body, its time, any error."""
     raw = reply.raw if reply.raw is not None or reply.data is None else json.dumps(reply.data, ensure_ascii=False)
     return {"repeat": reply.repeat, "raw": raw, "response_time_sec": reply.latency_s, "error": reply.error}

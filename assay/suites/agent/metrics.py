@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from assay.metrics import agent as am
-from assay.schemas import ScoreRow
+from assay.schemas import JsonObject, ScoreRow
 from assay.suites.agent.schema import AgentCall, AgentCase, AgentGeneration
 from assay.suites.kit import AutomaticFamily, MetricContext, MetricFamily, missing_generation
 from assay.suites.kit.families import verdict_rows
@@ -25,7 +25,7 @@ CALL_METRICS = {"accuracy": "0-5", "latency": "0-5", "stability": "0-5"}
 MAX_TEXT = 300
 
 
-def read_call(call: AgentCall) -> tuple[dict[str, Any] | None, str | None]:
+def read_call(call: AgentCall) -> tuple[JsonObject | None, str | None]:
     """The parsed response of a call, or why there is none (transport error or bad JSON)."""
     if call.error:
         return None, call.error
@@ -69,7 +69,7 @@ def call_rows(case: AgentCase, gen: AgentGeneration, ctx: MetricContext) -> list
     return rows
 
 
-def judge_input(case: AgentCase, parsed: dict[str, Any]) -> BaseModel:
+def judge_input(case: AgentCase, parsed: JsonObject) -> BaseModel:
     from assay.judges.prompts import get_prompt
 
     return get_prompt(PROMPT).input_model.model_validate({

@@ -4,11 +4,10 @@ consistency, latency and stability over repeated calls."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
-from assay.schemas import LoadedDataset, ScoreRow
+from assay.schemas import JsonObject, LoadedDataset, ScoreRow
 from assay.spec import RunSpec
 from assay.suites.agent import dataset, metrics, summary
 from assay.suites.agent.schema import AgentCase, AgentGeneration
@@ -45,12 +44,12 @@ class AgentSuite(Suite[AgentCase, AgentGeneration]):
     def validation_frames(self, data: LoadedDataset) -> dict[str, pd.DataFrame]:
         return dataset.agent_validation_frames(data)
 
-    def validation_parameters(self, data: LoadedDataset) -> dict[str, Any]:
+    def validation_parameters(self, data: LoadedDataset) -> JsonObject:
         return dataset.agent_validation_parameters(data)
 
-    def recorded_generations(self, data: LoadedDataset, cases: list[AgentCase]) -> list[dict[str, Any]]:
+    def recorded_generations(self, data: LoadedDataset, cases: list[AgentCase]) -> list[JsonObject]:
         """responses.jsonl holds one line per call; a query's generation is all its repeats."""
-        calls: dict[str, list[dict[str, Any]]] = {}
+        calls: dict[str, list[JsonObject]] = {}
         for rec in data.generations:
             calls.setdefault(str(rec.get("case_id")), []).append({
                 "repeat": rec.get("repeat"), "raw": rec.get("raw"),
@@ -58,7 +57,7 @@ class AgentSuite(Suite[AgentCase, AgentGeneration]):
             })
         return [{"case_id": c.id, "calls": sorted(calls[c.id], key=lambda x: x["repeat"])} for c in cases if c.id in calls]
 
-    def live_replay(self, cases: list[AgentCase], data: LoadedDataset, ctx: ReplayContext) -> list[dict[str, Any]]:
+    def live_replay(self, cases: list[AgentCase], data: LoadedDataset, ctx: ReplayContext) -> list[JsonObject]:
         from assay.suites.agent.live import live_calls
 
         return live_calls(cases, ctx)

@@ -15,7 +15,7 @@ import pandas as pd
 from pydantic import ValidationError
 
 from assay.metrics.clinical_checks import canonical_slot
-from assay.schemas import LoadedDataset
+from assay.schemas import JsonObject, LoadedDataset
 from assay.suites.clinical.schema import ClinicalAnswer, Patient, PatientRecord, Turn
 from assay.validation.frames import as_id, frame, scalar, schema_errors, text_length
 from assay.validation.jsonl import load_cases_and_generations, read_extra_file
@@ -87,7 +87,7 @@ def _count(value: Any) -> int:
     return len(value) if isinstance(value, list) else 0
 
 
-def _case_errors(rec: dict[str, Any]) -> str | None:
+def _case_errors(rec: JsonObject) -> str | None:
     """Schema problems, a missing patient record, and required slots the record does not hold."""
     if "slots_truth" not in rec:
         return f"patient_id: no patient {rec.get('patient_id')!r} in {PATIENTS_FILE}"
@@ -102,7 +102,7 @@ def _case_errors(rec: dict[str, Any]) -> str | None:
     return f"required_slots: not in the patient record: {', '.join(unknown)}" if unknown else None
 
 
-def _has_slot(slots: dict[str, Any], slot: str) -> bool:
+def _has_slot(slots: JsonObject, slot: str) -> bool:
     try:
         canonical_slot(slot, slots)
     except ValueError:
@@ -110,7 +110,7 @@ def _has_slot(slots: dict[str, Any], slot: str) -> bool:
     return True
 
 
-def clinical_validation_parameters(data: LoadedDataset) -> dict[str, Any]:
+def clinical_validation_parameters(data: LoadedDataset) -> JsonObject:
     patients = {i for r in data.extras.get("patients", []) if (i := as_id(r.get("id"))) is not None}
     cases = {i for r in data.records if (i := as_id(r.get("id"))) is not None}
     return {"patient_ids": sorted(patients), "case_ids": sorted(cases)}

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
 
 from assay.replay.llm_calls import CallSettings, complete, map_bounded, run_sync
 from assay.replay.targets import TargetCall, call_target
+from assay.schemas import JsonObject
 from assay.spec import TargetSpec
 from assay.suites.clinical.schema import ClinicalCase
 from assay.suites.kit import ReplayContext
@@ -32,7 +32,7 @@ SYSTEM = {
 }
 
 
-def live_answers(cases: list[ClinicalCase], ctx: ReplayContext) -> list[dict[str, Any]]:
+def live_answers(cases: list[ClinicalCase], ctx: ReplayContext) -> list[JsonObject]:
     by_patient: dict[str, list[ClinicalCase]] = {}
     for case in sorted(cases, key=lambda c: (c.patient_id, c.turn, c.id)):
         by_patient.setdefault(case.patient_id, []).append(case)
@@ -52,10 +52,10 @@ def live_answers(cases: list[ClinicalCase], ctx: ReplayContext) -> list[dict[str
     return [{**answer, "model": model} for answers in done for answer in answers]
 
 
-def _answer_with_target(target: TargetSpec, patients: list[list[ClinicalCase]], ctx: ReplayContext) -> list[list[dict[str, Any]]]:
+def _answer_with_target(target: TargetSpec, patients: list[list[ClinicalCase]], ctx: ReplayContext) -> list[list[JsonObject]]:
     """Turn by turn across patients: the n-th turns of every patient are one concurrent batch,
     each call carrying that patient's dialogue so far (answered calls are reused on rerun)."""
-    answers: list[list[dict[str, Any]]] = [[] for _ in patients]
+    answers: list[list[JsonObject]] = [[] for _ in patients]
     histories: list[list[dict[str, str]]] = [[] for _ in patients]
     for turn in range(max((len(p) for p in patients), default=0)):
         calls, owners = [], []
@@ -81,11 +81,11 @@ def _answer_with_target(target: TargetSpec, patients: list[list[ClinicalCase]], 
 
 
 async def _answer_with_llm(turns: list[ClinicalCase], settings: CallSettings, semaphore: asyncio.Semaphore,
-                           lang: str) -> list[dict[str, Any]]:
+                           lang: str) -> list[JsonObject]:
     record = _undelimit(json.dumps(turns[0].slots_truth.slots(), ensure_ascii=False, indent=1))
     system = f"{SYSTEM['en' if lang == 'en' else 'ko']}\n\n{DELIMITERS[0]}\n{record}\n{DELIMITERS[1]}"
     messages: list[dict[str, str]] = [{"role": "system", "content": system}]
-    out: list[dict[str, Any]] = []
+    out: list[JsonObject] = []
     for case in turns:
         if out and out[-1].get("error"):
             out.append(_error(case, f"turn {out[-1]['case_id']} of this patient failed"))
@@ -106,5 +106,5 @@ def _undelimit(text: str) -> str:
     return text
 
 
-def _error(case: ClinicalCase, message: str) -> dict[str, Any]:
+def _error(case: ClinicalCase, message: str) -> JsonObject:
     return {"case_id": case.id, "answer": "", "error": message}

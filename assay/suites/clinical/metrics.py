@@ -4,12 +4,11 @@ faithfulness and answer relevance."""
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from pydantic import BaseModel
 
 from assay.metrics.clinical import evaluate_answer
-from assay.schemas import ScoreRow
+from assay.schemas import JsonObject, ScoreRow
 from assay.suites.clinical.schema import ClinicalAnswer, ClinicalCase
 from assay.suites.kit import AutomaticFamily, JuryFamily, JuryPrompt, MetricContext, MetricFamily
 
@@ -32,7 +31,7 @@ def check_rows(case: ClinicalCase, gen: ClinicalAnswer, ctx: MetricContext) -> l
     rules = [r.model_dump() for r in result.rules if r.applicable]
     slots = [s.model_dump() for s in result.slots]
 
-    def row(metric: str, value: float | None, details: dict[str, Any], why: str = "") -> ScoreRow:
+    def row(metric: str, value: float | None, details: JsonObject, why: str = "") -> ScoreRow:
         if value is None:
             return ScoreRow.unscored(case.id, metric, CHECKS, CHECK_METRICS[metric], why, details=details)
         return ScoreRow(case_id=case.id, metric=metric, family=CHECKS, value=float(value),
@@ -104,7 +103,7 @@ def _jury_compute(cases: list[ClinicalCase], generations: dict[str, ClinicalAnsw
     return family.compute(cases, generations, ctx)
 
 
-def verdict_details(metric: str, verdict: dict[str, Any]) -> dict[str, Any]:
+def verdict_details(metric: str, verdict: JsonObject) -> JsonObject:
     return {
         "reasoning": str(verdict.get("reasoning", ""))[:MAX_TEXT],
         "unsupported_claims": [str(x)[:MAX_TEXT] for x in (verdict.get("unsupported_claims") or [])[:8]],

@@ -13,9 +13,11 @@ shown to the generator and the judge, and usable as a required slot, matched as 
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from assay.schemas import JsonObject
 
 
 class Medication(BaseModel):
@@ -39,7 +41,7 @@ class PatientRecord(BaseModel):
     labs: dict[str, float] = Field(default_factory=dict)
     vitals: dict[str, float] = Field(default_factory=dict)
 
-    def slots(self) -> dict[str, Any]:
+    def slots(self) -> JsonObject:
         return self.model_dump(mode="json")
 
 

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
-from assay.schemas import LoadedDataset, ScoreRow
+from assay.schemas import JsonObject, LoadedDataset, ScoreRow
 from assay.spec import RunSpec
 from assay.suites.clinical import dataset, metrics, summary
 from assay.suites.clinical.schema import ClinicalAnswer, ClinicalCase
@@ -33,10 +32,10 @@ class ClinicalSuite(Suite[ClinicalCase, ClinicalAnswer]):
     def validation_frames(self, data: LoadedDataset) -> dict[str, pd.DataFrame]:
         return dataset.clinical_validation_frames(data)
 
-    def validation_parameters(self, data: LoadedDataset) -> dict[str, Any]:
+    def validation_parameters(self, data: LoadedDataset) -> JsonObject:
         return dataset.clinical_validation_parameters(data)
 
-    def live_replay(self, cases: list[ClinicalCase], data: LoadedDataset, ctx: ReplayContext) -> list[dict[str, Any]]:
+    def live_replay(self, cases: list[ClinicalCase], data: LoadedDataset, ctx: ReplayContext) -> list[JsonObject]:
         from assay.suites.clinical.live import live_answers
 
         return live_answers(cases, ctx)

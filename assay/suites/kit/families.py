@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from assay.schemas import ScoreRow
+from assay.schemas import JsonObject, ScoreRow
 from assay.spec import RunSpec
 from assay.suites.kit.suite import MetricContext, MetricFamily
 
@@ -73,7 +73,7 @@ class JuryPrompt:
 
     prompt_id: str
     metrics: Mapping[str, str] | None = None
-    details: Callable[[str, dict[str, Any]], dict[str, Any]] = field(default=lambda metric, verdict: {})
+    details: Callable[[str, JsonObject], JsonObject] = field(default=lambda metric, verdict: {})
 
     def prompt(self) -> Any:
         from assay.judges.prompts import get_prompt
@@ -142,7 +142,7 @@ def verdict_rows(
     prompt: Any,
     fields: Mapping[str, str],
     scales: Mapping[str, str],
-    details: Callable[[str, dict[str, Any]], dict[str, Any]],
+    details: Callable[[str, JsonObject], JsonObject],
 ) -> list[ScoreRow]:
     """One judge's rows for one case: its scores, or unscored rows saying why it has none."""
     base = {"request_key": result.request_key, "cached": result.cached, "model": result.model}

@@ -22,7 +22,7 @@ from pydantic import BaseModel
 
 from assay.rendering.case_view import CaseView, default_case_view
 from assay.rendering.sections import ReportSection
-from assay.schemas import LoadedDataset, ScoreRow
+from assay.schemas import JsonObject, LoadedDataset, ScoreRow
 from assay.spec import RunSpec
 from assay.suites.kit.summary import Summary
 
@@ -86,7 +86,6 @@ class Suite(ABC, Generic[CaseT, GenT]):
     case_model: ClassVar[type[BaseModel]]
     generation_model: ClassVar[type[BaseModel]]
     summary_model: ClassVar[type[Summary]] = Summary
-    default_params: ClassVar[dict[str, Any]] = {}
     group_label: ClassVar[str] = "group"  # what CaseView.group names: category, team, scenario
     # Dataset files holding the recorded outputs of the system under test: left out of the
     # dataset fingerprint that decides which runs compare like for like.
@@ -121,7 +120,7 @@ class Suite(ABC, Generic[CaseT, GenT]):
     def validation_frames(self, data: LoadedDataset) -> dict[str, pd.DataFrame]:
         """Tables the GX suites run on, keyed by the expectation file stem (e.g. "cases")."""
 
-    def validation_parameters(self, data: LoadedDataset) -> dict[str, Any]:
+    def validation_parameters(self, data: LoadedDataset) -> JsonObject:
         """Values for ``{"$PARAMETER": name}`` placeholders in the expectation files."""
         return {}
 
@@ -137,17 +136,17 @@ class Suite(ABC, Generic[CaseT, GenT]):
             if isinstance(record.get("id"), str) and record["id"] and record["id"] not in skip_ids
         ]
 
-    def parse_generations(self, raw: list[dict[str, Any]]) -> dict[str, GenT]:
+    def parse_generations(self, raw: list[JsonObject]) -> dict[str, GenT]:
         """Typed generations keyed by case id."""
         return {g["case_id"]: self.generation_model.model_validate(g) for g in raw}  # type: ignore[misc]
 
-    def recorded_generations(self, data: LoadedDataset, cases: list[CaseT]) -> list[dict[str, Any]]:
+    def recorded_generations(self, data: LoadedDataset, cases: list[CaseT]) -> list[JsonObject]:
         """The recorded outputs of the system under test, one per case: by default the rows of
         the dataset's generations file whose ``case_id`` is a case that passed the gate."""
         wanted = {c.id for c in cases}  # type: ignore[attr-defined]
         return [{k: v for k, v in g.items() if k != "_line"} for g in data.generations if str(g.get("case_id")) in wanted]
 
-    def live_replay(self, cases: list[CaseT], data: LoadedDataset, ctx: ReplayContext) -> list[dict[str, Any]]:
+    def live_replay(self, cases: list[CaseT], data: LoadedDataset, ctx: ReplayContext) -> list[JsonObject]:
         """Regenerate outputs with a live system instead of reading recorded ones."""
         raise NotImplementedError(f"suite {self.name!r} has no live replay; use --replay recorded")
 
@@ -160,7 +159,7 @@ class Suite(ABC, Generic[CaseT, GenT]):
         """Reduce per-judge rows to ensemble rows, add totals, and summarise per group."""
 
     # -- the report -----------------------------------------------------------------------
-    def load_summary(self, stored: dict[str, Any]) -> Summary:
+    def load_summary(self, stored: JsonObject) -> Summary:
         """The typed summary of a stored ``summary.json``."""
         return self.summary_model.model_validate(stored)
 

@@ -8,11 +8,10 @@ Layout: ``cases.jsonl`` (one MemoryCase per line: an evaluation query of a sessi
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
-from assay.schemas import LoadedDataset
+from assay.schemas import JsonObject, LoadedDataset
 from assay.suites.memory.schema import SCENARIOS, MemoryCase, Session
 from assay.validation.frames import as_id, frame, scalar, schema_errors, text_length
 from assay.validation.jsonl import load_cases_and_generations, read_extra_file
@@ -77,7 +76,7 @@ def memory_validation_frames(data: LoadedDataset) -> dict[str, pd.DataFrame]:
     }
 
 
-def _memory_errors(rec: dict[str, Any]) -> str | None:
+def _memory_errors(rec: JsonObject) -> str | None:
     problems = []
     if not isinstance(rec.get("memory", ""), str):
         problems.append("memory: must be text")
@@ -87,7 +86,7 @@ def _memory_errors(rec: dict[str, Any]) -> str | None:
     return "; ".join(problems) or None
 
 
-def memory_validation_parameters(data: LoadedDataset) -> dict[str, Any]:
+def memory_validation_parameters(data: LoadedDataset) -> JsonObject:
     if "sessions" in data.files:
         sessions = {i for r in data.extras.get("sessions", []) if (i := as_id(r.get("id"))) is not None}
     else:  # no conversations shipped (recorded replay only): the cases name the sessions

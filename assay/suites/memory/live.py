@@ -20,6 +20,7 @@ import yaml
 from assay.judges.prompts.base import fill
 from assay.replay.llm_calls import CallSettings, complete, map_bounded, run_sync
 from assay.replay.targets import TargetCall, call_target
+from assay.schemas import JsonObject
 from assay.spec import TargetSpec
 from assay.suites.kit import ReplayContext
 from assay.suites.memory.schema import MemoryCase, Session
@@ -30,7 +31,7 @@ DEFAULT_BODY = '{"turns": "{turns}", "session_id": "{session_id}"}'
 _JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
 
 
-def live_memories(cases: list[MemoryCase], sessions: list[dict[str, Any]], ctx: ReplayContext) -> list[dict[str, Any]]:
+def live_memories(cases: list[MemoryCase], sessions: list[JsonObject], ctx: ReplayContext) -> list[JsonObject]:
     """One MemoryGeneration-shaped dict per case; a session that could not be summarised gives
     its cases an ``error`` (they are unscored, with the reason), never an exception."""
     readable = _sessions(sessions)
@@ -51,7 +52,7 @@ def live_memories(cases: list[MemoryCase], sessions: list[dict[str, Any]], ctx: 
     return [{"case_id": c.id, "session_id": c.session_id, "model": model, **memories[c.session_id]} for c in cases]
 
 
-def _sessions(records: list[dict[str, Any]]) -> dict[str, Session]:
+def _sessions(records: list[JsonObject]) -> dict[str, Session]:
     out = {}
     for record in records:
         try:
@@ -64,7 +65,7 @@ def _sessions(records: list[dict[str, Any]]) -> dict[str, Session]:
 
 def _target_memories(
     target: TargetSpec, needed: list[str], sessions: dict[str, Session], ctx: ReplayContext
-) -> dict[str, dict[str, Any]]:
+) -> dict[str, JsonObject]:
     """Your summarizer condenses each session once: it receives ``turns`` (a list of
     ``{"role", "text"}``) and ``session_id``, and returns ``{"memory": str, "entities": [str]}``
     (or the memory text alone)."""
@@ -87,13 +88,13 @@ def _target_memories(
 
 async def _summarize_llm(
     session: Session | None, sid: str, settings: CallSettings, semaphore: asyncio.Semaphore, lang: str
-) -> dict[str, Any]:
+) -> JsonObject:
     if session is None:
         return _error(f"session {sid} could not be read from sessions.jsonl")
     rules = yaml.safe_load(RULES.read_text(encoding="utf-8"))
     template = rules["en" if lang == "en" else "ko"]
     window = int(rules["window_turns"])
-    memory: dict[str, Any] = {"memory": "", "entities": []}
+    memory: JsonObject = {"memory": "", "entities": []}
     for start in range(0, len(session.turns), window):
         turns = session.turns[start : start + window]
         values = {
@@ -118,7 +119,7 @@ def _undelimit(text: str) -> str:
     return text
 
 
-def parse_memory(text: str) -> dict[str, Any]:
+def parse_memory(text: str) -> JsonObject:
     """The summarizer's JSON reply; a reply that is not JSON is taken as the memory text."""
     match = _JSON_OBJECT.search(text or "")
     if match:
@@ -129,7 +130,7 @@ def parse_memory(text: str) -> dict[str, Any]:
     return {"memory": (text or "").strip(), "entities": [], "error": None}
 
 
-def _memory_record(value: Any) -> dict[str, Any]:
+def _memory_record(value: Any) -> JsonObject:
     if isinstance(value, str):
         return {"memory": value, "entities": [], "error": None}
     if not isinstance(value, dict) or not isinstance(value.get("memory", ""), str):
@@ -138,5 +139,5 @@ def _memory_record(value: Any) -> dict[str, Any]:
     return {"memory": value.get("memory", ""), "entities": [str(e) for e in entities], "error": None}
 
 
-def _error(message: str) -> dict[str, Any]:
+def _error(message: str) -> JsonObject:
     return {"memory": "", "entities": [], "error": message}

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel
 
 from assay.metrics import memory as mm
-from assay.schemas import ScoreRow
+from assay.schemas import JsonObject, ScoreRow
 from assay.suites.kit import AutomaticFamily, JuryFamily, JuryPrompt, MetricContext
 from assay.suites.memory.schema import MemoryCase, MemoryGeneration
 
@@ -33,7 +31,7 @@ def fact_rows(case: MemoryCase, gen: MemoryGeneration, ctx: MetricContext) -> li
     stale = mm.stale_as_current(text, [f.to_fact() for f in case.stale_facts])
     noise = mm.noise_ratio(gen.memory, expected)
 
-    def row(metric: str, value: float | None, details: dict[str, Any], why: str = "") -> ScoreRow:
+    def row(metric: str, value: float | None, details: JsonObject, why: str = "") -> ScoreRow:
         if value is None:
             return ScoreRow.unscored(case.id, metric, FACTS, FACT_METRICS[metric], why, details=details)
         return ScoreRow(case_id=case.id, metric=metric, family=FACTS, value=float(value),
@@ -57,7 +55,7 @@ def judge_input(case: MemoryCase, gen: MemoryGeneration, ctx: MetricContext) -> 
     )
 
 
-def verdict_details(metric: str, verdict: dict[str, Any]) -> dict[str, Any]:
+def verdict_details(metric: str, verdict: JsonObject) -> JsonObject:
     """Why: the judge's reasons, what helped, what was missing, its one-line summary."""
     return {
         "reasoning": str(verdict.get("reasoning", ""))[:MAX_TEXT],

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
-from assay.schemas import LoadedDataset, ScoreRow
+from assay.schemas import JsonObject, LoadedDataset, ScoreRow
 from assay.spec import RunSpec
 from assay.suites.kit import (
     AggregateResult,
@@ -42,10 +41,10 @@ class MemorySuite(Suite[MemoryCase, MemoryGeneration]):
     def validation_frames(self, data: LoadedDataset) -> dict[str, pd.DataFrame]:
         return dataset.memory_validation_frames(data)
 
-    def validation_parameters(self, data: LoadedDataset) -> dict[str, Any]:
+    def validation_parameters(self, data: LoadedDataset) -> JsonObject:
         return dataset.memory_validation_parameters(data)
 
-    def recorded_generations(self, data: LoadedDataset, cases: list[MemoryCase]) -> list[dict[str, Any]]:
+    def recorded_generations(self, data: LoadedDataset, cases: list[MemoryCase]) -> list[JsonObject]:
         """Each query gets the memory stored for its session (memories.jsonl is per session)."""
         stored = {str(m.get("session_id")): m for m in data.generations}
         out = []
@@ -56,7 +55,7 @@ class MemorySuite(Suite[MemoryCase, MemoryGeneration]):
                 out.append({**fields, "case_id": case.id, "session_id": case.session_id})
         return out
 
-    def live_replay(self, cases: list[MemoryCase], data: LoadedDataset, ctx: ReplayContext) -> list[dict[str, Any]]:
+    def live_replay(self, cases: list[MemoryCase], data: LoadedDataset, ctx: ReplayContext) -> list[JsonObject]:
         from assay.suites.memory.live import live_memories
 
         return live_memories(cases, data.extras.get("sessions", []), ctx)

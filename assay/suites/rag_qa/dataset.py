@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from assay.schemas import LoadedDataset
+from assay.schemas import JsonObject, LoadedDataset
 from assay.suites.rag_qa.schema import RagCase, RagGeneration, normalize_source
 from assay.validation.frames import as_id, frame, scalar, schema_errors, text_length
 from assay.validation.jsonl import load_cases_and_generations
@@ -111,7 +111,7 @@ def rag_validation_frames(data: LoadedDataset) -> dict[str, pd.DataFrame]:
     }
 
 
-def rag_validation_parameters(data: LoadedDataset) -> dict[str, Any]:
+def rag_validation_parameters(data: LoadedDataset) -> JsonObject:
     """Values for the ``$PARAMETER`` placeholders in the rag_qa expectation files."""
     documents = list(data.extras.get("kb_documents", []))
     if not data.extras.get("has_kb"):

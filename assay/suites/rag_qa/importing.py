@@ -10,9 +10,7 @@ with ``--replay recorded``); one without becomes ``cases.jsonl`` alone, for ``--
 
 from __future__ import annotations
 
-from typing import Any
-
-from assay.schemas import RowProblem
+from assay.schemas import JsonObject, RowProblem
 from assay.suites.rag_qa.dataset import CASES_FILE, GENERATIONS_FILE
 from assay.validation.tables import ImportField, TableRow, cell
 
@@ -34,7 +32,7 @@ class RagImporter:
 
     def records(
         self, rows: list[TableRow], mapping: dict[str, str], file: str
-    ) -> tuple[dict[str, list[dict[str, Any]]], list[RowProblem]]:
+    ) -> tuple[dict[str, list[JsonObject]], list[RowProblem]]:
         problems: list[RowProblem] = []
         cases, generations = [], []
         seen: dict[str, int] = {}
@@ -47,7 +45,7 @@ class RagImporter:
                                            column=mapping.get("id", "id"), expectation="import id",
                                            detail=f"id {case_id!r} already used by row {seen[case_id]}"))
             seen.setdefault(case_id, row.number)
-            case: dict[str, Any] = {"id": case_id, "question": v["question"], "reference_answer": v["reference_answer"]}
+            case: JsonObject = {"id": case_id, "question": v["question"], "reference_answer": v["reference_answer"]}
             case.update({k: v[k] for k in ("category", "keywords", "source_docs") if v[k]})
             cases.append(case)
             if "answer" in mapping:

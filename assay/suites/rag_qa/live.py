@@ -21,6 +21,7 @@ from typing import Any
 
 from assay.replay.llm_calls import CallSettings, Progress, complete, map_bounded, run_sync
 from assay.replay.targets import TargetCall, TargetReply, call_target
+from assay.schemas import JsonObject
 from assay.spec import RunSpec
 from assay.suites.kit import ReplayContext
 from assay.suites.rag_qa.schema import RagCase
@@ -37,7 +38,7 @@ Context:
 """
 
 
-def live_generations(cases: list[RagCase], kb_root: Path, ctx: ReplayContext) -> list[dict[str, Any]]:
+def live_generations(cases: list[RagCase], kb_root: Path, ctx: ReplayContext) -> list[JsonObject]:
     """Retrieve and answer every case live; one RagGeneration-shaped dict per case, in order.
 
     A case whose request still fails after retries gets ``answer=""`` and ``error`` set; this
@@ -51,7 +52,7 @@ def live_generations(cases: list[RagCase], kb_root: Path, ctx: ReplayContext) ->
     settings = CallSettings.for_generator(ctx.spec.generator, ctx.concurrency)
     retrieved = retrieve(cases, kb_root, ctx.spec, ctx.progress)
 
-    async def answer(pair: tuple[RagCase, list[dict[str, Any]]], semaphore: asyncio.Semaphore) -> dict[str, Any]:
+    async def answer(pair: tuple[RagCase, list[JsonObject]], semaphore: asyncio.Semaphore) -> JsonObject:
         case, hits = pair
         done = await complete(build_messages(case.question, [h["text"] for h in hits]), settings, semaphore)
         return {
@@ -73,7 +74,7 @@ def live_generations(cases: list[RagCase], kb_root: Path, ctx: ReplayContext) ->
 
 def retrieve(
     cases: list[RagCase], kb_root: Path, spec: RunSpec, progress: Progress = lambda message: None
-) -> list[list[dict[str, Any]]]:
+) -> list[list[JsonObject]]:
     """Build the index once and return, per case, its top-k chunks as RetrievedChunk dicts
     (source, text, score = cosine similarity), best first."""
     from assay.replay.chunking import chunk_documents
@@ -102,7 +103,7 @@ def build_messages(question: str, context_texts: list[str]) -> list[dict[str, st
     ]
 
 
-def target_generations(cases: list[RagCase], ctx: ReplayContext) -> list[dict[str, Any]]:
+def target_generations(cases: list[RagCase], ctx: ReplayContext) -> list[JsonObject]:
     """Your own RAG system answers every case (``--target``): it receives the question (and the
     case's id and category), and its answer and retrieved contexts become the generation."""
     target = ctx.spec.target
@@ -116,7 +117,7 @@ def target_generations(cases: list[RagCase], ctx: ReplayContext) -> list[dict[st
     return [_generation(reply, target.identity) for reply in replies]
 
 
-def _generation(reply: TargetReply, identity: str) -> dict[str, Any]:
+def _generation(reply: TargetReply, identity: str) -> JsonObject:
     error = reply.error
     if error is None and reply.answer is None:
         error = "the target's reply has no answer at its answer path"
@@ -130,7 +131,7 @@ def _generation(reply: TargetReply, identity: str) -> dict[str, Any]:
     }
 
 
-def _chunk(context: Any) -> dict[str, Any]:
+def _chunk(context: Any) -> JsonObject:
     """A retrieved context as the system gave it: a text, or an object with its text (``text``,
     ``content`` or ``page_content``), its source id and its score."""
     if isinstance(context, dict):

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel
 
 from assay.metrics import retrieval as r
-from assay.schemas import ScoreRow
+from assay.schemas import JsonObject, ScoreRow
 from assay.spec import RunSpec
 from assay.suites.kit import AutomaticFamily, JuryFamily, JuryPrompt, MetricContext, missing_generation
 from assay.suites.rag_qa.schema import RagCase, RagGeneration, normalize_source
@@ -89,7 +87,7 @@ def answer_input(case: RagCase, gen: RagGeneration, ctx: MetricContext) -> BaseM
     )
 
 
-def _feedback(metric: str, verdict: dict[str, Any]) -> dict[str, Any]:
+def _feedback(metric: str, verdict: JsonObject) -> JsonObject:
     return {"feedback": str(verdict.get("feedback", ""))[:500]}
 
 

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
-from assay.schemas import LoadedDataset, ScoreRow
+from assay.schemas import JsonObject, LoadedDataset, ScoreRow
 from assay.spec import RunSpec
 from assay.suites.kit import (
     AggregateResult,
@@ -44,10 +43,10 @@ class RagQASuite(Suite[RagCase, RagGeneration]):
     def validation_frames(self, data: LoadedDataset) -> dict[str, pd.DataFrame]:
         return dataset.rag_validation_frames(data)
 
-    def validation_parameters(self, data: LoadedDataset) -> dict[str, Any]:
+    def validation_parameters(self, data: LoadedDataset) -> JsonObject:
         return dataset.rag_validation_parameters(data)
 
-    def live_replay(self, cases: list[RagCase], data: LoadedDataset, ctx: ReplayContext) -> list[dict[str, Any]]:
+    def live_replay(self, cases: list[RagCase], data: LoadedDataset, ctx: ReplayContext) -> list[JsonObject]:
         from assay.suites.rag_qa.live import live_generations
 
         return live_generations(cases, data.root / "kb", ctx)

@@ -26,7 +26,7 @@ from typing import Any
 import pandas as pd
 from pydantic import BaseModel, ValidationError
 
-from assay.schemas import LoadedDataset
+from assay.schemas import JsonObject, LoadedDataset
 from assay.suites.report.schema import ReportCase, ReportGeneration
 from assay.validation.frames import as_id, frame, scalar, text_length
 from assay.validation.jsonl import load_cases_and_generations
@@ -148,7 +148,7 @@ def report_validation_frames(data: LoadedDataset) -> dict[str, pd.DataFrame]:
     }
 
 
-def report_validation_parameters(data: LoadedDataset) -> dict[str, Any]:
+def report_validation_parameters(data: LoadedDataset) -> JsonObject:
     return {
         "team_types": team_type_spellings(),
         "case_ids": sorted({i for r in data.records if (i := as_id(r.get("id"))) is not None}),
@@ -179,7 +179,7 @@ def _number(value: Any) -> float | int | None:
     return value if math.isfinite(value) else None
 
 
-def _schema_errors(record: dict[str, Any], model: type[BaseModel], checked: set[str]) -> str | None:
+def _schema_errors(record: JsonObject, model: type[BaseModel], checked: set[str]) -> str | None:
     """Pydantic errors no dedicated expectation reports (wrong types, unknown fields, token sums)."""
     clean = {k: v for k, v in record.items() if k != "_line"}
     try:

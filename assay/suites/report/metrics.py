@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from assay.metrics import report as rp
-from assay.schemas import ScoreRow
+from assay.schemas import JsonObject, ScoreRow
 from assay.suites.kit import AutomaticFamily, JuryFamily, JuryPrompt, MetricContext
 from assay.suites.report.schema import ReportCase, ReportGeneration
 from assay.suites.report.schema_match import requirement_met, resolve_team_type, schema_completeness
@@ -48,7 +48,7 @@ def _automatic(case: ReportCase, gen: ReportGeneration, ctx: MetricContext) -> l
 def automatic_rows(case: ReportCase, gen: ReportGeneration, embedding_model: Any = None) -> list[ScoreRow]:
     report = gen.report
 
-    def row(metric: str, value: float, details: dict[str, Any]) -> ScoreRow:
+    def row(metric: str, value: float, details: JsonObject) -> ScoreRow:
         return ScoreRow(
             case_id=case.id, metric=metric, family=AUTOMATIC, value=float(value),
             scale=AUTOMATIC_METRICS[metric], details=details,
@@ -168,16 +168,16 @@ def judge_input(case: ReportCase, gen: ReportGeneration, ctx: MetricContext | No
     )
 
 
-def _verdict_details(metric: str, verdict: dict[str, Any]) -> dict[str, Any]:
+def _verdict_details(metric: str, verdict: JsonObject) -> JsonObject:
     """The judge's reasoning and verdict lists (S/W/R and the report use them), truncated."""
-    details: dict[str, Any] = {"reasoning": str(verdict.get("reasoning", ""))[:MAX_TEXT]}
+    details: JsonObject = {"reasoning": str(verdict.get("reasoning", ""))[:MAX_TEXT]}
     for key in _VERDICT_LISTS:
         if key in verdict:
             details[key] = [str(x)[:MAX_TEXT] for x in verdict[key][:MAX_LIST_ITEMS]]
     return details
 
 
-def _hallucination_details(metric: str, verdict: dict[str, Any]) -> dict[str, Any]:
+def _hallucination_details(metric: str, verdict: JsonObject) -> JsonObject:
     if metric != "hallucination_count":
         return {}
     return {"hallucinations": list(verdict.get("hallucinations") or [])[:20]}

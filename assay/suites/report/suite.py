@@ -4,11 +4,10 @@ a three-judge ensemble, grades A+..F and strengths/weaknesses/recommendations pe
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
-from assay.schemas import LoadedDataset, ScoreRow
+from assay.schemas import JsonObject, LoadedDataset, ScoreRow
 from assay.spec import RunSpec
 from assay.suites.kit import (
     AggregateResult,
@@ -52,7 +51,7 @@ class ReportSuite(Suite[ReportCase, ReportGeneration]):
     def validation_frames(self, data: LoadedDataset) -> dict[str, pd.DataFrame]:
         return dataset.report_validation_frames(data)
 
-    def validation_parameters(self, data: LoadedDataset) -> dict[str, Any]:
+    def validation_parameters(self, data: LoadedDataset) -> JsonObject:
         return dataset.report_validation_parameters(data)
 
     def parse_cases(self, data: LoadedDataset, skip_ids: set[str] = frozenset()) -> list[ReportCase]:  # type: ignore[assignment]

@@ -26,7 +26,7 @@ from pydantic import BaseModel, Field
 from assay.judges.ensemble import aggregate_hallucination, merge_hallucination_cases
 from assay.metrics import report as rp
 from assay.rendering.tables import counted, fmt, markdown_table, md_text
-from assay.schemas import ScoreRow
+from assay.schemas import JsonObject, ScoreRow
 from assay.spec import RunSpec
 from assay.suites.kit import (
     AggregateResult,
@@ -65,14 +65,14 @@ class CaseSummary(BaseModel):
     missing_requirements: list[str] = Field(default_factory=list)
     missing_sections: list[str] = Field(default_factory=list)
     missing_fields: list[str] = Field(default_factory=list)
-    field_headers: list[dict[str, Any]] = Field(default_factory=list)
+    field_headers: list[JsonObject] = Field(default_factory=list)
     section_rate: float | None = None
     schema_rate: float | None = None
-    hallucination_cases: list[dict[str, Any]] = Field(default_factory=list)
+    hallucination_cases: list[JsonObject] = Field(default_factory=list)
     invalid_tags: list[int] = Field(default_factory=list)
     output_quality_disagreement: list[str] = Field(default_factory=list)
-    efficiency: dict[str, Any] = Field(default_factory=dict)
-    sources: dict[str, Any] = Field(default_factory=dict)
+    efficiency: JsonObject = Field(default_factory=dict)
+    sources: JsonObject = Field(default_factory=dict)
     strengths: list[str] = Field(default_factory=list)
     weaknesses: list[str] = Field(default_factory=list)
     recommendations: list[str] = Field(default_factory=list)
@@ -205,7 +205,7 @@ def _hallucination(case_id: str, judged: list[ScoreRow], get: Any) -> list[Score
     ]
 
 
-def _same_spot_once(case_lists: list[list[dict[str, Any]]]) -> list[list[dict[str, Any]]]:
+def _same_spot_once(case_lists: list[list[JsonObject]]) -> list[list[JsonObject]]:
     """Drop a judge's case when an earlier judge already reported the same type at the same
     location ("문장 12"): judges word the same finding differently, so merging on the claim
     text alone would list one hallucination once per judge."""
@@ -238,7 +238,7 @@ def _overall(case: ReportCase, get: Any, judged: list[ScoreRow]) -> tuple[ScoreR
     scores = {m: (r.value if r is not None else None) for m, r in rows.items()}
     d = {m: (r.details if r is not None else {}) for m, r in rows.items()}
     halluc_cases = d["hallucination"].get("cases", [])
-    swr_details: dict[str, Any] = {
+    swr_details: JsonObject = {
         "task_success_percentage": d["task_success"].get("completion_percentage"),
         "hallucination_count": scores["hallucination_count"],
         "source_diversity": d["source_quality"].get("source_diversity"),
@@ -346,7 +346,7 @@ SHORT = {"task_success": "task", "output_quality": "quality", "completeness": "c
 
 
 def report_sections(
-    scores: pd.DataFrame, summary: ReportSummary, cases: list[ReportCase], generations: dict[str, Any]
+    scores: pd.DataFrame, summary: ReportSummary, cases: list[ReportCase], generations: JsonObject
 ) -> list[ReportSection]:
     rank = {info.case_id: n for n, info in enumerate(summary.cases)}
     sections = [

@@ -11,11 +11,12 @@ some is at most PARTIAL. ``intent_label`` is the message's action class by cue w
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from assay.judges.offline import text as tx
 from assay.judges.offline.scoring import pct
 from assay.judges.prompts import AgentIntentInput
+from assay.schemas import JsonObject
 
 
 class AgentRules:
@@ -24,7 +25,7 @@ class AgentRules:
 
     PROMPT_RULES: ClassVar[dict[str, str]] = {"agent_intent": "agent_intent"}
 
-    def agent_intent(self, item: AgentIntentInput) -> dict[str, Any]:
+    def agent_intent(self, item: AgentIntentInput) -> JsonObject:
         tag = f"[{self.signal}]"
         message = tx.normalize(item.assistant_message)
         label = tx.message_intent(message)

@@ -21,11 +21,12 @@ own deterministic reading; the jury is a second, independent opinion.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from assay.judges.offline import text as tx
 from assay.judges.offline.scoring import band, pct
 from assay.judges.prompts import ClinicalInput
+from assay.schemas import JsonObject
 
 
 class ClinicalRules:
@@ -34,7 +35,7 @@ class ClinicalRules:
 
     PROMPT_RULES: ClassVar[dict[str, str]] = {"clinical_answer": "clinical_answer"}
 
-    def clinical_answer(self, item: ClinicalInput) -> dict[str, Any]:
+    def clinical_answer(self, item: ClinicalInput) -> JsonObject:
         tag = f"[{self.signal}]"
         answer = tx.normalize(item.answer)
         if not answer:

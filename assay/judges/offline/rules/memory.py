@@ -23,11 +23,12 @@ plus greetings/system text and resolved/stale items: 0 → 0, 1 → 2, 2 → 4, 
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from assay.judges.offline import text as tx
 from assay.judges.offline.scoring import pct
 from assay.judges.prompts import MemoryInput
+from assay.schemas import JsonObject
 
 TIME_UNITS = frozenset({"년", "월", "일", "시", "분", "주"})
 
@@ -38,7 +39,7 @@ class MemoryRules:
 
     PROMPT_RULES: ClassVar[dict[str, str]] = {"memory_usefulness": "memory_usefulness"}
 
-    def memory_usefulness(self, item: MemoryInput) -> dict[str, Any]:
+    def memory_usefulness(self, item: MemoryInput) -> JsonObject:
         tag = f"[{self.signal}]"
         if tx.is_empty_memory(item.memory) and not item.entities:
             return {

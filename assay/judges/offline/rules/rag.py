@@ -29,12 +29,13 @@ perfect answers, so a wrong answer's relevance is capped at 4.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from assay.judges.offline import claims as cl
 from assay.judges.offline import text as tx
 from assay.judges.offline.scoring import band, pct
 from assay.judges.prompts import RagAnswerInput
+from assay.schemas import JsonObject
 
 
 class RagRules:
@@ -43,7 +44,7 @@ class RagRules:
 
     PROMPT_RULES: ClassVar[dict[str, str]] = {"rag_answer": "rag_answer"}
 
-    def rag_answer(self, item: RagAnswerInput) -> dict[str, Any]:
+    def rag_answer(self, item: RagAnswerInput) -> JsonObject:
         question, answer, reference = item.question, item.generated_answer, item.reference_answer
         context = "\n".join(item.contexts)
         tag = f"[{self.signal}]"
@@ -111,7 +112,7 @@ class RagRules:
         notes.append(f"질문 핵심어 포함률 {pct(q)}")
         return _verdict(tag, notes, accuracy, completeness, relevance)
 
-    def _rag_cross_language(self, tag: str, question: str, answer: str, reference: str) -> dict[str, Any]:
+    def _rag_cross_language(self, tag: str, question: str, answer: str, reference: str) -> JsonObject:
         """A Latin-script answer to a Hangul reference: figures and Latin names only."""
         converted = cl.english_as_korean_figures(answer)
         findings = cl.figure_findings(converted, reference, question)
@@ -129,7 +130,7 @@ class RagRules:
         return _verdict(tag, notes, accuracy, band(share, self.COMP_CUTS, 1), 4)
 
 
-def _verdict(tag: str, notes: list[str], accuracy: float, completeness: float, relevance: float) -> dict[str, Any]:
+def _verdict(tag: str, notes: list[str], accuracy: float, completeness: float, relevance: float) -> JsonObject:
     return {
         "feedback": f"{tag} " + ". ".join(notes) + ".",
         "accuracy": accuracy,

@@ -25,11 +25,12 @@ tags are then correct. An uncited claim is supported when its figures occur in s
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from assay.judges.offline import text as tx
 from assay.judges.offline.scoring import pct
 from assay.judges.prompts import ReportInput
+from assay.schemas import JsonObject
 
 
 class ReportRules:
@@ -38,7 +39,7 @@ class ReportRules:
 
     PROMPT_RULES: ClassVar[dict[str, str]] = {"report_factual_accuracy": "report_factual_accuracy", "report_coherence": "report_coherence", "report_relevance": "report_relevance", "report_hallucination": "report_hallucination"}
 
-    def _report_claims(self, item: ReportInput) -> dict[str, Any]:
+    def _report_claims(self, item: ReportInput) -> JsonObject:
         """Per-sentence analysis shared by the four report rules."""
         sources = {s.number: s for s in item.sources}
         all_sources = "\n".join(f"{s.title}\n{s.content}" for s in item.sources)
@@ -100,7 +101,7 @@ class ReportRules:
             "sources": sources,
         }
 
-    def report_factual_accuracy(self, item: ReportInput) -> dict[str, Any]:
+    def report_factual_accuracy(self, item: ReportInput) -> JsonObject:
         a = self._report_claims(item)
         claims = a["claims"]
         issues: list[str] = []
@@ -140,7 +141,7 @@ class ReportRules:
         )
         return {"score": score, "reasoning": reasoning, "issues": issues}
 
-    def report_coherence(self, item: ReportInput) -> dict[str, Any]:
+    def report_coherence(self, item: ReportInput) -> JsonObject:
         report = item.report
         heads = tx.headers(report)
         sents = [s for s in tx.sentences(report) if not tx.HEADER_RE.match(s)]
@@ -191,7 +192,7 @@ class ReportRules:
         )
         return {"score": score, "reasoning": reasoning, "strengths": strengths, "weaknesses": weaknesses}
 
-    def report_relevance(self, item: ReportInput) -> dict[str, Any]:
+    def report_relevance(self, item: ReportInput) -> JsonObject:
         report = item.report
         ctx = self.prepare([item.query, *tx.sentences(report)])
         topic = _query_topic(item.query)
@@ -234,9 +235,9 @@ class ReportRules:
             "missing_requirements": missing,
         }
 
-    def report_hallucination(self, item: ReportInput) -> dict[str, Any]:
+    def report_hallucination(self, item: ReportInput) -> JsonObject:
         a = self._report_claims(item)
-        cases: list[dict[str, Any]] = []
+        cases: list[JsonObject] = []
         tags_total = tags_ok = 0
         for c in a["claims"]:
             tags_total += len(c["tags"])
@@ -269,7 +270,7 @@ def _clean(text: str) -> str:
     return re.sub(r"\s+([.,])", r"\1", re.sub(r"\s{2,}", " ", text)).strip()
 
 
-def _case(kind: str, location: str, description: str, severity: int) -> dict[str, Any]:
+def _case(kind: str, location: str, description: str, severity: int) -> JsonObject:
     return {"type": kind, "location": location, "description": description, "severity": severity}
 
 
