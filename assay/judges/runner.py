@@ -2,7 +2,7 @@
 
 Why one runner instead of a Prefect task per call: a task run costs tens of milliseconds, a
 suite has thousands of judge calls, and lineage is kept per request in the ``CallStore``
-instead (see DESIGN.md, "batch, don't fan out").
+instead: batch the calls inside one task, don't fan out into a task per call.
 
 Policy, per (case, judge) call:
 

@@ -6,10 +6,12 @@ here, so this module knows nothing of stores or Prefect.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
+from pydantic import BaseModel
 
 from assay.rendering.explorer import ExplorerData, ExplorerMetric, case_hash, explorer_data
 from assay.rendering.jury_costs import jury_cost_section
@@ -39,7 +41,7 @@ def render_report(
     scores: pd.DataFrame,
     summary: Any,
     cases: list[Any],
-    generations: JsonObject,
+    generations: Mapping[str, BaseModel],
     jury_runs: list[JsonObject],
     comparison: ReportSection | None = None,
 ) -> RenderedReport:
@@ -65,7 +67,7 @@ def case_explorer(
     scores: pd.DataFrame,
     summary: Any,
     cases: list[Any],
-    generations: JsonObject,
+    generations: Mapping[str, BaseModel],
     jury_runs: list[JsonObject],
 ) -> ExplorerData:
     """Every case through the suite's ``case_view``, with its scores, judges and lineage."""

@@ -40,7 +40,7 @@ from assay.suites.kit import (
     value_index,
 )
 from assay.suites.report.metrics import AUTOMATIC_METRICS, HALLUCINATION_METRICS, JURY, SCORE_PROMPTS
-from assay.suites.report.schema import TEAM_TYPES, ReportCase
+from assay.suites.report.schema import TEAM_TYPES, ReportCase, ReportGeneration
 
 SIX = tuple(rp.WEIGHTS)  # task_success, output_quality, completeness, hallucination, efficiency, source_quality
 DETAIL_METRICS = ("factual_accuracy", "coherence", "relevance", "hallucination_count", "citation_accuracy", "invalid_citations")
@@ -346,7 +346,7 @@ SHORT = {"task_success": "task", "output_quality": "quality", "completeness": "c
 
 
 def report_sections(
-    scores: pd.DataFrame, summary: ReportSummary, cases: list[ReportCase], generations: JsonObject
+    scores: pd.DataFrame, summary: ReportSummary, cases: list[ReportCase], generations: dict[str, ReportGeneration]
 ) -> list[ReportSection]:
     rank = {info.case_id: n for n, info in enumerate(summary.cases)}
     sections = [
