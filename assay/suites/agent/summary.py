@@ -29,7 +29,7 @@ from assay.suites.kit import (
     metric_stats,
     value_index,
 )
-from assay.suites.kit.charts import hbar_chart, means_chart
+from assay.suites.kit.charts import drawn, group_chart, means_chart
 
 SCORES = ("intent", "consistency", "accuracy", "latency", "stability")
 METRICS = ("total", *SCORES)
@@ -228,14 +228,11 @@ def _query_md(q: QuerySummary) -> str:
 
 def charts(summary: AgentSummary) -> dict[str, bytes]:
     """Total by latency class, and the mean of each of the five scores."""
-    out: dict[str, bytes] = {}
-    by_class = {c: v["total"] for c, v in summary.by_latency_class.items() if v.get("total") is not None}
-    if by_class:
-        out["total_by_latency_class"] = hbar_chart(by_class, (0, 5), 3.5, "mean total (0-5)", "Total by latency class")  # type: ignore[arg-type]
-    means = means_chart({m: summary.mean(m) for m in SCORES}, (0, 5.4), 3.5, "Score means (0-5)")
-    if means:
-        out["score_means"] = means
-    return out
+    return drawn({
+        "total_by_latency_class": group_chart(summary.by_latency_class, "total", (0, 5), 3.5, "mean total (0-5)",
+                                              "Total by latency class"),
+        "score_means": means_chart({m: summary.mean(m) for m in SCORES}, (0, 5.4), 3.5, "Score means (0-5)"),
+    })
 
 
 GUIDE = """Every query is sent N times (repeats). Per repeat: **accuracy** from the share of the query's

@@ -29,7 +29,7 @@ from assay.suites.kit import (
     metric_stats,
     value_index,
 )
-from assay.suites.kit.charts import hbar_chart, means_chart
+from assay.suites.kit.charts import drawn, group_chart, means_chart
 
 METRICS = ("aggregate", "sfs", "csp", "cus", *JURY_METRICS, "hallucinations", "violations", "perplexity")
 SCALES = {"aggregate": "0-1", **CHECK_METRICS, **dict.fromkeys(JURY_METRICS, "1-5"), PERPLEXITY[0]: PERPLEXITY[1]}
@@ -197,15 +197,12 @@ def _turn_md(t: TurnSummary, gen: ClinicalAnswer | None) -> str:
 
 
 def charts(summary: ClinicalSummary) -> dict[str, bytes]:
-    out: dict[str, bytes] = {}
-    by_patient = {p: v["aggregate"] for p, v in summary.by_patient.items() if v.get("aggregate") is not None}
-    if by_patient:
-        out["aggregate_by_patient"] = hbar_chart(by_patient, (0, 1), 0.8, "mean aggregate (0-1)", "Aggregate by patient")  # type: ignore[arg-type]
-    means = means_chart({m: summary.mean(m) for m in ("sfs", "csp", "cus", "aggregate")}, (0, 1.08), 0.8,
-                        "SFS, CSP (lower is better), CUS, aggregate")
-    if means:
-        out["score_means"] = means
-    return out
+    return drawn({
+        "aggregate_by_patient": group_chart(summary.by_patient, "aggregate", (0, 1), 0.8, "mean aggregate (0-1)",
+                                            "Aggregate by patient"),
+        "score_means": means_chart({m: summary.mean(m) for m in ("sfs", "csp", "cus", "aggregate")}, (0, 1.08), 0.8,
+                                   "SFS, CSP (lower is better), CUS, aggregate"),
+    })
 
 
 GUIDE = """**SFS** (slot factuality, 0-1, higher is better): 1 − the weighted share of the facts the answer

@@ -71,3 +71,18 @@ def means_chart(means: Mapping[str, float | None], ylim: tuple[float, float], go
     fig, ax = pyplot().subplots(figsize=(7, 4))
     bars(ax, shown, ylim, good, title, digits=2)
     return png(fig)
+
+
+def group_chart(
+    groups: Mapping[str, Mapping[str, float | None]], metric: str, xlim: tuple[float, float], good: float,
+    xlabel: str, title: str,
+) -> bytes | None:
+    """One metric's mean per group (``Summary`` group tables such as ``by_scenario``), groups
+    without a score left out; None when no group has one."""
+    values = {group: means[metric] for group, means in groups.items() if means.get(metric) is not None}
+    return hbar_chart(values, xlim, good, xlabel, title) if values else None  # type: ignore[arg-type]
+
+
+def drawn(charts: Mapping[str, bytes | None]) -> dict[str, bytes]:
+    """The charts that were drawn, by name (a chart with nothing to show is None)."""
+    return {name: image for name, image in charts.items() if image is not None}

@@ -28,7 +28,7 @@ from assay.suites.kit import (
     metric_stats,
     value_index,
 )
-from assay.suites.kit.charts import hbar_chart, means_chart
+from assay.suites.kit.charts import drawn, group_chart, means_chart
 from assay.suites.memory.metrics import CRITERIA, FACT_METRICS
 from assay.suites.memory.schema import SCENARIOS, MemoryCase, MemoryGeneration
 
@@ -201,14 +201,12 @@ def _query_md(q: QuerySummary, gen: MemoryGeneration | None) -> str:
 
 def charts(summary: MemorySummary) -> dict[str, bytes]:
     """Overall usefulness by scenario, and the mean of each criterion."""
-    out: dict[str, bytes] = {}
-    by_scenario = {s: v["overall"] for s, v in summary.by_scenario.items() if v.get("overall") is not None}
-    if by_scenario:
-        out["overall_by_scenario"] = hbar_chart(by_scenario, (0, 100), 70, "mean overall (0-100)", "Overall by scenario")  # type: ignore[arg-type]
-    means = means_chart({m: summary.mean(m) for m in CRITERIA}, (0, 10.8), 7.0, "Criterion means (0-10; noise: lower is better)")
-    if means:
-        out["criterion_means"] = means
-    return out
+    return drawn({
+        "overall_by_scenario": group_chart(summary.by_scenario, "overall", (0, 100), 70, "mean overall (0-100)",
+                                           "Overall by scenario"),
+        "criterion_means": means_chart({m: summary.mean(m) for m in CRITERIA}, (0, 10.8), 7.0,
+                                       "Criterion means (0-10; noise: lower is better)"),
+    })
 
 
 GUIDE = """Each query is judged on the stored memory alone (the conversation is not shown to the judge):

@@ -19,7 +19,7 @@ from assay.suites.kit import (
     metric_stats,
     value_index,
 )
-from assay.suites.kit.charts import bars, hbar_chart, png, pyplot
+from assay.suites.kit.charts import bars, drawn, group_chart, png, pyplot
 from assay.suites.rag_qa.metrics import ANSWER_METRICS, retrieval_metric_names
 from assay.suites.rag_qa.schema import RagCase, RagGeneration
 
@@ -74,10 +74,8 @@ def charts(summary: RagSummary) -> dict[str, bytes]:
         if five:
             bars(axes[0][1], five, (0, 5.5), 4.0, "Answer metrics (mean, 1-5)")
         out["metric_means"] = png(fig)
-    mrr = {cat: v["reciprocal_rank"] for cat, v in summary.by_category.items() if v.get("reciprocal_rank") is not None}
-    if mrr:
-        out["mrr_by_category"] = hbar_chart(mrr, (0, 1.05), 0.75, "mean reciprocal rank", "MRR by category")  # type: ignore[arg-type]
-    return out
+    mrr = group_chart(summary.by_category, "reciprocal_rank", (0, 1.05), 0.75, "mean reciprocal rank", "MRR by category")
+    return drawn({**out, "mrr_by_category": mrr})
 
 
 def report_sections(

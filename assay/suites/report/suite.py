@@ -18,7 +18,7 @@ from assay.suites.kit import (
     Suite,
     labelled,
 )
-from assay.suites.kit.charts import bars, hbar_chart, png, pyplot
+from assay.suites.kit.charts import bars, group_chart, png, pyplot
 from assay.suites.report import dataset, metrics, summary
 from assay.suites.report.schema import ReportCase, ReportGeneration
 from assay.suites.report.summary import ReportSummary
@@ -91,12 +91,10 @@ class ReportSuite(Suite[ReportCase, ReportGeneration]):
             colors = ["#DD8452" if n == "overall" else "#4C72B0" for n in means]
             bars(ax, means, (0, 10.8), 8.0, "Metric means (0-10)", digits=2, colors=colors, good_label="B (8.0)")
             charts["metric_means"] = png(fig)
-        teams = {t: i.means.get("overall") for t, i in summary_.by_team_type.items()}
-        teams = {t: v for t, v in teams.items() if v is not None}
+        teams = group_chart({t: i.means for t, i in summary_.by_team_type.items()}, "overall", (0, 10), 8.0,
+                            "mean overall score (0-10)", "Overall score by team type")
         if teams:
-            charts["overall_by_team_type"] = hbar_chart(
-                teams, (0, 10), 8.0, "mean overall score (0-10)", "Overall score by team type"  # type: ignore[arg-type]
-            )
+            charts["overall_by_team_type"] = teams
         overall = [c.overall for c in summary_.cases if c.overall is not None]
         if overall:
             charts["overall_distribution"] = _grade_histogram(overall)
