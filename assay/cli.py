@@ -158,9 +158,9 @@ def run(
 
 def _preflight(spec: Any, options: Any) -> None:
     """Fail before any server starts when a model the run calls has no key or the store is unwritable."""
-    from assay.preflight import problems, store_problems
+    from assay.preflight import baseline_problems, problems, store_problems
 
-    found = problems(spec) or store_problems(options)
+    found = problems(spec) or store_problems(options) or baseline_problems(spec, options)
     for line in found:
         _err(line)
     if found:

@@ -72,6 +72,24 @@ def problems(spec: RunSpec) -> list[str]:
     return out
 
 
+def baseline_problems(spec: RunSpec, options: RunOptions) -> list[str]:
+    """One line if ``--compare-with RUN`` names a run the store does not hold, or a run of
+    another suite: found now, instead of a finished run whose comparison step was refused."""
+    if not spec.compare_with or spec.compare_with == "latest":
+        return []
+    from assay.lineage.manifest import load_manifest_record
+    from assay.lineage.store import ArtifactStore
+
+    try:
+        record = load_manifest_record(ArtifactStore(options.store_url()), spec.compare_with)
+    except (FileNotFoundError, ValueError) as exc:
+        return [f"--compare-with {spec.compare_with}: {exc}"]
+    if record.get("suite") != spec.suite:
+        return [f"--compare-with {spec.compare_with}: a {record.get('suite')} run cannot be the baseline of a "
+                f"{spec.suite} run (compare runs of one suite)"]
+    return []
+
+
 def store_problems(options: RunOptions) -> list[str]:
     """One line if the store (or ``--out``, where task results live) cannot take a write.
 

@@ -143,3 +143,15 @@ def test_put_heals_a_corrupt_object_it_finds_in_place(tmp_path):
     (tmp_path / ".assay" / "objects" / sha[:2] / sha).write_bytes(b"payl0ad")
     store.put(b"payload")
     assert store.get(sha) == b"payload" and len(store.set_aside_since("2000-01-01T00:00:00+00:00")) == 1
+
+
+def test_a_baseline_of_another_suite_or_a_missing_one_fails_before_the_run(tmp_path):
+    out = tmp_path / "runs"
+    (out / "memory-1").mkdir(parents=True)
+    (out / "memory-1" / "manifest.json").write_text('{"suite": "memory", "run_id": "memory-1"}')
+    result, output = cli("run", "rag_qa", "--offline", "--out", str(out), "--compare-with", "memory-1")
+    assert result.exit_code == EXIT_FAILED, output
+    assert "--compare-with memory-1: a memory run cannot be the baseline of a rag_qa run" in output
+    assert "run id:" not in output and len([line for line in result.output.splitlines() if line.strip()]) == 1
+    result, output = cli("run", "rag_qa", "--offline", "--out", str(out), "--compare-with", "nosuch")
+    assert result.exit_code == EXIT_FAILED and "--compare-with nosuch: no run 'nosuch'" in output, output
