@@ -51,6 +51,10 @@ class MemoryCase(BaseModel):
     query: str = Field(min_length=1)
     expected_facts: list[FactSpec] = Field(default_factory=list)
     stale_facts: list[FactSpec] = Field(default_factory=list, description="superseded values; must not read as current")
+    conversation: list[Turn] = Field(
+        default_factory=list,
+        description="the session's turns, attached when cases are parsed: shown to a reader of the report, never to the judge",
+    )
 
 
 class MemoryGeneration(BaseModel):

@@ -18,7 +18,7 @@ from assay.suites.kit import (
     labelled,
 )
 from assay.suites.memory import dataset, metrics, summary
-from assay.suites.memory.schema import MemoryCase, MemoryGeneration
+from assay.suites.memory.schema import MemoryCase, MemoryGeneration, Session
 
 
 class MemorySuite(Suite[MemoryCase, MemoryGeneration]):
@@ -34,6 +34,18 @@ class MemorySuite(Suite[MemoryCase, MemoryGeneration]):
     group_label = "scenario"
     recorded_outputs = ("memories",)
     summary_model = summary.MemorySummary
+
+    def parse_cases(self, data: LoadedDataset, skip_ids: set[str] = frozenset()) -> list[MemoryCase]:  # type: ignore[assignment]
+        """The kit's typed cases, each with its session's conversation (for the report's case view)."""
+        turns = {}
+        for record in data.extras.get("sessions", []):
+            try:
+                session = Session.model_validate(record)
+            except ValueError:
+                continue  # named by the gate
+            turns[session.id] = session.turns
+        return [case.model_copy(update={"conversation": turns.get(case.session_id, [])})
+                for case in super().parse_cases(data, skip_ids)]
 
     def load_dataset(self, root: Path) -> LoadedDataset:
         return dataset.load_memory_dataset(root)
@@ -70,7 +82,8 @@ class MemorySuite(Suite[MemoryCase, MemoryGeneration]):
         return summary.charts(summary_)
 
     def case_view(self, case: MemoryCase, generation: MemoryGeneration | None) -> CaseView:
-        inputs = labelled(("query", case.query), ("session", case.session_id),
+        conversation = "\n".join(f"{turn.role}: {turn.text}" for turn in case.conversation)
+        inputs = labelled(("query", case.query), ("session", case.session_id), ("conversation", conversation),
                           ("expected facts", "\n".join(f.fact for f in case.expected_facts)),
                           ("stale facts (must not read as current)", "\n".join(f.fact for f in case.stale_facts)))
         outputs = labelled(("memory", generation.memory or "(empty)"), ("entities", ", ".join(generation.entities)),
