@@ -11,7 +11,7 @@ import pytest
 from assay.judges.offline import offline_jury
 from assay.judges.runner import JuryRunner
 from assay.metrics.clinical import evaluate_answer
-from assay.spec import JurySpec, PanelJudge, RunSpec, TargetSpec
+from assay.spec import JurySpec, RunSpec, TargetSpec
 from assay.suites.clinical.live import live_answers
 from assay.suites.kit import MetricContext, ReplayContext
 from assay.suites.registry import get_suite
@@ -123,8 +123,7 @@ def _run_families(root=BUNDLED):
     data = suite.load_dataset(root)
     cases = suite.parse_cases(data)
     generations = suite.parse_generations(suite.recorded_generations(data, cases))
-    panel = [PanelJudge(name=j.name, model=j.model, weight=j.weight) for j in offline_jury()]
-    spec = RunSpec(suite="clinical", jury=JurySpec(offline=True, panel=panel))
+    spec = RunSpec(suite="clinical", jury=JurySpec(offline=True)).completed(suite.default_dataset)  # the panel, as a run records it
     ctx = MetricContext(spec=spec, jury=JuryRunner(offline_jury()))
     rows = [row for family in suite.metric_families() for row in family.compute(cases, generations, ctx)]
     return suite, cases, generations, suite.aggregate(rows, cases, spec)

@@ -14,7 +14,7 @@ from assay.metrics.memory import (
     overall_score,
     stale_as_current,
 )
-from assay.spec import JurySpec, PanelJudge, RunSpec
+from assay.spec import JurySpec, RunSpec
 from assay.suites.kit import MetricContext
 from assay.suites.registry import get_suite
 from tests.support.memory_data import write_memory_dataset
@@ -117,8 +117,7 @@ def _evaluate(tmp_path):
     data = suite.load_dataset(write_memory_dataset(tmp_path / "memory"))
     cases = suite.parse_cases(data)
     generations = suite.parse_generations(suite.recorded_generations(data, cases))
-    panel = [PanelJudge(name=j.name, model=j.model, weight=j.weight) for j in offline_jury()]
-    spec = RunSpec(suite="memory", jury=JurySpec(offline=True, panel=panel))
+    spec = RunSpec(suite="memory", jury=JurySpec(offline=True)).completed(suite.default_dataset)  # the panel, as a run records it
     ctx = MetricContext(spec=spec, jury=JuryRunner(offline_jury()))
     rows = [row for family in suite.metric_families() for row in family.compute(cases, generations, ctx)]
     return suite.aggregate(rows, cases, spec)

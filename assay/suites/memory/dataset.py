@@ -92,3 +92,16 @@ def memory_validation_parameters(data: LoadedDataset) -> JsonObject:
     else:  # no conversations shipped (recorded replay only): the cases name the sessions
         sessions = {i for r in data.records if (i := as_id(r.get("session_id"))) is not None}
     return {"scenarios": list(SCENARIOS), "session_ids": sorted(sessions)}
+
+
+def readable_sessions(records: list[JsonObject]) -> dict[str, Session]:
+    """The sessions that validate, by id (an unreadable one is named by the gate; its cases
+    get "session could not be read")."""
+    out = {}
+    for record in records:
+        try:
+            session = Session.model_validate(record)
+        except ValueError:
+            continue  # named by the gate; its cases get "session could not be read"
+        out[session.id] = session
+    return out

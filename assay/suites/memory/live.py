@@ -23,6 +23,7 @@ from assay.replay.targets import TargetCall, call_target
 from assay.schemas import JsonObject
 from assay.spec import TargetSpec
 from assay.suites.kit import ReplayContext
+from assay.suites.memory.dataset import readable_sessions
 from assay.suites.memory.schema import MemoryCase, Session
 
 RULES = Path(__file__).resolve().parent / "rules" / "summarizer.yaml"
@@ -34,7 +35,7 @@ _JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
 def live_memories(cases: list[MemoryCase], sessions: list[JsonObject], ctx: ReplayContext) -> list[JsonObject]:
     """One MemoryGeneration-shaped dict per case; a session that could not be summarised gives
     its cases an ``error`` (they are unscored, with the reason), never an exception."""
-    readable = _sessions(sessions)
+    readable = readable_sessions(sessions)
     needed = list(dict.fromkeys(c.session_id for c in cases))
     target = ctx.spec.target
     if target is not None:
@@ -50,17 +51,6 @@ def live_memories(cases: list[MemoryCase], sessions: list[JsonObject], ctx: Repl
         ))
         memories = dict(zip(needed, done, strict=True))
     return [{"case_id": c.id, "session_id": c.session_id, "model": model, **memories[c.session_id]} for c in cases]
-
-
-def _sessions(records: list[JsonObject]) -> dict[str, Session]:
-    out = {}
-    for record in records:
-        try:
-            session = Session.model_validate(record)
-        except ValueError:
-            continue  # named by the gate; its cases get "session could not be read"
-        out[session.id] = session
-    return out
 
 
 def _target_memories(

@@ -18,7 +18,7 @@ from assay.suites.kit import (
     labelled,
 )
 from assay.suites.memory import dataset, metrics, summary
-from assay.suites.memory.schema import MemoryCase, MemoryGeneration, Session
+from assay.suites.memory.schema import MemoryCase, MemoryGeneration
 
 
 class MemorySuite(Suite[MemoryCase, MemoryGeneration]):
@@ -37,14 +37,8 @@ class MemorySuite(Suite[MemoryCase, MemoryGeneration]):
 
     def parse_cases(self, data: LoadedDataset, skip_ids: set[str] = frozenset()) -> list[MemoryCase]:  # type: ignore[assignment]
         """The kit's typed cases, each with its session's conversation (for the report's case view)."""
-        turns = {}
-        for record in data.extras.get("sessions", []):
-            try:
-                session = Session.model_validate(record)
-            except ValueError:
-                continue  # named by the gate
-            turns[session.id] = session.turns
-        return [case.model_copy(update={"conversation": turns.get(case.session_id, [])})
+        sessions = dataset.readable_sessions(data.extras.get("sessions", []))
+        return [case.model_copy(update={"conversation": sessions[case.session_id].turns if case.session_id in sessions else []})
                 for case in super().parse_cases(data, skip_ids)]
 
     def load_dataset(self, root: Path) -> LoadedDataset:
