@@ -1,32 +1,37 @@
 """How well does the offline jury agree with human labels?
 
 Runs each offline judge and the ensemble (``aggregate_scores`` with the default weights;
-median for hallucination counts, min for citation accuracy, as seed 000 §3.3.3) over
-``datasets/judgments/labelled.jsonl`` and prints, per prompt field, per prompt id and
-overall:
+median for hallucination counts, min for citation accuracy, as seed 000 §3.3.3) over three
+kinds of labelled set and prints one table per set, then the sets side by side:
+
+- in-sample: ``datasets/judgments/labelled.jsonl`` (the set the cut-offs were set on) plus the
+  bundled rag_qa answer labels and memory labels, which the rules have been checked against;
+- dev: the held-out sets that were looked at while the rules were developed
+  (``bench/heldout/<suite>/labelled.jsonl`` is v1; an older ``bench/heldout/vN/`` is dev too);
+- fresh: the newest ``bench/heldout/vN/<suite>/labelled.jsonl``, labelled by the rubric in
+  ``docs/judges.md`` before the jury first ran on it and never used to change a rule.
+
+Per prompt field and predictor (the ensemble; each judge too with ``--judges``):
 
 - exact: |prediction − label| ≤ half a step (step 1 on 1-5, 0-5 and 0-10 scales and for
   counts, 0.1 on the 0-1 citation-accuracy scale), i.e. the rounded prediction equals the label;
 - within1: |prediction − label| ≤ one step (within 1 point on 1-5 and 0-10, 0.1 on 0-1);
-- MAE: mean absolute error, in the field's units for field rows; for the per-prompt and
-  overall rows every field is first rescaled to 0-10 (counts are capped at 10);
+- MAE: mean absolute error in the field's units;
 - rho: Spearman rank correlation with the labels (average ranks for ties; "-" if either
-  side is constant).
-
+  side is constant);
 - caught: of the answers labelled in the bottom quarter of the scale (≤ 2 on 1-5, ≤ 2.5 on
-  0-10), the share the predictor scores at most 2.5 on 1-5 (3.75 on 0-10): wrong answers caught;
+  0-10, RELATED_BUT_WRONG or FAILED for agent verdicts), the share the predictor scores at
+  most 3/8 up the scale (2.5 on 1-5, 3.75 on 0-10): wrong answers caught;
 - flagged: of the answers labelled in the top quarter (≥ 4 on 1-5, ≥ 7.5 on 0-10), the share
-  the predictor scores at most 3 on 1-5 (5 on 0-10): correct answers wrongly flagged.
+  the predictor scores at most half-way (3 on 1-5, 5 on 0-10): correct answers wrongly flagged.
   Neither is computed for fields where lower is better (memory noise) or for counts.
 
 The agent prompt's ``intent_label`` (categorical) is reported as exact agreement only.
+Every labelled row is checked against its prompt (known prompt id, input that fits the
+prompt's input model, every score field present and on its scale) before anything runs; a
+malformed row stops the bench with its file, line and problem instead of dropping out.
 
-Sets: in-sample (``datasets/judgments/labelled.jsonl``, the set the cut-offs were set on; the
-bundled rag_qa and memory labels, which the rules have been checked against) and held-out
-(``bench/heldout/<suite>/labelled.jsonl``: new domains, labelled by the rubric in
-``docs/judges.md`` before the jury first ran on them, never tuned on).
-
-    python bench/jury_agreement.py [--data PATH] [--details] [--no-heldout]
+    python bench/jury_agreement.py [--data PATH] [--details] [--judges] [--no-heldout]
 
 Prints ratios; asserts nothing.
 """
@@ -35,12 +40,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import statistics
 import sys
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -48,58 +56,216 @@ if str(ROOT) not in sys.path:
 
 from assay.judges.ensemble import aggregate_scores  # noqa: E402
 from assay.judges.offline import offline_jury  # noqa: E402
-from assay.judges.prompts import get_prompt  # noqa: E402
+from assay.judges.prompts import INTENT_LABELS, Prompt, UnknownPromptError, all_prompts, get_prompt  # noqa: E402
+from assay.metrics.agreement import spearman  # noqa: E402
+from assay.schemas import JsonObject  # noqa: E402
 
 ENSEMBLE = "ensemble"
+HELDOUT = ROOT / "bench" / "heldout"
 
 
-def ranks(values: Sequence[float]) -> list[float]:
-    order = sorted(range(len(values)), key=lambda i: values[i])
-    out = [0.0] * len(values)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-            j += 1
-        avg = (i + j) / 2 + 1
-        for k in range(i, j + 1):
-            out[order[k]] = avg
-        i = j + 1
+# -- labelled rows -------------------------------------------------------------------------
+
+
+class LabelledRow(BaseModel):
+    """One human-labelled judgment: the prompt's input and the person's scores."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(min_length=1)
+    prompt_id: str
+    input: JsonObject
+    label: JsonObject
+    note: str = ""
+
+
+class LabelError(ValueError):
+    """A labelled row that does not fit its prompt; the message names the row and the problem."""
+
+
+def check_row(raw: object, where: str) -> LabelledRow:
+    """``raw`` as a ``LabelledRow`` whose input fits its prompt and whose label holds every
+    score field on the prompt's scale; raises ``LabelError`` naming ``where`` otherwise."""
+    try:
+        row = LabelledRow.model_validate(raw)
+    except ValidationError as exc:
+        raise LabelError(f"{where}: not a labelled row: {_first_error(exc)}") from None
+    where = f"{where} (id {row.id})"
+    try:
+        prompt = get_prompt(row.prompt_id)
+    except UnknownPromptError as exc:
+        raise LabelError(f"{where}: {exc}") from None
+    try:
+        prompt.input_model.model_validate(row.input)
+    except ValidationError as exc:
+        raise LabelError(f"{where}: input does not fit prompt {prompt.id!r}: {_first_error(exc)}") from None
+    for name in [*prompt.score_fields, *prompt.count_fields]:
+        if name not in row.label:
+            raise LabelError(f"{where}: label has no {name!r} (prompt {prompt.id!r} scores it)")
+        value = row.label[name]
+        if name in prompt.label_maps:
+            allowed = prompt.label_maps[name]
+            if value not in allowed:
+                raise LabelError(f"{where}: label {name}={value!r} is not one of {', '.join(allowed)}")
+            value = allowed[value]
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise LabelError(f"{where}: label {name}={value!r} is not a number")
+        scale = prompt.score_fields.get(name)
+        if scale is not None and not scale[0] <= value <= scale[1]:
+            raise LabelError(f"{where}: label {name}={value!r} is outside {scale[0]:g}-{scale[1]:g}")
+        if name in prompt.count_fields and (value < 0 or value != int(value)):
+            raise LabelError(f"{where}: label {name}={value!r} is not a count")
+    intent = row.label.get("intent_label")
+    if intent is not None and intent not in INTENT_LABELS:
+        raise LabelError(f"{where}: label intent_label={intent!r} is not one of {', '.join(INTENT_LABELS)}")
+    return row
+
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    loc = ".".join(str(part) for part in err["loc"]) or "row"
+    return f"{loc}: {err['msg']}"
+
+
+def read_labelled(path: Path) -> list[LabelledRow]:
+    """Every row of a labelled JSONL file, checked (``check_row``); ids must be unique."""
+    rows: list[LabelledRow] = []
+    seen: dict[str, int] = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        where = f"{_shown(path)}:{number}"
+        try:
+            raw = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise LabelError(f"{where}: not JSON: {exc.msg}") from None
+        row = check_row(raw, where)
+        if row.id in seen:
+            raise LabelError(f"{where}: id {row.id!r} repeats line {seen[row.id]}")
+        seen[row.id] = number
+        rows.append(row)
+    return rows
+
+
+def _shown(path: Path) -> str:
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
+# -- the labelled sets ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LabelledSet:
+    title: str  # the table's heading
+    short: str  # the column heading side by side
+    about: str
+    rows: list[LabelledRow]
+
+
+def in_sample_set(data: Path) -> LabelledSet:
+    rows = [*read_labelled(data), *rag_qa_rows(), *memory_rows()]
+    return LabelledSet(
+        "in-sample",
+        "in-sample",
+        f"{_shown(data)}, the bundled rag_qa answer labels and memory labels; the rules were set "
+        "and checked on these",
+        rows,
+    )
+
+
+def heldout_sets(base: Path = HELDOUT) -> list[LabelledSet]:
+    """The held-out versions under ``base``, oldest first: v1 is ``<suite>/labelled.jsonl``,
+    vN is ``vN/<suite>/labelled.jsonl``. Only the newest is fresh; every older version has
+    been looked at while the rules were developed, so it is reported as dev."""
+    versions: list[tuple[int, Path, list[Path]]] = []
+    v1 = sorted(base.glob("*/labelled.jsonl"))
+    if v1:
+        versions.append((1, base, v1))
+    for folder in base.glob("v*"):
+        if folder.is_dir() and folder.name[1:].isdigit():
+            versions.append((int(folder.name[1:]), folder, sorted(folder.glob("*/labelled.jsonl"))))
+    versions.sort()
+    out = []
+    for version, folder, files in versions:
+        fresh = version == versions[-1][0]
+        suites = ", ".join(f.parent.name for f in files)
+        out.append(
+            LabelledSet(
+                f"held-out v{version} (fresh)" if fresh else f"dev (held-out v{version}, used for development)",
+                f"v{version} fresh" if fresh else f"dev v{version}",
+                f"{_shown(folder)}/<suite>/labelled.jsonl ({suites}); labelled before the jury ran"
+                + ("; never tuned on" if fresh else "; looked at while the rules were changed"),
+                [row for f in files for row in read_labelled(f)],
+            )
+        )
     return out
 
 
-def spearman(xs: Sequence[float], ys: Sequence[float]) -> float | None:
-    if len(xs) < 2:
-        return None
-    rx, ry = ranks(xs), ranks(ys)
-    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
-    sxy = sum((a - mx) * (b - my) for a, b in zip(rx, ry, strict=True))
-    sxx = sum((a - mx) ** 2 for a in rx)
-    syy = sum((b - my) ** 2 for b in ry)
-    if sxx == 0 or syy == 0:
-        return None
-    return sxy / math.sqrt(sxx * syy)
+def memory_rows() -> list[LabelledRow]:
+    """The bundled memory queries with their stored memories and hand labels (0-10 each)."""
+    base = ROOT / "datasets" / "memory"
+
+    def read(name: str) -> list[dict]:
+        return [json.loads(line) for line in (base / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+
+    cases = {c["id"]: c for c in read("cases.jsonl")}
+    memories = {m["session_id"]: m for m in read("memories.jsonl")}
+    rows = []
+    for label in read("labels.jsonl"):
+        case = cases[label["case_id"]]
+        memory = memories[case["session_id"]]
+        raw = {
+            "id": label["case_id"],
+            "prompt_id": "memory_usefulness",
+            "input": {"query": case["query"], "memory": memory["memory"], "entities": memory["entities"]},
+            "label": {k: label[k] for k in ("relevance", "completeness", "accuracy", "noise")},
+            "note": label.get("note", ""),
+        }
+        rows.append(check_row(raw, f"datasets/memory/labels.jsonl case {label['case_id']}"))
+    return rows
 
 
-def step_of(scale: tuple[float, float] | None) -> float:
+def rag_qa_rows() -> list[LabelledRow]:
+    """The bundled rag_qa answers with their hand labels, as rag_answer judgments."""
+    base = ROOT / "datasets" / "rag_qa"
+
+    def read(name: str) -> list[dict]:
+        return [json.loads(line) for line in (base / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+
+    cases = {c["id"]: c for c in read("cases.jsonl")}
+    generations = {g["case_id"]: g for g in read("generations.jsonl")}
+    rows = []
+    for label in read("answer_labels.jsonl"):
+        case, gen = cases[label["case_id"]], generations[label["case_id"]]
+        raw = {
+            "id": label["case_id"],
+            "prompt_id": "rag_answer",
+            "input": {
+                "question": case["question"],
+                "generated_answer": gen["answer"],
+                "reference_answer": case["reference_answer"],
+                "contexts": [chunk["text"] for chunk in gen["retrieved"][:10]],
+            },
+            "label": {k: label[k] for k in ("accuracy", "completeness", "relevance")},
+            "note": label.get("note", ""),
+        }
+        rows.append(check_row(raw, f"datasets/rag_qa/answer_labels.jsonl case {label['case_id']}"))
+    return rows
+
+
+# -- agreement statistics ------------------------------------------------------------------
+
+Scale = tuple[float, float]
+Pair = tuple[float, float, float]  # (prediction, label, step)
+
+
+def step_of(scale: Scale | None) -> float:
     if scale is None:
         return 1.0
     return 0.1 if (scale[1] - scale[0]) <= 1.0 else 1.0
 
 
-def to_0_10(value: float, scale: tuple[float, float] | None) -> float:
-    if scale is None:  # counts
-        return min(value, 10.0)
-    lo, hi = scale
-    return (value - lo) / (hi - lo) * 10.0
-
-
-LOWER_IS_BETTER = {"noise"}
-
-
-def summarise(
-    pairs: list[tuple[float, float, float]], scale: tuple[float, float] | None = None
-) -> dict[str, float | None]:
+def summarise(pairs: Sequence[Pair], scale: Scale | None = None) -> dict[str, float | None]:
     """pairs of (prediction, label, step) -> exact, within1, MAE, rho, and with a scale the
     share of wrong answers caught and of correct answers flagged (see the module docstring)."""
     eps = 1e-9
@@ -119,175 +285,180 @@ def summarise(
     return {"exact": exact, "within1": within, "mae": mae, "rho": rho, "caught": caught, "flagged": flagged}
 
 
-def fmt(stats: dict[str, float | None]) -> str:
-    def f(key: str, width: int) -> str:
-        value = stats.get(key)
-        return f"{'-':>{width}}" if value is None else f"{value:{width}.2f}"
+class Juror(Protocol):
+    """What the bench needs of a judge: an offline judge (``assay.judges.offline``) fits."""
 
-    return f"{f('exact', 6)} {f('within1', 8)} {f('mae', 6)} {f('rho', 6)} {f('caught', 7)} {f('flagged', 8)}"
+    name: str
+    weight: float
 
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=ROOT / "datasets" / "judgments" / "labelled.jsonl")
-    parser.add_argument("--details", action="store_true", help="print every prediction next to its label")
-    parser.add_argument("--no-heldout", action="store_true", help="skip the held-out rag_qa answer labels")
-    args = parser.parse_args(argv)
-
-    rows = read_jsonl(args.data)
-    print(f"== IN-SAMPLE {args.data.relative_to(ROOT)}: the set the offline judges' cut-offs were set on")
-    agreement(rows, args.details)
-    print("\n== IN-SAMPLE datasets/rag_qa answer labels: labelled by a different person; the claim")
-    print("   checks were written after reading its wrong answers (q013, q014, q016, q019, q028)")
-    agreement(rag_qa_rows(), args.details)
-    print("\n== IN-SAMPLE datasets/memory labels: written by the dataset's author from the seed rubric")
-    agreement(memory_rows(), args.details)
-    if not args.no_heldout:
-        for suite_dir in sorted((ROOT / "bench" / "heldout").iterdir()):
-            data = suite_dir / "labelled.jsonl"
-            if data.is_file():
-                print(f"\n== HELD-OUT {data.relative_to(ROOT)}: new domain, labelled before the jury ran, never tuned on")
-                agreement(read_jsonl(data), args.details)
-    return 0
+    def verdict(self, prompt: Prompt, item: Mapping[str, Any]) -> Mapping[str, Any]: ...
 
 
-def read_jsonl(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+@dataclass
+class FieldPairs:
+    """One prompt field's (prediction, label, step) pairs per predictor."""
+
+    prompt_id: str
+    field: str
+    scale: Scale | None  # None for counts
+    lower_is_better: bool
+    by_predictor: dict[str, list[Pair]] = field(default_factory=lambda: defaultdict(list))
+
+    @property
+    def n(self) -> int:
+        return len(self.by_predictor[ENSEMBLE])
+
+    def stats(self, predictor: str = ENSEMBLE) -> dict[str, float | None]:
+        # caught/flagged only where a low score means a wrong answer
+        return summarise(self.by_predictor[predictor], None if self.lower_is_better else self.scale)
 
 
-def memory_rows() -> list[dict]:
-    """The bundled memory queries with their stored memories and hand labels (0-10 each)."""
-    base = ROOT / "datasets" / "memory"
-
-    def read(name: str) -> list[dict]:
-        return [json.loads(line) for line in (base / name).read_text(encoding="utf-8").splitlines() if line.strip()]
-
-    cases = {c["id"]: c for c in read("cases.jsonl")}
-    memories = {m["session_id"]: m for m in read("memories.jsonl")}
-    rows = []
-    for label in read("labels.jsonl"):
-        case = cases[label["case_id"]]
-        memory = memories[case["session_id"]]
-        rows.append({
-            "id": label["case_id"],
-            "prompt_id": "memory_usefulness",
-            "input": {"query": case["query"], "memory": memory["memory"], "entities": memory["entities"]},
-            "label": {
-                **{k: label[k] for k in ("relevance", "completeness", "accuracy", "noise")},
-                "reasoning": label.get("note", ""), "helpful_info": [], "missing_info": [], "summary": "",
-            },
-        })
-    return rows
+@dataclass
+class SetAgreement:
+    predictors: list[str]
+    fields: dict[tuple[str, str], FieldPairs]
+    intent_matches: dict[str, list[bool]]  # predictor -> per agent row, intent_label == the label's
+    details: list[str]
 
 
-def rag_qa_rows() -> list[dict]:
-    """The bundled rag_qa answers with their hand labels, as rag_answer judgments."""
-    base = ROOT / "datasets" / "rag_qa"
-
-    def read(name: str) -> list[dict]:
-        return [json.loads(line) for line in (base / name).read_text(encoding="utf-8").splitlines() if line.strip()]
-
-    cases = {c["id"]: c for c in read("cases.jsonl")}
-    generations = {g["case_id"]: g for g in read("generations.jsonl")}
-    rows = []
-    for label in read("answer_labels.jsonl"):
-        case, gen = cases[label["case_id"]], generations[label["case_id"]]
-        rows.append({
-            "id": label["case_id"],
-            "prompt_id": "rag_answer",
-            "input": {
-                "question": case["question"],
-                "generated_answer": gen["answer"],
-                "reference_answer": case["reference_answer"],
-                "contexts": [chunk["text"] for chunk in gen["retrieved"][:10]],
-            },
-            "label": {"feedback": label.get("note", ""), **{k: label[k] for k in ("accuracy", "completeness", "relevance")}},
-        })
-    return rows
-
-
-def agreement(rows: list[dict], details: bool) -> None:
-    jury = offline_jury()
+def measure(rows: Iterable[LabelledRow], jury: Sequence[Juror]) -> SetAgreement:
+    """Every judge's and the ensemble's score next to the label, per prompt field."""
     weights = [j.weight for j in jury]
     predictors = [j.name for j in jury] + [ENSEMBLE]
-
-    # (prompt_id, field) -> predictor -> list of (pred, label, step); plus scale per field
-    records: dict[tuple[str, str], dict[str, list[tuple[float, float, float]]]] = defaultdict(
-        lambda: defaultdict(list)
-    )
-    scales: dict[tuple[str, str], tuple[float, float] | None] = {}
-    labels_cat: dict[str, list[bool]] = defaultdict(list)
+    fields: dict[tuple[str, str], FieldPairs] = {}
+    intent: dict[str, list[bool]] = defaultdict(list)
+    details = []
     for row in rows:
-        prompt = get_prompt(row["prompt_id"])
-        label_scores = prompt.scores(row["label"])
-        verdicts = [j.verdict(prompt, row["input"]) for j in jury]
+        prompt = get_prompt(row.prompt_id)
+        label_scores = prompt.scores(row.label)
+        verdicts = [j.verdict(prompt, row.input) for j in jury]
         judge_scores = [prompt.scores(v) for v in verdicts]
-        if "intent_label" in row["label"]:
-            for j, v in zip(jury, verdicts, strict=True):
-                labels_cat[j.name].append(v["intent_label"] == row["label"]["intent_label"])
+        if "intent_label" in row.label:
             votes = [v["intent_label"] for v in verdicts]
             mode = max(votes, key=lambda lab: (votes.count(lab), -votes.index(lab)))
-            labels_cat[ENSEMBLE].append(mode == row["label"]["intent_label"])
-        detail = []
-        for field, label in label_scores.items():
-            scale = prompt.score_fields.get(field)
-            scales[(prompt.id, field)] = scale
-            step = step_of(scale)
-            values = [s[field] for s in judge_scores]
-            how = prompt.reducer(field)
+            for name, vote in zip(predictors, [*votes, mode], strict=True):
+                intent[name].append(vote == row.label["intent_label"])
+        line = []
+        for name, label in label_scores.items():
+            scale = prompt.score_fields.get(name)
+            pairs = fields.setdefault(
+                (prompt.id, name), FieldPairs(prompt.id, name, scale, name in prompt.lower_is_better)
+            )
+            values = [s[name] for s in judge_scores]
+            how = prompt.reducer(name)
             if how == "median":
                 ens = statistics.median(values)
             elif how == "min":
                 ens = min(values)
             else:
                 ens, _ = aggregate_scores(values, weights, scale=scale or (0.0, 10.0))
-            for name, value in zip(predictors, [*values, ens], strict=True):
-                records[(prompt.id, field)][name].append((value, label, step))
-            detail.append(f"{field}={label:g} ← " + " ".join(f"{v:g}" for v in values) + f" | ens {ens:.2f}")
-        if details:
-            print(f"{row['id']:8} {prompt.id:24} " + "; ".join(detail))
-    if details:
-        print()
+            for predictor, value in zip(predictors, [*values, ens], strict=True):
+                pairs.by_predictor[predictor].append((value, label, step_of(scale)))
+            line.append(f"{name}={label:g} ← " + " ".join(f"{v:g}" for v in values) + f" | ens {ens:.2f}")
+        details.append(f"{row.id:22} {prompt.id:24} " + "; ".join(line))
+    return SetAgreement(predictors, fields, dict(intent), details)
 
-    header = (
-        f"{'':34} {'predictor':16} {'exact':>6} {'within1':>8} {'MAE':>6} {'rho':>6} {'caught':>7} {'flagged':>8}"
-    )
-    print("Per field (MAE in the field's units)")
-    print(header)
-    for (pid, field), per in records.items():
-        n = len(per[ENSEMBLE])
-        for name in predictors:
-            scale = None if field in LOWER_IS_BETTER else scales[(pid, field)]
-            print(f"{pid + '.' + field:28} n={n:<3} {name:16} {fmt(summarise(per[name], scale))}")
-    print()
 
-    print("Per prompt id and overall (every field rescaled to 0-10 for MAE and rho; steps likewise)")
-    print(header)
-    by_prompt: dict[str, dict[str, list[tuple[float, float, float]]]] = defaultdict(lambda: defaultdict(list))
-    overall: dict[str, list[tuple[float, float, float]]] = defaultdict(list)
-    for (pid, field), per in records.items():
-        scale = scales[(pid, field)]
-        for name in predictors:
-            for p, y, s in per[name]:
-                rescaled = (
-                    to_0_10(p, scale),
-                    to_0_10(y, scale),
-                    s if scale is None else s / (scale[1] - scale[0]) * 10,
-                )
-                by_prompt[pid][name].append(rescaled)
-                overall[name].append(rescaled)
-    for pid, per in by_prompt.items():
-        n = sum(1 for r in rows if r["prompt_id"] == pid)
-        for name in predictors:
-            print(f"{pid:28} n={n:<3} {name:16} {fmt(summarise(per[name]))}")
-    for name in predictors:
-        print(f"{'OVERALL':28} n={len(rows):<3} {name:16} {fmt(summarise(overall[name]))}")
-    print()
-    if labels_cat:
-        print(
-            "agent_intent.intent_label exact agreement: "
-            + ", ".join(f"{name} {sum(v) / len(v):.2f}" for name, v in labels_cat.items())
+# -- printing ------------------------------------------------------------------------------
+
+
+def field_order(keys: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Fields in prompt registration order, each prompt's fields in its own order."""
+    order = {
+        (p.id, name): (i, j)
+        for i, p in enumerate(all_prompts())
+        for j, name in enumerate([*p.score_fields, *p.count_fields])
+    }
+    return sorted(set(keys), key=lambda k: order.get(k, (len(order), 0)))
+
+
+def num(value: float | None, width: int) -> str:
+    return f"{'-':>{width}}" if value is None else f"{value:{width}.2f}"
+
+
+COLUMNS = (("exact", 6), ("within1", 8), ("mae", 6), ("rho", 6), ("caught", 7), ("flagged", 8))
+
+
+def set_table(result: SetAgreement, judges: bool) -> list[str]:
+    """One table: a row per prompt field (the ensemble; each judge indented under it)."""
+    lines = [f"{'field':42} {'n':>4} {'predictor':16} " + " ".join(f"{k if k != 'mae' else 'MAE':>{w}}" for k, w in COLUMNS)]
+    for key in field_order(result.fields):
+        pairs = result.fields[key]
+        names = [ENSEMBLE, *(p for p in result.predictors if p != ENSEMBLE)] if judges else [ENSEMBLE]
+        for i, name in enumerate(names):
+            stats = pairs.stats(name)
+            head = f"{key[0] + '.' + key[1]:42} {pairs.n:>4}" if i == 0 else f"{'':42} {'':>4}"
+            lines.append(f"{head} {name:16} " + " ".join(num(stats[k], w) for k, w in COLUMNS))
+    if result.intent_matches:
+        n = len(result.intent_matches[ENSEMBLE])
+        shown = result.predictors if judges else [ENSEMBLE]
+        lines.append(
+            f"agent_intent.intent_label (n={n}) exact agreement: "
+            + ", ".join(f"{name} {sum(result.intent_matches[name]) / n:.2f}" for name in shown)
         )
+    return lines
+
+
+SIDE = ("rho", "exact", "caught", "flagged")
+W = 8  # a side-by-side cell
+
+
+def side_by_side(results: Sequence[tuple[LabelledSet, SetAgreement]]) -> list[str]:
+    """The ensemble's Spearman, caught, flagged and exact per field, one column group per set."""
+    group = 5 + W * len(SIDE)
+    lines = [
+        f"{'':42} " + " ".join(f"{s.short:^{group}}" for s, _ in results),
+        f"{'field':42} " + " ".join(f"{'n':>5}" + "".join(f"{k:>{W}}" for k in SIDE) for _ in results),
+    ]
+    keys = field_order(k for _, r in results for k in r.fields)
+    for key in keys:
+        cells = []
+        for _, result in results:
+            pairs = result.fields.get(key)
+            if pairs is None:
+                cells.append(f"{'·':>5}" + "".join(f"{'·':>{W}}" for _ in SIDE))
+                continue
+            stats = pairs.stats()
+            cells.append(f"{pairs.n:>5}" + "".join(num(stats[k], W) for k in SIDE))
+        lines.append(f"{key[0] + '.' + key[1]:42} " + " ".join(cells))
+    cells = []
+    for _, result in results:
+        matches = result.intent_matches.get(ENSEMBLE)
+        cells.append(
+            f"{'·':>5}" + "".join(f"{'·':>{W}}" for _ in SIDE)
+            if not matches
+            else f"{len(matches):>5}"
+            + "".join(num(sum(matches) / len(matches), W) if k == "exact" else f"{'':>{W}}" for k in SIDE)
+        )
+    lines.append(f"{'agent_intent.intent_label':42} " + " ".join(cells))
+    return lines
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=ROOT / "datasets" / "judgments" / "labelled.jsonl")
+    parser.add_argument("--details", action="store_true", help="print every prediction next to its label")
+    parser.add_argument("--judges", action="store_true", help="print each offline judge's row under the ensemble's")
+    parser.add_argument("--no-heldout", action="store_true", help="only the in-sample set")
+    args = parser.parse_args(argv)
+
+    # every set is read and checked before the jury runs on any of them
+    sets = [in_sample_set(args.data)]
+    if not args.no_heldout:
+        sets += heldout_sets()
+    jury = offline_jury()
+    results = []
+    for labelled in sets:
+        result = measure(labelled.rows, jury)
+        results.append((labelled, result))
+        print(f"== {labelled.title}: {labelled.about}")
+        if args.details:
+            print("\n".join(result.details))
+        print("\n".join(set_table(result, args.judges)))
+        print()
+    print("== side by side (ensemble; · = no labels for that field in the set)")
+    print("\n".join(side_by_side(results)))
+    return 0
 
 
 if __name__ == "__main__":
