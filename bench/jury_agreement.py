@@ -142,6 +142,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     agreement(rag_qa_rows(), args.details)
     print("\n== IN-SAMPLE datasets/memory labels: written by the dataset's author from the seed rubric")
     agreement(memory_rows(), args.details)
+    print("\n== IN-SAMPLE datasets/clinical labels: faithfulness read off the hand labels (planted")
+    print("   contradictions and violated rules, see clinical_rows); the judge reads the same lexicon")
+    rows = clinical_rows()
+    agreement(rows, args.details)
+    clinical_relevance(rows)
     if not args.no_heldout:
         for suite_dir in sorted((ROOT / "bench" / "heldout").iterdir()):
             data = suite_dir / "labelled.jsonl"
@@ -180,6 +185,60 @@ def memory_rows() -> list[dict]:
     return rows
 
 
+def clinical_rows() -> list[dict]:
+    """The bundled clinical turns with a faithfulness label read off their hand labels, by the
+    prompt's rubric: forbidden advice or a critical contradiction of the record 2 (1 with both),
+    a normal-severity contradiction 3, only minor ones 4, a clean answer 5. The dialogue is the
+    patient's earlier turns with the recorded answers, as the suite builds it."""
+    base = ROOT / "datasets" / "clinical"
+
+    def read(name: str) -> list[dict]:
+        return [json.loads(line) for line in (base / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+
+    from assay.suites.clinical.metrics import patient_text
+    from assay.suites.clinical.schema import ClinicalCase
+
+    patients = {p["id"]: p for p in read("patients.jsonl")}
+    answers = {a["case_id"]: a["answer"] for a in read("answers.jsonl")}
+    labels = {lab["case_id"]: lab for lab in read("labels.jsonl")}
+    rows, earlier = [], defaultdict(list)
+    for raw in sorted(read("cases.jsonl"), key=lambda c: (c["patient_id"], c["turn"])):
+        case = ClinicalCase.model_validate({**raw, "slots_truth": patients[raw["patient_id"]]["slots_truth"]})
+        label = labels[case.id]
+        severities = {h["severity"] for h in label["hallucinations"]}
+        critical = "critical" in severities
+        if critical and label["violations"]:
+            faithfulness = 1
+        elif critical or label["violations"]:
+            faithfulness = 2
+        elif "normal" in severities:
+            faithfulness = 3
+        else:
+            faithfulness = 4 if severities else 5
+        answer = answers[case.id]
+        rows.append({
+            "id": case.id,
+            "prompt_id": "clinical_answer",
+            "input": {"question": case.question, "answer": answer, "patient": patient_text(case),
+                      "dialogue": list(earlier[case.patient_id])},
+            "label": {"faithfulness": faithfulness, "reasoning": label.get("note", "")},
+        })
+        earlier[case.patient_id] += [f"Q: {case.question}", f"A: {answer}"]
+    return rows
+
+
+def clinical_relevance(rows: list[dict]) -> None:
+    """The bundled clinical answers have no relevance labels; every one of them addresses its
+    question (some badly), so print how the jury scores their relevance."""
+    prompt = get_prompt("clinical_answer")
+    jury = offline_jury()
+    for judge in jury:
+        values = [judge.verdict(prompt, row["input"])["answer_relevance"] for row in rows]
+        low = sum(v <= 3 for v in values)
+        print(f"clinical_answer.answer_relevance {judge.name:16} mean {statistics.mean(values):.2f}, "
+              f"scored ≤ 3: {low}/{len(values)}")
+
+
 def rag_qa_rows() -> list[dict]:
     """The bundled rag_qa answers with their hand labels, as rag_answer judgments."""
     base = ROOT / "datasets" / "rag_qa"
@@ -206,6 +265,11 @@ def rag_qa_rows() -> list[dict]:
     return rows
 
 
+def _complete(prompt, label: dict) -> dict:  # noqa: ANN001
+    """The label with absent score fields filled (then dropped again by the caller)."""
+    return {**{name: 0 for name in [*prompt.score_fields, *prompt.count_fields]}, **label}
+
+
 def agreement(rows: list[dict], details: bool) -> None:
     jury = offline_jury()
     weights = [j.weight for j in jury]
@@ -219,7 +283,8 @@ def agreement(rows: list[dict], details: bool) -> None:
     labels_cat: dict[str, list[bool]] = defaultdict(list)
     for row in rows:
         prompt = get_prompt(row["prompt_id"])
-        label_scores = prompt.scores(row["label"])
+        # A set may label only some fields (the clinical rows label faithfulness only).
+        label_scores = {k: v for k, v in prompt.scores(_complete(prompt, row["label"])).items() if k in row["label"]}
         verdicts = [j.verdict(prompt, row["input"]) for j in jury]
         judge_scores = [prompt.scores(v) for v in verdicts]
         if "intent_label" in row["label"]:
