@@ -1,9 +1,12 @@
 """agent_intent: the offline jury's rules (seed 004).
 
 agent_intent: empty or error message → FAILED; greeting or unrelated (label OTHER, target
-coverage T < .2) → FAILED; clarifying question → PARTIAL if T ≥ .3 else WEAK; action class
+coverage T < .2) → FAILED; clarifying question → PARTIAL if T ≥ .3, WEAK if T ≥ .1, else FAILED (a question about
+nothing the request names); action class
 of request vs message: same 1, related (MOVE/UPDATE, ADD/UPDATE) or unknown 0.5, different
-0 → RELATED_BUT_WRONG (FAILED if T ≤ .2); else s = 0.5·action + 0.4·T + 0.1·scope (share of
+0 → RELATED_BUT_WRONG (FAILED if T ≤ .2); the right action on another target (under half the
+request's target words present, and the message names its own words in front of the shared
+target noun: "디자이너 공고를 삭제" for "백엔드 개발자 공고를 삭제") → RELATED_BUT_WRONG; else s = 0.5·action + 0.4·T + 0.1·scope (share of
 the request's figures repeated): s ≥ .9 PERFECT, ≥ .65 GOOD, ≥ .5 PARTIAL, ≥ .3 WEAK, else
 RELATED_BUT_WRONG; a request with two or more actions of which the message performs only
 some is at most PARTIAL. ``intent_label`` is the message's action class by cue words.
@@ -55,7 +58,9 @@ class AgentRules:
                 "reasoning": f"{tag} {why}: 요청과 무관한 응답.",
             }
         if label == "CLARIFY":
-            verdict = "PARTIAL" if t >= 0.3 else "WEAK"
+            # A question about the request's target clarifies it; one about nothing it names
+            # ("오늘 날씨는 어떠세요?") is unrelated.
+            verdict = "PARTIAL" if t >= 0.3 else "WEAK" if t >= 0.1 else "FAILED"
             return {"verdict": verdict, "intent_label": label, "reasoning": f"{tag} {why}: 되묻기 응답."}
         if wanted is None or label == "OTHER":
             action = 0.5
@@ -68,6 +73,13 @@ class AgentRules:
         if action == 0.0:
             verdict = "RELATED_BUT_WRONG" if t > 0.2 else "FAILED"
             return {"verdict": verdict, "intent_label": label, "reasoning": f"{tag} {why}: 요청과 다른 동작."}
+        swapped = self._swapped_target(item.query, message, t) if action == 1.0 else []
+        if swapped:
+            return {
+                "verdict": "RELATED_BUT_WRONG",
+                "intent_label": label,
+                "reasoning": f"{tag} {why}: 같은 동작을 다른 대상({', '.join(swapped[:3])})에 수행.",
+            }
         s = 0.5 * action + 0.4 * t + 0.1 * scope
         verdict = (
             "PERFECT"
@@ -86,4 +98,20 @@ class AgentRules:
             verdict = "PARTIAL"
             note = f", 요청한 동작 {'/'.join(sorted(asked))} 중 {'/'.join(sorted(asked & done)) or '없음'}만 수행"
         return {"verdict": verdict, "intent_label": label, "reasoning": f"{tag} {why}, 종합 {s:.2f}{note}."}
+
+    @staticmethod
+    def _swapped_target(query: str, message: str, t: float) -> list[str]:
+        """Words naming another target: under half the request's target is in the message and the
+        message puts words of its own where the missing ones were ("디자이너 공고를 삭제" for
+        "백엔드 개발자 공고를 삭제"): the words of the message's clauses before the shared target
+        noun that the request does not hold."""
+        if t >= 0.5:
+            return []
+        asked = set(tx.stems(tx.strip_action_words(query)))
+        said = tx.stems(tx.strip_action_words(message))
+        shared = [i for i, w in enumerate(said) if w in asked]
+        if not shared:
+            return []
+        before = said[: shared[0]]
+        return [w for w in before if w not in asked and not tx.intent_of(w)]
 
