@@ -48,6 +48,7 @@ longer words) mentioned in the answer; A = the answer performs the act the quest
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from assay.judges.offline import text as tx
@@ -94,13 +95,7 @@ class ClinicalRules:
         claimed = _without_non_claims(answer)
         level, reasons = self.conflicts(claimed, known, item.question)
         unsupported = self.unsupported_figures(claimed, known, item.question)
-        record = record_from_lines(item.patient)
-        claims: list[str] = []
-        severities: list[str] = []
-        violations: list[str] = []
-        patient_facts: list[str] = []
-        if record is not None:
-            severities, claims, violations, patient_facts = _record_evidence(answer, item.question, record)
+        readable, severities, claims, violations, patient_facts = _record_evidence(answer, item.question, item.patient)
         critical = "critical" in severities
         if critical and violations:
             faithfulness = 1
@@ -114,8 +109,8 @@ class ClinicalRules:
             faithfulness = 5
         relevance, rel_notes = self._clinical_relevance(item.question, answer, r, patient_facts)
         notes = [*rel_notes, f"기록에 없는 수치 {len(unsupported)}개"]
-        if record is None:
-            notes.append("환자 기록을 'key: value' 줄로 읽지 못해 수치만 비교")
+        if not readable:
+            notes.append("환자 기록을 'key: value' 줄로 읽지 못해 기록과의 모순·금기는 보지 못하고 수치만 비교")
         if claims:
             notes.append("기록과 다른 단정: " + "; ".join(claims))
         if violations:
@@ -130,7 +125,7 @@ class ClinicalRules:
         }
 
     def _clinical_relevance(
-        self, question: str, answer: str, r: float, patient_facts: list[str]
+        self, question: str, answer: str, r: float, patient_facts: tuple[str, ...]
     ) -> tuple[int, list[str]]:
         subject = [w for w in tx.stems(tx.strip_fillers(question)) if len(w) >= 2]
         mentioned = [w for w in subject if w in answer or (len(w) >= 3 and w[:-1] in answer)]
@@ -179,22 +174,27 @@ def _act(question: str, answer: str) -> tuple[bool, str]:
     return tx.has_any(answer, DIRECTIVE_CUES), "증상 호소"
 
 
+@lru_cache(maxsize=1024)
 def _record_evidence(
-    answer: str, question: str, record: dict[str, Any]
-) -> tuple[list[str], list[str], list[str], list[str]]:
-    """(severities of contradicted facts, their descriptions, forbidden advice, every patient
-    fact the answer mentions) for one answer."""
+    answer: str, question: str, patient: str
+) -> tuple[bool, tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """(whether the record could be read, severities of contradicted facts, their descriptions,
+    forbidden advice, every patient fact the answer mentions) for one answer. Cached: the three
+    offline judges read the same evidence, so a jury computes it once per answer."""
     from assay.metrics.clinical import evaluate_answer
 
+    record = record_from_lines(patient)
+    if record is None:
+        return False, (), (), (), ()
     try:
         evaluation = evaluate_answer(answer, question, record, [])
-    except ValueError:
-        return [], [], [], []
+    except ValueError:  # a value the lexicon cannot read: judged by figures, as the feedback says
+        return False, (), (), (), ()
     facts = evaluation.hallucinations
-    claims = [f"{f.text} ({f.reason})" if getattr(f, "reason", "") else f.text for f in facts]
+    claims = [f"{f.text} ({f.reason})" if f.reason else f.text for f in facts]
     violations = [f"{v.id}: {', '.join(v.matches) or v.reason}" for v in evaluation.violations]
     mentioned = list(dict.fromkeys(f.text for f in evaluation.facts))
-    return [f.severity for f in facts], claims, violations, mentioned
+    return True, tuple(f.severity for f in facts), tuple(claims), tuple(violations), tuple(mentioned)
 
 
 _NUMBER_RE = re.compile(r"^-?\d+(?:\.\d+)?$")

@@ -125,6 +125,10 @@ class MemoryRules:
         clauses = [(i, seg) for i, sent in enumerate(sentences) for seg in tx.segments(sent)]
         ctx = self.prepare([item.query, *sentences, *item.entities])
         clause_units = [self.units(seg, ctx) for _, seg in clauses]
+        figures = [tx.quantities(sent) for sent in sentences]
+        by_sentence: dict[int, list[int]] = {}
+        for c, (s_idx, _) in enumerate(clauses):
+            by_sentence.setdefault(s_idx, []).append(c)
         whole = self.units("\n".join([memory, *item.entities]), ctx)
         core = tx.strip_fillers(item.query)
         q = self.coverage(self.units(core, ctx), whole) or 0.0
@@ -140,11 +144,11 @@ class MemoryRules:
                 facet = Facet(facet.text, facets[f_idx - 1].head, facets[f_idx - 1].words, facet.want)
             shared = [c for c, units in enumerate(clause_units) if self._shares(facet, units, clauses[c][1])]
             if facet.want:
-                hits = [c for c in shared if self._typed(facet.want, clauses[c][1], sentences[clauses[c][0]])]
+                hits = [c for c in shared if _typed(facet.want, sentences[clauses[c][0]], figures[clauses[c][0]])]
             else:  # no value type: most of the head must be there
                 hits = [c for c in shared if self._head_share(facet, clause_units[c], clauses[c][1]) >= 0.5]
             if facet.want and facet.want not in {"amount", "duration", "time"}:
-                hits += [c for c, (_, seg) in enumerate(clauses) if c not in hits and _has_unit(seg, facet.want)]
+                hits += [c for c, (i, _) in enumerate(clauses) if c not in hits and _has_unit(figures[i], facet.want)]
             if hits:
                 answered_by[f_idx] = hits
             elif shared or (self.coverage(facet.head, whole) or 0.0) >= 0.5:
@@ -199,7 +203,7 @@ class MemoryRules:
         status_query = tx.has_any(item.query, STATUS_QUERY_CUES)
         flagged, off_topic, helpful = [], [], []
         for s_idx, sent in enumerate(sentences):
-            own = [c for c, (i, _) in enumerate(clauses) if i == s_idx]
+            own = by_sentence.get(s_idx, [])
             if tx.has_any(sent, BOILERPLATE_CUES) or (not status_query and tx.has_any(sent, RESOLVED_CUES)):
                 flagged.append(sent)
             elif any(c in helpful_clauses for c in own):
@@ -256,20 +260,6 @@ class MemoryRules:
             out.append(Facet(text=text, head=head, words=stems, want=_answer_type(part)))
         return out
 
-    @staticmethod
-    def _typed(want: str, clause: str, sentence: str) -> bool:
-        """Whether the clause's sentence holds the value wanted ("AWS 주력, 월 1.2억 지출")."""
-        if not want:
-            return True
-        found = tx.quantities(sentence)
-        if want == "time":
-            return any(q.unit in TIME_UNITS for q in found) or bool(WEEKDAY_RE.search(sentence))
-        if want == "duration":
-            return any(q.unit in DURATION_UNITS for q in found)
-        if want == "amount":
-            return any(q.unit not in TIME_UNITS and q.unit not in ORDINAL_UNITS for q in found)
-        return _has_unit(sentence, want)
-
     def _confused_target(
         self, item: MemoryInput, facets: list[Facet], clauses: list[tuple[int, str]], sentences: list[str]
     ) -> tuple[str, str] | None:
@@ -280,12 +270,12 @@ class MemoryRules:
             return None
         for entity in asked:
             own = [seg for _, seg in clauses if entity in seg]
-            if not own or any(self._typed(w, seg, seg) for w in wants for seg in own):
+            if not own or any(_typed(w, seg, tx.quantities(seg)) for w in wants for seg in own):
                 continue
             for other in item.entities:
                 if other == entity or other in item.query:
                     continue
-                if any(other in seg and self._typed(w, seg, seg) for w in wants for _, seg in clauses):
+                if any(other in seg and _typed(w, seg, tx.quantities(seg)) for w in wants for _, seg in clauses):
                     return entity, other
         return None
 
@@ -308,8 +298,22 @@ def _answer_type(part: str) -> str:
     return "amount" if tx.has_any(part, AMOUNT_NOUNS) else ""
 
 
-def _has_unit(text: str, unit: str) -> bool:
-    return any(COUNTER_ALIASES.get(q.unit, q.unit) == unit for q in tx.quantities(text))
+def _typed(want: str, sentence: str, found: list[tx.Quantity]) -> bool:
+    """Whether a sentence (with its figures ``found``) holds the value wanted: an amount, a
+    duration, a date/time/weekday, or a figure with the counter asked for."""
+    if not want:
+        return True
+    if want == "time":
+        return any(q.unit in TIME_UNITS for q in found) or bool(WEEKDAY_RE.search(sentence))
+    if want == "duration":
+        return any(q.unit in DURATION_UNITS for q in found)
+    if want == "amount":
+        return any(q.unit not in TIME_UNITS and q.unit not in ORDINAL_UNITS for q in found)
+    return _has_unit(found, want)
+
+
+def _has_unit(found: list[tx.Quantity], unit: str) -> bool:
+    return any(COUNTER_ALIASES.get(q.unit, q.unit) == unit for q in found)
 
 
 def _want_label(want: str) -> str:
