@@ -11,35 +11,43 @@ figure with that counter (몇 명 → 명, 몇 시간 → 시간, 몇 퍼센트 
 duration when the facet names a 기간/시간), 언제/며칠/요일 a date, time or weekday; 뭐/어디/누구
 want no figure.
 
-A facet is *answered* when a memory clause shares its head and (if a type is wanted) that clause
-or its sentence holds a figure of the type; a figure with the exact counter asked for (52명 for 몇
-명) answers wherever it stands. A facet whose head is in the memory but whose value is not is
-*topic only*.
+Words that name the kind of answer (이름, 상황, 조건…) or when (지금, 현재, 이번…) are not part
+of the head, nor are the query's own figures (1박, 1인당); nouns such as 금액/비용/예산/인원 want an
+amount without 얼마. A facet is *answered* when a memory clause shares its head (the judge's own
+overlap, or a head word inside a longer word: 인테리어 in 한결인테리어) and, if a type is wanted,
+the clause's sentence holds a figure of that type (ordinals, plan labels and frequencies — 2단계,
+3위, 주 2회 — are not amounts); without a type, the clause must hold at least half the head. A
+figure with the exact counter asked for (52명 for 몇 명) answers wherever it stands. A typed facet
+whose head is nowhere in the memory takes the previous facet's head ("약 이름이랑 용량": the dose
+of that drug). A facet whose head is in the memory but whose value is not is *topic only*.
 
     ==========================================  =========  ============  ========
     facets (A = share answered)                 relevance  completeness  accuracy
     ==========================================  =========  ============  ========
     memory empty / "(메모리 없음)"                   0          0             0
-    every facet answered                        10         10 (9: Q<.5)   10
+    every facet answered                        10         10 (9: Q<.5)   9
     some answered                               8          mean of facets 9
-    none answered, a head in the memory         5          3             7
-    none answered, some query word in memory    3          1             7
-    nothing of the query in the memory          2          0             7
+    none answered, a head in the memory         5          3             6
+    none answered, some query word in memory    3          1             6
+    nothing of the query in the memory          2          0             5
     facet scores for completeness: answered 10, topic only 3, missing 0
     ==========================================  =========  ============  ========
+
+Accuracy 9, not 10, when everything asked is there: the judge sees no session, so "accurate as
+far as the memory shows"; 5-6 when nothing answers the query (nothing to judge).
 
 Adjustments, each stated in the feedback:
 
 - *stale value* — the query asks what something changed to (바뀌/변경/연기/늘었…) and the
   answering clause records no change (→, 에서…로, 변경, 기존, 최근…): accuracy ≤ 3,
   completeness ≤ 3 (seed: 시점 오류, 갱신되지 않은 정보). It asks for the final/current value
-  (최종/현재/지금/최신) without a change record: accuracy ≤ 6, completeness − 1 (the judge
+  (최종/현재/최신) without a change record: accuracy ≤ 6, completeness − 1 (the judge
   cannot tell whether the value was ever updated).
 - *target confusion* — the query names an entity whose clauses hold no value of the asked type
   while such a value sits in a clause naming another entity (60만 원 beside 영어 학원 when asked
   for 수학 과외비): relevance ≤ 8, completeness ≤ 5, accuracy ≤ 4 (seed: 대상 오류).
 - *conflicting values* — one subject with two different figures and no update cue: relevance
-  − 1, completeness − 3, accuracy 4; with an update cue: completeness − 1, accuracy ≤ 8.
+  − 1, completeness − 3, accuracy ≤ 4; with an update cue: completeness − 1, accuracy ≤ 8.
 
 **Noise** (lower is better): 1.5 per sentence that is a notice, greeting, small talk or a
 resolved / completed / expired item (unless the query asks about a status), plus 3 × the share
@@ -161,16 +169,16 @@ class MemoryRules:
             + (f", 주제만 있음 {len(topic_only)}개" if topic_only else ""),
         ]
         if facets and share == 1.0:
-            rel, comp, acc = 10, (10 if q >= 0.5 else 9), 10
+            rel, comp, acc = 10, (10 if q >= 0.5 else 9), 9
         elif answered_by:
             rel, acc = 8, 9
             comp = round((10 * len(answered_by) + 3 * len(topic_only)) / n)
-        elif topic_only:
-            rel, comp, acc = 5, 3, 7
+        elif topic_only:  # nothing to check against the query: accuracy cannot be judged
+            rel, comp, acc = 5, 3, 6
         elif q > 0:
-            rel, comp, acc = 3, 1, 7
+            rel, comp, acc = 3, 1, 6
         else:
-            rel, comp, acc = 2, 0, 7
+            rel, comp, acc = 2, 0, 5
 
         # -- stale values: the query asks for a change the memory does not record -------------
         answer_text = " ".join(sentences[clauses[c][0]] for hits in answered_by.values() for c in hits)
