@@ -143,6 +143,19 @@ def test_clinical_faithfulness_drops_when_the_answer_contradicts_the_record():
         assert v["faithfulness"] >= 4, v
 
 
+def test_clinical_a_fact_the_patient_stated_in_the_dialogue_is_not_a_contradiction():
+    item = {"question": "같이 먹어도 되나요?", "answer": "지금 드시는 메트포르민은 계속 드세요.", "patient": RECORD}
+    for v in verdicts("clinical_answer", item):
+        assert v["faithfulness"] <= 2 and "메트포르민" in v["reasoning"], v
+    told = {**item, "dialogue": ["Q: 지난주부터 메트포르민을 먹기 시작했어요.", "A: 알겠습니다."]}
+    for v in verdicts("clinical_answer", told):
+        assert v["faithfulness"] >= 4, v
+    # an earlier answer is not the patient's word
+    repeated = {**item, "dialogue": ["Q: 당뇨약은요?", "A: 메트포르민을 드시고 계시죠."]}
+    for v in verdicts("clinical_answer", repeated):
+        assert v["faithfulness"] <= 2, v
+
+
 def test_clinical_phone_numbers_and_targets_are_not_claims():
     for v in clinical("숨이 차요.", "천식이 있으시니 오늘 진료를 받으시고, 심하면 119에 연락하세요."):
         assert v["faithfulness"] >= 4, v

@@ -71,6 +71,9 @@ NOT_A_CLAIM_RE = re.compile(
     r"|목표(?:인|는|치|값)?\s*(\d[\d,.]*)"
     r"|(\d[\d,.]*)\s*(?:%|mg/dL|mmHg|kg)?\s*(?:미만|이하|이상|이내|초과)"
 )
+# A patient's sentence that states a fact about themselves (taking, started, diagnosed).
+STATEMENT_CUES = ("먹고 있", "먹기 시작", "복용 중", "복용하고", "복용해요", "먹어요", "먹습니다", "맞고 있",
+                  "진단", "처방받", "있어요", "있습니다", "했어요", "했습니다", "받았")
 STATUS_WORDS = ("정상", "높", "낮", "조절", "떨어", "목표", "범위", "양호", "부족", "초과")
 
 
@@ -95,7 +98,9 @@ class ClinicalRules:
         claimed = _without_non_claims(answer)
         level, reasons = self.conflicts(claimed, known, item.question)
         unsupported = self.unsupported_figures(claimed, known, item.question)
-        readable, severities, claims, violations, patient_facts = _record_evidence(answer, item.question, item.patient)
+        readable, severities, claims, violations, patient_facts = _record_evidence(
+            answer, item.question, item.patient, "\n".join(patient_lines(item.dialogue))
+        )
         critical = "critical" in severities
         if critical and violations:
             faithfulness = 1
@@ -176,10 +181,12 @@ def _act(question: str, answer: str) -> tuple[bool, str]:
 
 @lru_cache(maxsize=1024)
 def _record_evidence(
-    answer: str, question: str, patient: str
+    answer: str, question: str, patient: str, dialogue: str = ""
 ) -> tuple[bool, tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """(whether the record could be read, severities of contradicted facts, their descriptions,
-    forbidden advice, every patient fact the answer mentions) for one answer. Cached: the three
+    forbidden advice, every patient fact the answer mentions) for one answer; a contradicted fact
+    the patient states in the question or an earlier turn ("X를 먹기 시작했어요") is the patient's
+    word, not a contradiction. Cached: the three
     offline judges read the same evidence, so a jury computes it once per answer."""
     from assay.metrics.clinical import evaluate_answer
 
@@ -190,7 +197,10 @@ def _record_evidence(
         evaluation = evaluate_answer(answer, question, record, [])
     except ValueError:  # a value the lexicon cannot read: judged by figures, as the feedback says
         return False, (), (), (), ()
-    facts = evaluation.hallucinations
+    # What the patient stated in this conversation is ground truth too ("어제부터 X를 먹어요");
+    # a drug the patient only asks about ("X를 먹으면 될까요?") is not a statement.
+    stated = [s for s in tx.sentences(f"{question}\n{dialogue}") if tx.has_any(s, STATEMENT_CUES)]
+    facts = [f for f in evaluation.hallucinations if not any(f.text in s for s in stated)]
     claims = [f"{f.text} ({f.reason})" if f.reason else f.text for f in facts]
     violations = [f"{v.id}: {', '.join(v.matches) or v.reason}" for v in evaluation.violations]
     mentioned = list(dict.fromkeys(f.text for f in evaluation.facts))
@@ -200,6 +210,12 @@ def _record_evidence(
 _NUMBER_RE = re.compile(r"^-?\d+(?:\.\d+)?$")
 _LIST_KEYS = ("conditions", "allergies")
 _MAP_KEYS = ("labs", "vitals")
+
+
+def patient_lines(dialogue: list[str]) -> list[str]:
+    """The patient's own turns: lines the suite writes as "A: …" are earlier *answers*, which
+    are no ground truth (an earlier hallucination repeated is still one)."""
+    return [line for line in dialogue if not line.lstrip().startswith(("A:", "A :"))]
 
 
 def record_from_lines(text: str) -> dict[str, Any] | None:
