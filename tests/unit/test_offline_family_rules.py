@@ -175,9 +175,13 @@ def test_agent_right_action_on_another_target_is_related_but_wrong():
     for v in agent(query, "디자이너 공고를 삭제했습니다."):
         assert v["verdict"] == "RELATED_BUT_WRONG", v
         assert "다른 대상" in v["reasoning"]
-    # a vaguer mention of the same target is not another target
-    for v in agent(query, "공고를 삭제했습니다."):
-        assert v["verdict"] == "GOOD", v
+    # a vaguer mention of the same target, or a generic reference to it, is not another target
+    for message in ("공고를 삭제했습니다.", "요청하신 공고를 삭제했습니다.", "말씀하신 채용 공고를 삭제했습니다."):
+        for v in agent(query, message):
+            assert v["verdict"] == "GOOD", (message, v)
+    # another person for the same step, even with most of the request's words repeated
+    for v in agent("김민수 지원자를 서류 합격으로 이동해줘", "이영희 지원자를 서류 합격 단계로 이동했습니다."):
+        assert v["verdict"] == "RELATED_BUT_WRONG" and "이영희" in v["reasoning"], v
     for v in agent(query, "백엔드 개발자 공고를 삭제했습니다."):
         assert v["verdict"] == "PERFECT", v
 

@@ -4,9 +4,10 @@ agent_intent: empty or error message → FAILED; greeting or unrelated (label OT
 coverage T < .2) → FAILED; clarifying question → PARTIAL if T ≥ .3, WEAK if T ≥ .1, else FAILED (a question about
 nothing the request names); action class
 of request vs message: same 1, related (MOVE/UPDATE, ADD/UPDATE) or unknown 0.5, different
-0 → RELATED_BUT_WRONG (FAILED if T ≤ .2); the right action on another target (under half the
-request's target words present, and the message names its own words in front of the shared
-target noun: "디자이너 공고를 삭제" for "백엔드 개발자 공고를 삭제") → RELATED_BUT_WRONG; else s = 0.5·action + 0.4·T + 0.1·scope (share of
+0 → RELATED_BUT_WRONG (FAILED if T ≤ .2); the right action on another target (before a target word
+both share, the request's qualifier is missing and the message has its own, not a generic
+reference such as 요청하신/해당: "디자이너 공고" for "백엔드 개발자 공고", "이영희 지원자" for
+"김민수 지원자") → RELATED_BUT_WRONG; else s = 0.5·action + 0.4·T + 0.1·scope (share of
 the request's figures repeated): s ≥ .9 PERFECT, ≥ .65 GOOD, ≥ .5 PARTIAL, ≥ .3 WEAK, else
 RELATED_BUT_WRONG; a request with two or more actions of which the message performs only
 some is at most PARTIAL. ``intent_label`` is the message's action class by cue words.
@@ -20,6 +21,12 @@ from assay.judges.offline import text as tx
 from assay.judges.offline.scoring import pct
 from assay.judges.prompts import AgentIntentInput
 from assay.schemas import JsonObject
+
+
+# Words that refer to the request's target without naming another one.
+GENERIC_QUALIFIERS = tuple(
+    "요청하신 요청한 말씀하신 말씀한 선택하신 선택한 지정하신 지정한 해당 기존 전체 모든 현재 이번 새로운 신규 채용 모집 직무 관련 위의 대로".split()
+)
 
 
 class AgentRules:
@@ -73,7 +80,7 @@ class AgentRules:
         if action == 0.0:
             verdict = "RELATED_BUT_WRONG" if t > 0.2 else "FAILED"
             return {"verdict": verdict, "intent_label": label, "reasoning": f"{tag} {why}: 요청과 다른 동작."}
-        swapped = self._swapped_target(item.query, message, t) if action == 1.0 else []
+        swapped = self._swapped_target(item.query, message) if action == 1.0 else []
         if swapped:
             return {
                 "verdict": "RELATED_BUT_WRONG",
@@ -100,18 +107,27 @@ class AgentRules:
         return {"verdict": verdict, "intent_label": label, "reasoning": f"{tag} {why}, 종합 {s:.2f}{note}."}
 
     @staticmethod
-    def _swapped_target(query: str, message: str, t: float) -> list[str]:
-        """Words naming another target: under half the request's target is in the message and the
-        message puts words of its own where the missing ones were ("디자이너 공고를 삭제" for
-        "백엔드 개발자 공고를 삭제"): the words of the message's clauses before the shared target
-        noun that the request does not hold."""
-        if t >= 0.5:
-            return []
-        asked = set(tx.stems(tx.strip_action_words(query)))
+    def _swapped_target(query: str, message: str) -> list[str]:
+        """Words naming another target: before a target word both share, the request has a
+        qualifier the message lacks and the message has one of its own ("디자이너 공고" for
+        "백엔드 개발자 공고", "이영희 지원자" for "김민수 지원자"). Generic references (요청하신,
+        해당, 채용…) are not qualifiers."""
+        asked = tx.stems(tx.strip_action_words(query))
         said = tx.stems(tx.strip_action_words(message))
-        shared = [i for i, w in enumerate(said) if w in asked]
-        if not shared:
-            return []
-        before = said[: shared[0]]
-        return [w for w in before if w not in asked and not tx.intent_of(w)]
-
+        asked_set, said_set = set(asked), set(said)
+        out = []
+        for i, word in enumerate(said):
+            if i == 0 or word not in asked_set:
+                continue
+            mine = said[i - 1]
+            theirs = asked[asked.index(word) - 1] if asked.index(word) > 0 else None
+            if (
+                theirs is not None
+                and theirs not in said_set
+                and mine not in asked_set
+                and not mine.startswith(GENERIC_QUALIFIERS)
+                and not theirs.startswith(GENERIC_QUALIFIERS)
+                and not tx.intent_of(mine)
+            ):
+                out.append(mine)
+        return out
