@@ -22,7 +22,6 @@ from assay.judges.offline.scoring import pct
 from assay.judges.prompts import AgentIntentInput
 from assay.schemas import JsonObject
 
-
 # Words that refer to the request's target without naming another one.
 GENERIC_QUALIFIERS = tuple(
     "요청하신 요청한 말씀하신 말씀한 선택하신 선택한 지정하신 지정한 해당 기존 전체 모든 현재 이번 새로운 신규 채용 모집 직무 관련 위의 대로".split()
