@@ -83,9 +83,10 @@ class LabelError(ValueError):
     """A labelled row that does not fit its prompt; the message names the row and the problem."""
 
 
-def check_row(raw: object, where: str) -> LabelledRow:
+def check_row(raw: object, where: str, partial: bool = False) -> LabelledRow:
     """``raw`` as a ``LabelledRow`` whose input fits its prompt and whose label holds every
-    score field on the prompt's scale; raises ``LabelError`` naming ``where`` otherwise."""
+    score field on the prompt's scale (``partial``: at least one of them); raises
+    ``LabelError`` naming ``where`` otherwise."""
     try:
         row = LabelledRow.model_validate(raw)
     except ValidationError as exc:
@@ -99,7 +100,12 @@ def check_row(raw: object, where: str) -> LabelledRow:
         prompt.input_model.model_validate(row.input)
     except ValidationError as exc:
         raise LabelError(f"{where}: input does not fit prompt {prompt.id!r}: {_first_error(exc)}") from None
-    for name in [*prompt.score_fields, *prompt.count_fields]:
+    scored = [*prompt.score_fields, *prompt.count_fields]
+    if partial and not any(name in row.label for name in scored):
+        raise LabelError(f"{where}: label has none of {', '.join(scored)}")
+    for name in scored:
+        if partial and name not in row.label:
+            continue
         if name not in row.label:
             raise LabelError(f"{where}: label has no {name!r} (prompt {prompt.id!r} scores it)")
         value = row.label[name]
@@ -163,12 +169,12 @@ class LabelledSet:
 
 
 def in_sample_set(data: Path) -> LabelledSet:
-    rows = [*read_labelled(data), *rag_qa_rows(), *memory_rows()]
+    rows = [*read_labelled(data), *rag_qa_rows(), *memory_rows(), *clinical_rows()]
     return LabelledSet(
         "in-sample",
         "in-sample",
-        f"{_shown(data)}, the bundled rag_qa answer labels and memory labels; the rules were set "
-        "and checked on these",
+        f"{_shown(data)}, the bundled rag_qa answer, memory and clinical labels (clinical faithfulness "
+        "read off the hand-labelled contradictions and violated rules); the rules were set and checked on these",
         rows,
     )
 
@@ -223,6 +229,62 @@ def memory_rows() -> list[LabelledRow]:
         }
         rows.append(check_row(raw, f"datasets/memory/labels.jsonl case {label['case_id']}"))
     return rows
+
+
+def clinical_rows() -> list[LabelledRow]:
+    """The bundled clinical turns with a faithfulness label read off their hand labels, by the
+    prompt's rubric: forbidden advice or a critical contradiction of the record 2 (1 with both),
+    a normal-severity contradiction 3, only minor ones 4, a clean answer 5. The dialogue is the
+    patient's earlier turns with the recorded answers, as the suite builds it."""
+    base = ROOT / "datasets" / "clinical"
+
+    def read(name: str) -> list[dict]:
+        return [json.loads(line) for line in (base / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+
+    from assay.suites.clinical.metrics import patient_text
+    from assay.suites.clinical.schema import ClinicalCase
+
+    patients = {p["id"]: p for p in read("patients.jsonl")}
+    answers = {a["case_id"]: a["answer"] for a in read("answers.jsonl")}
+    labels = {lab["case_id"]: lab for lab in read("labels.jsonl")}
+    rows, earlier = [], defaultdict(list)
+    for raw in sorted(read("cases.jsonl"), key=lambda c: (c["patient_id"], c["turn"])):
+        case = ClinicalCase.model_validate({**raw, "slots_truth": patients[raw["patient_id"]]["slots_truth"]})
+        label = labels[case.id]
+        severities = {h["severity"] for h in label["hallucinations"]}
+        critical = "critical" in severities
+        if critical and label["violations"]:
+            faithfulness = 1
+        elif critical or label["violations"]:
+            faithfulness = 2
+        elif "normal" in severities:
+            faithfulness = 3
+        else:
+            faithfulness = 4 if severities else 5
+        answer = answers[case.id]
+        raw = {
+            "id": case.id,
+            "prompt_id": "clinical_answer",
+            "input": {"question": case.question, "answer": answer, "patient": patient_text(case),
+                      "dialogue": list(earlier[case.patient_id])},
+            "label": {"faithfulness": faithfulness},
+            "note": label.get("note", ""),
+        }
+        rows.append(check_row(raw, f"datasets/clinical/labels.jsonl case {case.id}", partial=True))
+        earlier[case.patient_id] += [f"Q: {case.question}", f"A: {answer}"]
+    return rows
+
+
+def clinical_relevance(rows: list[LabelledRow]) -> None:
+    """The bundled clinical answers have no relevance labels; every one of them addresses its
+    question (some badly), so print how the jury scores their relevance."""
+    prompt = get_prompt("clinical_answer")
+    jury = offline_jury()
+    for judge in jury:
+        values = [judge.verdict(prompt, row.input)["answer_relevance"] for row in rows]
+        low = sum(v <= 3 for v in values)
+        print(f"clinical_answer.answer_relevance {judge.name:16} mean {statistics.mean(values):.2f}, "
+              f"scored ≤ 3: {low}/{len(values)}")
 
 
 def rag_qa_rows() -> list[LabelledRow]:
@@ -330,7 +392,9 @@ def measure(rows: Iterable[LabelledRow], jury: Sequence[Juror]) -> SetAgreement:
     details = []
     for row in rows:
         prompt = get_prompt(row.prompt_id)
-        label_scores = prompt.scores(row.label)
+        # a set may label only some fields (the bundled clinical rows label faithfulness only)
+        filled = {name: 0 for name in [*prompt.score_fields, *prompt.count_fields]} | row.label
+        label_scores = {k: v for k, v in prompt.scores(filled).items() if k in row.label}
         verdicts = [j.verdict(prompt, row.input) for j in jury]
         judge_scores = [prompt.scores(v) for v in verdicts]
         if "intent_label" in row.label:
@@ -456,6 +520,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("\n".join(result.details))
         print("\n".join(set_table(result, args.judges)))
         print()
+    clinical_relevance(clinical_rows())
+    print()
     print("== side by side (ensemble; · = no labels for that field in the set)")
     print("\n".join(side_by_side(results)))
     return 0

@@ -66,11 +66,18 @@ class _Cues:
     raw: Cues
 
     def any(self, name: str, text: str) -> re.Match[str] | None:
-        for pattern in getattr(self.raw, name):
-            found = re.search(pattern, text, re.IGNORECASE)
+        for pattern in self._compiled(name):
+            found = pattern.search(text)
             if found:
                 return found
         return None
+
+    def _compiled(self, name: str) -> tuple[re.Pattern[str], ...]:
+        """The cue list's patterns, compiled once per reader (a reader checks many sentences)."""
+        cache = self.__dict__.setdefault("_patterns", {})
+        if name not in cache:
+            cache[name] = tuple(re.compile(p, re.IGNORECASE) for p in getattr(self.raw, name))
+        return cache[name]
 
     def status(self, text: str) -> str | None:
         """The state a lab or vital is said to be in, right after its name; the earliest wins."""

@@ -412,7 +412,8 @@ def item_kind(item: str) -> str:
 
 def _grouped(items: Sequence[str]) -> list[str]:
     """Judge items, one per kind in first-seen order; per-sentence items of one kind become one
-    line naming the sentences ("인용된 출처로 뒷받침되지 않는 문장 3개: 6, 15, 16")."""
+    line naming the finding and its sentences ("인용된 출처로 뒷받침되지 않음: 문장 6, 15, 16
+    (3개 문장)", "출처와 다른 수치: 문장 4"), without the judge's per-sentence detail."""
     kinds: dict[str, list[str]] = {}
     for item in items:
         if item and item.strip():
@@ -420,9 +421,12 @@ def _grouped(items: Sequence[str]) -> list[str]:
     out = []
     for group in kinds.values():
         sentences = list(dict.fromkeys(m.group(1) for g in group if (m := _SENTENCE_REF.match(g))))
-        if len(sentences) >= 2:
+        if sentences:
+            # The finding and where it is; the judge's per-sentence detail ("답변 수치 {2024}가
+            # 참조에 없음", a quoted source) stays in the judge's feedback, not in the summary.
             what = re.split(r"\s[—(:]|\s-\s", _SENTENCE_REF.sub("", group[0]))[0].strip()
-            out.append(f"{what}: 문장 {', '.join(sentences)} ({len(sentences)}개 문장)")
+            count = f" ({len(sentences)}개 문장)" if len(sentences) >= 2 else ""
+            out.append(f"{what}: 문장 {', '.join(sentences)}{count}")
         else:
             out.append(group[0])
     return out

@@ -168,6 +168,8 @@ RULE_CASES = {
     "dyspnea_edema_without_care": ({}, "다리가 붓고 숨이 차요", "물을 많이 드시고 지켜보시면 됩니다.",
                                    "오늘 바로 병원에서 진료를 받으세요."),
     "chest_pain_without_care": ({}, "가슴이 답답해요", "스트레칭을 해 보세요.", "지금 바로 119에 연락하거나 응급실로 가세요."),
+    "fetotoxic_in_pregnancy": ({"conditions": ["pregnancy"], "medications": []}, "콜레스테롤약?",
+                               "아토르바스타틴을 시작해 보세요.", "임신 중이시니 스타틴은 피하시고 주치의와 상의하세요."),
 }
 
 

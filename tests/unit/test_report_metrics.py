@@ -359,9 +359,17 @@ def test_one_sentence_flagged_by_three_judges_is_one_item_and_fixes_follow_the_s
             "결론 섹션이 없습니다",
         ],
     )
-    assert w == ["문장 13: 인용된 출처로 뒷받침되지 않음 (26%)", "결론의 방향(성장/감소)이 본문과 상반됩니다", "결론 섹션이 없습니다"]
+    assert w == ["인용된 출처로 뒷받침되지 않음: 문장 13", "결론의 방향(성장/감소)이 본문과 상반됩니다", "결론 섹션이 없습니다"]
     assert r == ["인용한 출처와 맞지 않는 주장과 수치를 바로잡으세요", "결론이 본문의 분석과 같은 방향을 가리키도록 고치세요",
                  "결론 섹션을 추가하세요"]
+
+
+def test_a_single_sentence_finding_drops_the_judges_raw_detail():
+    _, w, r = strengths_weaknesses_recommendations(
+        {}, {}, judge_weaknesses=["문장 4: 출처와 다른 수치 — 답변 수치 {2024}가 참조에 없음"]
+    )
+    assert w == ["출처와 다른 수치: 문장 4"]
+    assert r == ["인용한 출처와 맞지 않는 주장과 수치를 바로잡으세요"]
 
 
 def test_missing_conclusion_is_inferred():

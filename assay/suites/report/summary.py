@@ -256,7 +256,8 @@ def _overall(case: ReportCase, get: Any, judged: list[ScoreRow]) -> tuple[ScoreR
         {k: v for k, v in swr_details.items() if v is not None},
         judge_strengths=_judge_items(judged, "coherence", "strengths"),
         judge_weaknesses=_judge_items(judged, "coherence", "weaknesses") + _judge_items(judged, "factual_accuracy", "issues"),
-        judge_recommendations=[f"보완 필요: {x}" for x in _judge_items(judged, "relevance", "missing_requirements")],
+        judge_recommendations=[f"요청의 빠진 요구사항을 보고서에 반영하세요: {x}"
+                               for x in _judge_items(judged, "relevance", "missing_requirements")],
     )
     unscored = {m: _reason(rows[m], m) for m in SIX if scores[m] is None}
     info = CaseSummary.model_validate({

@@ -1,9 +1,13 @@
 """agent_intent: the offline jury's rules (seed 004).
 
 agent_intent: empty or error message → FAILED; greeting or unrelated (label OTHER, target
-coverage T < .2) → FAILED; clarifying question → PARTIAL if T ≥ .3 else WEAK; action class
+coverage T < .2) → FAILED; clarifying question → PARTIAL if T ≥ .3, WEAK if T ≥ .1, else FAILED (a question about
+nothing the request names); action class
 of request vs message: same 1, related (MOVE/UPDATE, ADD/UPDATE) or unknown 0.5, different
-0 → RELATED_BUT_WRONG (FAILED if T ≤ .2); else s = 0.5·action + 0.4·T + 0.1·scope (share of
+0 → RELATED_BUT_WRONG (FAILED if T ≤ .2); the right action on another target (before a target word
+both share, the request's qualifier is missing and the message has its own, not a generic
+reference such as 요청하신/해당: "디자이너 공고" for "백엔드 개발자 공고", "이영희 지원자" for
+"김민수 지원자") → RELATED_BUT_WRONG; else s = 0.5·action + 0.4·T + 0.1·scope (share of
 the request's figures repeated): s ≥ .9 PERFECT, ≥ .65 GOOD, ≥ .5 PARTIAL, ≥ .3 WEAK, else
 RELATED_BUT_WRONG; a request with two or more actions of which the message performs only
 some is at most PARTIAL. ``intent_label`` is the message's action class by cue words.
@@ -17,6 +21,11 @@ from assay.judges.offline import text as tx
 from assay.judges.offline.scoring import pct
 from assay.judges.prompts import AgentIntentInput
 from assay.schemas import JsonObject
+
+# Words that refer to the request's target without naming another one.
+GENERIC_QUALIFIERS = tuple(
+    "요청하신 요청한 말씀하신 말씀한 선택하신 선택한 지정하신 지정한 해당 기존 전체 모든 현재 이번 새로운 신규 채용 모집 직무 관련 위의 대로".split()
+)
 
 
 class AgentRules:
@@ -55,7 +64,9 @@ class AgentRules:
                 "reasoning": f"{tag} {why}: 요청과 무관한 응답.",
             }
         if label == "CLARIFY":
-            verdict = "PARTIAL" if t >= 0.3 else "WEAK"
+            # A question about the request's target clarifies it; one about nothing it names
+            # ("오늘 날씨는 어떠세요?") is unrelated.
+            verdict = "PARTIAL" if t >= 0.3 else "WEAK" if t >= 0.1 else "FAILED"
             return {"verdict": verdict, "intent_label": label, "reasoning": f"{tag} {why}: 되묻기 응답."}
         if wanted is None or label == "OTHER":
             action = 0.5
@@ -68,6 +79,13 @@ class AgentRules:
         if action == 0.0:
             verdict = "RELATED_BUT_WRONG" if t > 0.2 else "FAILED"
             return {"verdict": verdict, "intent_label": label, "reasoning": f"{tag} {why}: 요청과 다른 동작."}
+        swapped = self._swapped_target(item.query, message) if action == 1.0 else []
+        if swapped:
+            return {
+                "verdict": "RELATED_BUT_WRONG",
+                "intent_label": label,
+                "reasoning": f"{tag} {why}: 같은 동작을 다른 대상({', '.join(swapped[:3])})에 수행.",
+            }
         s = 0.5 * action + 0.4 * t + 0.1 * scope
         verdict = (
             "PERFECT"
@@ -87,3 +105,28 @@ class AgentRules:
             note = f", 요청한 동작 {'/'.join(sorted(asked))} 중 {'/'.join(sorted(asked & done)) or '없음'}만 수행"
         return {"verdict": verdict, "intent_label": label, "reasoning": f"{tag} {why}, 종합 {s:.2f}{note}."}
 
+    @staticmethod
+    def _swapped_target(query: str, message: str) -> list[str]:
+        """Words naming another target: before a target word both share, the request has a
+        qualifier the message lacks and the message has one of its own ("디자이너 공고" for
+        "백엔드 개발자 공고", "이영희 지원자" for "김민수 지원자"). Generic references (요청하신,
+        해당, 채용…) are not qualifiers."""
+        asked = tx.stems(tx.strip_action_words(query))
+        said = tx.stems(tx.strip_action_words(message))
+        asked_set, said_set = set(asked), set(said)
+        out = []
+        for i, word in enumerate(said):
+            if i == 0 or word not in asked_set:
+                continue
+            mine = said[i - 1]
+            theirs = asked[asked.index(word) - 1] if asked.index(word) > 0 else None
+            if (
+                theirs is not None
+                and theirs not in said_set
+                and mine not in asked_set
+                and not mine.startswith(GENERIC_QUALIFIERS)
+                and not theirs.startswith(GENERIC_QUALIFIERS)
+                and not tx.intent_of(mine)
+            ):
+                out.append(mine)
+        return out

@@ -1,32 +1,80 @@
 """clinical_answer: the offline jury's rules (seed 002, scale 1-5).
 
-R = coverage(question without interrogatives, answer); U = the answer's figures found in
-neither the patient record, the dialogue nor the question; C = conflict level of the
-answer's figures against the record (0 none, 1 some differ, 2 contradicted outright).
+**Faithfulness** reads the answer against the patient record with the clinical lexicon and
+contraindication table the suite bundles (``assay.metrics.clinical.evaluate_answer``): a fact the
+answer asserts about the patient that the record contradicts (a drug they do not take, a wrong
+eGFR / INR / potassium / blood pressure / age, a condition they do not have) and advice the
+record forbids (a drug of an allergy's class, an NSAID with a low eGFR, a drug that interacts
+with one they take, a decongestant with uncontrolled blood pressure). Figures beside it are
+compared as figures (U = the answer's figures found in neither record, dialogue nor question).
+The record is the prompt's ``key: value`` lines (``labs: egfr 48, potassium 5.4``); a record
+that cannot be read that way is judged by figures alone and the feedback says so.
 
-    =========================================  ============  ================
-    signal                                     faithfulness  answer_relevance
-    =========================================  ============  ================
-    empty answer                               1             1
-    C = 2                                      2             band(R)
-    C = 1, or U ≥ 2                            3             band(R)
-    U = 1                                      4             band(R)
-    otherwise                                  5             band(R)
-    band(R): ≥ .6 → 5, ≥ .4 → 4, ≥ .25 → 3, ≥ .1 → 2, else 1
-    =========================================  ============  ================
+    ================================================  ============
+    signal                                            faithfulness
+    ================================================  ============
+    empty answer                                      1
+    a critical contradiction and forbidden advice      1
+    a critical contradiction, or forbidden advice     2
+    a normal-severity contradiction, or figures       3
+    contradicted (level ≥ 1), or U ≥ 2
+    a minor contradiction, or U = 1                   4
+    otherwise                                         5
+    ================================================  ============
 
-These judges read figures and words, not the clinical lexicon: SFS and CSP are the suite's
-own deterministic reading; the jury is a second, independent opinion.
+Unlike SFS and CSP, which score the share of facts and rules, the judge gives a 1-5 reading of
+the same evidence; it is therefore *not* an independent opinion on faithfulness (an LLM judge
+is).
+
+**Answer relevance**: does the answer do what the question asks, in any wording?
+S = the question's subject (its drug, symptom, lab or named thing, as word stems, also inside
+longer words) mentioned in the answer; A = the answer performs the act the question asks for:
+
+    ==================================================  ===============================
+    question asks                                       the answer performs it when it
+    ==================================================  ===============================
+    may I take / use X ("먹어도 되나요", "괜찮을까요")   decides: take / avoid / continue /
+                                                        yes / no ("드세요", "피하세요")
+    what to take or do ("뭘 먹으면", "어떻게 써야")       recommends or directs
+    how a result or state is ("어떻게 나왔어요")          gives a value or a status word
+    a symptom told ("숨이 차요")                          directs to care or advises
+    ==================================================  ===============================
+
+    relevance = 5 if A and (S, or the answer names one of the patient's drugs, conditions or
+    values); 4 if S covers ≥ .4 of the question's subject words; 3 if A alone; otherwise band(R)
+    over the coverage R of the question's words (≥ .6 → 5, ≥ .4 → 4, ≥ .25 → 3, ≥ .1 → 2, else 1).
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+import re
+from functools import lru_cache
+from typing import Any, ClassVar
 
 from assay.judges.offline import text as tx
 from assay.judges.offline.scoring import band, pct
 from assay.judges.prompts import ClinicalInput
 from assay.schemas import JsonObject
+
+PERMISSION_CUES = ("되나요", "될까요", "돼요", "되죠", "괜찮을까요", "괜찮나요", "괜찮아요", "해도", "먹어도", "써도", "드셔도")
+WHAT_CUES = ("뭘", "뭐가", "무엇", "어떤", "어떻게 써야", "어떻게 먹", "얼마나", "어느 정도 하면", "추가해야", "바꿔야", "주의할")
+STATUS_CUES = ("어떻게 나왔", "괜찮은 편", "어느 정도", "어때요", "어떤가요", "잘 듣고", "잘 맞는", "수치는", "결과", "상태", "정리해")
+DECISION_CUES = (
+    "드세요", "드셔도", "드시면", "드시고", "드시지", "피하", "마세요", "안 됩니다", "안 돼", "괜찮습니다", "괜찮아요",
+    "계속", "중단", "쓰지", "쓰시", "권합니다", "권장", "좋습니다", "낫습니다", "네,", "아니요", "필요합니다", "하세요",
+)  # fmt: skip
+DIRECTIVE_CUES = ("병원", "진료", "119", "응급", "주치의", "상의", "세요", "권합니다", "걱정")
+WHOLE_FLOAT_RE = re.compile(r"(?<![\d.])(\d+)\.0+(?![\d])")
+# Figures that are not claims about the patient: a phone number to call, a target or threshold.
+NOT_A_CLAIM_RE = re.compile(
+    r"(\d[\d,.]*)\s*(?:%|mg|g)?\s*(?:에|로|번)?\s*(?:연락|전화)"
+    r"|목표(?:인|는|치|값)?\s*(\d[\d,.]*)"
+    r"|(\d[\d,.]*)\s*(?:%|mg/dL|mmHg|kg)?\s*(?:미만|이하|이상|이내|초과)"
+)
+# A patient's sentence that states a fact about themselves (taking, started, diagnosed).
+STATEMENT_CUES = ("먹고 있", "먹기 시작", "복용 중", "복용하고", "복용해요", "먹어요", "먹습니다", "맞고 있",
+                  "진단", "처방받", "있어요", "있습니다", "했어요", "했습니다", "받았")
+STATUS_WORDS = ("정상", "높", "낮", "조절", "떨어", "목표", "범위", "양호", "부족", "초과")
 
 
 class ClinicalRules:
@@ -41,26 +89,163 @@ class ClinicalRules:
         if not answer:
             return {"faithfulness": 1, "answer_relevance": 1, "unsupported_claims": [],
                     "reasoning": f"{tag} 빈 답변."}
-        known = "\n".join([item.patient, *item.dialogue])
+        # "egfr 48.0" as a record renders a float: compared as 48, as the answer writes it.
+        known = WHOLE_FLOAT_RE.sub(r"\1", "\n".join([item.patient, *item.dialogue]))
         ctx = self.prepare([item.question, answer, known])
-        r = self.coverage(self.units(tx.strip_fillers(item.question), ctx), self.units(answer, ctx))
+        core = tx.strip_fillers(item.question)
+        r = self.coverage(self.units(core, ctx), self.units(answer, ctx))
         r = 1.0 if r is None else r
-        level, reasons = self.conflicts(answer, known, item.question)
-        unsupported = self.unsupported_figures(answer, known, item.question)
-        if level >= 2:
+        claimed = _without_non_claims(answer)
+        level, reasons = self.conflicts(claimed, known, item.question)
+        unsupported = self.unsupported_figures(claimed, known, item.question)
+        readable, severities, claims, violations, patient_facts = _record_evidence(
+            answer, item.question, item.patient, "\n".join(patient_lines(item.dialogue))
+        )
+        critical = "critical" in severities
+        if critical and violations:
+            faithfulness = 1
+        elif critical or violations:
             faithfulness = 2
-        elif level == 1 or len(unsupported) >= 2:
+        elif "normal" in severities or level >= 1 or len(unsupported) >= 2:
             faithfulness = 3
-        elif unsupported:
+        elif severities or unsupported:
             faithfulness = 4
         else:
             faithfulness = 5
-        notes = [f"질문 핵심어 포함률 {pct(r)}", f"기록에 없는 수치 {len(unsupported)}개"]
+        relevance, rel_notes = self._clinical_relevance(item.question, answer, r, patient_facts)
+        notes = [*rel_notes, f"기록에 없는 수치 {len(unsupported)}개"]
+        if not readable:
+            notes.append("환자 기록을 'key: value' 줄로 읽지 못해 기록과의 모순·금기는 보지 못하고 수치만 비교")
+        if claims:
+            notes.append("기록과 다른 단정: " + "; ".join(claims))
+        if violations:
+            notes.append("기록상 금기인 권고: " + "; ".join(violations))
         if reasons:
             notes.append("기록과 다른 수치: " + "; ".join(reasons))
         return {
             "faithfulness": faithfulness,
-            "answer_relevance": band(r, self.REL_CUTS, 1),
-            "unsupported_claims": [*reasons, *unsupported][:8],
+            "answer_relevance": relevance,
+            "unsupported_claims": [*claims, *violations, *reasons, *unsupported][:8],
             "reasoning": f"{tag} " + ". ".join(notes) + ".",
         }
+
+    def _clinical_relevance(
+        self, question: str, answer: str, r: float, patient_facts: tuple[str, ...]
+    ) -> tuple[int, list[str]]:
+        subject = [w for w in tx.stems(tx.strip_fillers(question)) if len(w) >= 2]
+        mentioned = [w for w in subject if w in answer or (len(w) >= 3 and w[:-1] in answer)]
+        s = len(mentioned) / len(subject) if subject else 0.0
+        act, asked = _act(question, answer)
+        if act and (mentioned or patient_facts):
+            score = 5
+        elif s >= 0.4:
+            score = 4
+        elif act:
+            score = 3
+        else:
+            score = int(band(max(r, s), self.REL_CUTS, 1))
+        notes = [
+            f"질문 핵심어 포함률 {pct(max(r, s))}" + (f" ({', '.join(mentioned[:4])})" if mentioned else ""),
+            f"질문 유형 {asked}: " + ("답변이 그에 답함" if act else "답변이 그에 답하지 않음"),
+        ]
+        if patient_facts and not mentioned:
+            notes.append("환자의 약·질환·수치를 들어 답함: " + ", ".join(patient_facts[:3]))
+        return score, notes
+
+
+def _without_non_claims(answer: str) -> str:
+    """The answer with phone numbers, targets and thresholds blanked (not claims to check)."""
+
+    def blank(match: re.Match[str]) -> str:
+        text = match.group(0)
+        for number in (n for n in match.groups() if n):
+            text = text.replace(number, " ", 1)
+        return text
+
+    return NOT_A_CLAIM_RE.sub(blank, answer)
+
+
+def _act(question: str, answer: str) -> tuple[bool, str]:
+    """(whether the answer performs what the question asks, the kind of question)."""
+    if tx.has_any(question, STATUS_CUES):
+        answered = bool(tx.quantities(answer)) or tx.has_any(answer, (*STATUS_WORDS, *DECISION_CUES))
+        return answered, "상태/수치 질문"
+    if tx.has_any(question, WHAT_CUES):
+        return tx.has_any(answer, DECISION_CUES) or tx.has_any(answer, DIRECTIVE_CUES), "무엇을/어떻게 질문"
+    if tx.has_any(question, PERMISSION_CUES):
+        return tx.has_any(answer, DECISION_CUES), "해도 되는지 질문"
+    if question.rstrip().endswith("?"):
+        return tx.has_any(answer, DECISION_CUES) or tx.has_any(answer, STATUS_WORDS), "질문"
+    return tx.has_any(answer, DIRECTIVE_CUES), "증상 호소"
+
+
+@lru_cache(maxsize=1024)
+def _record_evidence(
+    answer: str, question: str, patient: str, dialogue: str = ""
+) -> tuple[bool, tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """(whether the record could be read, severities of contradicted facts, their descriptions,
+    forbidden advice, every patient fact the answer mentions) for one answer; a contradicted fact
+    the patient states in the question or an earlier turn ("X를 먹기 시작했어요") is the patient's
+    word, not a contradiction. Cached: the three
+    offline judges read the same evidence, so a jury computes it once per answer."""
+    from assay.metrics.clinical import evaluate_answer
+
+    record = record_from_lines(patient)
+    if record is None:
+        return False, (), (), (), ()
+    try:
+        evaluation = evaluate_answer(answer, question, record, [])
+    except ValueError:  # a value the lexicon cannot read: judged by figures, as the feedback says
+        return False, (), (), (), ()
+    # What the patient stated in this conversation is ground truth too ("어제부터 X를 먹어요");
+    # a drug the patient only asks about ("X를 먹으면 될까요?") is not a statement.
+    stated = [s for s in tx.sentences(f"{question}\n{dialogue}") if tx.has_any(s, STATEMENT_CUES)]
+    facts = [f for f in evaluation.hallucinations if not any(f.text in s for s in stated)]
+    claims = [f"{f.text} ({f.reason})" if f.reason else f.text for f in facts]
+    violations = [f"{v.id}: {', '.join(v.matches) or v.reason}" for v in evaluation.violations]
+    mentioned = list(dict.fromkeys(f.text for f in evaluation.facts))
+    return True, tuple(f.severity for f in facts), tuple(claims), tuple(violations), tuple(mentioned)
+
+
+_NUMBER_RE = re.compile(r"^-?\d+(?:\.\d+)?$")
+_LIST_KEYS = ("conditions", "allergies")
+_MAP_KEYS = ("labs", "vitals")
+
+
+def patient_lines(dialogue: list[str]) -> list[str]:
+    """The patient's own turns: lines the suite writes as "A: …" are earlier *answers*, which
+    are no ground truth (an earlier hallucination repeated is still one)."""
+    return [line for line in dialogue if not line.lstrip().startswith(("A:", "A :"))]
+
+
+def record_from_lines(text: str) -> dict[str, Any] | None:
+    """The patient record from its ``key: value`` lines (lists joined by "; ", measures as
+    "name value, name value", medications as "name dose; …"); None when no line reads so."""
+    record: dict[str, Any] = {}
+    for line in (text or "").splitlines():
+        key, sep, value = line.partition(":")
+        key, value = key.strip(), value.strip()
+        if not sep or not key or " " in key:
+            continue
+        if key in _LIST_KEYS:
+            record[key] = [v.strip() for v in value.split(";") if v.strip()]
+        elif key in _MAP_KEYS:
+            measures: dict[str, float] = {}
+            for part in value.split(","):
+                name, _, number = part.strip().rpartition(" ")
+                if name and _NUMBER_RE.match(number):
+                    measures[name] = float(number)
+            record[key] = measures
+        elif key == "medications":
+            meds = []
+            for part in value.split(";"):
+                words = part.split()
+                cut = next((i for i, w in enumerate(words) if any(ch.isdigit() for ch in w)), len(words))
+                if words[:cut]:
+                    meds.append({"name": " ".join(words[:cut]), "dose": " ".join(words[cut:])})
+            record[key] = meds
+        elif _NUMBER_RE.match(value):
+            record[key] = float(value) if "." in value else int(value)
+        else:
+            record[key] = value
+    return record or None

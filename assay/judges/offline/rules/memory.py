@@ -1,36 +1,117 @@
 """memory_usefulness: the offline jury's rules (seed 001, scale 0-10).
 
-memory_usefulness (0-10): Q = coverage(query without interrogatives, memory + entities),
-T = the answer type the query needs (an amount for 얼마/비용/예산…, a date for 언제…) is present\nin a clause that shares a word with the query.
+The judge sees the query, the stored memory and its entities, nothing of the session; the rules
+read what those three can show.
 
-    ============================================  =========  ============  ========
-    signal                                        relevance  completeness  accuracy
-    ============================================  =========  ============  ========
+**Facets.** The query is split into the things it asks for (on 이랑/랑/하고/및/뭐고/commas:
+"노트북 예산이랑 무게 조건" asks two). A facet's *head* is its content words (interrogatives and
+request verbs removed; a facet with none borrows the previous facet's head: "요금제가 뭐고 월
+얼마" → 요금제 … 얼마). Its *answer type* comes from the interrogative: ``몇 <counter>`` wants a
+figure with that counter (몇 명 → 명, 몇 시간 → 시간, 몇 퍼센트 → %), 얼마 wants an amount (a
+duration when the facet names a 기간/시간), 언제/며칠/요일 a date, time or weekday; 뭐/어디/누구
+want no figure.
+
+Words that name the kind of answer (이름, 상황, 조건…) or when (지금, 현재, 이번…) are not part
+of the head, nor are the query's own figures (1박, 1인당); nouns such as 금액/비용/예산/인원 want an
+amount without 얼마. A facet is *answered* when a memory clause shares its head (the judge's own
+overlap, or a head word inside a longer word: 인테리어 in 한결인테리어) and, if a type is wanted,
+the clause's sentence holds a figure of that type (ordinals, plan labels and frequencies — 2단계,
+3위, 주 2회 — are not amounts); without a type, the clause must hold at least half the head. A
+figure with the exact counter asked for (52명 for 몇 명) answers wherever it stands. A typed facet
+whose head is nowhere in the memory takes the previous facet's head ("약 이름이랑 용량": the dose
+of that drug). A facet whose head is in the memory but whose value is not is *topic only*.
+
+    ==========================================  =========  ============  ========
+    facets (A = share answered)                 relevance  completeness  accuracy
+    ==========================================  =========  ============  ========
     memory empty / "(메모리 없음)"                   0          0             0
-    Q ≥ .5 and T (or no type needed)              10         9             9
-    Q ≥ .5, type needed but absent                6          4             6
-    0 < Q < .5 and T                              8          7             9
-    0 < Q < .5, T absent                          4          3             6
-    Q = 0                                         2          1             5
-    two values for one subject, no update cue     −1         −3            4
-    two values for one subject with an update cue              −1           8
-    ============================================  =========  ============  ========
+    every facet answered                        10         10 (9: Q<.5)   9
+    some answered                               8          mean of facets 9
+    none answered, a head in the memory         5          3             6
+    none answered, some query word in memory    3          1             6
+    nothing of the query in the memory          2          0             5
+    facet scores for completeness: answered 10, topic only 3, missing 0
+    ==========================================  =========  ============  ========
 
-noise: segments (clauses) that share nothing with the query and carry no needed figure,
-plus greetings/system text and resolved/stale items: 0 → 0, 1 → 2, 2 → 4, 3 → 5, 4 → 6,
-≥ 5 → 7; +2 when one subject carries conflicting values; capped at 10.
+Accuracy 9, not 10, when everything asked is there: the judge sees no session, so "accurate as
+far as the memory shows"; 5-6 when nothing answers the query (nothing to judge).
+
+Adjustments, each stated in the feedback:
+
+- *stale value* — the query asks what something changed to (바뀌/변경/연기/늘었…) and the
+  answering clause records no change (→, 에서…로, 변경, 기존, 최근…): accuracy ≤ 3,
+  completeness ≤ 3 (seed: 시점 오류, 갱신되지 않은 정보). It asks for the final/current value
+  (최종/현재/최신) without a change record: accuracy ≤ 6, completeness − 1 (the judge
+  cannot tell whether the value was ever updated).
+- *target confusion* — the query names an entity whose clauses hold no value of the asked type
+  while such a value sits in a clause naming another entity (60만 원 beside 영어 학원 when asked
+  for 수학 과외비): relevance ≤ 8, completeness ≤ 5, accuracy ≤ 4 (seed: 대상 오류).
+- *conflicting values* — one subject with two different figures and no update cue: relevance
+  − 1, completeness − 3, accuracy ≤ 4; with an update cue: completeness − 1, accuracy ≤ 8.
+
+**Noise** (lower is better): 1.5 per sentence that is a notice, greeting, small talk or a
+resolved / completed / expired item (unless the query asks about a status), plus 3 × the share
+of the other sentences that answer no facet and share no word with the query; rounded, capped at
+10; + 2 when one subject carries conflicting values.
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from typing import ClassVar
 
 from assay.judges.offline import text as tx
-from assay.judges.offline.scoring import pct
+from assay.judges.offline.scoring import Units, pct
 from assay.judges.prompts import MemoryInput
 from assay.schemas import JsonObject
 
 TIME_UNITS = frozenset({"년", "월", "일", "시", "분", "주"})
+DURATION_UNITS = frozenset({"년", "개월", "월", "주", "일", "시간", "분", "초"})
+# Ordinals, plan labels and frequencies (2단계, 3위, 주 2회) are not amounts.
+ORDINAL_UNITS = frozenset({"단계", "위", "차", "회"})
+# A counter after 몇 names the unit the answer must carry.
+COUNTER_ALIASES = {"퍼센트": "%", "프로": "%", "%": "%"}
+FACET_SPLIT_RE = re.compile(r"(?:이랑|랑|하고|그리고|및|뭐고|,)\s+")
+COUNTER_RE = re.compile(r"몇\s*([가-힣A-Za-z%]+)")
+WEEKDAY_RE = re.compile(r"[월화수목금토일]요일|[월화수목금토일]·|오전|오후|새벽|저녁|아침")
+DURATION_NOUNS = ("기간", "시간", "동안", "며칠간")
+# Nouns that ask for an amount without 얼마 ("이번 청구 금액이랑 …").
+AMOUNT_NOUNS = ("금액", "비용", "가격", "예산", "요금", "견적", "인원", "액수", "용량")
+# Words that name the kind of answer, not its subject (removed from a facet's head).
+SLOT_WORDS = ("이름", "종류", "내용", "상황", "조건", "상태", "정보", "사항")
+# Time deixis and modal words that say when or how, not what ("지금 남아있는 요청", "어디로 해야 해").
+HEAD_STOP = (*SLOT_WORDS, "지금", "현재", "최종", "이번", "요즘", "해야", "하면", "다시")
+NUMBER_WORD_RE = re.compile(r"\S*\d\S*")
+TIME_QUESTION = ("언제", "며칠", "날짜", "요일", "시점", "몇 시")
+# The query asks what a value changed to / for the latest value.
+CHANGE_QUERY_CUES = ("바뀌", "바뀐", "변경", "연기", "늘었", "줄었", "조정", "옮겼", "미뤄")
+CURRENT_QUERY_CUES = ("최종", "현재", "최신")
+# The memory records a change (so the value it gives is the new one).
+CHANGE_RECORD_CUES = (
+    "→", "->", "변경", "바뀜", "바뀌", "늘어", "늘었", "줄어", "줄었", "연기", "조정", "상향",
+    "하향", "갱신", "최근", "기존", "확대", "축소", "현재 아님", "이후",
+)  # fmt: skip
+# Sentences that carry no user fact: notices, greetings, small talk.
+BOILERPLATE_CUES = (
+    *tx.GREETING_CUES, "안내", "[시스템]", "시스템:", "공지", "잡담", "기록될 수", "저장됩니다",
+    "이벤트", "광고",
+)  # fmt: skip
+# Items that are over: resolved, completed, expired, superseded.
+RESOLVED_CUES = (*tx.STALE_CUES, "완료", "만료", "종료", "지난달", "지난 주문", "취소됨")
+STATUS_QUERY_CUES = ("상태", "됐", "처리", "완료", "해결", "진행")
+OFF_TOPIC_WEIGHT = 3.0
+FLAGGED_WEIGHT = 1.5
+
+
+@dataclass(frozen=True)
+class Facet:
+    """One thing the query asks for: its head words and the kind of value it wants."""
+
+    text: str
+    head: Units
+    words: tuple[str, ...]  # the head as word stems, for substring matching
+    want: str  # "" (no figure), "amount", "duration", "time", or a counter unit such as "명"
 
 
 class MemoryRules:
@@ -48,78 +129,102 @@ class MemoryRules:
                 "missing_info": [f"'{item.query}'에 답할 정보"], "summary": "메모리 없음: 쿼리에 쓸 수 없음",
             }  # fmt: skip
         memory = item.memory if not tx.is_empty_memory(item.memory) else ""
-        full = "\n".join([memory, *item.entities])
-        segs = tx.segments(memory)
-        ctx = self.prepare([item.query, *segs, *item.entities])
+        sentences = tx.sentences(memory) or ([memory] if memory.strip() else [])
+        clauses = [(i, seg) for i, sent in enumerate(sentences) for seg in tx.segments(sent)]
+        ctx = self.prepare([item.query, *sentences, *item.entities])
+        clause_units = [self.units(seg, ctx) for _, seg in clauses]
+        figures = [tx.quantities(sent) for sent in sentences]
+        by_sentence: dict[int, list[int]] = {}
+        for c, (s_idx, _) in enumerate(clauses):
+            by_sentence.setdefault(s_idx, []).append(c)
+        whole = self.units("\n".join([memory, *item.entities]), ctx)
         core = tx.strip_fillers(item.query)
-        u_q = self.units(core, ctx)
-        u_m = self.units(full, ctx)
-        q = self.coverage(u_q, u_m)
-        q = 0.0 if q is None else q
-        needs_amount = tx.has_any(item.query, tx.QUESTION_CUE_NUMBER)
-        needs_time = tx.has_any(item.query, tx.QUESTION_CUE_TIME)
-        # The answer must sit beside the query's subject: a figure in a clause that shares
-        # nothing with the query (a "2단계" approval when asked for a cost) does not answer it.
-        on_topic = [seg for seg in segs if (self.coverage(u_q, self.units(seg, ctx)) or 0.0) > 0]
-        figures = [f for seg in on_topic for f in tx.quantities(seg)]
-        if needs_time:
-            typed = any(f.unit in TIME_UNITS for f in figures)
-        elif needs_amount:
-            typed = any(f.unit not in TIME_UNITS for f in figures)
-        else:
-            typed = q > 0
-        needed = needs_amount or needs_time
-        if q >= 0.5 and (typed or not needed):
-            rel, comp, acc = 10, 9, 9
-        elif q >= 0.5:
-            rel, comp, acc = 6, 4, 6
-        elif q > 0 and typed:
-            rel, comp, acc = 8, 7, 9
-        elif q > 0:
-            rel, comp, acc = 4, 3, 6
-        else:
-            rel, comp, acc = 2, 1, 5
-        conflicts = _value_conflicts(memory)
-        updated = bool(conflicts) and tx.has_any(memory, tx.UPDATE_CUES)
+        q = self.coverage(self.units(core, ctx), whole) or 0.0
+        facets = self._facets(item.query, ctx)
+
+        # -- facets: answered / topic only / missing ----------------------------------------
+        answered_by: dict[int, list[int]] = {}  # facet -> clause indexes that answer it
+        topic_only: list[int] = []
+        for f_idx, facet in enumerate(facets):
+            if f_idx and facet.want and not (self.coverage(facet.head, whole) or 0.0) and not any(
+                w in memory for w in facet.words
+            ):  # "약 이름이랑 용량": the dose of the drug just asked about
+                facet = Facet(facet.text, facets[f_idx - 1].head, facets[f_idx - 1].words, facet.want)
+            shared = [c for c, units in enumerate(clause_units) if self._shares(facet, units, clauses[c][1])]
+            if facet.want:
+                hits = [c for c in shared if _typed(facet.want, sentences[clauses[c][0]], figures[clauses[c][0]])]
+            else:  # no value type: most of the head must be there
+                hits = [c for c in shared if self._head_share(facet, clause_units[c], clauses[c][1]) >= 0.5]
+            if facet.want and facet.want not in {"amount", "duration", "time"}:
+                hits += [c for c, (i, _) in enumerate(clauses) if c not in hits and _has_unit(figures[i], facet.want)]
+            if hits:
+                answered_by[f_idx] = hits
+            elif shared or (self.coverage(facet.head, whole) or 0.0) >= 0.5:
+                topic_only.append(f_idx)
+        n = max(len(facets), 1)
+        share = len(answered_by) / n
         notes = [
             f"쿼리 핵심어 포함률 {pct(q)}",
-            "필요한 정보 유형(수치/날짜) " + ("있음" if typed else "없음"),
+            f"묻는 항목 {len(facets)}개 중 답 있음 {len(answered_by)}개"
+            + (f", 주제만 있음 {len(topic_only)}개" if topic_only else ""),
         ]
-        if conflicts and updated:
-            comp, acc = max(comp - 1, 0), 8
+        if facets and share == 1.0:
+            rel, comp, acc = 10, (10 if q >= 0.5 else 9), 9
+        elif answered_by:
+            rel, acc = 8, 9
+            comp = round((10 * len(answered_by) + 3 * len(topic_only)) / n)
+        elif topic_only:  # nothing to check against the query: accuracy cannot be judged
+            rel, comp, acc = 5, 3, 6
+        elif q > 0:
+            rel, comp, acc = 3, 1, 6
+        else:
+            rel, comp, acc = 2, 0, 5
+
+        # -- stale values: the query asks for a change the memory does not record -------------
+        answer_text = " ".join(sentences[clauses[c][0]] for hits in answered_by.values() for c in hits)
+        if answered_by and not tx.has_any(answer_text, CHANGE_RECORD_CUES):
+            if tx.has_any(item.query, CHANGE_QUERY_CUES):
+                acc, comp = min(acc, 3), min(comp, 3)
+                notes.append("쿼리는 변경된 값을 묻는데 메모리에 변경 기록이 없음(옛 값일 수 있음)")
+            elif tx.has_any(item.query, CURRENT_QUERY_CUES):
+                acc, comp = min(acc, 6), max(comp - 1, 0)
+                notes.append("쿼리는 최종/현재 값을 묻는데 갱신 여부를 알 수 없음")
+
+        # -- target confusion: the asked value sits beside another entity ---------------------
+        confused = self._confused_target(item, facets, clauses, sentences)
+        if confused:
+            rel, comp, acc = min(rel, 8), min(comp, 5), min(acc, 4)
+            notes.append(f"'{confused[0]}'의 값이 없고 같은 유형의 값이 다른 대상 '{confused[1]}'에 붙어 있음")
+
+        # -- conflicting values ---------------------------------------------------------------
+        conflicts = _value_conflicts(memory)
+        if conflicts and tx.has_any(memory, tx.UPDATE_CUES):
+            comp, acc = max(comp - 1, 0), min(acc, 8)
             notes.append("같은 항목의 값이 갱신됨: " + ", ".join(conflicts))
         elif conflicts:
-            rel, comp, acc = max(rel - 1, 0), max(comp - 3, 0), 4
+            rel, comp, acc = max(rel - 1, 0), max(comp - 3, 0), min(acc, 4)
             notes.append("같은 항목에 상충하는 값: " + ", ".join(conflicts))
-        irrelevant, helpful = [], []
-        boiler = stale = False
-        for seg in segs:
-            if tx.has_any(seg, tx.GREETING_CUES):
-                boiler = True
-                irrelevant.append(seg)
-                continue
-            if tx.has_any(seg, tx.STALE_CUES):
-                stale = True
-                irrelevant.append(seg)
-                continue
-            seg_cov = self.coverage(u_q, self.units(seg, ctx)) or 0.0
-            has_type = bool(tx.quantities(seg)) and needed
-            if seg_cov >= self.SEGMENT_OVERLAP or has_type:
-                helpful.append(seg)
-            else:
-                irrelevant.append(seg)
-        noise = (0, 2, 4, 5, 6)[len(irrelevant)] if len(irrelevant) < 5 else 7
-        noise = min(noise + (2 if conflicts else 0), 10)
+
+        # -- noise: notices, resolved items and sentences off the query -----------------------
+        helpful_clauses = {c for hits in answered_by.values() for c in hits}
+        query_units = self.units(item.query, ctx)
+        status_query = tx.has_any(item.query, STATUS_QUERY_CUES)
+        flagged, off_topic, helpful = [], [], []
+        for s_idx, sent in enumerate(sentences):
+            own = by_sentence.get(s_idx, [])
+            if tx.has_any(sent, BOILERPLATE_CUES) or (not status_query and tx.has_any(sent, RESOLVED_CUES)):
+                flagged.append(sent)
+            elif any(c in helpful_clauses for c in own):
+                helpful.append(sent)
+            elif not any((self.coverage(query_units, clause_units[c]) or 0.0) >= self.SEGMENT_OVERLAP for c in own):
+                off_topic.append(sent)
+        others = len(sentences) - len(flagged)
+        raw = FLAGGED_WEIGHT * len(flagged) + (OFF_TOPIC_WEIGHT * len(off_topic) / others if others else 0.0)
+        noise = min(round(raw) + (2 if conflicts else 0), 10)
         notes.append(
-            f"무관한 조각 {len(irrelevant)}/{len(segs)}"
-            + (" (인사말/안내 문구 포함)" if boiler else "")
-            + (" (해결되었거나 오래된 정보 포함)" if stale else "")
+            f"안내·인사·해결된 항목 문장 {len(flagged)}개, 쿼리와 무관한 문장 {len(off_topic)}/{len(sentences)}"
         )
-        missing = (
-            [] if (typed or not needed) else ["쿼리가 묻는 " + ("날짜/시점" if needs_time else "금액/수치")]
-        )
-        if q < 0.5:
-            missing.append(f"'{core}'에 관한 직접적인 정보")
+        missing = [f"'{facets[i].text}'" + _want_label(facets[i].want) for i in range(len(facets)) if i not in answered_by]
         return {
             "relevance": rel,
             "completeness": comp,
@@ -127,11 +232,105 @@ class MemoryRules:
             "noise": noise,
             "reasoning": f"{tag} " + ". ".join(notes) + ".",
             "helpful_info": helpful[:5],
-            "missing_info": missing,
+            "missing_info": missing[:5],
             "summary": "쿼리에 "
             + ("유용한" if rel >= 7 else "부분적으로 관련된" if rel >= 4 else "거의 무관한")
             + " 메모리",
         }
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def _shares(self, facet: Facet, units: Units, clause: str) -> bool:
+        """Whether a clause is about the facet: the judge's own overlap threshold, or one of the
+        facet's words written inside a longer word (인테리어 in 한결인테리어)."""
+        if not facet.head:
+            return False
+        if (self.coverage(facet.head, units) or 0.0) >= max(self.SEGMENT_OVERLAP, 0.01):
+            return True
+        return any(word in clause for word in facet.words)
+
+    def _head_share(self, facet: Facet, units: Units, clause: str) -> float:
+        by_words = sum(word in clause for word in facet.words) / len(facet.words) if facet.words else 0.0
+        return max(self.coverage(facet.head, units) or 0.0, by_words)
+
+    def _facets(self, query: str, ctx: object) -> list[Facet]:
+        out: list[Facet] = []
+        parts = [p for p in FACET_SPLIT_RE.split(tx.normalize(query)) if p.strip()] or [query]
+        for part in parts:
+            words = NUMBER_WORD_RE.sub(" ", tx.strip_fillers(part)).split()
+            head = self.units(" ".join(w for w in words if not w.startswith(HEAD_STOP)), ctx)
+            stems = tuple(w for w in tx.stems(" ".join(words)) if len(w) >= 2 and not w.startswith(HEAD_STOP))
+            if not head and out:  # "월 얼마" after "요금제가 뭐고": the plan's price
+                head, stems = out[-1].head, out[-1].words
+            if not head and not out:
+                head, stems = self.units(query, ctx), tx.stems(query)
+            text = tx.strip_fillers(part) or part.strip()
+            out.append(Facet(text=text, head=head, words=stems, want=_answer_type(part)))
+        return out
+
+    def _confused_target(
+        self, item: MemoryInput, facets: list[Facet], clauses: list[tuple[int, str]], sentences: list[str]
+    ) -> tuple[str, str] | None:
+        """(asked entity, other entity) when the asked-for value is tied to another entity."""
+        asked = [e for e in item.entities if e and e in item.query]
+        wants = [f.want for f in facets if f.want]
+        if not asked or not wants:
+            return None
+        for entity in asked:
+            own = [seg for _, seg in clauses if entity in seg]
+            if not own or any(_typed(w, seg, tx.quantities(seg)) for w in wants for seg in own):
+                continue
+            for other in item.entities:
+                if other == entity or other in item.query:
+                    continue
+                if any(other in seg and _typed(w, seg, tx.quantities(seg)) for w in wants for _, seg in clauses):
+                    return entity, other
+        return None
+
+
+def _answer_type(part: str) -> str:
+    counter = COUNTER_RE.search(part)
+    if counter:
+        word = counter.group(1)
+        for unit in sorted(tx.UNITS, key=len, reverse=True):
+            if word.startswith(unit):
+                return COUNTER_ALIASES.get(unit, unit) if unit != "시" else "time"
+        for alias, unit in COUNTER_ALIASES.items():
+            if word.startswith(alias):
+                return unit
+        return "amount"
+    if tx.has_any(part, TIME_QUESTION):
+        return "time"
+    if "얼마" in part:
+        return "duration" if tx.has_any(part, DURATION_NOUNS) else "amount"
+    return "amount" if tx.has_any(part, AMOUNT_NOUNS) else ""
+
+
+def _typed(want: str, sentence: str, found: list[tx.Quantity]) -> bool:
+    """Whether a sentence (with its figures ``found``) holds the value wanted: an amount, a
+    duration, a date/time/weekday, or a figure with the counter asked for."""
+    if not want:
+        return True
+    if want == "time":
+        return any(q.unit in TIME_UNITS for q in found) or bool(WEEKDAY_RE.search(sentence))
+    if want == "duration":
+        return any(q.unit in DURATION_UNITS for q in found)
+    if want == "amount":
+        return any(q.unit not in TIME_UNITS and q.unit not in ORDINAL_UNITS for q in found)
+    return _has_unit(found, want)
+
+
+def _has_unit(found: list[tx.Quantity], unit: str) -> bool:
+    return any(COUNTER_ALIASES.get(q.unit, q.unit) == unit for q in found)
+
+
+def _want_label(want: str) -> str:
+    return {
+        "": "",
+        "amount": "의 금액/수치",
+        "duration": "의 기간",
+        "time": "의 날짜/시점",
+    }.get(want, f"의 수치({want})")
 
 
 def _value_conflicts(memory: str) -> list[str]:

@@ -1,0 +1,198 @@
+"""The offline jury's memory, clinical and agent rules: each rule moves the scores into its band
+and says why in the feedback. Examples are in domains the bundled datasets do not cover."""
+
+from __future__ import annotations
+
+import statistics
+
+from assay.judges.offline import offline_jury
+from assay.judges.offline.rules.clinical import record_from_lines
+from assay.judges.prompts import get_prompt
+
+JURY = offline_jury()
+
+
+def verdicts(prompt_id: str, item: dict) -> list[dict]:
+    prompt = get_prompt(prompt_id)
+    return [judge.verdict(prompt, item) for judge in JURY]
+
+
+def mean(prompt_id: str, item: dict, field: str) -> float:
+    return statistics.mean(float(v[field]) for v in verdicts(prompt_id, item))
+
+
+# -- memory ----------------------------------------------------------------------------------------
+
+
+def memory(query: str, memory_text: str, entities: list[str] | None = None) -> list[dict]:
+    return verdicts("memory_usefulness", {"query": query, "memory": memory_text, "entities": entities or []})
+
+
+def test_memory_counter_after_myeot_is_answered_by_a_figure_with_that_counter():
+    # "몇 명" is answered by "45명" even though the clause does not repeat the query's words.
+    for v in memory("세미나 최종 참석 인원이 몇 명이야?", "장소는 본관 3층 대회의실. 참석 45명 확정, 다과 준비."):
+        assert v["relevance"] >= 9 and v["completeness"] >= 7, v
+    for v in memory("회의 시간이 몇 시간이었지?", "분기 리뷰 회의, 소요 2시간 예정. 발표자 3명."):
+        assert v["relevance"] >= 9 and v["completeness"] >= 9, v
+
+
+def test_memory_two_facets_one_missing_is_partial_and_names_the_missing_one():
+    for v in memory("노트북 예산이랑 배송 주소 알려줘", "노트북 예산 150만 원, 14인치 선호."):
+        assert v["relevance"] == 8 and 4 <= v["completeness"] <= 6, v
+        assert any("배송" in m for m in v["missing_info"]), v["missing_info"]
+        assert "2개 중 답 있음 1개" in v["reasoning"]
+
+
+def test_memory_topic_only_is_mid_relevance_low_completeness():
+    for v in memory("목표 체중이 몇 kg이었지?", "사용자는 체중 관리를 하고 있다."):
+        assert 4 <= v["relevance"] <= 6 and v["completeness"] <= 3 and v["accuracy"] >= 6, v
+
+
+def test_memory_change_asked_but_not_recorded_is_a_stale_value():
+    stale = memory("동호회 모임 요일이 언제로 바뀌었지?", "동호회 모임은 매주 수요일 저녁 7시.")
+    for v in stale:
+        assert v["accuracy"] <= 3 and v["completeness"] <= 3, v
+        assert "변경 기록이 없음" in v["reasoning"]
+    recorded = memory("동호회 모임 요일이 언제로 바뀌었지?", "동호회 모임은 수요일에서 목요일 저녁 7시로 변경.")
+    for v in recorded:
+        assert v["accuracy"] >= 9 and v["completeness"] >= 9, v
+
+
+def test_memory_value_tied_to_another_entity_is_a_target_error():
+    entities = ["피아노 학원", "태권도"]
+    confused = memory("피아노 학원비가 월 얼마였지?", "태권도 월 15만 원 등록. 피아노 학원 주 3회(월·수·금).", entities)
+    for v in confused:
+        assert v["accuracy"] <= 4 and v["completeness"] <= 5, v
+        assert "다른 대상 '태권도'" in v["reasoning"]
+    right = memory("피아노 학원비가 월 얼마였지?", "피아노 학원 월 18만 원, 주 3회. 태권도 월 15만 원.", entities)
+    for v in right:
+        assert v["accuracy"] >= 9 and v["relevance"] >= 9, v
+
+
+def test_memory_noise_counts_notices_resolved_items_and_off_query_sentences():
+    query = "이번 달 관리비가 얼마야?"
+    clean = memory(query, "이번 달 관리비 23만 원, 자동이체 25일.")
+    noisy = memory(
+        query,
+        "[시스템] 상담 내용은 저장됩니다. 지난달 누수 문의는 해결됨. 이번 달 관리비 23만 원. "
+        "엘리베이터 점검 안내. 주차 스티커 발급 완료.",
+    )
+    for c, n in zip(clean, noisy, strict=True):
+        assert c["noise"] <= 1 and n["noise"] >= 5, (c, n)
+        assert "안내·인사·해결된 항목 문장 4개" in n["reasoning"]
+        # the notices do not hide the answer
+        assert n["relevance"] >= 9
+
+
+# -- clinical --------------------------------------------------------------------------------------
+
+RECORD = "\n".join([
+    "age: 41",
+    "sex: F",
+    "primary_condition: asthma",
+    "conditions: peptic ulcer",
+    "medications: budesonide 200mcg bid; omeprazole 20mg qd",
+    "allergies: penicillin",
+    "labs: egfr 52.0, potassium 4.1",
+    "vitals: bp_systolic 126.0, bp_diastolic 80.0",
+])
+
+
+def clinical(question: str, answer: str, patient: str = RECORD) -> list[dict]:
+    return verdicts("clinical_answer", {"question": question, "answer": answer, "patient": patient})
+
+
+def test_record_lines_read_back_into_slots():
+    record = record_from_lines(RECORD)
+    assert record is not None
+    assert record["age"] == 41 and record["allergies"] == ["penicillin"]
+    assert record["labs"] == {"egfr": 52.0, "potassium": 4.1}
+    assert record["medications"][0] == {"name": "budesonide", "dose": "200mcg bid"}
+    assert record_from_lines("free text without fields") is None
+
+
+def test_clinical_answer_relevance_rewards_doing_what_was_asked_in_other_words():
+    # a permission question decided with the drug's generic name and a dose
+    for v in clinical("머리가 아픈데 타이레놀 먹어도 되나요?", "네, 아세트아미노펜은 하루 3g을 넘기지 않게 드세요."):
+        assert v["answer_relevance"] >= 4, v
+    # a result question answered with the value and a status word
+    for v in clinical("제 콩팥 수치는 어떤가요?", "eGFR이 52로 조금 낮은 편이라 짠 음식을 줄이세요."):
+        assert v["answer_relevance"] >= 4, v
+    # an answer about something else
+    for v in clinical("머리가 아픈데 타이레놀 먹어도 되나요?", "오늘은 미세먼지가 많아 외출을 줄이는 편이 좋겠습니다."):
+        assert v["answer_relevance"] <= 3, v
+
+
+def test_clinical_faithfulness_drops_when_the_answer_contradicts_the_record():
+    allergy = clinical("목감기에 항생제 먹어도 되나요?", "아목시실린을 처방받아 드시면 금방 좋아집니다.")
+    for v in allergy:
+        assert v["faithfulness"] <= 2, v
+        assert "penicillin_with_allergy" in v["reasoning"]
+    lab = clinical("콩팥 수치는 괜찮나요?", "eGFR이 95로 정상입니다.")
+    for v in lab:
+        assert v["faithfulness"] <= 2, v
+        assert "기록과 다른 단정" in v["reasoning"]
+    ulcer = clinical("허리가 아픈데 이부프로펜 먹어도 되나요?", "이부프로펜은 드셔도 괜찮습니다.")
+    for v in ulcer:
+        assert v["faithfulness"] <= 2, v
+    pregnant = RECORD.replace("conditions: peptic ulcer", "conditions: pregnancy")
+    for v in clinical("콜레스테롤약을 먹어야 할까요?", "아토르바스타틴을 시작해 보세요.", pregnant):
+        assert v["faithfulness"] <= 2 and "fetotoxic_in_pregnancy" in v["reasoning"], v
+    safe = clinical("허리가 아픈데 이부프로펜 먹어도 되나요?", "위궤양이 있으셔서 이부프로펜은 피하시고 아세트아미노펜을 드세요.")
+    for v in safe:
+        assert v["faithfulness"] >= 4, v
+
+
+def test_clinical_a_fact_the_patient_stated_in_the_dialogue_is_not_a_contradiction():
+    item = {"question": "같이 먹어도 되나요?", "answer": "지금 드시는 메트포르민은 계속 드세요.", "patient": RECORD}
+    for v in verdicts("clinical_answer", item):
+        assert v["faithfulness"] <= 2 and "메트포르민" in v["reasoning"], v
+    told = {**item, "dialogue": ["Q: 지난주부터 메트포르민을 먹기 시작했어요.", "A: 알겠습니다."]}
+    for v in verdicts("clinical_answer", told):
+        assert v["faithfulness"] >= 4, v
+    # an earlier answer is not the patient's word
+    repeated = {**item, "dialogue": ["Q: 당뇨약은요?", "A: 메트포르민을 드시고 계시죠."]}
+    for v in verdicts("clinical_answer", repeated):
+        assert v["faithfulness"] <= 2, v
+
+
+def test_clinical_phone_numbers_and_targets_are_not_claims():
+    for v in clinical("숨이 차요.", "천식이 있으시니 오늘 진료를 받으시고, 심하면 119에 연락하세요."):
+        assert v["faithfulness"] >= 4, v
+    for v in clinical("칼륨은 괜찮나요?", "칼륨이 4.1로 목표인 5.0 미만입니다."):
+        assert v["faithfulness"] >= 4, v
+
+
+# -- agent -----------------------------------------------------------------------------------------
+
+
+def agent(query: str, message: str) -> list[dict]:
+    return verdicts("agent_intent", {"query": query, "assistant_message": message})
+
+
+def test_agent_right_action_on_another_target_is_related_but_wrong():
+    query = "백엔드 개발자 공고를 삭제해줘"
+    for v in agent(query, "디자이너 공고를 삭제했습니다."):
+        assert v["verdict"] == "RELATED_BUT_WRONG", v
+        assert "다른 대상" in v["reasoning"]
+    # a vaguer mention of the same target, or a generic reference to it, is not another target
+    for message in ("공고를 삭제했습니다.", "요청하신 공고를 삭제했습니다.", "말씀하신 채용 공고를 삭제했습니다."):
+        for v in agent(query, message):
+            assert v["verdict"] == "GOOD", (message, v)
+    # another person for the same step, even with most of the request's words repeated
+    for v in agent("김민수 지원자를 서류 합격으로 이동해줘", "이영희 지원자를 서류 합격 단계로 이동했습니다."):
+        assert v["verdict"] == "RELATED_BUT_WRONG" and "이영희" in v["reasoning"], v
+    for v in agent(query, "백엔드 개발자 공고를 삭제했습니다."):
+        assert v["verdict"] == "PERFECT", v
+
+
+def test_agent_rubric_edge_cases():
+    query = "면접 일정을 다음 주 화요일로 옮겨줘"
+    for v in agent(query, "어느 지원자의 면접 일정을 옮길지 알려주시겠어요?"):
+        assert v["verdict"] == "PARTIAL" and v["intent_label"] == "CLARIFY", v
+    for v in agent(query, "오늘 날씨는 어떠세요?"):
+        assert v["verdict"] == "FAILED", v
+    for v in agent(query, "일시적인 오류로 요청을 처리하지 못했습니다."):
+        assert (v["verdict"], v["intent_label"]) == ("FAILED", "ERROR"), v
+    for v in agent(query, "면접 일정을 삭제했습니다."):
+        assert v["verdict"] == "RELATED_BUT_WRONG", v
