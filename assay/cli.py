@@ -11,6 +11,7 @@ import os
 import signal
 import sys
 import threading
+from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -119,6 +120,9 @@ def run(
     junit: Path | None = typer.Option(None, "--junit", help="write per-case results as JUnit XML to this file"),
 ) -> None:
     """Run SUITE end to end and print the run id and directory."""
+    from assay import timeline
+
+    timeline.mark("cli parsed")
     from assay.redact import register_secret_env, strip_url_credentials
     from assay.spec import SpecError, build_run_spec
     from assay.suites.registry import UnknownSuiteError, get_suite
@@ -231,16 +235,22 @@ def task_runner_for(spec: str) -> Any:
 
 
 def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = None, gates: Gates | None = None) -> None:
-    _prepare_prefect(verbose)
-    from flows.ephemeral_server import start_early
+    from assay import timeline
 
+    _prepare_prefect(verbose)
+    from flows.ephemeral_server import no_heartbeats, start_early
+
+    timeline.mark("spec built")
     server = start_early()  # boots while the flow and its libraries are imported
+    timeline.mark("server launched")
     from assay.lineage.manifest import load_manifest
     from assay.lineage.store import ArtifactStore
     from flows.evaluate import evaluate, new_run_id
 
+    timeline.mark("flow imported")
     if server is not None:
         server.wait(float(os.environ["PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS"]))
+        timeline.mark("server healthy")
 
     run_id = new_run_id(spec.suite)
     store = ArtifactStore(options.store_url())
@@ -250,9 +260,14 @@ def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = No
     if task_runner is not None:
         flow = evaluate.with_options(task_runner=task_runner)
     ended: list[Any] = []
-    error = _run_stoppable(
-        lambda: ended.append(flow(spec=spec, options=options, run_id=run_id, parent_run=parent_run, return_state=True))
-    )
+
+    def run_flow() -> None:
+        # Our temporary server dies with this process, so no one could act on a heartbeat.
+        with no_heartbeats() if server is not None else nullcontext():
+            ended.append(flow(spec=spec, options=options, run_id=run_id, parent_run=parent_run, return_state=True))
+
+    error = _run_stoppable(run_flow)
+    timeline.mark("flow returned")
     if error is not None and not isinstance(error, RunStopped):  # before a manifest exists
         _err(f"run failed before it started: {type(error).__name__}: {error}")
         raise typer.Exit(EXIT_FAILED)
