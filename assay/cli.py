@@ -123,45 +123,54 @@ def run(
     from assay import timeline
 
     timeline.mark("cli parsed")
-    from assay.redact import register_secret_env, strip_url_credentials
-    from assay.spec import SpecError, build_run_spec
-    from assay.suites.registry import UnknownSuiteError, get_suite
+    # The temporary server boots while the spec is built and the flow imported; a run that
+    # never starts (a bad option, a missing key) stops it again before it is used.
+    _prepare_prefect(verbose)
+    server = _start_server_early()
+    try:
+        from assay.redact import register_secret_env, strip_url_credentials
+        from assay.spec import SpecError, build_run_spec
+        from assay.suites.registry import UnknownSuiteError, get_suite
 
-    try:
-        suite_obj = get_suite(suite)
-    except UnknownSuiteError as exc:
-        _err(str(exc))
-        raise typer.Exit(EXIT_FAILED) from None
-    if dataset is not None and not dataset.is_dir():
-        _err(f"--dataset {dataset}: no such directory")
-        raise typer.Exit(EXIT_FAILED)
-    gates = _parse_gates(assert_ or [], junit)
-    register_secret_env(api_key_env)
-    given = {
-        "dataset": str(dataset) if dataset else None, "replay": replay, "generator": generator,
-        # Credentials in the URL stay in this process's environment; the spec holds the public URL.
-        "api_base": strip_url_credentials(api_base), "generator_api_key_env": api_key_env,
-        "target": strip_url_credentials(target) if target and "://" in target else target, "target_file": target_file, "body_template": body_template, "generator_repeats": repeats,
-        "generator_max_tokens": gen_max_tokens, "generator_timeout_s": gen_timeout, "generator_max_retries": gen_retries,
-        "generator_chunk_size": chunk_size, "generator_chunk_overlap": chunk_overlap,
-        "generator_embedding_model": embedding_model, "judges": judge or None, "judge_weights": judge_weight or None,
-        "offline": offline or None, "k": k, "lang": lang, "max_cost": max_cost, "quarantine": quarantine,
-        "allow_symlinks": allow_symlinks, "compare_with": compare_with, "fail_on_regression": fail_on_regression,
-        "out": str(out) if out else None, "store": store, "concurrency": concurrency, "runner": runner,
-    }
-    try:
-        spec, options = build_run_spec(suite, default_dataset=suite_obj.default_dataset, config_file=config, cli=given)
-    except (SpecError, FileNotFoundError) as exc:
-        _err(str(exc))
-        raise typer.Exit(EXIT_FAILED) from None
-    if spec.target is not None:  # header values come from these variables: never log them
-        register_secret_env(*(source.rpartition(" ")[2] for source in spec.target.headers.values()))
-    _preflight(spec, options)
-    _execute(spec, options, verbose, gates=gates)
+        try:
+            suite_obj = get_suite(suite)
+        except UnknownSuiteError as exc:
+            _err(str(exc))
+            raise typer.Exit(EXIT_FAILED) from None
+        if dataset is not None and not dataset.is_dir():
+            _err(f"--dataset {dataset}: no such directory")
+            raise typer.Exit(EXIT_FAILED)
+        gates = _parse_gates(assert_ or [], junit)
+        register_secret_env(api_key_env)
+        given = {
+            "dataset": str(dataset) if dataset else None, "replay": replay, "generator": generator,
+            # Credentials in the URL stay in this process's environment; the spec holds the public URL.
+            "api_base": strip_url_credentials(api_base), "generator_api_key_env": api_key_env,
+            "target": strip_url_credentials(target) if target and "://" in target else target, "target_file": target_file, "body_template": body_template, "generator_repeats": repeats,
+            "generator_max_tokens": gen_max_tokens, "generator_timeout_s": gen_timeout, "generator_max_retries": gen_retries,
+            "generator_chunk_size": chunk_size, "generator_chunk_overlap": chunk_overlap,
+            "generator_embedding_model": embedding_model, "judges": judge or None, "judge_weights": judge_weight or None,
+            "offline": offline or None, "k": k, "lang": lang, "max_cost": max_cost, "quarantine": quarantine,
+            "allow_symlinks": allow_symlinks, "compare_with": compare_with, "fail_on_regression": fail_on_regression,
+            "out": str(out) if out else None, "store": store, "concurrency": concurrency, "runner": runner,
+        }
+        try:
+            spec, options = build_run_spec(suite, default_dataset=suite_obj.default_dataset, config_file=config, cli=given)
+        except (SpecError, FileNotFoundError) as exc:
+            _err(str(exc))
+            raise typer.Exit(EXIT_FAILED) from None
+        if spec.target is not None:  # header values come from these variables: never log them
+            register_secret_env(*(source.rpartition(" ")[2] for source in spec.target.headers.values()))
+        _preflight(spec, options)
+    except BaseException:
+        if server is not None:
+            server.discard()
+        raise
+    _execute(spec, options, verbose, gates=gates, server=server)
 
 
 def _preflight(spec: Any, options: Any) -> None:
-    """Fail before any server starts when a model the run calls has no key or the store is unwritable."""
+    """Fail before the run starts when a model the run calls has no key or the store is unwritable."""
     from assay.preflight import baseline_problems, problems, store_problems
 
     found = problems(spec) or store_problems(options) or baseline_problems(spec, options)
@@ -234,15 +243,25 @@ def task_runner_for(spec: str) -> Any:
     raise typer.BadParameter(f"unknown runner {spec!r}; use threads, dask or dask=ADDRESS", param_hint="--runner")
 
 
-def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = None, gates: Gates | None = None) -> None:
+def _start_server_early() -> Any:
+    from assay import timeline
+    from flows.ephemeral_server import start_early
+
+    server = start_early()
+    timeline.mark("server launched")
+    return server
+
+
+def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = None, gates: Gates | None = None,
+             server: Any = None) -> None:
     from assay import timeline
 
     _prepare_prefect(verbose)
-    from flows.ephemeral_server import no_heartbeats, start_early
+    from flows.ephemeral_server import no_heartbeats
 
     timeline.mark("spec built")
-    server = start_early()  # boots while the flow and its libraries are imported
-    timeline.mark("server launched")
+    if server is None:
+        server = _start_server_early()  # boots while the flow and its libraries are imported
     from assay.lineage.manifest import load_manifest
     from assay.lineage.store import ArtifactStore
     from flows.evaluate import evaluate, new_run_id

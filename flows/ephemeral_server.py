@@ -84,6 +84,13 @@ class EarlyServer:
             time.sleep(0.05)
         raise RuntimeError(f"Prefect's temporary server did not answer within {timeout_s:.0f} s")
 
+    def discard(self) -> None:
+        """Stop the server now and forget it: the run it was started for will not happen."""
+        self.stop()
+        atexit.unregister(self.stop)
+        if os.environ.get("PREFECT_API_URL") == self.api_url:
+            del os.environ["PREFECT_API_URL"]
+
     def stop(self) -> None:
         from assay import timeline
 
