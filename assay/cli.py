@@ -257,7 +257,7 @@ def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = No
     from assay import timeline
 
     _prepare_prefect(verbose)
-    from flows.ephemeral_server import no_heartbeats
+    from flows.ephemeral_server import FIRST_RUN_MODULES, FLOW_RUN_MODULES, no_heartbeats
 
     timeline.mark("spec built")
     if server is None:
@@ -265,10 +265,15 @@ def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = No
     from assay.lineage.manifest import load_manifest
     from assay.lineage.store import ArtifactStore
     from flows.evaluate import evaluate, new_run_id
+    from tasks.common import results_dir
 
     timeline.mark("flow imported")
     if server is not None:
-        server.wait(float(os.environ["PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS"]))
+        # Nothing cached in this output folder yet: every step runs, so the validation gate's
+        # library is imported while the server boots rather than after it.
+        first_run = not results_dir(options.out).is_dir()
+        server.wait(float(os.environ["PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS"]),
+                    FLOW_RUN_MODULES + (FIRST_RUN_MODULES if first_run else ()))
         timeline.mark("server healthy")
 
     run_id = new_run_id(spec.suite)

@@ -128,11 +128,14 @@ def print_breakdown(title: str, runs: list[Timed]) -> None:
     if not phases:
         return
     print(f"\n{title} (median of {len(runs)}; seconds since the previous mark)")
-    step_seconds = sum(s for label, s in phases if label.startswith("step "))
+    steps = [seconds for label, seconds in phases if label.startswith("step ")]
+    shown_steps = False
     for label, seconds in phases:
         if not label.startswith("step "):
             print(f"  {seconds:6.2f}  -> {label}")
-    print(f"  {step_seconds:6.2f}     (all steps, included above)")
+        elif not shown_steps:  # the steps, one row: their marks are per step
+            print(f"  {sum(steps):6.2f}  -> {len(steps)} steps settled")
+            shown_steps = True
     for label, (count, seconds) in sorted(median_totals(runs).items()):
         print(f"  {seconds:6.3f}  {count:3d}x {label}")
 
