@@ -137,6 +137,11 @@ def no_heartbeats() -> Iterator[None]:
         yield
 
 
+def server_env() -> dict[str, str]:
+    """The server's environment: this process's, with ``SERVER_ENV`` where the user set nothing."""
+    return {**SERVER_ENV, **os.environ, "PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1", "PREFECT__SERVER_FINAL": "1"}
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -147,7 +152,7 @@ def _launch(port: int) -> subprocess.Popen[bytes]:
     spec = importlib.util.find_spec("prefect")
     assert spec is not None and spec.origin is not None
     app_dir = Path(spec.origin).parent.parent  # what Prefect passes: prefect.__module_path__.parent
-    env = {**SERVER_ENV, **os.environ, "PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1", "PREFECT__SERVER_FINAL": "1"}
+    env = server_env()
     return subprocess.Popen(
         [
             sys.executable, "-m", "uvicorn", "--app-dir", str(app_dir), "--factory",
