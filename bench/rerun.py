@@ -180,7 +180,7 @@ def main() -> None:
             server.wait()
         for path in scratch:
             shutil.rmtree(path, ignore_errors=True)
-        for label, tree in trees.items():
+        for tree in trees.values():
             if tree != ROOT:
                 remove_worktree(tree)
 
