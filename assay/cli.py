@@ -11,6 +11,7 @@ import os
 import signal
 import sys
 import threading
+from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -119,45 +120,57 @@ def run(
     junit: Path | None = typer.Option(None, "--junit", help="write per-case results as JUnit XML to this file"),
 ) -> None:
     """Run SUITE end to end and print the run id and directory."""
-    from assay.redact import register_secret_env, strip_url_credentials
-    from assay.spec import SpecError, build_run_spec
-    from assay.suites.registry import UnknownSuiteError, get_suite
+    from assay import timeline
 
+    timeline.mark("cli parsed")
+    # The temporary server boots while the spec is built and the flow imported; a run that
+    # never starts (a bad option, a missing key) stops it again before it is used.
+    _prepare_prefect(verbose)
+    server = _start_server_early()
     try:
-        suite_obj = get_suite(suite)
-    except UnknownSuiteError as exc:
-        _err(str(exc))
-        raise typer.Exit(EXIT_FAILED) from None
-    if dataset is not None and not dataset.is_dir():
-        _err(f"--dataset {dataset}: no such directory")
-        raise typer.Exit(EXIT_FAILED)
-    gates = _parse_gates(assert_ or [], junit)
-    register_secret_env(api_key_env)
-    given = {
-        "dataset": str(dataset) if dataset else None, "replay": replay, "generator": generator,
-        # Credentials in the URL stay in this process's environment; the spec holds the public URL.
-        "api_base": strip_url_credentials(api_base), "generator_api_key_env": api_key_env,
-        "target": strip_url_credentials(target) if target and "://" in target else target, "target_file": target_file, "body_template": body_template, "generator_repeats": repeats,
-        "generator_max_tokens": gen_max_tokens, "generator_timeout_s": gen_timeout, "generator_max_retries": gen_retries,
-        "generator_chunk_size": chunk_size, "generator_chunk_overlap": chunk_overlap,
-        "generator_embedding_model": embedding_model, "judges": judge or None, "judge_weights": judge_weight or None,
-        "offline": offline or None, "k": k, "lang": lang, "max_cost": max_cost, "quarantine": quarantine,
-        "allow_symlinks": allow_symlinks, "compare_with": compare_with, "fail_on_regression": fail_on_regression,
-        "out": str(out) if out else None, "store": store, "concurrency": concurrency, "runner": runner,
-    }
-    try:
-        spec, options = build_run_spec(suite, default_dataset=suite_obj.default_dataset, config_file=config, cli=given)
-    except (SpecError, FileNotFoundError) as exc:
-        _err(str(exc))
-        raise typer.Exit(EXIT_FAILED) from None
-    if spec.target is not None:  # header values come from these variables: never log them
-        register_secret_env(*(source.rpartition(" ")[2] for source in spec.target.headers.values()))
-    _preflight(spec, options)
-    _execute(spec, options, verbose, gates=gates)
+        from assay.redact import register_secret_env, strip_url_credentials
+        from assay.spec import SpecError, build_run_spec
+        from assay.suites.registry import UnknownSuiteError, get_suite
+
+        try:
+            suite_obj = get_suite(suite)
+        except UnknownSuiteError as exc:
+            _err(str(exc))
+            raise typer.Exit(EXIT_FAILED) from None
+        if dataset is not None and not dataset.is_dir():
+            _err(f"--dataset {dataset}: no such directory")
+            raise typer.Exit(EXIT_FAILED)
+        gates = _parse_gates(assert_ or [], junit)
+        register_secret_env(api_key_env)
+        given = {
+            "dataset": str(dataset) if dataset else None, "replay": replay, "generator": generator,
+            # Credentials in the URL stay in this process's environment; the spec holds the public URL.
+            "api_base": strip_url_credentials(api_base), "generator_api_key_env": api_key_env,
+            "target": strip_url_credentials(target) if target and "://" in target else target, "target_file": target_file, "body_template": body_template, "generator_repeats": repeats,
+            "generator_max_tokens": gen_max_tokens, "generator_timeout_s": gen_timeout, "generator_max_retries": gen_retries,
+            "generator_chunk_size": chunk_size, "generator_chunk_overlap": chunk_overlap,
+            "generator_embedding_model": embedding_model, "judges": judge or None, "judge_weights": judge_weight or None,
+            "offline": offline or None, "k": k, "lang": lang, "max_cost": max_cost, "quarantine": quarantine,
+            "allow_symlinks": allow_symlinks, "compare_with": compare_with, "fail_on_regression": fail_on_regression,
+            "out": str(out) if out else None, "store": store, "concurrency": concurrency, "runner": runner,
+        }
+        try:
+            spec, options = build_run_spec(suite, default_dataset=suite_obj.default_dataset, config_file=config, cli=given)
+        except (SpecError, FileNotFoundError) as exc:
+            _err(str(exc))
+            raise typer.Exit(EXIT_FAILED) from None
+        if spec.target is not None:  # header values come from these variables: never log them
+            register_secret_env(*(source.rpartition(" ")[2] for source in spec.target.headers.values()))
+        _preflight(spec, options)
+    except BaseException:
+        if server is not None:
+            server.discard()
+        raise
+    _execute(spec, options, verbose, gates=gates, server=server)
 
 
 def _preflight(spec: Any, options: Any) -> None:
-    """Fail before any server starts when a model the run calls has no key or the store is unwritable."""
+    """Fail before the run starts when a model the run calls has no key or the store is unwritable."""
     from assay.preflight import baseline_problems, problems, store_problems
 
     found = problems(spec) or store_problems(options) or baseline_problems(spec, options)
@@ -230,17 +243,38 @@ def task_runner_for(spec: str) -> Any:
     raise typer.BadParameter(f"unknown runner {spec!r}; use threads, dask or dask=ADDRESS", param_hint="--runner")
 
 
-def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = None, gates: Gates | None = None) -> None:
-    _prepare_prefect(verbose)
+def _start_server_early() -> Any:
+    from assay import timeline
     from flows.ephemeral_server import start_early
 
-    server = start_early()  # boots while the flow and its libraries are imported
+    server = start_early()
+    timeline.mark("server launched")
+    return server
+
+
+def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = None, gates: Gates | None = None,
+             server: Any = None) -> None:
+    from assay import timeline
+
+    _prepare_prefect(verbose)
+    from flows.ephemeral_server import FIRST_RUN_MODULES, FLOW_RUN_MODULES, no_heartbeats
+
+    timeline.mark("spec built")
+    if server is None:
+        server = _start_server_early()  # boots while the flow and its libraries are imported
     from assay.lineage.manifest import load_manifest
     from assay.lineage.store import ArtifactStore
     from flows.evaluate import evaluate, new_run_id
+    from tasks.common import results_dir
 
+    timeline.mark("flow imported")
     if server is not None:
-        server.wait(float(os.environ["PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS"]))
+        # Nothing cached in this output folder yet: every step runs, so the validation gate's
+        # library is imported while the server boots rather than after it.
+        first_run = not results_dir(options.out).is_dir()
+        server.wait(float(os.environ["PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS"]),
+                    FLOW_RUN_MODULES + (FIRST_RUN_MODULES if first_run else ()))
+        timeline.mark("server healthy")
 
     run_id = new_run_id(spec.suite)
     store = ArtifactStore(options.store_url())
@@ -250,9 +284,14 @@ def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = No
     if task_runner is not None:
         flow = evaluate.with_options(task_runner=task_runner)
     ended: list[Any] = []
-    error = _run_stoppable(
-        lambda: ended.append(flow(spec=spec, options=options, run_id=run_id, parent_run=parent_run, return_state=True))
-    )
+
+    def run_flow() -> None:
+        # Our temporary server dies with this process, so no one could act on a heartbeat.
+        with no_heartbeats() if server is not None else nullcontext():
+            ended.append(flow(spec=spec, options=options, run_id=run_id, parent_run=parent_run, return_state=True))
+
+    error = _run_stoppable(run_flow)
+    timeline.mark("flow returned")
     if error is not None and not isinstance(error, RunStopped):  # before a manifest exists
         _err(f"run failed before it started: {type(error).__name__}: {error}")
         raise typer.Exit(EXIT_FAILED)

@@ -1,25 +1,34 @@
 """What a run costs beyond its work: a cold demo run and identical reruns, side by side.
 
-    python bench/rerun.py [--suite rag_qa] [--repeat 2]
+    python bench/rerun.py [--suite rag_qa] [--repeat 3] [--compare-ref main] [--setups early,own,running]
 
-In one fresh ``--out``: a cold run (empty caches), then identical reruns (every step a cache
-hit) in three set-ups, alternated ``--repeat`` times so the machine's load hits them alike:
+In a fresh ``--out`` per code tree: a cold run (empty ``--out``: no cached steps, no call store;
+Prefect's database and Python's bytecode caches are as the machine has them), then identical
+reruns (every step a cache hit), alternated ``--repeat`` times across set-ups and trees so the
+machine's load hits them alike. Set-ups:
 
-- ``early server``: the default: Prefect's temporary server started first, booting while the
+- ``early``: the default: assay starts Prefect's temporary server first, booting while the
   flow is imported (``flows/ephemeral_server.py``);
-- ``prefect's own``: ``ASSAY_EARLY_SERVER=0``, Prefect starts its temporary server on first use;
-- ``running server``: ``PREFECT_API_URL`` names a server that is already up (``make server``).
+- ``own``: ``ASSAY_EARLY_SERVER=0``, Prefect starts its temporary server on first use;
+- ``running``: ``PREFECT_API_URL`` names a server that is already up (``make server``).
 
-Printed per row: wall seconds and CPU seconds of the whole process tree (user + system, from
-``getrusage(RUSAGE_CHILDREN)``), which the machine's load moves far less than wall time.
+``--compare-ref REF`` runs the same rows with the code of git ref REF (a temporary
+``git worktree``, same virtual environment), so a change is measured against what it changes.
+
+Printed per row: median wall seconds and CPU seconds of the whole process tree (user + system,
+from ``getrusage(RUSAGE_CHILDREN)``), which the machine's load moves far less than wall time.
+Then, for this tree, where the seconds go (``ASSAY_TIMELINE=1``, ``assay/timeline.py``): the
+time from launch to each phase mark and the summed repeated costs, cold run and median rerun.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -28,18 +37,42 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from assay.timeline import ENV as TIMELINE_ENV  # noqa: E402
+from assay.timeline import PREFIX as TIMELINE_PREFIX  # noqa: E402
 
 
-def timed(args: list[str], env: dict[str, str]) -> tuple[float, float]:
+class Timed:
+    def __init__(self, wall: float, cpu: float, timeline: dict | None, launched: float) -> None:
+        self.wall, self.cpu, self.timeline, self.launched = wall, cpu, timeline, launched
+
+    def phases(self) -> list[tuple[str, float]]:
+        """Seconds spent before each mark (since the previous mark, the first since launch)."""
+        if not self.timeline:
+            return []
+        out, previous = [], self.launched
+        for label, at in self.timeline["marks"]:
+            out.append((label, at - previous))
+            previous = at
+        return out
+
+
+def timed(args: list[str], cwd: Path, env: dict[str, str]) -> Timed:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    launched = time.time()
     started = time.perf_counter()
-    done = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True)
+    done = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True)
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
-        raise SystemExit(f"{' '.join(args)} exited {done.returncode}:\n{done.stderr[-3000:]}")
+        raise SystemExit(f"{' '.join(args)} (in {cwd}) exited {done.returncode}:\n{done.stderr[-3000:]}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu
+    timeline = None
+    for line in done.stderr.splitlines():
+        if line.startswith(TIMELINE_PREFIX):
+            timeline = json.loads(line[len(TIMELINE_PREFIX):])
+    return Timed(wall, cpu, timeline, launched)
 
 
 def start_server(env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
@@ -62,35 +95,112 @@ def start_server(env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
     raise SystemExit("the Prefect server did not come up")
 
 
+def add_worktree(ref: str) -> Path:
+    path = Path(tempfile.mkdtemp(prefix="assay-rerun-ref-"))
+    subprocess.run(["git", "worktree", "add", "--detach", str(path), ref], cwd=ROOT, check=True,
+                   capture_output=True)
+    return path
+
+
+def remove_worktree(path: Path) -> None:
+    subprocess.run(["git", "worktree", "remove", "--force", str(path)], cwd=ROOT, capture_output=True)
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def median_phases(runs: list[Timed]) -> list[tuple[str, float]]:
+    per_run = [dict(r.phases()) for r in runs if r.timeline]
+    if not per_run:
+        return []
+    labels = [label for label, _ in runs[0].phases()]
+    return [(label, statistics.median(p.get(label, 0.0) for p in per_run)) for label in labels]
+
+
+def median_totals(runs: list[Timed]) -> dict[str, tuple[int, float]]:
+    totals: dict[str, list[tuple[int, float]]] = {}
+    for r in runs:
+        for label, (count, seconds) in (r.timeline or {}).get("totals", {}).items():
+            totals.setdefault(label, []).append((count, seconds))
+    return {label: (values[0][0], statistics.median(s for _, s in values)) for label, values in totals.items()}
+
+
+def print_breakdown(title: str, runs: list[Timed]) -> None:
+    phases = median_phases(runs)
+    if not phases:
+        return
+    print(f"\n{title} (median of {len(runs)}; seconds since the previous mark)")
+    steps = [seconds for label, seconds in phases if label.startswith("step ")]
+    shown_steps = False
+    for label, seconds in phases:
+        if not label.startswith("step "):
+            print(f"  {seconds:6.2f}  -> {label}")
+        elif not shown_steps:  # the steps, one row: their marks are per step
+            print(f"  {sum(steps):6.2f}  -> {len(steps)} steps settled")
+            shown_steps = True
+    for label, (count, seconds) in sorted(median_totals(runs).items()):
+        print(f"  {seconds:6.3f}  {count:3d}x {label}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--suite", default="rag_qa")
-    parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--compare-ref", default=None, help="git ref whose code runs the same rows, side by side")
+    parser.add_argument("--setups", default="early,running", help="comma-separated: early, own, running")
     args = parser.parse_args()
-    out = Path(tempfile.mkdtemp(prefix="assay-rerun-"))
-    env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"}
-    env.update(PREFECT_SERVER_ANALYTICS_ENABLED="false", DO_NOT_TRACK="1")
-    run = [sys.executable, "-m", "assay.cli", "run", args.suite, "--offline", "--out", str(out)]
-    print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; assay run {args.suite} --offline")
-    print(f"{'':28s} {'wall s':>7s} {'cpu s':>7s}")
-    server, url = start_server(env)
+    setups = [s for s in args.setups.split(",") if s]
+    env = {k: v for k, v in os.environ.items() if k not in ("PREFECT_API_URL", TIMELINE_ENV)}
+    env.update(PREFECT_SERVER_ANALYTICS_ENABLED="false", DO_NOT_TRACK="1", **{TIMELINE_ENV: "1"})
+    trees = {"this tree": ROOT}
+    scratch: list[Path] = []
+    if args.compare_ref:
+        trees[args.compare_ref] = add_worktree(args.compare_ref)
+    outs = {label: Path(tempfile.mkdtemp(prefix="assay-rerun-out-")) for label in trees}
+    scratch.extend(outs.values())
+
+    def command(label: str) -> list[str]:
+        return [sys.executable, "-m", "assay.cli", "run", args.suite, "--offline", "--out", str(outs[label])]
+
+    print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; assay run {args.suite} --offline; "
+          f"trees: {', '.join(trees)}")
+    server = url = None
+    results: dict[tuple[str, str], list[Timed]] = {}
     try:
-        wall, cpu = timed(run, env)
-        print(f"{'cold run (early server)':28s} {wall:7.1f} {cpu:7.1f}", flush=True)
-        setups = {
-            "rerun, early server": env,
-            "rerun, prefect's own": {**env, "ASSAY_EARLY_SERVER": "0"},
-            "rerun, running server": {**env, "PREFECT_API_URL": url},
-        }
+        if "running" in setups:
+            server, url = start_server(env)
+        setup_env = {"early": env, "own": {**env, "ASSAY_EARLY_SERVER": "0"}, "running": {**env, "PREFECT_API_URL": url or ""}}
+        for label, tree in trees.items():
+            results[(label, "cold run, early server")] = [timed(command(label), tree, env)]
         for _ in range(args.repeat):
-            for label, setup in setups.items():
-                wall, cpu = timed(run, setup)
-                print(f"{label:28s} {wall:7.1f} {cpu:7.1f}", flush=True)
+            for setup in setups:
+                for label, tree in trees.items():
+                    results.setdefault((label, f"rerun, {setup} server"), []).append(timed(command(label), tree, setup_env[setup]))
     finally:
-        server.terminate()
-        server.wait()
-        shutil.rmtree(out, ignore_errors=True)
-    print(f"load average after: {os.getloadavg()[0]:.1f}")
+        if server is not None:
+            server.terminate()
+            server.wait()
+        for path in scratch:
+            shutil.rmtree(path, ignore_errors=True)
+        for tree in trees.values():
+            if tree != ROOT:
+                remove_worktree(tree)
+
+    names = list(trees)
+    header = "".join(f" {name[:18]:>18s}" for name in names)
+    print(f"\n{'':26s}{header}   (median wall s / cpu s)" + ("   ratio wall" if len(names) == 2 else ""))
+    rows = sorted({row for _, row in results}, key=lambda r: (not r.startswith("cold"), r))
+    for row in rows:
+        cells, walls = "", []
+        for name in names:
+            runs = results.get((name, row), [])
+            wall, cpu = statistics.median(r.wall for r in runs), statistics.median(r.cpu for r in runs)
+            walls.append(wall)
+            cells += f" {wall:8.1f} / {cpu:6.1f} "
+        ratio = f"   {walls[0] / walls[1]:5.2f}" if len(walls) == 2 else ""
+        print(f"{row:26s}{cells}{ratio}")
+    print_breakdown("where a cold run's seconds go, this tree", results[("this tree", "cold run, early server")])
+    if "early" in setups:
+        print_breakdown("where an identical rerun's seconds go, this tree, early server", results[("this tree", "rerun, early server")])
+    print(f"\nload average after: {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,20 @@ pandas and the suite, and the server application is imported once, in the child 
 Nothing here imports prefect: Prefect reads ``PREFECT_API_URL`` into its settings when it is
 first imported, so ``start_early`` sets it before that (and does nothing once prefect is
 imported, e.g. a second run in one process). ``wait`` blocks until the server answers
-``/api/health``. Like Prefect's own temporary server, it lives until the process exits.
+``/api/health``, and meanwhile imports what the flow run needs next (this process is idle
+while the server boots). Like Prefect's own temporary server, it lives until the process exits.
+
+Two things a server that lives and dies with one run does not need, and which cost seconds:
+
+- Registering Prefect's built-in block catalogue at start-up (``SERVER_ENV``): only the UI
+  offers it, and this server has none. The block type a run uses (its result storage) is
+  registered by ``Block.save`` itself; a persistent ``prefect server start`` still registers the
+  catalogue when it starts.
+- Flow run heartbeats (``no_heartbeats``): they let a server notice a run whose process died,
+  but this server dies with that process. Their thread is joined at the end of the flow run,
+  which waits out its one-second sleep (half a second on average).
+
+A user's own value for any of these settings wins.
 """
 
 from __future__ import annotations
@@ -23,7 +36,26 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+SERVER_ENV = {"PREFECT_API_BLOCKS_REGISTER_ON_START": "false", "PREFECT_MEMOIZE_BLOCK_AUTO_REGISTRATION": "false"}
+HEARTBEAT_ENV = ("PREFECT_FLOWS_HEARTBEAT_FREQUENCY", "PREFECT_RUNNER_HEARTBEAT_FREQUENCY")
+
+# Imported by the flow run after the server is up (measured with ``ASSAY_TIMELINE``); importing
+# them while waiting for it takes them off the critical path. A missing one is skipped.
+FLOW_RUN_MODULES = (
+    "fastapi.encoders",  # Prefect serializes flow parameters with it
+    "prefect.engine", "prefect.flow_engine", "prefect.task_engine", "prefect.artifacts",
+    "prefect.utilities.visualization", "prefect.concurrency.context", "prefect.telemetry.run_telemetry",
+)
+# What the first run in an output folder (no cached step yet) imports next: Great Expectations
+# for the validation gate, seconds of CPU. A rerun, whose steps are cache hits, never imports it.
+FIRST_RUN_MODULES = (
+    "great_expectations", "great_expectations.data_context.types.base",
+    "great_expectations.expectations.expectation_configuration",
+)
 
 
 class EarlyServer:
@@ -37,9 +69,14 @@ class EarlyServer:
     def api_url(self) -> str:
         return f"http://127.0.0.1:{self.port}/api"
 
-    def wait(self, timeout_s: float) -> None:
-        """Block until the server is healthy, then route every Prefect client to it."""
+    def wait(self, timeout_s: float, warm: tuple[str, ...] = FLOW_RUN_MODULES) -> None:
+        """Import ``warm`` modules, then block until the server is healthy."""
         deadline = time.monotonic() + timeout_s
+        for name in warm:
+            try:
+                importlib.import_module(name)
+            except ImportError:
+                pass
         while time.monotonic() < deadline:
             code = self.process.poll()
             if code is not None:
@@ -53,7 +90,17 @@ class EarlyServer:
             time.sleep(0.05)
         raise RuntimeError(f"Prefect's temporary server did not answer within {timeout_s:.0f} s")
 
+    def discard(self) -> None:
+        """Stop the server now and forget it: the run it was started for will not happen."""
+        self.stop()
+        atexit.unregister(self.stop)
+        if os.environ.get("PREFECT_API_URL") == self.api_url:
+            del os.environ["PREFECT_API_URL"]
+
     def stop(self) -> None:
+        from assay import timeline
+
+        timeline.mark("server stop")
         if self.process.poll() is None:
             self.process.terminate()
             try:
@@ -61,6 +108,7 @@ class EarlyServer:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        timeline.mark("server stopped")
 
 
 def start_early() -> EarlyServer | None:
@@ -77,6 +125,23 @@ def start_early() -> EarlyServer | None:
     return EarlyServer()
 
 
+@contextmanager
+def no_heartbeats() -> Iterator[None]:
+    """Flow runs in this block (this thread) send no heartbeats, unless the user set a frequency."""
+    if any(os.environ.get(name) for name in HEARTBEAT_ENV):
+        yield
+        return
+    from prefect.settings import PREFECT_FLOWS_HEARTBEAT_FREQUENCY, temporary_settings
+
+    with temporary_settings(updates={PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}):
+        yield
+
+
+def server_env() -> dict[str, str]:
+    """The server's environment: this process's, with ``SERVER_ENV`` where the user set nothing."""
+    return {**SERVER_ENV, **os.environ, "PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1", "PREFECT__SERVER_FINAL": "1"}
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -87,7 +152,7 @@ def _launch(port: int) -> subprocess.Popen[bytes]:
     spec = importlib.util.find_spec("prefect")
     assert spec is not None and spec.origin is not None
     app_dir = Path(spec.origin).parent.parent  # what Prefect passes: prefect.__module_path__.parent
-    env = {**os.environ, "PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1", "PREFECT__SERVER_FINAL": "1"}
+    env = server_env()
     return subprocess.Popen(
         [
             sys.executable, "-m", "uvicorn", "--app-dir", str(app_dir), "--factory",

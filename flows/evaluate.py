@@ -23,6 +23,7 @@ from prefect.context import get_run_context  # noqa: E402
 from prefect.states import Completed, Failed  # noqa: E402
 
 from assay import artifacts as names  # noqa: E402
+from assay import timeline  # noqa: E402
 from assay.artifacts import (  # noqa: E402
     AggregateOutput,
     CompareInputs,
@@ -82,6 +83,7 @@ def evaluate(
     Ends in a Completed state carrying {"run_id", "run_dir", "status", "steps"}; a failed gate
     or step ends the flow run in a Failed state after the manifest (with what did run) is written.
     """
+    timeline.mark("flow run started")
     install_log_redaction("prefect", "prefect.flow_runs", "prefect.task_runs")
     logger = get_run_logger()
     options = options or RunOptions()

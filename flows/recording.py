@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 from prefect.states import Failed
 
+from assay import timeline
 from assay.artifacts import Artifact, FamilyOutput, ReplayOutput, StepOutput
 from assay.cancellation import raise_if_stopped
 from assay.lineage.manifest import RunRecorder, StepRecord
@@ -32,6 +33,7 @@ class StepRunner:
         self.logger = logger
         self.records: dict[str, StepRecord] = {}
         self.prompts: dict[str, str] = {}
+        timeline.mark("flow set up (manifest, result storage)")
 
     # -- running ---------------------------------------------------------------------------
     def _configured(self, name: str, task: Any, refresh: bool = False) -> Any:
@@ -43,7 +45,8 @@ class StepRunner:
         """Run a task, adopt its artifacts; None (recorded as failed) if it failed."""
         raise_if_stopped()
         started = time.time()
-        state = self._configured(name, task)(*args, return_state=True)
+        with timeline.timed("steps: prefect task run (cache lookup, result read)"):
+            state = self._configured(name, task)(*args, return_state=True)
         return self._settle(name, output_type, task, args, state, started)
 
     def submit(self, name: str, output_type: type[OutputT], task: Any, *args: Any) -> Any:
@@ -67,8 +70,10 @@ class StepRunner:
             return None
         output = output_type.model_validate(state.result())
         reused = state.name == "Cached"
-        corrupt = self._set_aside_corrupt(output) if reused else []
-        if reused and (corrupt or self._not_reusable(output)):
+        with timeline.timed("steps: cache-hit artifact check"):
+            verified, corrupt = self._verify_pool(output) if reused else ({}, [])
+            not_reusable = reused and (corrupt or self._not_reusable(output))
+        if not_reusable:
             # The cache points at content this store lacks (or held corrupt: now set aside), or
             # at a jury step with failed calls: run it again. Judge calls that succeeded are reused.
             for line in corrupt:
@@ -79,22 +84,27 @@ class StepRunner:
             note = "; ".join(f"recomputed: {line}" for line in corrupt)
             return self._settle(name, output_type, task, args, state, started, note)
         self._record_step(name, output, state, started, reused, note)
-        self.adopt(name, output.artifacts)
+        with timeline.timed("steps: adopt artifacts"):
+            self.adopt(name, output.artifacts, verified)
         if isinstance(output, FamilyOutput):
             self.prompts.update(output.prompts)
         return output
 
-    def _set_aside_corrupt(self, output: StepOutput) -> list[str]:
-        """Check each artifact's bytes against its hash; a corrupt one is moved out of the pool."""
-        found = []
+    def _verify_pool(self, output: StepOutput) -> tuple[dict[str, int], list[str]]:
+        """Check each artifact's bytes against its hash; a corrupt one is moved out of the pool.
+
+        Returns the size of each object that checked out (adopting it then needs no second
+        read) and a line for each corrupt one."""
+        verified: dict[str, int] = {}
+        corrupt = []
         for artifact in output.artifacts:
             try:
-                self.store.get(artifact.sha)
+                verified[artifact.sha] = len(self.store.get(artifact.sha))
             except CorruptArtifact as exc:
-                found.append(str(exc))
+                corrupt.append(str(exc))
             except ArtifactNotFound:
                 pass
-        return found
+        return verified, corrupt
 
     def _not_reusable(self, output: StepOutput) -> bool:
         missing = any(not self.store.has(a.sha) for a in output.artifacts)
@@ -125,19 +135,26 @@ class StepRunner:
             judge_calls_reused=reused_calls,
         )
         self.records[name] = record
+        timeline.mark(f"step {name} {status}")
         self.recorder.step(record)
-        self.recorder.save()
+        if status != "reused":
+            # Saved after each step that did work, so a crash leaves a record of it; a reused
+            # step is reused again after a crash, and the run's end saves the whole record.
+            self.recorder.save()
         mark = {"ran": "✓", "reused": "↺", "failed": "✗"}.get(status, "·")
         _progress(f"{mark} {name}: {status} in {record.duration_s:.2f}s {detail}".rstrip())
 
     # -- recording artifacts ---------------------------------------------------------------
-    def adopt(self, producer: str, produced: list[Artifact]) -> None:
-        """Copy each artifact from the pool into the run directory and record its lineage."""
+    def adopt(self, producer: str, produced: list[Artifact], verified: dict[str, int] | None = None) -> None:
+        """Link (or copy) each artifact from the pool into the run directory and record its
+        lineage. ``verified``: sizes of pool objects this step's cache-hit check just re-hashed."""
         step = self.records[producer]
+        verified = verified or {}
         for artifact in produced:
             self.recorder.record(
                 artifact.name, artifact.sha, producer, inputs=artifact.inputs, media_type=artifact.media_type,
                 task_run_id=step.task_run_id, reused=step.status == "reused", path=artifact.path,
+                verified_size=verified.get(artifact.sha),
             )
             step.outputs.append(artifact.name)
 
@@ -156,6 +173,7 @@ class StepRunner:
         # Corrupt pool objects this run moved aside (here or inside a step) are named in its record.
         manifest.set_aside = self.store.set_aside_since(manifest.created_at)
         self.recorder.finish(status, message)
+        timeline.mark("manifest finished")
 
     def fail(self, message: str, status: str = "failed") -> Any:
         try:
@@ -174,6 +192,7 @@ class StepRunner:
 
     def prefect_artifacts(self, run_id: str, summary: JsonObject, report_md: str) -> None:
         """A markdown report and a table of metric means in the Prefect UI."""
+        timeline.mark("steps done")
         from prefect.artifacts import create_markdown_artifact, create_table_artifact
 
         key = re.sub(r"[^a-z0-9-]", "-", f"assay-{self.recorder.manifest.suite}".lower())

@@ -42,10 +42,14 @@ def retry_transient(task: Any, task_run: Any, state: Any) -> bool:
     return False
 
 
+def results_dir(out_dir: Path | str) -> Path:
+    return (Path(out_dir) / ".assay" / "prefect-results").resolve()
+
+
 def result_storage(out_dir: Path) -> GuardedResultStorage:
     """Persisted task results live beside the runs, so a rerun finds them; each is checked
     against the digest recorded when it was written before Prefect reads it (tasks.results)."""
-    path = (Path(out_dir) / ".assay" / "prefect-results").resolve()
+    path = results_dir(out_dir)
     path.mkdir(parents=True, exist_ok=True)
     storage = GuardedResultStorage(basepath=str(path))
     # Prefect takes a storage block for task results only once it is saved server-side.

@@ -30,6 +30,7 @@ from prefect.serializers import (  # D: Prefect's own type variable, so Serializ
 )
 from pydantic import Field
 
+from assay import timeline
 from assay.lineage.manifest import signing_key
 
 SERIALIZER_TYPE = "assay-json"
@@ -69,6 +70,10 @@ class GuardedResultStorage(LocalFileSystem):
         return Path(self.basepath) / INDEX_DIR / name
 
     def _guarded_read(self, path: str) -> bytes:
+        with timeline.timed("steps: result read + digest check"):
+            return self._checked_read(path)
+
+    def _checked_read(self, path: str) -> bytes:
         target = self._resolve_path(path)  # resolves links; refuses paths outside the folder
         if not target.is_file():
             raise ValueError(f"Path {target} does not exist.")

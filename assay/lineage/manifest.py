@@ -14,6 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from assay import timeline
 from assay.hashing import sha256_json
 from assay.lineage.store import ArtifactStore
 from assay.paths import project_root
@@ -244,16 +245,21 @@ class RunRecorder:
         task_run_id: str | None = None,
         reused: bool = False,
         path: str | None = None,
+        verified_size: int | None = None,
     ) -> ArtifactEntry:
-        """Add an artifact from the pool to the run: at ``path`` if given, else content-addressed."""
+        """Add an artifact from the pool to the run: at ``path`` if given, else content-addressed.
+
+        ``verified_size``: the caller has just read the pool object and found it hashes to
+        ``sha`` (a cache hit's check), so it is not read and hashed a second time here.
+        """
         # One read of the pool object (get() re-hashes it) serves the check and the size; the
         # run gets a hard link to it where the disk allows (written once), else a copy.
-        data = self.store.get(sha)
+        data = self.store.get(sha) if verified_size is None else None
         rel = path or self.store.object_relpath(sha)
         target = self.store.run_path(self.run_id, rel)
         if path is not None or not self.store.exists(target):
             self.store.adopt(sha, target, data)
-        size = len(data)
+        size = len(data) if data is not None else verified_size
         missing = [i for i in inputs or [] if i not in self.manifest.artifacts]
         if missing:
             raise ValueError(f"artifact {name!r} names inputs not recorded yet: {missing}")
@@ -274,10 +280,11 @@ class RunRecorder:
         self.manifest.steps.append(record)
 
     def save(self) -> None:
-        # Redacted as a whole: a failure message or a parameter must never carry a credential.
-        record = anchor(redact_obj(self.manifest.model_dump(mode="json")))
-        data = json.dumps(record, ensure_ascii=False, indent=2).encode("utf-8")
-        self.store.write_bytes(self.store.run_path(self.run_id, MANIFEST), data)
+        with timeline.timed("manifest saves"):
+            # Redacted as a whole: a failure message or a parameter must never carry a credential.
+            record = anchor(redact_obj(self.manifest.model_dump(mode="json")))
+            data = json.dumps(record, ensure_ascii=False, indent=2).encode("utf-8")
+            self.store.write_bytes(self.store.run_path(self.run_id, MANIFEST), data)
 
     def finish(self, status: str, message: str = "") -> None:
         self.manifest.status = status  # type: ignore[assignment]

@@ -170,11 +170,12 @@ class ArtifactStore:
             raise CorruptArtifact(self.pool_path(sha), self.set_aside(sha))
         return data
 
-    def adopt(self, sha: str, target: str, data: bytes) -> None:
+    def adopt(self, sha: str, target: str, data: bytes | None = None) -> None:
         """Place pool object ``sha`` (``data``: its bytes, already verified) at ``target``.
 
         Local stores hard-link it (atomically, replacing an existing ``target``); a copy where
-        linking is impossible (another filesystem, no hard links) and on other filesystems.
+        linking is impossible (another filesystem, no hard links) and on other filesystems,
+        from ``data`` or, when not given, from a fresh verified read (``get``).
         """
         if self.is_local:
             parent = posixpath.dirname(target)
@@ -190,7 +191,7 @@ class ArtifactStore:
                 except OSError:  # EXDEV, EPERM, EMLINK ...: fall back to a copy below
                     if os.path.lexists(tmp):
                         os.unlink(tmp)
-        self.write_bytes(target, data)  # also refuses a folder that leads out of the store
+        self.write_bytes(target, data if data is not None else self.get(sha))  # also refuses a folder that leads out of the store
 
     def has(self, sha: str) -> bool:
         return self.fs.exists(self.pool_path(sha))

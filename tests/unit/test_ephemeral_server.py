@@ -1,0 +1,37 @@
+"""What assay's early temporary server leaves out, and that a user's own Prefect settings win."""
+
+from __future__ import annotations
+
+from flows.ephemeral_server import SERVER_ENV, no_heartbeats, server_env
+
+
+def test_the_server_skips_the_block_catalogue_unless_the_user_asks_for_it(monkeypatch):
+    for name in SERVER_ENV:
+        monkeypatch.delenv(name, raising=False)
+    env = server_env()
+    assert env["PREFECT_API_BLOCKS_REGISTER_ON_START"] == "false"
+    assert env["PREFECT_MEMOIZE_BLOCK_AUTO_REGISTRATION"] == "false"
+    assert env["PREFECT_UI_ENABLED"] == "0"
+
+    monkeypatch.setenv("PREFECT_API_BLOCKS_REGISTER_ON_START", "true")
+    assert server_env()["PREFECT_API_BLOCKS_REGISTER_ON_START"] == "true"
+
+
+def test_flow_runs_send_no_heartbeats_inside_the_block_only(monkeypatch):
+    from prefect.settings import get_current_settings
+
+    monkeypatch.delenv("PREFECT_FLOWS_HEARTBEAT_FREQUENCY", raising=False)
+    monkeypatch.delenv("PREFECT_RUNNER_HEARTBEAT_FREQUENCY", raising=False)
+    before = get_current_settings().flows.heartbeat_frequency
+    assert before is not None
+    with no_heartbeats():
+        assert get_current_settings().flows.heartbeat_frequency is None
+    assert get_current_settings().flows.heartbeat_frequency == before
+
+
+def test_a_heartbeat_frequency_the_user_set_is_kept(monkeypatch):
+    from prefect.settings import get_current_settings
+
+    monkeypatch.setenv("PREFECT_FLOWS_HEARTBEAT_FREQUENCY", "60")
+    with no_heartbeats():
+        assert get_current_settings().flows.heartbeat_frequency is not None
