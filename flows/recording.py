@@ -11,6 +11,8 @@ import os
 import re
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from prefect.states import Failed
@@ -32,6 +34,18 @@ class StepRunner:
         self.logger = logger
         self.records: dict[str, StepRecord] = {}
         self.prompts: dict[str, str] = {}
+        self._batching = False
+
+    @contextmanager
+    def batched(self) -> Iterator[None]:
+        """Steps recorded inside are saved to the manifest once, at the end (partition steps:
+        hundreds of them must not rewrite the manifest hundreds of times)."""
+        self._batching = True
+        try:
+            yield
+        finally:
+            self._batching = False
+            self.recorder.save()
 
     # -- running ---------------------------------------------------------------------------
     def _configured(self, name: str, task: Any, refresh: bool = False) -> Any:
@@ -126,7 +140,8 @@ class StepRunner:
         )
         self.records[name] = record
         self.recorder.step(record)
-        self.recorder.save()
+        if not self._batching:
+            self.recorder.save()
         mark = {"ran": "✓", "reused": "↺", "failed": "✗"}.get(status, "·")
         _progress(f"{mark} {name}: {status} in {record.duration_s:.2f}s {detail}".rstrip())
 
