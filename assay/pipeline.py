@@ -285,11 +285,13 @@ def _score_family(
     output = FamilyOutput(family=family_name, scores=scores, n_rows=len(rows), partition=partition)
     if ctx.jury_runs:
         keys = sorted({k for run in ctx.jury_runs for k in run.request_keys})
+        records = _call_records(ctx.jury_runs, call_store_url, keys)
         if partition is None:
-            calls = _judge_call_artifacts(store, call_store_url, keys)
+            calls = [Artifact(name=names.judge_call(key), sha=store.put_json(record)) for key, record in records]
             runs_name = names.jury_runs(family_name)
         else:
-            calls = _judge_calls_bundle(store, call_store_url, keys, names.partition_judge_calls(family_name, partition))
+            bundle = names.partition_judge_calls(family_name, partition)
+            calls = [Artifact(name=bundle, sha=store.put_jsonl(r for _, r in records), media_type=names.JSONL)] if records else []
             runs_name = names.partition_jury_runs(family_name, partition)
         runs_sha = store.put_json([run.model_dump(mode="json") for run in ctx.jury_runs])
         output.artifacts.extend(calls)
@@ -304,35 +306,22 @@ def _score_family(
     return output
 
 
-def _judge_call_artifacts(store: ArtifactStore, call_store_url: str | None, keys: list[str]) -> list[Artifact]:
-    """Each judge request + raw response this step used, copied from the call store into the pool.
+def _call_records(runs: list[Any], call_store_url: str | None, keys: list[str]) -> list[tuple[str, JsonObject]]:
+    """Each judge request + raw response this step used (key order): offline judges' from their
+    runs, the rest from the call store. Failed calls have none; their raw text is kept in the
+    jury runs instead."""
+    held = {key: record for run in runs for key, record in run.call_records.items()}
+    calls = None
+    if call_store_url and len(held) < len(keys):
+        from assay.judges.store import CallStore
 
-    Failed calls are not in the call store; their raw text is kept in the jury runs instead.
-    """
-    if not call_store_url:
-        return []
-    from assay.judges.store import CallStore
-
-    calls = CallStore(call_store_url)
+        calls = CallStore(call_store_url)
     out = []
     for key in keys:
-        record = calls.get(key)
+        record = held.get(key) or (calls.get(key) if calls is not None else None)
         if record is not None:
-            out.append(Artifact(name=names.judge_call(key), sha=store.put_json(record)))
+            out.append((key, record))
     return out
-
-
-def _judge_calls_bundle(store: ArtifactStore, call_store_url: str | None, keys: list[str], name: str) -> list[Artifact]:
-    """The judge calls a partition used as one JSON-lines artifact (one record a line, key order)."""
-    if not call_store_url:
-        return []
-    from assay.judges.store import CallStore
-
-    calls = CallStore(call_store_url)
-    records = [record for key in keys if (record := calls.get(key)) is not None]
-    if not records:
-        return []
-    return [Artifact(name=name, sha=store.put_jsonl(records), media_type=names.JSONL)]
 
 
 def build_runner(

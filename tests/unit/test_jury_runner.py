@@ -279,7 +279,11 @@ def test_offline_judges_are_recomputed_but_recorded(server, tmp_path):
     jury = [judge(server), offline]
     first = runner(jury, store=store).run(PROMPT, items(2))
     offline_keys = {first.results[c][1].request_key for c in first.results}
-    assert all(store.get(k)["model"] == "offline/echo" for k in offline_keys)
+    # Recorded with the run (the step stores them with its lineage), not in the call store,
+    # which they would never be read back from.
+    assert {k: first.call_records[k]["model"] for k in offline_keys} == dict.fromkeys(offline_keys, "offline/echo")
+    assert all(first.call_records[k]["key"] == k and first.call_records[k]["response_sha256"] for k in offline_keys)
+    assert all(store.get(k) is None for k in offline_keys)
     second = runner(jury, store=store).run(PROMPT, items(2))
     assert offline.calls == 4  # recomputed, never read back
     assert second.judge_stats["offline-echo"].reused == 0 and second.judge_stats["judge-a"].reused == 2
