@@ -35,6 +35,7 @@ from assay.artifacts import (
 from assay.compare import RunFacts
 from assay.lineage.snapshots import materialize
 from assay.lineage.store import ArtifactStore
+from assay.redact import redact_obj
 from assay.rendering.case_view import CaseView
 from assay.schemas import JsonObject, LoadedDataset, RowProblem, ScoreRow
 from assay.spec import RunSpec
@@ -200,7 +201,9 @@ def partition(
             "cases": [case.model_dump(mode="json") for case in members],
             "generations": [g for case in members for g in generations.get(case.id, [])],  # type: ignore[attr-defined]
         }
-        sha = store.put_json(record)
+        # Not put_json: its sorted keys would reorder the cases' own mappings (a patient's labs),
+        # which prompts print in dataset order, so a partition's case must read back unchanged.
+        sha = store.put(json.dumps(redact_obj(record), ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
         parts.append(PartitionInfo(index=index, sha=sha, n_cases=len(members)))
         artifacts.append(Artifact(name=names.partition(index), sha=sha, inputs=inputs))
     index_sha = store.put_json({"partition_size": size, "partitions": [p.model_dump() for p in parts]})
@@ -509,7 +512,7 @@ def publish(store: ArtifactStore, suite: Suite, spec: RunSpec, inputs: PublishIn
     return PublishOutput(artifacts=files)
 
 
-REPORT_CASES = 1000  # cases a report lists one by one; a larger run's rest is in scores.parquet
+REPORT_CASES = 200  # cases a report lists one by one (~13 KB each in the HTML); the rest: scores.parquet
 
 
 def _jury_runs_for_report(store: ArtifactStore, jury_runs: dict[str, str], shown: set[str]) -> list[JsonObject]:

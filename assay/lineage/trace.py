@@ -90,6 +90,9 @@ def _origin_lines(
     pad = "  " * depth
     lines = []
     family_file = names.family_scores(row["family"])
+    if family_file not in run.manifest.artifacts:  # a partitioned run: the partition holding this case
+        family_file = next((name for name, rows in family_rows.items()
+                            if rows and name.startswith(f"scores/{row['family']}/")), family_file)
     if family_file in run.manifest.artifacts:
         lines.append(f"{pad}from {run.ref(family_file)}")
     for judged in (r for r in family_rows.get(family_file, []) if r["metric"] == row["metric"] and r.get("judge")):

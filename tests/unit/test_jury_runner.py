@@ -379,7 +379,9 @@ def test_real_prompt_with_offline_jury_and_llm_judge(server, tmp_path):
     assert [r.ok for r in run.results["c1"]] == [True] * len(jury), run.results
     assert run.prompt_sha256 == prompt.sha256
     assert server.requests[0].body["messages"] == prompt.messages(item, "ko")
-    assert sorted(store.get(k)["model"] for k in run.request_keys) == sorted(j.model for j in jury)
+    # LLM calls are in the call store; offline ones travel with the run
+    records = [run.call_records.get(k) or store.get(k) for k in run.request_keys]
+    assert sorted(r["model"] for r in records) == sorted(j.model for j in jury)
 
 
 RULE_MODULE = '''
@@ -418,9 +420,9 @@ def test_an_edited_offline_rule_is_a_new_judge_version_and_is_asked_again(tmp_pa
     before, after = old.results["case-000"][0], new.results["case-000"][0]
     assert before.verdict["score"] == 3 and after.verdict["score"] == 7  # not the stored old verdict
     assert before.request_key != after.request_key and not after.cached
-    stored = store.get(after.request_key)  # what `assay lineage` shows for the new score
+    stored = new.call_records[after.request_key]  # what `assay lineage` shows for the new score
     assert json.loads(stored["response"]["raw_text"])["score"] == 7
-    assert store.get(before.request_key)["request"]["params"]["version"] != new_judge.version
+    assert old.call_records[before.request_key]["request"]["params"]["version"] != new_judge.version
     assert new_judge.request(PROMPT, items(1)[0][1]).params["version"] == new_judge.version
 
 
