@@ -96,7 +96,7 @@ def _recompute(scratch: ArtifactStore, calls_url: str, manifest: Manifest, resul
                 if name not in arts:
                     continue
                 output = pipeline.compute_family_partition(
-                    scratch, suite, family.name, part.index, part.sha, spec, calls_url, send=False
+                    scratch, suite, family.name, part.index, part.sha, pipeline.Scoring(spec, calls_url, send=False)
                 )
                 _compare_rows(scratch, name, arts[name].sha256, output.scores, result)
                 families.setdefault(family.name, []).append(output.scores)

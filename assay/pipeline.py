@@ -12,6 +12,7 @@ import io
 import json
 import tempfile
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -239,30 +240,28 @@ def compute_family(
     data = load_snapshot(store, suite, snapshot_sha)
     cases = suite.parse_cases(data, set(skip_ids))
     generations = suite.parse_generations(store.get_jsonl(generations_sha))
-    return _score_family(
-        store, suite, family_name, cases, generations, spec, call_store_url, concurrency, progress, send,
-        partition=None, inputs=[names.DATASET_SNAPSHOT, names.GENERATIONS],
-    )
+    scoring = Scoring(spec, call_store_url, concurrency, progress, send)
+    return _score_family(store, suite, family_name, cases, generations, scoring, None, [names.DATASET_SNAPSHOT, names.GENERATIONS])
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """How a metric step scores its cases: the run spec, where judge calls are kept, how many
+    are in flight, where progress goes, and whether remote judges may be asked at all."""
+
+    spec: RunSpec
+    call_store_url: str | None
+    concurrency: int | None = None
+    progress: ProgressFn = _quiet
+    send: bool = True  # False: answer remote judges from the call store only (a deep audit)
 
 
 def compute_family_partition(
-    store: ArtifactStore,
-    suite: Suite,
-    family_name: str,
-    index: int,
-    partition_sha: str,
-    spec: RunSpec,
-    call_store_url: str | None,
-    concurrency: int | None = None,
-    progress: ProgressFn = _quiet,
-    send: bool = True,
+    store: ArtifactStore, suite: Suite, family_name: str, index: int, partition_sha: str, scoring: Scoring
 ) -> FamilyOutput:
     """One metric family over one partition's cases (a partitioned run's metric task)."""
     cases, generations = load_partition(store, suite, partition_sha)
-    return _score_family(
-        store, suite, family_name, cases, generations, spec, call_store_url, concurrency, progress, send,
-        partition=index, inputs=[names.partition(index)],
-    )
+    return _score_family(store, suite, family_name, cases, generations, scoring, index, [names.partition(index)])
 
 
 def _score_family(
@@ -271,24 +270,20 @@ def _score_family(
     family_name: str,
     cases: list[Any],
     generations: dict[str, Any],
-    spec: RunSpec,
-    call_store_url: str | None,
-    concurrency: int | None,
-    progress: ProgressFn,
-    send: bool,
+    scoring: Scoring,
     partition: int | None,
     inputs: list[str],
 ) -> FamilyOutput:
     family = next(f for f in suite.metric_families() if f.name == family_name)
-    ctx = MetricContext(spec=spec, concurrency=concurrency or DEFAULT_CONCURRENCY, progress=progress)
+    ctx = MetricContext(spec=scoring.spec, concurrency=scoring.concurrency or DEFAULT_CONCURRENCY, progress=scoring.progress)
     if family.uses_jury:
-        ctx.jury = build_runner(spec, call_store_url, concurrency, progress, send)
+        ctx.jury = build_runner(scoring.spec, scoring.call_store_url, scoring.concurrency, scoring.progress, scoring.send)
     rows = family.compute(cases, generations, ctx)
     scores = store.put_jsonl(r.model_dump(mode="json") for r in rows)
     output = FamilyOutput(family=family_name, scores=scores, n_rows=len(rows), partition=partition)
     if ctx.jury_runs:
         keys = sorted({k for run in ctx.jury_runs for k in run.request_keys})
-        records = _call_records(ctx.jury_runs, call_store_url, keys)
+        records = _call_records(ctx.jury_runs, scoring.call_store_url, keys)
         if partition is None:
             calls = [Artifact(name=names.judge_call(key), sha=store.put_json(record)) for key, record in records]
             runs_name = names.jury_runs(family_name)

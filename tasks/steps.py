@@ -73,10 +73,8 @@ def compute_metric_family_partition(
 ) -> Json:
     """One family over one partition. Keyed by the partition's content hash (and its index,
     which names its artifacts), so an unchanged partition is a cache hit in any run."""
-    output = pipeline.compute_family_partition(
-        open_store(store_url), suite_named(suite), family, index, partition, spec, call_store_url, concurrency,
-        progress_logger(f"metrics:{family}:p{index:04d}"),
-    )
+    scoring = pipeline.Scoring(spec, call_store_url, concurrency, progress_logger(f"metrics:{family}:p{index:04d}"))
+    output = pipeline.compute_family_partition(open_store(store_url), suite_named(suite), family, index, partition, scoring)
     return dump(output)
 
 

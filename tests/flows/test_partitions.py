@@ -105,3 +105,34 @@ def test_a_partition_keeps_a_patients_turns_together(prefect_server, tmp_path):
             assert patients_seen.setdefault(case["patient_id"], part["index"]) == part["index"], case["id"]
     assert len(index["partitions"]) > 1
     assert audit_run(ArtifactStore(str(tmp_path)), parted.run_id).ok
+
+
+def test_a_large_runs_report_lists_its_first_cases_and_says_where_the_rest_are(rag_runs, monkeypatch):
+    import io
+
+    import pandas as pd
+
+    from assay import pipeline
+    from assay.artifacts import PublishInputs
+    from assay.rendering.explorer import embedded_explorer
+    from assay.spec import RunSpec
+    from assay.suites.registry import get_suite
+
+    out, _, _, parted = rag_runs
+    monkeypatch.setattr(pipeline, "REPORT_CASES", 5)
+    store = ArtifactStore(str(out))
+    inputs = PublishInputs(
+        snapshot=sha(parted, names.DATASET_SNAPSHOT), validation_report=sha(parted, names.VALIDATION_REPORT),
+        generations=sha(parted, names.GENERATIONS), scores=sha(parted, names.SCORES), summary=sha(parted, names.SUMMARY),
+        jury_runs={name: e.sha256 for name, e in parted.artifacts.items() if "/jury_runs" in name},
+        config_hash=parted.config_hash,
+    )
+    published = pipeline.publish(store, get_suite("rag_qa"), RunSpec.model_validate(parted.run_spec), inputs)
+    markdown = store.get(published.sha(names.REPORT_MD)).decode("utf-8")
+    assert "the first 5 of 48" in markdown and "43 more cases are in `scores.parquet`" in markdown
+    explorer = embedded_explorer(store.get(published.sha(names.REPORT_HTML)).decode("utf-8"))
+    assert explorer is not None and [c.id for c in explorer.cases] == ["q001", "q002", "q003", "q004", "q005"]
+    assert all(c.judges for c in explorer.cases)  # the listed cases keep their judges' accounts
+    parquet = pd.read_parquet(io.BytesIO(store.get(published.sha(names.SCORES_PARQUET))))
+    assert parquet["case_id"].nunique() == 48
+    assert "## Jury" in markdown and "offline-lexical" in markdown  # cost account over every partition
