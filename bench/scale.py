@@ -67,10 +67,18 @@ def synthesize(suite: str, size: int, target: Path) -> Path:
     return target
 
 
-def timed(args: list[str]) -> tuple[float, int, int, str]:
-    """(seconds, peak tree RSS bytes, exit code, output) of one command, sampling its process tree."""
-    started = time.perf_counter()
-    process = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+def cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(args: list[str], cwd: Path = ROOT) -> tuple[float, float, int, int, str]:
+    """(seconds, CPU seconds, peak tree RSS bytes, exit code, output) of one command run in
+    ``cwd`` (whose ``assay`` package ``python -m`` imports), sampling its process tree. CPU
+    seconds count the command and every descendant it waited for: under a shared machine's load
+    they move far less than wall seconds."""
+    started, cpu_before = time.perf_counter(), cpu_seconds()
+    process = subprocess.Popen(args, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     peak = 0
     done = threading.Event()
 
@@ -90,7 +98,7 @@ def timed(args: list[str]) -> tuple[float, int, int, str]:
     output, _ = process.communicate()
     done.set()
     sampler.join()
-    return time.perf_counter() - started, peak, process.returncode, output
+    return time.perf_counter() - started, cpu_seconds() - cpu_before, peak, process.returncode, output
 
 
 def bytes_under(path: Path) -> int:
@@ -120,11 +128,11 @@ def metric_steps(run_dir: str) -> tuple[int, int]:
     return sum(1 for s in steps if s["status"] == "ran"), len(steps)
 
 
-def checked(label: str, args: list[str]) -> tuple[float, int, str]:
-    seconds, peak, code, output = timed(args)
+def checked(label: str, args: list[str], cwd: Path = ROOT) -> tuple[float, float, int, str]:
+    seconds, cpu, peak, code, output = timed(args, cwd)
     if code != 0:
         raise SystemExit(f"{label}: exited {code}:\n{output[-3000:]}")
-    return seconds, peak, output
+    return seconds, cpu, peak, output
 
 
 def run_dir_of(output: str) -> str:
@@ -136,21 +144,34 @@ def measure(suite: str, size: int, scratch: Path, partition_size: int | None) ->
     out = scratch / f"runs-{suite}-{size}"
     run = [*ASSAY, "run", suite, "--offline", "--dataset", str(dataset), "--out", str(out)]
     run += ["--partition-size", str(partition_size)] if partition_size else []
-    seconds, peak, output = checked(f"{suite} x {size}: assay run", run)
+    seconds, cpu, peak, output = checked(f"{suite} x {size}: assay run", run)
     run_dir = run_dir_of(output)
     written = bytes_under(out)
-    rerun_seconds, _, _ = checked(f"{suite} x {size}: rerun", run)
-    audit_seconds, _, _ = checked(f"{suite} x {size}: audit", [*ASSAY, "audit", run_dir])
+    rerun_seconds, _, _, _ = checked(f"{suite} x {size}: rerun", run)
+    audit_seconds, _, _, _ = checked(f"{suite} x {size}: audit", [*ASSAY, "audit", run_dir])
     edit_one_case(suite, dataset)
-    edited_seconds, _, output = checked(f"{suite} x {size}: one case edited", run)
+    edited_seconds, _, _, output = checked(f"{suite} x {size}: one case edited", run)
     ran, total = metric_steps(run_dir_of(output))
     return {
-        "seconds": seconds, "cases_per_s": size / seconds, "peak_mb": peak / 2**20,
+        "seconds": seconds, "cpu_seconds": cpu, "cases_per_s": size / seconds, "peak_mb": peak / 2**20,
         "written_mb": written / 2**20, "manifest_mb": (Path(run_dir) / "manifest.json").stat().st_size / 2**20,
         "report_mb": (Path(run_dir) / "report.html").stat().st_size / 2**20,
         "rerun_seconds": rerun_seconds, "audit_seconds": audit_seconds,
         "edited_seconds": edited_seconds, "edited_ran": ran, "metric_steps": total,
     }
+
+
+def measure_baseline(suite: str, size: int, scratch: Path, code: Path) -> dict[str, float]:
+    """The first run only, with another checkout's code (``--baseline``), on a fresh copy of the
+    same synthetic dataset and a store of its own."""
+    dataset = synthesize(suite, size, scratch / f"{suite}-{size}-baseline")
+    out = scratch / f"runs-{suite}-{size}-baseline"
+    run = [*ASSAY, "run", suite, "--offline", "--dataset", str(dataset), "--out", str(out)]
+    seconds, cpu, peak, output = checked(f"{suite} x {size}: baseline run", run, cwd=code)
+    run_dir = Path(run_dir_of(output))
+    return {"seconds": seconds, "cpu_seconds": cpu, "peak_mb": peak / 2**20, "written_mb": bytes_under(out) / 2**20,
+            "manifest_mb": (run_dir / "manifest.json").stat().st_size / 2**20,
+            "report_mb": (run_dir / "report.html").stat().st_size / 2**20}
 
 
 def main() -> None:
@@ -160,11 +181,14 @@ def main() -> None:
     parser.add_argument("--huge", action="store_true", help="also 100,000 cases")
     parser.add_argument("--keep", action="store_true", help="keep the synthetic datasets and runs")
     parser.add_argument("--partition-size", type=int, default=None, help="passed to assay run (default: its own)")
+    parser.add_argument("--baseline", type=Path, default=None,
+                        help="another checkout (e.g. `git archive main | tar -x -C DIR`): its first run is measured "
+                             "beside this code's and the ratios printed")
     args = parser.parse_args()
     sizes = [*args.sizes, *([100_000] if args.huge else [])]
     scratch = Path(tempfile.mkdtemp(prefix="assay-scale-"))
     print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; scratch {scratch}")
-    print(f"{'suite':8s} {'cases':>7s} {'seconds':>8s} {'cases/s':>8s} {'peak MB':>8s} {'max single MB':>13s} "
+    print(f"{'suite':8s} {'cases':>7s} {'seconds':>8s} {'CPU s':>7s} {'cases/s':>8s} {'peak MB':>8s} {'max single MB':>13s} "
           f"{'written MB':>10s} {'KB/case':>8s} {'manifest MB':>11s} {'report MB':>9s} {'rerun s':>8s} {'audit s':>8s} "
           f"{'1 edit s':>8s} {'steps ran':>9s}")
     try:
@@ -172,12 +196,21 @@ def main() -> None:
             for size in sizes:
                 row = measure(suite, size, scratch, args.partition_size)
                 single = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # KiB on Linux
-                print(f"{suite:8s} {size:7d} {row['seconds']:8.1f} {row['cases_per_s']:8.1f} {row['peak_mb']:8.0f} "
+                print(f"{suite:8s} {size:7d} {row['seconds']:8.1f} {row['cpu_seconds']:7.1f} {row['cases_per_s']:8.1f} {row['peak_mb']:8.0f} "
                       f"{single:13.0f} {row['written_mb']:10.1f} {row['written_mb'] * 1024 / size:8.1f} "
                       f"{row['manifest_mb']:11.2f} {row['report_mb']:9.2f} "
                       f"{row['rerun_seconds']:8.1f} {row['audit_seconds']:8.1f} {row['edited_seconds']:8.1f} "
                       f"{row['edited_ran']:4d}/{row['metric_steps']:<4d}", flush=True)
                 print(f"  load average now {os.getloadavg()[0]:.1f}", flush=True)
+                if args.baseline:
+                    base = measure_baseline(suite, size, scratch, args.baseline.resolve())
+                    print(f"  baseline {args.baseline}: {base['seconds']:.1f} s, {base['cpu_seconds']:.1f} CPU s, "
+                          f"peak {base['peak_mb']:.0f} MB, written {base['written_mb']:.1f} MB, manifest "
+                          f"{base['manifest_mb']:.2f} MB, report {base['report_mb']:.2f} MB; load average now "
+                          f"{os.getloadavg()[0]:.1f}", flush=True)
+                    ratios = ", ".join(f"{key} {row[key] / base[key]:.2f}" for key in
+                                       ("seconds", "cpu_seconds", "peak_mb", "written_mb", "manifest_mb", "report_mb"))
+                    print(f"  this code / baseline: {ratios}", flush=True)
     finally:
         if not args.keep:
             shutil.rmtree(scratch, ignore_errors=True)
