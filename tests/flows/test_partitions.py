@@ -69,6 +69,12 @@ def test_a_partitioned_run_scores_exactly_as_one_batch(rag_runs):
     assert loaded.status == "completed" and len(loaded.scores) == len(assay.load_run(out / whole.run_id).scores)
     traced = "\n".join(trace_case(store, parted.run_id, "q001"))
     assert "request + raw response: judges/answer/calls-part-0000.jsonl" in traced
+    result, output = cli("lineage", parted.run_id, "--case", "q045", "--out", str(out))
+    assert result.exit_code == 0 and "judges/answer/calls-part-0006.jsonl" in output, output
+    result, output = cli("show", parted.run_id, "--out", str(out))
+    assert result.exit_code == 0 and "status:    completed (20 steps)" in output, output
+    result, output = cli("compare", whole.run_id, parted.run_id, "--out", str(out), "--strict")
+    assert result.exit_code == 0, output
 
 
 def test_editing_one_case_recomputes_only_its_partition(rag_runs):
