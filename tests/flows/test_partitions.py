@@ -142,3 +142,14 @@ def test_a_large_runs_report_lists_its_first_cases_and_says_where_the_rest_are(r
     parquet = pd.read_parquet(io.BytesIO(store.get(published.sha(names.SCORES_PARQUET))))
     assert parquet["case_id"].nunique() == 48
     assert "## Jury" in markdown and "offline-lexical" in markdown  # cost account over every partition
+
+
+@pytest.mark.parametrize("suite", ["memory", "agent", "report"])
+def test_every_suite_scores_the_same_in_partitions(prefect_server, tmp_path, suite):
+    dataset = ROOT / "datasets" / suite
+    whole = run(tmp_path, suite, dataset)
+    parted = run(tmp_path, suite, dataset, "--partition-size", "5")
+    assert names.PARTITION_INDEX in parted.artifacts
+    for name in (names.SCORES, names.SUMMARY):
+        assert sha(parted, name) == sha(whole, name), name
+    assert audit_run(ArtifactStore(str(tmp_path)), parted.run_id).ok
