@@ -52,10 +52,7 @@ from assay.lineage.manifest import (  # noqa: E402
 )
 from assay.lineage.store import ArtifactStore  # noqa: E402
 from assay.partitions import is_partitioned  # noqa: E402
-from assay.pipeline import (  # noqa: E402
-    incomplete_reasons,
-    quarantine_record,
-)
+from assay.pipeline import incomplete_reasons, quarantine_record  # noqa: E402
 from assay.redact import install_log_redaction  # noqa: E402
 from assay.run_config import fingerprint_dataset  # noqa: E402
 from assay.spec import RunOptions, RunSpec  # noqa: E402
@@ -73,7 +70,6 @@ from tasks.steps import (  # noqa: E402
     replay_generations,
     validate_dataset,
 )
-
 
 # Partition tasks submitted at once: enough to keep the task runner's workers busy, few enough
 # that memory stays bounded however many partitions a dataset has.
