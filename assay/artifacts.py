@@ -43,6 +43,38 @@ def jury_runs(family: str) -> str:
     return f"judges/{family}/jury_runs.json"
 
 
+# -- a partitioned run (more cases than one partition holds) ---------------------------------
+PARTITION_INDEX = "partitions/index.json"
+
+
+def partition(index: int) -> str:
+    """One partition's input: its typed cases and their generations (its hash keys its tasks)."""
+    return f"partitions/part-{index:04d}.json"
+
+
+def partition_label(index: int) -> str:
+    """How a partition's step is named (``metrics:answers:p0003``)."""
+    return f"p{index:04d}"
+
+
+def partition_scores(family: str, index: int) -> str:
+    return f"scores/{family}/part-{index:04d}.jsonl"
+
+
+def partition_jury_runs(family: str, index: int) -> str:
+    return f"judges/{family}/jury_runs-part-{index:04d}.json"
+
+
+def partition_judge_calls(family: str, index: int) -> str:
+    """Every judge request + raw response one partition's family used, one record a line
+    (a partitioned run lists one file per partition, not one artifact per call)."""
+    return f"judges/{family}/calls-part-{index:04d}.jsonl"
+
+
+def is_judge_calls_bundle(name: str) -> bool:
+    return name.startswith("judges/") and "/calls-part-" in name and name.endswith(".jsonl")
+
+
 JUDGE_CALLS_DIR = "judge_calls/"
 
 
@@ -125,6 +157,18 @@ class JuryStats(BaseModel):
     dropped: dict[str, str] = Field(default_factory=dict, description="judge -> why it was dropped")
     budget_exhausted: bool = False
 
+    @classmethod
+    def combined(cls, parts: list[JuryStats]) -> JuryStats:
+        """Several partitions' counts as one: a judge is dropped only if every partition dropped it."""
+        dropped = dict(parts[0].dropped)
+        for part in parts[1:]:
+            dropped = {judge: why for judge, why in dropped.items() if judge in part.dropped}
+        return cls(
+            sent=sum(p.sent for p in parts), reused=sum(p.reused for p in parts), failed=sum(p.failed for p in parts),
+            untrusted=sum(p.untrusted for p in parts), cost_usd=sum(p.cost_usd for p in parts), dropped=dropped,
+            budget_exhausted=any(p.budget_exhausted for p in parts),
+        )
+
     def describe(self) -> str:
         parts = [f"judge calls sent {self.sent}, reused {self.reused}, failed {self.failed}"]
         if self.untrusted:
@@ -144,6 +188,40 @@ class FamilyOutput(StepOutput):
     jury_stats: JuryStats | None = None
     request_keys: list[str] = Field(default_factory=list, description="call-store keys this step used")
     prompts: dict[str, str] = Field(default_factory=dict, description="prompt id -> sha256")
+    partition: int | None = Field(default=None, description="the partition scored; None: every case")
+
+
+class FamilyResult(BaseModel):
+    """A metric family's outcome over the whole run: its one step, or all its partition steps."""
+
+    family: str
+    jury_stats: JuryStats | None = None
+    jury_runs: dict[str, str] = Field(default_factory=dict, description="jury runs artifact name -> sha")
+
+    @classmethod
+    def of(cls, outputs: list[FamilyOutput]) -> FamilyResult:
+        """Partition outputs (or one whole-run output) of one family, summed."""
+        stats = [o.jury_stats for o in outputs if o.jury_stats is not None]
+        return cls(
+            family=outputs[0].family,
+            jury_stats=JuryStats.combined(stats) if stats else None,
+            jury_runs={a.name: a.sha for o in outputs for a in o.artifacts if o.jury_runs and a.sha == o.jury_runs},
+        )
+
+
+class PartitionInfo(BaseModel):
+    """One partition of a partitioned run: its artifact and how many cases it holds."""
+
+    index: int
+    sha: str
+    n_cases: int
+
+
+class PartitionOutput(StepOutput):
+    """The run's cases split into partitions (groups a case depends on kept together)."""
+
+    partitions: list[PartitionInfo]
+    index: str = Field(description="sha of partitions/index.json")
 
 
 class AggregateOutput(StepOutput):
@@ -160,7 +238,9 @@ class PublishInputs(BaseModel):
     generations: str
     scores: str
     summary: str
-    jury_runs: dict[str, str] = Field(default_factory=dict, description="family -> jury runs sha")
+    jury_runs: dict[str, str] = Field(
+        default_factory=dict, description="jury runs artifact name -> sha (a family's, or one per partition)"
+    )
     skip_ids: list[str] = Field(default_factory=list)
     config_hash: str
     incomplete: list[str] = Field(default_factory=list, description="why the run is incomplete (shown first)")

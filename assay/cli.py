@@ -111,6 +111,9 @@ def run(
     concurrency: int | None = typer.Option(None, help="concurrent LLM calls per provider (never changes results)"),
     lang: str | None = typer.Option(None, help="judge prompt language: ko or en [default: ko]"),
     runner: str | None = typer.Option(None, help="task runner: threads, dask (local cluster) or dask=ADDRESS"),
+    partition_size: int | None = typer.Option(
+        None, min=1, help="cases per partition: a larger dataset is scored partition by partition [default: 2000]"
+    ),
     compare_with: str | None = typer.Option(None, help="baseline run id, or 'latest', to compare with after publishing"),
     fail_on_regression: bool | None = typer.Option(None, "--fail-on-regression", help="with --compare-with: exit 3 on a significant regression"),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="show Prefect's own logs"),
@@ -153,6 +156,7 @@ def run(
             "offline": offline or None, "k": k, "lang": lang, "max_cost": max_cost, "quarantine": quarantine,
             "allow_symlinks": allow_symlinks, "compare_with": compare_with, "fail_on_regression": fail_on_regression,
             "out": str(out) if out else None, "store": store, "concurrency": concurrency, "runner": runner,
+            "partition_size": partition_size,
         }
         try:
             spec, options = build_run_spec(suite, default_dataset=suite_obj.default_dataset, config_file=config, cli=given)

@@ -61,7 +61,12 @@ def _scratch_from_run(store: ArtifactStore, manifest: Manifest, tmp: Path) -> tu
             continue  # already reported as tampered; never recompute from it
         scratch.put(data)
         if name.startswith(names.JUDGE_CALLS_DIR):
-            record = json.loads(data)
+            records = [json.loads(data)]
+        elif names.is_judge_calls_bundle(name):
+            records = [json.loads(line) for line in data.decode("utf-8").splitlines() if line.strip()]
+        else:
+            continue
+        for record in records:
             calls.put(record["key"], {k: v for k, v in record.items() if k != "key"})
     return scratch, str(tmp / "calls")
 
@@ -72,7 +77,30 @@ def _recompute(scratch: ArtifactStore, calls_url: str, manifest: Manifest, resul
     arts = manifest.artifacts
     snapshot, generations = arts[names.DATASET_SNAPSHOT].sha256, arts[names.GENERATIONS].sha256
     skip_ids = scratch.get_json(arts[names.QUARANTINE].sha256)["quarantined_ids"] if names.QUARANTINE in arts else []
-    families: dict[str, str] = {}
+    families: dict[str, list[str]] = {}
+    score_names: dict[str, list[str]] | None = None
+    if names.PARTITION_INDEX in arts:  # scored partition by partition: recompute each partition
+        score_names = {}
+        stored_index = arts[names.PARTITION_INDEX].sha256
+        size = scratch.get_json(stored_index)["partition_size"] if scratch.has(stored_index) else None
+        if size is None:
+            result.recomputed.append(f"{names.PARTITION_INDEX}: the stored file is unusable; partitions not recomputed")
+            return 0
+        # The partitions are cut again from the snapshot and generations, not taken on trust.
+        split = pipeline.partition(scratch, suite, snapshot, generations, skip_ids, size)
+        if split.index != stored_index:
+            result.recomputed.append(f"{names.PARTITION_INDEX}: recomputed {split.index[:12]}, stored {stored_index[:12]}")
+        for family in suite.metric_families():
+            for part in split.partitions:
+                name = names.partition_scores(family.name, part.index)
+                if name not in arts:
+                    continue
+                output = pipeline.compute_family_partition(
+                    scratch, suite, family.name, part.index, part.sha, pipeline.Scoring(spec, calls_url, send=False)
+                )
+                _compare_rows(scratch, name, arts[name].sha256, output.scores, result)
+                families.setdefault(family.name, []).append(output.scores)
+                score_names.setdefault(family.name, []).append(name)
     for family in suite.metric_families():
         name = names.family_scores(family.name)
         if name not in arts:
@@ -81,8 +109,8 @@ def _recompute(scratch: ArtifactStore, calls_url: str, manifest: Manifest, resul
             scratch, suite, family.name, snapshot, generations, skip_ids, spec, calls_url, send=False
         )
         _compare_rows(scratch, name, arts[name].sha256, output.scores, result)
-        families[family.name] = output.scores
-    aggregate = pipeline.aggregate(scratch, suite, snapshot, families, skip_ids, spec)
+        families[family.name] = [output.scores]
+    aggregate = pipeline.aggregate(scratch, suite, snapshot, families, skip_ids, spec, score_names)
     if names.SCORES in arts:
         _compare_rows(scratch, names.SCORES, arts[names.SCORES].sha256, aggregate.scores, result)
     if names.SUMMARY in arts and arts[names.SUMMARY].sha256 != aggregate.summary:

@@ -12,6 +12,7 @@ import io
 import json
 import tempfile
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +23,11 @@ from assay.artifacts import (
     CompareInputs,
     CompareOutput,
     FamilyOutput,
+    FamilyResult,
     IngestOutput,
     JuryStats,
+    PartitionInfo,
+    PartitionOutput,
     PublishInputs,
     PublishOutput,
     ReplayOutput,
@@ -32,6 +36,7 @@ from assay.artifacts import (
 from assay.compare import RunFacts
 from assay.lineage.snapshots import materialize
 from assay.lineage.store import ArtifactStore
+from assay.redact import redact_obj
 from assay.rendering.case_view import CaseView
 from assay.schemas import JsonObject, LoadedDataset, RowProblem, ScoreRow
 from assay.spec import RunSpec
@@ -171,6 +176,49 @@ def _failed(generation: JsonObject) -> bool:
     return bool(generation.get("error")) or (isinstance(calls, list) and any(c.get("error") for c in calls))
 
 
+# -- partitions ---------------------------------------------------------------------------
+def partition(
+    store: ArtifactStore, suite: Suite, snapshot_sha: str, generations_sha: str, skip_ids: list[str], size: int
+) -> PartitionOutput:
+    """Split the cases (with their generations) into partitions of about ``size`` cases.
+
+    A partition holds whole groups (``Suite.partition_group``: a patient's turns, a session's
+    queries), in dataset order, and is stored as one artifact of its typed cases and their
+    generations; its hash keys its metric tasks, so editing one case recomputes one partition.
+    """
+    from assay.partitions import partition_cases
+
+    data = load_snapshot(store, suite, snapshot_sha)
+    cases = suite.parse_cases(data, set(skip_ids))
+    generations: dict[str, list[JsonObject]] = {}
+    for generation in store.get_jsonl(generations_sha):
+        generations.setdefault(str(generation.get("case_id")), []).append(generation)
+    del data
+    parts: list[PartitionInfo] = []
+    artifacts: list[Artifact] = []
+    inputs = [names.DATASET_SNAPSHOT, names.GENERATIONS]
+    for index, members in enumerate(partition_cases(cases, suite.partition_group, size)):
+        record = {
+            "cases": [case.model_dump(mode="json") for case in members],
+            "generations": [g for case in members for g in generations.get(case.id, [])],  # type: ignore[attr-defined]
+        }
+        # Not put_json: its sorted keys would reorder the cases' own mappings (a patient's labs),
+        # which prompts print in dataset order, so a partition's case must read back unchanged.
+        sha = store.put(json.dumps(redact_obj(record), ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+        parts.append(PartitionInfo(index=index, sha=sha, n_cases=len(members)))
+        artifacts.append(Artifact(name=names.partition(index), sha=sha, inputs=inputs))
+    index_sha = store.put_json({"partition_size": size, "partitions": [p.model_dump() for p in parts]})
+    artifacts.append(Artifact(name=names.PARTITION_INDEX, sha=index_sha, inputs=[a.name for a in artifacts]))
+    return PartitionOutput(artifacts=artifacts, partitions=parts, index=index_sha)
+
+
+def load_partition(store: ArtifactStore, suite: Suite, partition_sha: str) -> tuple[list[Any], dict[str, Any]]:
+    """A partition's typed cases and generations (by case id), as the metric families take them."""
+    record = store.get_json(partition_sha)
+    cases = [suite.case_model.model_validate(case) for case in record["cases"]]
+    return cases, suite.parse_generations(record["generations"])
+
+
 # -- metrics ------------------------------------------------------------------------------
 def compute_family(
     store: ArtifactStore,
@@ -189,22 +237,61 @@ def compute_family(
 
     ``send=False`` answers remote judges from the call store only (the deep audit's recompute).
     """
-    family = next(f for f in suite.metric_families() if f.name == family_name)
     data = load_snapshot(store, suite, snapshot_sha)
     cases = suite.parse_cases(data, set(skip_ids))
     generations = suite.parse_generations(store.get_jsonl(generations_sha))
-    ctx = MetricContext(spec=spec, concurrency=concurrency or DEFAULT_CONCURRENCY, progress=progress, dataset_root=data.root)
+    scoring = Scoring(spec, call_store_url, concurrency, progress, send)
+    return _score_family(store, suite, family_name, cases, generations, scoring, None, [names.DATASET_SNAPSHOT, names.GENERATIONS])
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """How a metric step scores its cases: the run spec, where judge calls are kept, how many
+    are in flight, where progress goes, and whether remote judges may be asked at all."""
+
+    spec: RunSpec
+    call_store_url: str | None
+    concurrency: int | None = None
+    progress: ProgressFn = _quiet
+    send: bool = True  # False: answer remote judges from the call store only (a deep audit)
+
+
+def compute_family_partition(
+    store: ArtifactStore, suite: Suite, family_name: str, index: int, partition_sha: str, scoring: Scoring
+) -> FamilyOutput:
+    """One metric family over one partition's cases (a partitioned run's metric task)."""
+    cases, generations = load_partition(store, suite, partition_sha)
+    return _score_family(store, suite, family_name, cases, generations, scoring, index, [names.partition(index)])
+
+
+def _score_family(
+    store: ArtifactStore,
+    suite: Suite,
+    family_name: str,
+    cases: list[Any],
+    generations: dict[str, Any],
+    scoring: Scoring,
+    partition: int | None,
+    inputs: list[str],
+) -> FamilyOutput:
+    family = next(f for f in suite.metric_families() if f.name == family_name)
+    ctx = MetricContext(spec=scoring.spec, concurrency=scoring.concurrency or DEFAULT_CONCURRENCY, progress=scoring.progress)
     if family.uses_jury:
-        ctx.jury = build_runner(spec, call_store_url, concurrency, progress, send)
+        ctx.jury = build_runner(scoring.spec, scoring.call_store_url, scoring.concurrency, scoring.progress, scoring.send)
     rows = family.compute(cases, generations, ctx)
     scores = store.put_jsonl(r.model_dump(mode="json") for r in rows)
-    inputs = [names.DATASET_SNAPSHOT, names.GENERATIONS]
-    output = FamilyOutput(family=family_name, scores=scores, n_rows=len(rows))
+    output = FamilyOutput(family=family_name, scores=scores, n_rows=len(rows), partition=partition)
     if ctx.jury_runs:
         keys = sorted({k for run in ctx.jury_runs for k in run.request_keys})
-        calls = _judge_call_artifacts(store, call_store_url, keys)
+        records = _call_records(ctx.jury_runs, scoring.call_store_url, keys)
+        if partition is None:
+            calls = [Artifact(name=names.judge_call(key), sha=store.put_json(record)) for key, record in records]
+            runs_name = names.jury_runs(family_name)
+        else:
+            bundle = names.partition_judge_calls(family_name, partition)
+            calls = [Artifact(name=bundle, sha=store.put_jsonl(r for _, r in records), media_type=names.JSONL)] if records else []
+            runs_name = names.partition_jury_runs(family_name, partition)
         runs_sha = store.put_json([run.model_dump(mode="json") for run in ctx.jury_runs])
-        runs_name = names.jury_runs(family_name)
         output.artifacts.extend(calls)
         output.artifacts.append(Artifact(name=runs_name, sha=runs_sha, inputs=inputs + [a.name for a in calls]))
         output.jury_runs = runs_sha
@@ -212,27 +299,26 @@ def compute_family(
         output.request_keys = keys
         output.prompts = {run.prompt_id: run.prompt_sha256 for run in ctx.jury_runs if run.prompt_sha256}
         inputs = inputs + [runs_name]
-    output.artifacts.append(
-        Artifact(name=names.family_scores(family_name), sha=scores, inputs=inputs, media_type=names.JSONL)
-    )
+    scores_name = names.family_scores(family_name) if partition is None else names.partition_scores(family_name, partition)
+    output.artifacts.append(Artifact(name=scores_name, sha=scores, inputs=inputs, media_type=names.JSONL))
     return output
 
 
-def _judge_call_artifacts(store: ArtifactStore, call_store_url: str | None, keys: list[str]) -> list[Artifact]:
-    """Each judge request + raw response this step used, copied from the call store into the pool.
+def _call_records(runs: list[Any], call_store_url: str | None, keys: list[str]) -> list[tuple[str, JsonObject]]:
+    """Each judge request + raw response this step used (key order): offline judges' from their
+    runs, the rest from the call store. Failed calls have none; their raw text is kept in the
+    jury runs instead."""
+    held = {key: record for run in runs for key, record in run.call_records.items()}
+    calls = None
+    if call_store_url and len(held) < len(keys):
+        from assay.judges.store import CallStore
 
-    Failed calls are not in the call store; their raw text is kept in the jury runs instead.
-    """
-    if not call_store_url:
-        return []
-    from assay.judges.store import CallStore
-
-    calls = CallStore(call_store_url)
+        calls = CallStore(call_store_url)
     out = []
     for key in keys:
-        record = calls.get(key)
+        record = held.get(key) or (calls.get(key) if calls is not None else None)
         if record is not None:
-            out.append(Artifact(name=names.judge_call(key), sha=store.put_json(record)))
+            out.append((key, record))
     return out
 
 
@@ -275,18 +361,27 @@ def aggregate(
     store: ArtifactStore,
     suite: Suite,
     snapshot_sha: str,
-    family_scores: dict[str, str],
+    family_scores: dict[str, list[str]],
     skip_ids: list[str],
     spec: RunSpec,
+    score_names: dict[str, list[str]] | None = None,
 ) -> AggregateOutput:
-    """Per-judge rows → ensemble rows and totals, plus the suite's summary."""
+    """Per-judge rows → ensemble rows and totals, plus the suite's summary.
+
+    ``family_scores``: family -> its score files (one, or one per partition, in partition
+    order); ``score_names`` names them for lineage (default: the whole-run family files).
+    """
     data = load_snapshot(store, suite, snapshot_sha)
     cases = suite.parse_cases(data, set(skip_ids))
-    rows = [ScoreRow.model_validate(r) for name in sorted(family_scores) for r in store.get_jsonl(family_scores[name])]
+    del data
+    rows = [ScoreRow.model_validate(r) for name in sorted(family_scores) for sha in family_scores[name]
+            for r in store.get_jsonl(sha)]
     result = suite.aggregate(rows, cases, spec)
+    del rows
     scores = store.put_jsonl(r.model_dump(mode="json") for r in result.rows)
     summary = store.put_json(result.summary.model_dump(mode="json"))
-    inputs = [names.family_scores(n) for n in sorted(family_scores)]
+    named = score_names or {n: [names.family_scores(n)] for n in family_scores}
+    inputs = [name for n in sorted(named) for name in named[n]]
     return AggregateOutput(
         artifacts=[
             Artifact(name=names.SCORES, sha=scores, inputs=inputs, media_type=names.JSONL),
@@ -301,7 +396,7 @@ def aggregate(
 MAX_REASONS = 3  # unscored metrics named one by one; the rest are counted
 
 
-def incomplete_reasons(store: ArtifactStore, spec: RunSpec, families: list[FamilyOutput], scores_sha: str) -> list[str]:
+def incomplete_reasons(store: ArtifactStore, spec: RunSpec, families: list[FamilyResult], scores_sha: str) -> list[str]:
     """Why a run that finished its steps still did not measure what it set out to: a metric
     no case got a score for, a jury whose every judge was dropped, a budget that stopped the
     jury. Empty when the run is complete."""
@@ -364,6 +459,11 @@ def publish(store: ArtifactStore, suite: Suite, spec: RunSpec, inputs: PublishIn
         incomplete=inputs.incomplete,
     )
     frame = scores_frame_from(store, inputs.scores)
+    # A large run's report lists its first REPORT_CASES cases case by case (tables, explorer);
+    # the summary, charts and scores.parquet cover every case.
+    shown = cases[:REPORT_CASES]
+    listed = frame if len(shown) == len(cases) else frame[frame["case_id"].isin({c.id for c in shown})]
+    header = header.model_copy(update={"cases_shown": len(shown)})
     comparison = None
     if inputs.comparison:
         from assay.compare import Comparison, comparison_markdown
@@ -371,18 +471,24 @@ def publish(store: ArtifactStore, suite: Suite, spec: RunSpec, inputs: PublishIn
 
         stored = Comparison.model_validate(store.get_json(inputs.comparison))
         comparison = ReportSection("Comparison with the baseline", comparison_markdown(stored))
+    shown_ids = {c.id for c in shown}
+    generations = {
+        case_id: generation
+        for case_id, generation in suite.parse_generations(store.get_jsonl(inputs.generations)).items()
+        if case_id in shown_ids
+    }
     report = render_report(
         suite,
         header,
-        frame,
+        listed,
         suite.load_summary(store.get_json(inputs.summary)),
-        cases,
-        suite.parse_generations(store.get_jsonl(inputs.generations)),
-        [run for f in sorted(inputs.jury_runs) for run in store.get_json(inputs.jury_runs[f])],
+        shown,
+        generations,
+        _jury_runs_for_report(store, inputs.jury_runs, shown_ids),
         comparison,
     )
     sources = [names.SCORES, names.SUMMARY, names.GENERATIONS, names.VALIDATION_REPORT]
-    sources += [names.jury_runs(f) for f in sorted(inputs.jury_runs)]
+    sources += sorted(inputs.jury_runs)
     sources += [names.COMPARISON] if inputs.comparison else []
 
     def page(name: str, text: str, media_type: str) -> Artifact:
@@ -399,6 +505,25 @@ def publish(store: ArtifactStore, suite: Suite, spec: RunSpec, inputs: PublishIn
         for c, png in sorted(report.charts.items())
     ]
     return PublishOutput(artifacts=files)
+
+
+REPORT_CASES = 200  # cases a report lists one by one (~13 KB each in the HTML); the rest: scores.parquet
+
+
+def _jury_runs_for_report(store: ArtifactStore, jury_runs: dict[str, str], shown: set[str]) -> list[JsonObject]:
+    """Every jury run, in full where it judged a listed case; elsewhere only each result's judge
+    and usage (what the cost account adds up), so a large run's raw replies stay on disk."""
+    out = []
+    for name in sorted(jury_runs):
+        for run in store.get_json(jury_runs[name]):
+            results = run.get("results", {})
+            if not any(case_id.partition("#")[0] in shown for case_id in results):
+                run["results"] = {
+                    case_id: [{"judge": r.get("judge"), "usage": r.get("usage")} for r in rs]
+                    for case_id, rs in results.items()
+                }
+            out.append(run)
+    return out
 
 
 def compare(

@@ -125,6 +125,22 @@ def redact_obj(value: Any, values: list[str] | None = None) -> Any:
     return value
 
 
+_JSON_ESCAPED = re.compile(r'["\\\x00-\x1f]')
+
+
+def redacted_json(value: Any, values: list[str] | None = None) -> str:
+    """``json.dumps(redact_obj(value))`` (sorted keys, non-ASCII kept), without walking the
+    value when nothing in its JSON text could be a secret: no secret value occurs in it and no
+    credential shape's marker does (neither can hide behind JSON escaping, as neither holds a
+    character JSON escapes; a secret value that does always takes the full walk)."""
+    values = secret_values() if values is None else values
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    if (_SHAPE_MARKERS.search(text) is None and not any(v in text for v in values)
+            and not any(_JSON_ESCAPED.search(v) for v in values)):
+        return text
+    return json.dumps(redact_obj(value, values), ensure_ascii=False, sort_keys=True, default=str)
+
+
 # -- URLs ------------------------------------------------------------------------------------
 def public_url(url: str | None) -> str | None:
     """``url`` without user-info and with secret query parameters masked; safe to store."""

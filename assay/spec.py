@@ -23,6 +23,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from assay.judges.config import JudgeSpec, JuryConfig
+from assay.partitions import DEFAULT_PARTITION_SIZE
 from assay.redact import public_url
 from assay.schemas import JsonObject
 from assay.yaml_files import read_yaml_mapping
@@ -348,6 +349,10 @@ class RunOptions(_Strict):
     store: str | None = Field(default=None, description="fsspec URL of the artifact store; default: out")
     concurrency: int | None = Field(default=None, ge=1, description="LLM calls in flight per provider")
     runner: str = "threads"
+    partition_size: int = Field(
+        default=DEFAULT_PARTITION_SIZE, ge=1,
+        description="cases per partition: a larger dataset is scored partition by partition (never changes results)",
+    )
 
     def store_url(self) -> str:
         return self.store or str(Path(self.out).resolve())
@@ -359,7 +364,7 @@ class RunOptions(_Strict):
 # form: judges, concurrency, retries, max_cost_usd, lang, offline) still works.
 _SPEC_KEYS = {"suite", "dataset", "replay", "generator", "target", "jury", "k", "lang", "disagreement_threshold",
               "quarantine", "allow_symlinks", "compare_with", "fail_on_regression"}
-_OPTION_KEYS = {"out", "store", "concurrency", "runner"}
+_OPTION_KEYS = {"out", "store", "concurrency", "runner", "partition_size"}
 _JURY_SHORTHAND = {"judges", "offline", "retries", "max_retries", "max_cost_usd", "concurrency_per_provider"}
 
 

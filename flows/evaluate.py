@@ -8,6 +8,7 @@ so this module is only the wiring.
 
 from __future__ import annotations
 
+import os
 import time
 import uuid
 from datetime import datetime
@@ -29,7 +30,9 @@ from assay.artifacts import (  # noqa: E402
     CompareInputs,
     CompareOutput,
     FamilyOutput,
+    FamilyResult,
     IngestOutput,
+    PartitionOutput,
     PublishInputs,
     PublishOutput,
     ReplayOutput,
@@ -49,6 +52,7 @@ from assay.lineage.manifest import (  # noqa: E402
     now_iso,
 )
 from assay.lineage.store import ArtifactStore  # noqa: E402
+from assay.partitions import is_partitioned  # noqa: E402
 from assay.pipeline import incomplete_reasons, quarantine_record  # noqa: E402
 from assay.redact import install_log_redaction  # noqa: E402
 from assay.run_config import fingerprint_dataset  # noqa: E402
@@ -60,11 +64,17 @@ from tasks.steps import (  # noqa: E402
     aggregate_scores,
     compare_with_baseline,
     compute_metric_family,
+    compute_metric_family_partition,
     ingest_dataset,
+    partition_cases,
     publish_report,
     replay_generations,
     validate_dataset,
 )
+
+# Partition tasks submitted at once: enough to keep the task runner's workers busy, few enough
+# that memory stays bounded however many partitions a dataset has.
+PARTITIONS_IN_FLIGHT = max(2, 2 * (os.cpu_count() or 1))
 
 
 def new_run_id(suite: str) -> str:
@@ -150,21 +160,20 @@ def evaluate(
             return steps.fail("replay failed")
 
         family_names = [family.name for family in suite.metric_families()]
-        submitted = {
-            name: steps.submit(
-                f"metrics:{name}", FamilyOutput, compute_metric_family, store_url, spec.suite, name, ingest.snapshot,
-                replayed.generations, skip_ids, keyed, call_store_url, options.concurrency, version,
-            )
-            for name in family_names
-        }
-        families = [out for name, future in submitted.items() if (out := steps.wait(f"metrics:{name}", future))]
-        if len(families) < len(family_names):
+        n_cases = ingest.n_records - len(skip_ids)
+        if is_partitioned(n_cases, options.partition_size) and not _budgeted(spec):
+            scored = _score_partitions(steps, store_url, spec, ingest.snapshot, replayed.generations, skip_ids,
+                                       family_names, call_store_url, options, version)
+        else:
+            scored = _score_whole(steps, store_url, spec, ingest.snapshot, replayed.generations, skip_ids,
+                                  family_names, call_store_url, options, version)
+        if scored is None:
             return steps.fail("a metric step failed; rerun the run to retry only what failed")
+        families, family_scores, score_names = scored
 
-        family_scores = {f.family: f.scores for f in families}
         aggregated = steps.run(
             "aggregate", AggregateOutput, aggregate_scores, store_url, spec.suite, ingest.snapshot, family_scores,
-            skip_ids, keyed, version,
+            skip_ids, keyed, score_names, version,
         )
         if aggregated is None:
             return steps.fail("aggregation failed")
@@ -184,7 +193,7 @@ def evaluate(
             generations=replayed.generations,
             scores=aggregated.scores,
             summary=aggregated.summary,
-            jury_runs={f.family: f.jury_runs for f in families if f.jury_runs},
+            jury_runs={name: sha for f in families for name, sha in f.jury_runs.items()},
             skip_ids=skip_ids,
             config_hash=manifest.config_hash,
             comparison=compared.comparison if compared else None,
@@ -216,6 +225,74 @@ def evaluate(
         logger.error(f"run failed: {describe_error(exc)}")
         logger.debug("traceback", exc_info=True)  # -v shows it; users see the message
         return steps.fail(describe_error(exc))
+
+
+Scored = tuple[list[FamilyResult], dict[str, list[str]], dict[str, list[str]] | None]
+
+
+def _budgeted(spec: RunSpec) -> bool:
+    """A jury with a cost budget scores every case in one batch: the budget is one runner's."""
+    return bool(spec.jury and spec.jury.max_cost_usd is not None)
+
+
+def _score_whole(steps: StepRunner, store_url: str, spec: RunSpec, snapshot: str, generations: str,
+                 skip_ids: list[str], family_names: list[str], call_store_url: str, options: RunOptions,
+                 version: str) -> Scored | None:
+    """Every metric family over every case, the families in parallel (a dataset of one partition)."""
+    keyed = spec.step_view()
+    submitted = {
+        name: steps.submit(
+            f"metrics:{name}", FamilyOutput, compute_metric_family, store_url, spec.suite, name, snapshot,
+            generations, skip_ids, keyed, call_store_url, options.concurrency, version,
+        )
+        for name in family_names
+    }
+    families = [out for name, future in submitted.items() if (out := steps.wait(f"metrics:{name}", future))]
+    if len(families) < len(family_names):
+        return None
+    return [FamilyResult.of([f]) for f in families], {f.family: [f.scores] for f in families}, None
+
+
+def _score_partitions(steps: StepRunner, store_url: str, spec: RunSpec, snapshot: str, generations: str,
+                      skip_ids: list[str], family_names: list[str], call_store_url: str, options: RunOptions,
+                      version: str) -> Scored | None:
+    """Each family over each partition: one task per partition and family, a bounded number in
+    flight, each keyed by its partition's content, so a rerun recomputes only changed partitions."""
+    keyed = spec.step_view()
+    split = steps.run("partition", PartitionOutput, partition_cases, store_url, spec.suite, snapshot, generations,
+                      skip_ids, options.partition_size, version)
+    if split is None:
+        return None
+    jobs = [(name, part) for part in split.partitions for name in family_names]
+    outputs: dict[tuple[str, int], FamilyOutput] = {}
+    failed = False
+    with steps.batched():  # one manifest save for all partition steps, not one per step
+        in_flight: list[tuple[str, Any]] = []
+        for name, part in jobs:
+            step = f"metrics:{name}:{names.partition_label(part.index)}"
+            in_flight.append((step, steps.submit(
+                step, FamilyOutput, compute_metric_family_partition, store_url, spec.suite, name, part.index,
+                part.sha, keyed, call_store_url, options.concurrency, version,
+            )))
+            while len(in_flight) >= PARTITIONS_IN_FLIGHT:
+                failed |= not _settle_partition(steps, in_flight.pop(0), outputs)
+        while in_flight:
+            failed |= not _settle_partition(steps, in_flight.pop(0), outputs)
+    if failed:
+        return None
+    families = [FamilyResult.of([outputs[(name, p.index)] for p in split.partitions]) for name in family_names]
+    family_scores = {name: [outputs[(name, p.index)].scores for p in split.partitions] for name in family_names}
+    score_names = {name: [names.partition_scores(name, p.index) for p in split.partitions] for name in family_names}
+    return families, family_scores, score_names
+
+
+def _settle_partition(steps: StepRunner, submitted: tuple[str, Any], outputs: dict[tuple[str, int], FamilyOutput]) -> bool:
+    step, future = submitted
+    out = steps.wait(step, future)
+    if out is None:
+        return False
+    outputs[(out.family, out.partition if out.partition is not None else -1)] = out
+    return True
 
 
 def _compare(steps: StepRunner, artifacts: ArtifactStore, store_url: str, spec: RunSpec, run_id: str,

@@ -11,6 +11,8 @@ import os
 import re
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from prefect.states import Failed
@@ -34,6 +36,18 @@ class StepRunner:
         self.records: dict[str, StepRecord] = {}
         self.prompts: dict[str, str] = {}
         timeline.mark("flow set up (manifest, result storage)")
+        self._batching = False
+
+    @contextmanager
+    def batched(self) -> Iterator[None]:
+        """Steps recorded inside are saved to the manifest once, at the end (partition steps:
+        hundreds of them must not rewrite the manifest hundreds of times)."""
+        self._batching = True
+        try:
+            yield
+        finally:
+            self._batching = False
+            self.recorder.save()
 
     # -- running ---------------------------------------------------------------------------
     def _configured(self, name: str, task: Any, refresh: bool = False) -> Any:
@@ -137,9 +151,10 @@ class StepRunner:
         self.records[name] = record
         timeline.mark(f"step {name} {status}")
         self.recorder.step(record)
-        if status != "reused":
+        if status != "reused" and not self._batching:
             # Saved after each step that did work, so a crash leaves a record of it; a reused
             # step is reused again after a crash, and the run's end saves the whole record.
+            # Partition steps (batched) save once when the batch ends.
             self.recorder.save()
         mark = {"ran": "✓", "reused": "↺", "failed": "✗"}.get(status, "·")
         _progress(f"{mark} {name}: {status} in {record.duration_s:.2f}s {detail}".rstrip())

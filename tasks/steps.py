@@ -56,12 +56,35 @@ def compute_metric_family(
     return dump(output)
 
 
-@task(name="aggregate", **TASK_OPTIONS)
-def aggregate_scores(
-    store_url: str, suite: str, snapshot: str, family_scores: dict[str, str], skip_ids: list[str], spec: RunSpec,
+@task(name="partition", **TASK_OPTIONS)
+def partition_cases(
+    store_url: str, suite: str, snapshot: str, generations: str, skip_ids: list[str], partition_size: int,
     code_version: str,
 ) -> Json:
-    return dump(pipeline.aggregate(open_store(store_url), suite_named(suite), snapshot, family_scores, skip_ids, spec))
+    """Split the cases into partitions; each partition's hash keys its metric tasks."""
+    return dump(pipeline.partition(open_store(store_url), suite_named(suite), snapshot, generations, skip_ids,
+                                   partition_size))
+
+
+@task(name="metrics-partition", **TASK_OPTIONS)
+def compute_metric_family_partition(
+    store_url: str, suite: str, family: str, index: int, partition: str, spec: RunSpec,
+    call_store_url: str | None, concurrency: int | None, code_version: str,
+) -> Json:
+    """One family over one partition. Keyed by the partition's content hash (and its index,
+    which names its artifacts), so an unchanged partition is a cache hit in any run."""
+    scoring = pipeline.Scoring(spec, call_store_url, concurrency, progress_logger(f"metrics:{family}:p{index:04d}"))
+    output = pipeline.compute_family_partition(open_store(store_url), suite_named(suite), family, index, partition, scoring)
+    return dump(output)
+
+
+@task(name="aggregate", **TASK_OPTIONS)
+def aggregate_scores(
+    store_url: str, suite: str, snapshot: str, family_scores: dict[str, list[str]], skip_ids: list[str],
+    spec: RunSpec, score_names: dict[str, list[str]] | None, code_version: str,
+) -> Json:
+    return dump(pipeline.aggregate(open_store(store_url), suite_named(suite), snapshot, family_scores, skip_ids, spec,
+                                   score_names))
 
 
 @task(name="publish", **TASK_OPTIONS)

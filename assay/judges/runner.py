@@ -21,7 +21,9 @@ Policy, per (case, judge) call:
    concurrency, halved on a 429, grown back while latency holds). Transient errors and
    malformed replies are retried with exponential backoff and full jitter (the slot is
    released while sleeping); permanent errors are not.
-4. Only successful results are stored, so a rerun re-sends exactly the failed calls.
+4. Only successful results are stored, so a rerun re-sends exactly the failed calls. An offline
+   judge's records are kept with the run (``JuryRun.call_records``) instead of the call store:
+   they are never read back, and one file per call costs more than the judgement itself.
 
 A judge all of whose calls failed in a run is *dropped* (recorded with the reason); the
 ensemble renormalises the remaining weights (SPEC §1).
@@ -40,12 +42,12 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
 
 from assay.cancellation import raise_if_stopped
 from assay.judges.base import Judge, JudgeRequest, JudgeResult, Usage
 from assay.judges.limits import AdaptiveLimit
-from assay.judges.store import CallStore, UntrustedRecord, now_iso, request_key
+from assay.judges.store import CallStore, UntrustedRecord, now_iso, request_key, stamped
 from assay.judges.verdicts import MalformedReply
 from assay.schemas import JsonObject
 
@@ -82,6 +84,13 @@ class JuryRun(BaseModel):
     untrusted_records: list[str] = Field(
         default_factory=list, description="stored records that failed their hash check, set aside and re-sent"
     )
+    # Offline judges' call records (key -> record, as the call store keeps them): the step
+    # stores them with the run's lineage; not part of the stored jury run itself.
+    _call_records: dict[str, JsonObject] = PrivateAttr(default_factory=dict)
+
+    @property
+    def call_records(self) -> dict[str, JsonObject]:
+        return self._call_records
 
 
 class _Budget:
@@ -212,6 +221,7 @@ class _RunState:
         self.inflight: dict[str, asyncio.Future[JudgeResult]] = {}
         self.store_errors: list[str] = []
         self.untrusted_records: list[str] = []
+        self.offline_records: dict[str, JsonObject] = {}
 
     def limit(self, judge: Judge) -> AdaptiveLimit | None:
         if judge.offline:
@@ -291,7 +301,9 @@ class _RunState:
             total = _add(total, result.usage)
             result.usage, result.attempts, result.request_key = total, attempt, key
             if result.ok:
-                if store is not None:
+                if judge.offline:
+                    self.offline_records[key] = stamped(key, self._record(judge, request, result))
+                elif store is not None:
                     await self._put(store, key, self._record(judge, request, result))
                 return result
             if result.error_kind not in RETRYABLE or attempt > self.runner.max_retries:
@@ -449,7 +461,7 @@ class _RunState:
                 kinds = Counter(r.error_kind or "unknown" for r in mine)
                 summary = ", ".join(f"{k} x{c}" for k, c in kinds.most_common())
                 dropped[judge.name] = f"all {len(mine)} calls failed ({summary}); first: {mine[0].error}"
-        return JuryRun(
+        run = JuryRun(
             prompt_id=self.prompt.id,
             prompt_sha256=self.prompt.sha256,
             results=results,
@@ -461,6 +473,8 @@ class _RunState:
             untrusted_records=self.untrusted_records,
             request_keys=[r.request_key for r in flat if r.request_key],
         )
+        run.call_records.update(self.offline_records)
+        return run
 
 
 def _add(a: Usage, b: Usage) -> Usage:

@@ -67,6 +67,13 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def stamped(key: str, record: JsonObject) -> JsonObject:
+    """``record`` as the store keeps it: with its key and the sha256 of its response part."""
+    out = {**record, "key": key, "response_sha256": sha256_json(record.get("response"))}
+    out.setdefault("created_at", now_iso())
+    return out
+
+
 class CallStore:
     """Judge call records under ``root`` (local directory or fsspec URL)."""
 
@@ -143,9 +150,7 @@ class CallStore:
         Write-once: if a record for ``key`` exists it is kept (first writer wins), so a record's
         bytes never change after a manifest has hashed them.
         """
-        record = {**record, "key": key, "response_sha256": sha256_json(record.get("response"))}
-        record.setdefault("created_at", now_iso())
-        data = canonical_json(record)
+        data = canonical_json(stamped(key, record))
         if self._local is None:
             target = f"{self._fs_root.rstrip('/')}/{self._relpath(key)}"
             if not self._fs.exists(target):

@@ -36,7 +36,7 @@ import fsspec
 from fsspec.implementations.local import LocalFileSystem
 
 from assay.hashing import canonical_json, sha256_bytes
-from assay.redact import redact_obj, secret_values
+from assay.redact import redact_obj, redacted_json, secret_values
 from assay.schemas import JsonObject
 
 POOL_DIR = ".assay/objects"
@@ -231,7 +231,7 @@ class ArtifactStore:
 
     def put_jsonl(self, records: Iterable[JsonObject]) -> str:
         values = secret_values()
-        lines = [json.dumps(redact_obj(r, values), ensure_ascii=False, sort_keys=True, default=str) for r in records]
+        lines = [redacted_json(r, values) for r in records]
         return self.put(("\n".join(lines) + "\n" if lines else "").encode("utf-8"))
 
     def get_jsonl(self, sha: str) -> list[JsonObject]:

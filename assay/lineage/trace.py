@@ -19,6 +19,7 @@ class RunReader:
         self.store = store
         self.run_id = run_id
         self.manifest: Manifest = load_manifest(store, run_id)
+        self._calls: dict[str, tuple[str, JsonObject]] | None = None
 
     def bytes(self, name: str) -> bytes:
         entry = self.manifest.artifacts[name]
@@ -29,6 +30,20 @@ class RunReader:
 
     def json(self, name: str) -> Any:
         return json.loads(self.bytes(name))
+
+    def judge_call(self, key: str) -> tuple[str, JsonObject] | None:
+        """The artifact holding judge call ``key`` and its record: one file per call, or a
+        partition's bundle of calls (one record a line)."""
+        single = names.judge_call(key)
+        if single in self.manifest.artifacts:
+            return single, self.json(single)
+        if self._calls is None:
+            self._calls = {}
+            for name in self.manifest.artifacts:
+                if names.is_judge_calls_bundle(name):
+                    for record in self.jsonl(name):
+                        self._calls[str(record.get("key"))] = (name, record)
+        return self._calls.get(key)
 
     def ref(self, name: str) -> str:
         entry = self.manifest.artifacts[name]
@@ -75,6 +90,9 @@ def _origin_lines(
     pad = "  " * depth
     lines = []
     family_file = names.family_scores(row["family"])
+    if family_file not in run.manifest.artifacts:  # a partitioned run: the partition holding this case
+        family_file = next((name for name, rows in family_rows.items()
+                            if rows and name.startswith(f"scores/{row['family']}/")), family_file)
     if family_file in run.manifest.artifacts:
         lines.append(f"{pad}from {run.ref(family_file)}")
     for judged in (r for r in family_rows.get(family_file, []) if r["metric"] == row["metric"] and r.get("judge")):
@@ -114,9 +132,9 @@ def _judge_lines(run: RunReader, row: JsonObject) -> list[str]:
     key = (row.get("details") or {}).get("request_key")
     value = "failed" if row["value"] is None else f"{row['value']:.4g}"
     lines = [f"    judge {row['judge']}: {value}"]
-    call_name = names.judge_call(key) if key else None
-    if call_name and call_name in run.manifest.artifacts:
-        call = run.json(call_name)
+    found = run.judge_call(key) if key else None
+    if found is not None:
+        call_name, call = found
         lines.append(f"      request + raw response: {run.ref(call_name)}")
         lines.append(f"      model {call.get('model')}, prompt {call.get('prompt_id')} sha256:{str(call.get('prompt_sha256'))[:16]}")
         raw = str((call.get("response") or {}).get("raw_text", ""))

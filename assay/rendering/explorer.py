@@ -187,12 +187,13 @@ def case_hash(record: BaseModel) -> str:
 
 # -- the page's parts -----------------------------------------------------------------------
 _JSON_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+_JSON_ESCAPE_TABLE = str.maketrans(_JSON_ESCAPES)
 
 
 def embedded_json(data: BaseModel) -> str:
     """JSON that is safe inside a script element: no value can write ``</script>``."""
     text = json.dumps(data.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return "".join(_JSON_ESCAPES.get(ch, ch) for ch in text)
+    return text.translate(_JSON_ESCAPE_TABLE)  # one C pass, not a Python step per character
 
 
 _DATA_BLOCK = re.compile(r'<script type="application/json" id="assay-cases">(.*?)</script>', re.S)

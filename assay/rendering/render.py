@@ -26,6 +26,7 @@ class ReportHeader(BaseModel):
     suite_title: str
     snapshot: str
     n_cases: int
+    cases_shown: int | None = None  # listed case by case when fewer than n_cases
     quarantined: list[str] = []
     replay: str
     generations: str
@@ -53,6 +54,11 @@ def render_markdown(header: ReportHeader, sections: list[ReportSection]) -> str:
         f"- Configuration hash: `{header.config_hash[:16]}`",
         f"- Judges: {md_text(header.judges)}",
     ]
+    if header.cases_shown is not None and header.cases_shown < header.n_cases:
+        lines.append(
+            f"- Cases listed one by one: the first {header.cases_shown} of {header.n_cases}; the summary and charts "
+            f"cover all {header.n_cases}, and {header.n_cases - header.cases_shown} more cases are in `scores.parquet`"
+        )
     if header.quarantined:
         lines.append(
             "- Quarantined rows (failed validation, stored in `validation/quarantine.json`, not scored): "

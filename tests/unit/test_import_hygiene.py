@@ -28,7 +28,7 @@ def test_import_sets_offline_switches():
 # suites, the pipeline that wires them, the CLI.
 LAYERS = [
     {"assay", "assay.offline", "assay.paths", "assay.hashing", "assay.redact", "assay.schemas",
-     "assay.yaml_files", "assay.cancellation"},
+     "assay.yaml_files", "assay.cancellation", "assay.partitions"},
     {"assay.metrics"},
     {"assay.judges"},
     {"assay.aggregation", "assay.spec", "assay.artifacts"},

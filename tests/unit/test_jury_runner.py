@@ -279,7 +279,11 @@ def test_offline_judges_are_recomputed_but_recorded(server, tmp_path):
     jury = [judge(server), offline]
     first = runner(jury, store=store).run(PROMPT, items(2))
     offline_keys = {first.results[c][1].request_key for c in first.results}
-    assert all(store.get(k)["model"] == "offline/echo" for k in offline_keys)
+    # Recorded with the run (the step stores them with its lineage), not in the call store,
+    # which they would never be read back from.
+    assert {k: first.call_records[k]["model"] for k in offline_keys} == dict.fromkeys(offline_keys, "offline/echo")
+    assert all(first.call_records[k]["key"] == k and first.call_records[k]["response_sha256"] for k in offline_keys)
+    assert all(store.get(k) is None for k in offline_keys)
     second = runner(jury, store=store).run(PROMPT, items(2))
     assert offline.calls == 4  # recomputed, never read back
     assert second.judge_stats["offline-echo"].reused == 0 and second.judge_stats["judge-a"].reused == 2
@@ -375,7 +379,9 @@ def test_real_prompt_with_offline_jury_and_llm_judge(server, tmp_path):
     assert [r.ok for r in run.results["c1"]] == [True] * len(jury), run.results
     assert run.prompt_sha256 == prompt.sha256
     assert server.requests[0].body["messages"] == prompt.messages(item, "ko")
-    assert sorted(store.get(k)["model"] for k in run.request_keys) == sorted(j.model for j in jury)
+    # LLM calls are in the call store; offline ones travel with the run
+    records = [run.call_records.get(k) or store.get(k) for k in run.request_keys]
+    assert sorted(r["model"] for r in records) == sorted(j.model for j in jury)
 
 
 RULE_MODULE = '''
@@ -414,9 +420,9 @@ def test_an_edited_offline_rule_is_a_new_judge_version_and_is_asked_again(tmp_pa
     before, after = old.results["case-000"][0], new.results["case-000"][0]
     assert before.verdict["score"] == 3 and after.verdict["score"] == 7  # not the stored old verdict
     assert before.request_key != after.request_key and not after.cached
-    stored = store.get(after.request_key)  # what `assay lineage` shows for the new score
+    stored = new.call_records[after.request_key]  # what `assay lineage` shows for the new score
     assert json.loads(stored["response"]["raw_text"])["score"] == 7
-    assert store.get(before.request_key)["request"]["params"]["version"] != new_judge.version
+    assert old.call_records[before.request_key]["request"]["params"]["version"] != new_judge.version
     assert new_judge.request(PROMPT, items(1)[0][1]).params["version"] == new_judge.version
 
 

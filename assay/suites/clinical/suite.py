@@ -26,6 +26,10 @@ class ClinicalSuite(Suite[ClinicalCase, ClinicalAnswer]):
     generation_model = ClinicalAnswer
     summary_model = summary.ClinicalSummary
 
+    def partition_group(self, case: ClinicalCase) -> str:
+        """A patient's turns are read as one dialogue: they stay in one partition."""
+        return case.patient_id
+
     def load_dataset(self, root: Path) -> LoadedDataset:
         return dataset.load_clinical_dataset(root)
 

@@ -21,7 +21,7 @@ from assay.spec import RunSpec
 from assay.suites.kit.suite import MetricContext, MetricFamily
 
 NO_GENERATION = "no generation recorded for this case"
-PROGRESS_EVERY = 5  # cases between progress lines of an automatic family
+PROGRESS_EVERY = 5  # cases between progress lines of an automatic family (at least; ten lines at most)
 
 MetricScales = Mapping[str, str] | Callable[[RunSpec], Mapping[str, str]]
 
@@ -49,13 +49,14 @@ def AutomaticFamily(  # noqa: N802 - reads as a declaration, like a class
     def compute(cases: list[Any], generations: Mapping[str, BaseModel], ctx: MetricContext) -> list[ScoreRow]:
         scales = metrics(ctx.spec) if callable(metrics) else metrics
         rows: list[ScoreRow] = []
+        every = max(PROGRESS_EVERY, len(cases) // 10)  # each line is a log record the server stores
         for i, case in enumerate(cases, 1):
             gen = generations.get(case.id)
             if gen is None:
                 rows += [ScoreRow.unscored(case.id, m, name, s, NO_GENERATION) for m, s in scales.items()]
             else:
                 rows += score(case, gen, ctx)
-            if i % PROGRESS_EVERY == 0 or i == len(cases):
+            if i % every == 0 or i == len(cases):
                 ctx.progress(f"{name} metrics: {i}/{len(cases)} cases")
         return rows
 

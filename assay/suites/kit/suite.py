@@ -140,6 +140,11 @@ class Suite(ABC, Generic[CaseT, GenT]):
         """Typed generations keyed by case id."""
         return {g["case_id"]: self.generation_model.model_validate(g) for g in raw}  # type: ignore[misc]
 
+    def partition_group(self, case: CaseT) -> str:
+        """Cases that must be scored in the same partition share a group (default: each case
+        its own); a suite whose metrics read several cases together names what joins them."""
+        return case.id  # type: ignore[attr-defined,no-any-return]
+
     def recorded_generations(self, data: LoadedDataset, cases: list[CaseT]) -> list[JsonObject]:
         """The recorded outputs of the system under test, one per case: by default the rows of
         the dataset's generations file whose ``case_id`` is a case that passed the gate."""

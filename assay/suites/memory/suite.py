@@ -41,6 +41,10 @@ class MemorySuite(Suite[MemoryCase, MemoryGeneration]):
         return [case.model_copy(update={"conversation": sessions[case.session_id].turns if case.session_id in sessions else []})
                 for case in super().parse_cases(data, skip_ids)]
 
+    def partition_group(self, case: MemoryCase) -> str:
+        """A session's queries share its memory: they stay in one partition."""
+        return case.session_id
+
     def load_dataset(self, root: Path) -> LoadedDataset:
         return dataset.load_memory_dataset(root)
 
