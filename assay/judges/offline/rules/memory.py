@@ -62,6 +62,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from assay.judges.offline import text as tx
+from assay.judges.offline.claims import hangul_share
 from assay.judges.offline.scoring import Units, pct
 from assay.judges.prompts import MemoryInput
 from assay.schemas import JsonObject
@@ -83,9 +84,18 @@ SLOT_WORDS = ("이름", "종류", "내용", "상황", "조건", "상태", "정�
 # Time deixis and modal words that say when or how, not what ("지금 남아있는 요청", "어디로 해야 해").
 HEAD_STOP = (*SLOT_WORDS, "지금", "현재", "최종", "이번", "요즘", "해야", "하면", "다시")
 NUMBER_WORD_RE = re.compile(r"\S*\d\S*")
+# The word an interrogative asks about ("체크아웃 몇 시" → 체크아웃); a value answers only beside it.
+ATTRIBUTE_RE = re.compile(r"([가-힣A-Za-z]{2,})(?:은|는|이|가|의|을|를)?\s+(?:몇|언제|얼마|며칠)")
+# Words that name the value's type, not what it belongs to: the attribute is the word before them.
+TYPE_WORDS = ("날짜", "시간", "시각", "일정", "금액", "가격", "비용", "요금", "수치", "기간", "요일", "시점")
+# The memory says the value is not settled yet: the topic is there, the answer is not.
+UNDECIDED_CUES = ("미정", "안 정", "아직", "정하지", "고민 중", "생각 중", "검토 중", "할 예정", "해야 한다")
 TIME_QUESTION = ("언제", "며칠", "날짜", "요일", "시점", "몇 시")
 # The query asks what a value changed to / for the latest value.
-CHANGE_QUERY_CUES = ("바뀌", "바뀐", "변경", "연기", "늘었", "줄었", "조정", "옮겼", "미뤄")
+CHANGE_QUERY_CUES = (
+    "바뀌", "바뀐", "변경", "연기", "늘었", "줄었", "조정", "옮겼", "미뤄", "올랐", "오른", "내렸",
+    "내린", "인상", "인하", "새로 정한", "새 ",
+)  # fmt: skip
 CURRENT_QUERY_CUES = ("최종", "현재", "최신")
 # The memory records a change (so the value it gives is the new one).
 CHANGE_RECORD_CUES = (
@@ -112,6 +122,7 @@ class Facet:
     head: Units
     words: tuple[str, ...]  # the head as word stems, for substring matching
     want: str  # "" (no figure), "amount", "duration", "time", or a counter unit such as "명"
+    attribute: str = ""  # the word the interrogative asks about, "" when none
 
 
 class MemoryRules:
@@ -140,41 +151,70 @@ class MemoryRules:
         whole = self.units("\n".join([memory, *item.entities]), ctx)
         core = tx.strip_fillers(item.query)
         q = self.coverage(self.units(core, ctx), whole) or 0.0
-        facets = self._facets(item.query, ctx)
+        facets = self._facets(item.query, ctx, memory)
 
         # -- facets: answered / topic only / missing ----------------------------------------
         answered_by: dict[int, list[int]] = {}  # facet -> clause indexes that answer it
         topic_only: list[int] = []
+        undecided: list[int] = []  # answered, but only with "not decided yet"
         for f_idx, facet in enumerate(facets):
-            if f_idx and facet.want and not (self.coverage(facet.head, whole) or 0.0) and not any(
-                w in memory for w in facet.words
+            if (
+                f_idx
+                and facet.want
+                and not (self.coverage(facet.head, whole) or 0.0)
+                and not any(w in memory for w in facet.words)
             ):  # "약 이름이랑 용량": the dose of the drug just asked about
-                facet = Facet(facet.text, facets[f_idx - 1].head, facets[f_idx - 1].words, facet.want)
+                prev = facets[f_idx - 1]
+                facet = Facet(
+                    facet.text, prev.head, prev.words, facet.want, facet.attribute or prev.attribute
+                )
             shared = [c for c, units in enumerate(clause_units) if self._shares(facet, units, clauses[c][1])]
             if facet.want:
-                hits = [c for c in shared if _typed(facet.want, sentences[clauses[c][0]], figures[clauses[c][0]])]
+                hits = [
+                    c for c in shared
+                    if _typed(facet.want, sentences[clauses[c][0]], figures[clauses[c][0]])
+                    and _names(sentences[clauses[c][0]], facet.attribute)
+                ]  # fmt: skip
             else:  # no value type: most of the head must be there
                 hits = [c for c in shared if self._head_share(facet, clause_units[c], clauses[c][1]) >= 0.5]
             if facet.want and facet.want not in {"amount", "duration", "time"}:
-                hits += [c for c, (i, _) in enumerate(clauses) if c not in hits and _has_unit(figures[i], facet.want)]
+                hits += [
+                    c for c, (i, _) in enumerate(clauses)
+                    if c not in hits and _has_unit(figures[i], facet.want)
+                ]  # fmt: skip
             if hits:
                 answered_by[f_idx] = hits
             elif shared or (self.coverage(facet.head, whole) or 0.0) >= 0.5:
                 topic_only.append(f_idx)
+        # -- undecided: every answering sentence says the value is not settled yet ------------
+        for f_idx, hits in list(answered_by.items()):
+            if not facets[f_idx].want and all(
+                tx.has_any(sentences[clauses[c][0]], UNDECIDED_CUES) for c in hits
+            ):
+                del answered_by[f_idx]
+                undecided.append(f_idx)
         n = max(len(facets), 1)
         share = len(answered_by) / n
+        other_script = _other_script(item.query, memory)
         notes = [
             f"쿼리 핵심어 포함률 {pct(q)}",
             f"묻는 항목 {len(facets)}개 중 답 있음 {len(answered_by)}개"
             + (f", 주제만 있음 {len(topic_only)}개" if topic_only else ""),
         ]
+        if undecided:
+            notes.append("묻는 값이 아직 정해지지 않았다고만 기록됨")
         if facets and share == 1.0:
             rel, comp, acc = 10, (10 if q >= 0.5 else 9), 9
         elif answered_by:
             rel, acc = 8, 9
-            comp = round((10 * len(answered_by) + 3 * len(topic_only)) / n)
+            comp = round((10 * len(answered_by) + 5 * len(undecided) + 3 * len(topic_only)) / n)
+        elif undecided:  # the topic and its status, not the value: the status may be outdated
+            rel, comp, acc = 7, 5, 6
         elif topic_only:  # nothing to check against the query: accuracy cannot be judged
             rel, comp, acc = 5, 3, 6
+        elif other_script:  # words cannot be compared across languages: no evidence either way
+            rel, comp, acc = 5, 4, 6
+            notes.append("쿼리와 메모리의 언어가 달라 단어로 비교할 수 없음(관련성 판단 보류)")
         elif q > 0:
             rel, comp, acc = 3, 1, 6
         else:
@@ -194,7 +234,9 @@ class MemoryRules:
         confused = self._confused_target(item, facets, clauses, sentences)
         if confused:
             rel, comp, acc = min(rel, 8), min(comp, 5), min(acc, 4)
-            notes.append(f"'{confused[0]}'의 값이 없고 같은 유형의 값이 다른 대상 '{confused[1]}'에 붙어 있음")
+            notes.append(
+                f"'{confused[0]}'의 값이 없고 같은 유형의 값이 다른 대상 '{confused[1]}'에 붙어 있음"
+            )
 
         # -- conflicting values ---------------------------------------------------------------
         conflicts = _value_conflicts(memory)
@@ -216,7 +258,9 @@ class MemoryRules:
                 flagged.append(sent)
             elif any(c in helpful_clauses for c in own):
                 helpful.append(sent)
-            elif not any((self.coverage(query_units, clause_units[c]) or 0.0) >= self.SEGMENT_OVERLAP for c in own):
+            elif not any(
+                (self.coverage(query_units, clause_units[c]) or 0.0) >= self.SEGMENT_OVERLAP for c in own
+            ):
                 off_topic.append(sent)
         others = len(sentences) - len(flagged)
         raw = FLAGGED_WEIGHT * len(flagged) + (OFF_TOPIC_WEIGHT * len(off_topic) / others if others else 0.0)
@@ -224,7 +268,11 @@ class MemoryRules:
         notes.append(
             f"안내·인사·해결된 항목 문장 {len(flagged)}개, 쿼리와 무관한 문장 {len(off_topic)}/{len(sentences)}"
         )
-        missing = [f"'{facets[i].text}'" + _want_label(facets[i].want) for i in range(len(facets)) if i not in answered_by]
+        missing = [
+            f"'{facets[i].text}'" + _want_label(facets[i].want)
+            for i in range(len(facets))
+            if i not in answered_by
+        ]
         return {
             "relevance": rel,
             "completeness": comp,
@@ -253,19 +301,33 @@ class MemoryRules:
         by_words = sum(word in clause for word in facet.words) / len(facet.words) if facet.words else 0.0
         return max(self.coverage(facet.head, units) or 0.0, by_words)
 
-    def _facets(self, query: str, ctx: object) -> list[Facet]:
+    def _facets(self, query: str, ctx: object, memory: str = "") -> list[Facet]:
         out: list[Facet] = []
         parts = [p for p in FACET_SPLIT_RE.split(tx.normalize(query)) if p.strip()] or [query]
         for part in parts:
-            words = NUMBER_WORD_RE.sub(" ", tx.strip_fillers(part)).split()
+            # a figure of the query that the memory writes the same way ("1일권") is a word like any
+            words = [
+                w for w in tx.strip_fillers(part).split() if not NUMBER_WORD_RE.fullmatch(w) or w in memory
+            ]
             head = self.units(" ".join(w for w in words if not w.startswith(HEAD_STOP)), ctx)
-            stems = tuple(w for w in tx.stems(" ".join(words)) if len(w) >= 2 and not w.startswith(HEAD_STOP))
+            stems = tuple(
+                w for w in (*tx.stems(" ".join(words)), *(w for w in words if NUMBER_WORD_RE.fullmatch(w)))
+                if len(w) >= 2 and not w.startswith(HEAD_STOP)
+            )  # fmt: skip
             if not head and out:  # "월 얼마" after "요금제가 뭐고": the plan's price
                 head, stems = out[-1].head, out[-1].words
             if not head and not out:
                 head, stems = self.units(query, ctx), tx.stems(query)
             text = tx.strip_fillers(part) or part.strip()
-            out.append(Facet(text=text, head=head, words=stems, want=_answer_type(part)))
+            out.append(
+                Facet(
+                    text=text,
+                    head=head,
+                    words=stems,
+                    want=_answer_type(part),
+                    attribute=_attribute(part, memory),
+                )
+            )
         return out
 
     def _confused_target(
@@ -283,9 +345,44 @@ class MemoryRules:
             for other in item.entities:
                 if other == entity or other in item.query:
                     continue
-                if any(other in seg and _typed(w, seg, tx.quantities(seg)) for w in wants for _, seg in clauses):
+                if any(
+                    other in seg and _typed(w, seg, tx.quantities(seg)) for w in wants for _, seg in clauses
+                ):
                     return entity, other
         return None
+
+
+def _other_script(query: str, memory: str) -> bool:
+    """The query and the memory are written in different scripts (Hangul against Latin)."""
+    q, m = hangul_share(query), hangul_share(memory)
+    return (q < 0.3 <= 0.5 <= m) or (m < 0.3 <= 0.5 <= q)
+
+
+def _attribute(part: str, memory: str) -> str:
+    """The word the interrogative asks about: of the two words right before 몇/언제/얼마/며칠,
+    the nearest content word, passing over words that only name the value's type ("체크인 날짜가
+    언제" → 체크인) and figures the memory does not write the same way."""
+    at = re.search(r"몇|언제|얼마|며칠", part)
+    if not at:
+        return ""
+    for word in reversed(part[: at.start()].split()[-2:]):
+        stem = tx.strip_suffix(word)
+        if NUMBER_WORD_RE.fullmatch(stem):
+            if stem in memory:
+                return stem
+            continue
+        if len(stem) < 2 or stem.startswith((*TYPE_WORDS, *HEAD_STOP)):
+            continue
+        return stem
+    return ""
+
+
+def _names(sentence: str, attribute: str) -> bool:
+    """Whether a sentence names the attribute (a three-syllable-or-longer word may lose its last
+    syllable: 출국일 → 출국 날짜)."""
+    if not attribute or attribute in sentence:
+        return True
+    return len(attribute) >= 3 and attribute[:-1] in sentence
 
 
 def _answer_type(part: str) -> str:
