@@ -256,3 +256,60 @@ def test_agent_rubric_edge_cases():
         assert (v["verdict"], v["intent_label"]) == ("FAILED", "ERROR"), v
     for v in agent(query, "면접 일정을 삭제했습니다."):
         assert v["verdict"] == "RELATED_BUT_WRONG", v
+
+
+# a record written as free Korean labels, not the layout the clinical lexicon reads
+FREE_RECORD = "\n".join(
+    [
+        "나이: 55",
+        "주진단: 통풍",
+        "복용 약: 알로푸리놀 300mg 하루 1회, 콜히친 0.5mg 필요 시",
+        "검사: 요산 7.8 mg/dL, 크레아티닌 1.1 mg/dL",
+        "알레르기: 페니실린",
+        "기타: 음주하지 않음",
+    ]
+)
+
+
+def test_clinical_other_value_for_a_recorded_item_is_a_contradiction_in_any_record_layout():
+    wrong = clinical(
+        "알로푸리놀 계속 먹어야 하나요?",
+        "알로푸리놀 100mg을 하루 3번 드시고 계시니 그대로 유지하세요.",
+        FREE_RECORD,
+    )
+    for v in wrong:
+        assert v["faithfulness"] <= 2, v
+        assert "기록에 적힌 것과 다른 말" in v["reasoning"]
+    # the figure read beside another item is still the record's own (요산 7.8)
+    right = clinical(
+        "요산 수치 괜찮나요?", "요산이 7.8로 아직 높은 편이니 알로푸리놀 300mg을 계속 드세요.", FREE_RECORD
+    )
+    for v in right:
+        assert v["faithfulness"] >= 4, v
+
+
+def test_clinical_denying_a_recorded_allergy_is_a_contradiction():
+    for v in clinical(
+        "목이 아픈데 항생제 뭐 먹어요?",
+        "페니실린 알레르기가 없으시니 아목시실린을 드시면 됩니다.",
+        FREE_RECORD,
+    ):
+        assert v["faithfulness"] <= 2, v
+    # the record writes this one as absent: saying so agrees with it
+    for v in clinical(
+        "술 마셔도 되나요?", "평소 음주하지 않으시니 지금처럼 피하시는 게 좋습니다.", FREE_RECORD
+    ):
+        assert v["faithfulness"] >= 4, v
+
+
+def test_clinical_declining_to_advise_is_not_answering_and_record_items_show_relevance():
+    for v in clinical(
+        "통풍 약 줄여도 될까요?", "죄송하지만 제가 말씀드릴 수 없습니다. 주치의와 상의하세요.", FREE_RECORD
+    ):
+        assert v["answer_relevance"] <= 2, v
+    for v in clinical(
+        "통풍 약 줄여도 될까요?",
+        "콜히친은 필요할 때만 드시고, 매일 드시는 약은 줄이지 말고 계속 드세요.",
+        FREE_RECORD,
+    ):
+        assert v["answer_relevance"] >= 5, v
