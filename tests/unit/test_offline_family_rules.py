@@ -30,9 +30,7 @@ def memory(query: str, memory_text: str, entities: list[str] | None = None) -> l
 
 def test_memory_counter_after_myeot_is_answered_by_a_figure_with_that_counter():
     # "몇 명" is answered by "45명" even though the clause does not repeat the query's words.
-    for v in memory(
-        "세미나 최종 참석 인원이 몇 명이야?", "장소는 본관 3층 대회의실. 참석 45명 확정, 다과 준비."
-    ):
+    for v in memory("세미나 최종 참석 인원이 몇 명이야?", "장소는 본관 3층 대회의실. 참석 45명 확정, 다과 준비."):
         assert v["relevance"] >= 9 and v["completeness"] >= 7, v
     for v in memory("회의 시간이 몇 시간이었지?", "분기 리뷰 회의, 소요 2시간 예정. 발표자 3명."):
         assert v["relevance"] >= 9 and v["completeness"] >= 9, v
@@ -55,9 +53,7 @@ def test_memory_change_asked_but_not_recorded_is_a_stale_value():
     for v in stale:
         assert v["accuracy"] <= 3 and v["completeness"] <= 3, v
         assert "변경 기록이 없음" in v["reasoning"]
-    recorded = memory(
-        "동호회 모임 요일이 언제로 바뀌었지?", "동호회 모임은 수요일에서 목요일 저녁 7시로 변경."
-    )
+    recorded = memory("동호회 모임 요일이 언제로 바뀌었지?", "동호회 모임은 수요일에서 목요일 저녁 7시로 변경.")
     for v in recorded:
         assert v["accuracy"] >= 9 and v["completeness"] >= 9, v
 
@@ -97,15 +93,11 @@ def test_memory_price_rise_asked_but_only_the_old_price_stored_is_stale():
 
 def test_memory_value_tied_to_another_entity_is_a_target_error():
     entities = ["피아노 학원", "태권도"]
-    confused = memory(
-        "피아노 학원비가 월 얼마였지?", "태권도 월 15만 원 등록. 피아노 학원 주 3회(월·수·금).", entities
-    )
+    confused = memory("피아노 학원비가 월 얼마였지?", "태권도 월 15만 원 등록. 피아노 학원 주 3회(월·수·금).", entities)
     for v in confused:
         assert v["accuracy"] <= 4 and v["completeness"] <= 5, v
         assert "다른 대상 '태권도'" in v["reasoning"]
-    right = memory(
-        "피아노 학원비가 월 얼마였지?", "피아노 학원 월 18만 원, 주 3회. 태권도 월 15만 원.", entities
-    )
+    right = memory("피아노 학원비가 월 얼마였지?", "피아노 학원 월 18만 원, 주 3회. 태권도 월 15만 원.", entities)
     for v in right:
         assert v["accuracy"] >= 9 and v["relevance"] >= 9, v
 
@@ -127,18 +119,16 @@ def test_memory_noise_counts_notices_resolved_items_and_off_query_sentences():
 
 # -- clinical --------------------------------------------------------------------------------------
 
-RECORD = "\n".join(
-    [
-        "age: 41",
-        "sex: F",
-        "primary_condition: asthma",
-        "conditions: peptic ulcer",
-        "medications: budesonide 200mcg bid; omeprazole 20mg qd",
-        "allergies: penicillin",
-        "labs: egfr 52.0, potassium 4.1",
-        "vitals: bp_systolic 126.0, bp_diastolic 80.0",
-    ]
-)
+RECORD = "\n".join([
+    "age: 41",
+    "sex: F",
+    "primary_condition: asthma",
+    "conditions: peptic ulcer",
+    "medications: budesonide 200mcg bid; omeprazole 20mg qd",
+    "allergies: penicillin",
+    "labs: egfr 52.0, potassium 4.1",
+    "vitals: bp_systolic 126.0, bp_diastolic 80.0",
+])
 
 
 def clinical(question: str, answer: str, patient: str = RECORD) -> list[dict]:
@@ -156,17 +146,13 @@ def test_record_lines_read_back_into_slots():
 
 def test_clinical_answer_relevance_rewards_doing_what_was_asked_in_other_words():
     # a permission question decided with the drug's generic name and a dose
-    for v in clinical(
-        "머리가 아픈데 타이레놀 먹어도 되나요?", "네, 아세트아미노펜은 하루 3g을 넘기지 않게 드세요."
-    ):
+    for v in clinical("머리가 아픈데 타이레놀 먹어도 되나요?", "네, 아세트아미노펜은 하루 3g을 넘기지 않게 드세요."):
         assert v["answer_relevance"] >= 4, v
     # a result question answered with the value and a status word
     for v in clinical("제 콩팥 수치는 어떤가요?", "eGFR이 52로 조금 낮은 편이라 짠 음식을 줄이세요."):
         assert v["answer_relevance"] >= 4, v
     # an answer about something else
-    for v in clinical(
-        "머리가 아픈데 타이레놀 먹어도 되나요?", "오늘은 미세먼지가 많아 외출을 줄이는 편이 좋겠습니다."
-    ):
+    for v in clinical("머리가 아픈데 타이레놀 먹어도 되나요?", "오늘은 미세먼지가 많아 외출을 줄이는 편이 좋겠습니다."):
         assert v["answer_relevance"] <= 3, v
 
 
@@ -185,20 +171,13 @@ def test_clinical_faithfulness_drops_when_the_answer_contradicts_the_record():
     pregnant = RECORD.replace("conditions: peptic ulcer", "conditions: pregnancy")
     for v in clinical("콜레스테롤약을 먹어야 할까요?", "아토르바스타틴을 시작해 보세요.", pregnant):
         assert v["faithfulness"] <= 2 and "fetotoxic_in_pregnancy" in v["reasoning"], v
-    safe = clinical(
-        "허리가 아픈데 이부프로펜 먹어도 되나요?",
-        "위궤양이 있으셔서 이부프로펜은 피하시고 아세트아미노펜을 드세요.",
-    )
+    safe = clinical("허리가 아픈데 이부프로펜 먹어도 되나요?", "위궤양이 있으셔서 이부프로펜은 피하시고 아세트아미노펜을 드세요.")
     for v in safe:
         assert v["faithfulness"] >= 4, v
 
 
 def test_clinical_a_fact_the_patient_stated_in_the_dialogue_is_not_a_contradiction():
-    item = {
-        "question": "같이 먹어도 되나요?",
-        "answer": "지금 드시는 메트포르민은 계속 드세요.",
-        "patient": RECORD,
-    }
+    item = {"question": "같이 먹어도 되나요?", "answer": "지금 드시는 메트포르민은 계속 드세요.", "patient": RECORD}
     for v in verdicts("clinical_answer", item):
         assert v["faithfulness"] <= 2 and "메트포르민" in v["reasoning"], v
     told = {**item, "dialogue": ["Q: 지난주부터 메트포르민을 먹기 시작했어요.", "A: 알겠습니다."]}
@@ -230,17 +209,11 @@ def test_agent_right_action_on_another_target_is_related_but_wrong():
         assert v["verdict"] == "RELATED_BUT_WRONG", v
         assert "다른 대상" in v["reasoning"]
     # a vaguer mention of the same target, or a generic reference to it, is not another target
-    for message in (
-        "공고를 삭제했습니다.",
-        "요청하신 공고를 삭제했습니다.",
-        "말씀하신 채용 공고를 삭제했습니다.",
-    ):
+    for message in ("공고를 삭제했습니다.", "요청하신 공고를 삭제했습니다.", "말씀하신 채용 공고를 삭제했습니다."):
         for v in agent(query, message):
             assert v["verdict"] == "GOOD", (message, v)
     # another person for the same step, even with most of the request's words repeated
-    for v in agent(
-        "김민수 지원자를 서류 합격으로 이동해줘", "이영희 지원자를 서류 합격 단계로 이동했습니다."
-    ):
+    for v in agent("김민수 지원자를 서류 합격으로 이동해줘", "이영희 지원자를 서류 합격 단계로 이동했습니다."):
         assert v["verdict"] == "RELATED_BUT_WRONG" and "이영희" in v["reasoning"], v
     for v in agent(query, "백엔드 개발자 공고를 삭제했습니다."):
         assert v["verdict"] == "PERFECT", v

@@ -19,7 +19,14 @@ the clause's sentence holds a figure of that type (ordinals, plan labels and fre
 3위, 주 2회 — are not amounts); without a type, the clause must hold at least half the head. A
 figure with the exact counter asked for (52명 for 몇 명) answers wherever it stands. A typed facet
 whose head is nowhere in the memory takes the previous facet's head ("약 이름이랑 용량": the dose
-of that drug). A facet whose head is in the memory but whose value is not is *topic only*.
+of that drug). A facet whose head is in the memory but whose value is not is *topic only*. A typed facet also has an
+*attribute*, the content word right before its interrogative (passing over words that only name
+the type: "체크인 날짜가 언제" → 체크인); a figure answers only in a sentence naming it (a date
+beside 체크인 does not answer 체크아웃). A query figure the memory writes the same way ("1일권")
+is a word of the head. An untyped facet answered only by sentences that say it is not settled
+(미정, 아직, 생각 중…) is *undecided*: relevance 7, completeness 5, accuracy 6. A query and
+memory in different scripts (Hangul against Latin) cannot be compared word for word: with
+nothing matched, relevance 5, completeness 4, accuracy 6 and the feedback says why.
 
     ==========================================  =========  ============  ========
     facets (A = share answered)                 relevance  completeness  accuracy
@@ -84,8 +91,6 @@ SLOT_WORDS = ("이름", "종류", "내용", "상황", "조건", "상태", "정�
 # Time deixis and modal words that say when or how, not what ("지금 남아있는 요청", "어디로 해야 해").
 HEAD_STOP = (*SLOT_WORDS, "지금", "현재", "최종", "이번", "요즘", "해야", "하면", "다시")
 NUMBER_WORD_RE = re.compile(r"\S*\d\S*")
-# The word an interrogative asks about ("체크아웃 몇 시" → 체크아웃); a value answers only beside it.
-ATTRIBUTE_RE = re.compile(r"([가-힣A-Za-z]{2,})(?:은|는|이|가|의|을|를)?\s+(?:몇|언제|얼마|며칠)")
 # Words that name the value's type, not what it belongs to: the attribute is the word before them.
 TYPE_WORDS = ("날짜", "시간", "시각", "일정", "금액", "가격", "비용", "요금", "수치", "기간", "요일", "시점")
 # The memory says the value is not settled yet: the topic is there, the answer is not.
@@ -158,16 +163,11 @@ class MemoryRules:
         topic_only: list[int] = []
         undecided: list[int] = []  # answered, but only with "not decided yet"
         for f_idx, facet in enumerate(facets):
-            if (
-                f_idx
-                and facet.want
-                and not (self.coverage(facet.head, whole) or 0.0)
-                and not any(w in memory for w in facet.words)
+            if f_idx and facet.want and not (self.coverage(facet.head, whole) or 0.0) and not any(
+                w in memory for w in facet.words
             ):  # "약 이름이랑 용량": the dose of the drug just asked about
                 prev = facets[f_idx - 1]
-                facet = Facet(
-                    facet.text, prev.head, prev.words, facet.want, facet.attribute or prev.attribute
-                )
+                facet = Facet(facet.text, prev.head, prev.words, facet.want, facet.attribute or prev.attribute)
             shared = [c for c, units in enumerate(clause_units) if self._shares(facet, units, clauses[c][1])]
             if facet.want:
                 hits = [
@@ -178,10 +178,7 @@ class MemoryRules:
             else:  # no value type: most of the head must be there
                 hits = [c for c in shared if self._head_share(facet, clause_units[c], clauses[c][1]) >= 0.5]
             if facet.want and facet.want not in {"amount", "duration", "time"}:
-                hits += [
-                    c for c, (i, _) in enumerate(clauses)
-                    if c not in hits and _has_unit(figures[i], facet.want)
-                ]  # fmt: skip
+                hits += [c for c, (i, _) in enumerate(clauses) if c not in hits and _has_unit(figures[i], facet.want)]
             if hits:
                 answered_by[f_idx] = hits
             elif shared or (self.coverage(facet.head, whole) or 0.0) >= 0.5:
@@ -234,9 +231,7 @@ class MemoryRules:
         confused = self._confused_target(item, facets, clauses, sentences)
         if confused:
             rel, comp, acc = min(rel, 8), min(comp, 5), min(acc, 4)
-            notes.append(
-                f"'{confused[0]}'의 값이 없고 같은 유형의 값이 다른 대상 '{confused[1]}'에 붙어 있음"
-            )
+            notes.append(f"'{confused[0]}'의 값이 없고 같은 유형의 값이 다른 대상 '{confused[1]}'에 붙어 있음")
 
         # -- conflicting values ---------------------------------------------------------------
         conflicts = _value_conflicts(memory)
@@ -258,9 +253,7 @@ class MemoryRules:
                 flagged.append(sent)
             elif any(c in helpful_clauses for c in own):
                 helpful.append(sent)
-            elif not any(
-                (self.coverage(query_units, clause_units[c]) or 0.0) >= self.SEGMENT_OVERLAP for c in own
-            ):
+            elif not any((self.coverage(query_units, clause_units[c]) or 0.0) >= self.SEGMENT_OVERLAP for c in own):
                 off_topic.append(sent)
         others = len(sentences) - len(flagged)
         raw = FLAGGED_WEIGHT * len(flagged) + (OFF_TOPIC_WEIGHT * len(off_topic) / others if others else 0.0)
@@ -268,11 +261,7 @@ class MemoryRules:
         notes.append(
             f"안내·인사·해결된 항목 문장 {len(flagged)}개, 쿼리와 무관한 문장 {len(off_topic)}/{len(sentences)}"
         )
-        missing = [
-            f"'{facets[i].text}'" + _want_label(facets[i].want)
-            for i in range(len(facets))
-            if i not in answered_by
-        ]
+        missing = [f"'{facets[i].text}'" + _want_label(facets[i].want) for i in range(len(facets)) if i not in answered_by]
         return {
             "relevance": rel,
             "completeness": comp,
@@ -306,9 +295,7 @@ class MemoryRules:
         parts = [p for p in FACET_SPLIT_RE.split(tx.normalize(query)) if p.strip()] or [query]
         for part in parts:
             # a figure of the query that the memory writes the same way ("1일권") is a word like any
-            words = [
-                w for w in tx.strip_fillers(part).split() if not NUMBER_WORD_RE.fullmatch(w) or w in memory
-            ]
+            words = [w for w in tx.strip_fillers(part).split() if not NUMBER_WORD_RE.fullmatch(w) or w in memory]
             head = self.units(" ".join(w for w in words if not w.startswith(HEAD_STOP)), ctx)
             stems = tuple(
                 w for w in (*tx.stems(" ".join(words)), *(w for w in words if NUMBER_WORD_RE.fullmatch(w)))
@@ -319,15 +306,7 @@ class MemoryRules:
             if not head and not out:
                 head, stems = self.units(query, ctx), tx.stems(query)
             text = tx.strip_fillers(part) or part.strip()
-            out.append(
-                Facet(
-                    text=text,
-                    head=head,
-                    words=stems,
-                    want=_answer_type(part),
-                    attribute=_attribute(part, memory),
-                )
-            )
+            out.append(Facet(text=text, head=head, words=stems, want=_answer_type(part), attribute=_attribute(part, memory)))
         return out
 
     def _confused_target(
@@ -345,9 +324,7 @@ class MemoryRules:
             for other in item.entities:
                 if other == entity or other in item.query:
                     continue
-                if any(
-                    other in seg and _typed(w, seg, tx.quantities(seg)) for w in wants for _, seg in clauses
-                ):
+                if any(other in seg and _typed(w, seg, tx.quantities(seg)) for w in wants for _, seg in clauses):
                     return entity, other
         return None
 
@@ -355,7 +332,7 @@ class MemoryRules:
 def _other_script(query: str, memory: str) -> bool:
     """The query and the memory are written in different scripts (Hangul against Latin)."""
     q, m = hangul_share(query), hangul_share(memory)
-    return (q < 0.3 <= 0.5 <= m) or (m < 0.3 <= 0.5 <= q)
+    return (q < 0.3 and m >= 0.5) or (m < 0.3 and q >= 0.5)
 
 
 def _attribute(part: str, memory: str) -> str:
