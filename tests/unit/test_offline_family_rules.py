@@ -286,3 +286,27 @@ def test_clinical_declining_to_advise_is_not_answering_and_record_items_show_rel
         FREE_RECORD,
     ):
         assert v["answer_relevance"] >= 5, v
+
+
+def test_agent_request_action_is_the_closing_verb_and_other_verbs_are_read():
+    # "등록한" only says which members; the request is to show them
+    for v in agent("어제 등록한 회원들 다 보여줘", "어제 등록한 회원 목록을 보여드립니다. 총 4명입니다."):
+        assert v["verdict"] in {"PERFECT", "GOOD"}, v
+    # 연장 is an update; an English request is read with English verbs
+    for v in agent("세미나 신청 마감을 3월 15일로 연장해줘", "세미나 신청 마감을 3월 15일로 변경했습니다."):
+        assert v["verdict"] in {"PERFECT", "GOOD"}, v
+    for v in agent("Remove the 'phone screen' step from plan B-7.", "Removed the 'phone screen' step from plan B-7."):
+        assert v["intent_label"] == "DELETE" and v["verdict"] in {"PERFECT", "GOOD"}, v
+
+
+def test_agent_right_action_with_another_value_is_related_but_wrong():
+    for v in agent("세미나 신청 마감을 3월 15일로 연장해줘", "세미나 신청 마감을 3월 5일로 변경했습니다."):
+        assert v["verdict"] == "RELATED_BUT_WRONG", v
+        assert "다른 값" in v["reasoning"]
+
+
+def test_agent_one_member_of_a_whole_group_is_partial_and_viewing_instead_of_changing_is_weak():
+    for v in agent("3반 학생 전원을 심화반으로 옮겨줘", "3반 학생 중 박서연 1명을 심화반으로 이동했습니다."):
+        assert v["verdict"] == "PARTIAL", v
+    for v in agent("박서연 학생 주소를 서울로 수정해줘", "박서연 학생 정보를 조회했습니다. 등록된 주소는 부산입니다."):
+        assert v["verdict"] == "WEAK", v
