@@ -29,17 +29,16 @@ def _cues() -> dict[str, tuple[str, ...]]:
     return {label: (*tx.INTENT_CUES.get(label, ()), *EXTRA_CUES.get(label, ())) for label in EXTRA_CUES}
 
 
-CUES = _cues()
+# one pattern per action (English verbs only at a word start: "add" is not in "address")
+CUE_RES = {
+    label: re.compile("|".join(rf"\b{re.escape(c)}" if c.isascii() else re.escape(c) for c in cues))
+    for label, cues in _cues().items()
+}
 
 
 def _positions(text: str) -> list[tuple[int, str]]:
     low = tx.normalize(text).lower()
-    out = []
-    for label, cues in CUES.items():
-        for cue in cues:
-            pattern = rf"\b{re.escape(cue)}" if cue.isascii() else re.escape(cue)
-            out += [(m.start(), label) for m in re.finditer(pattern, low)]
-    return sorted(out)
+    return sorted((m.start(), label) for label, cue_re in CUE_RES.items() for m in cue_re.finditer(low))
 
 
 def request_action(query: str) -> str | None:
