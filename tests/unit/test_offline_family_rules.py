@@ -66,6 +66,18 @@ def test_memory_value_beside_another_attribute_does_not_answer():
         assert v["relevance"] >= 9 and v["completeness"] >= 9, v
 
 
+def test_memory_attribute_after_the_interrogative_counts_too():
+    # "며칠 개강이야": the date answers when it stands beside 개강, whatever precedes the interrogative
+    for v in memory("수영 강습 며칠 개강이야?", "수영: 3월 4일 개강, 주 2회 오전 반."):
+        assert v["relevance"] >= 9 and v["completeness"] >= 9, v
+
+
+def test_memory_plan_settled_later_is_not_undecided():
+    settled = memory("보험 어디 가입했어?", "3월: 보험 가입할 예정. 4월: 한빛손해보험 가입 완료.")
+    for v in settled:
+        assert v["relevance"] >= 9 and "정해지지 않았" not in v["reasoning"], v
+
+
 def test_memory_query_figure_written_the_same_in_memory_is_a_shared_word():
     # "3회권" is how both sides name the pass; the price beside it answers.
     for v in memory("수영장 3회권 얼마였지?", "3회권 4만 5천 원, 주차 2시간 무료."):

@@ -20,11 +20,12 @@ the clause's sentence holds a figure of that type (ordinals, plan labels and fre
 figure with the exact counter asked for (52명 for 몇 명) answers wherever it stands. A typed facet
 whose head is nowhere in the memory takes the previous facet's head ("약 이름이랑 용량": the dose
 of that drug). A facet whose head is in the memory but whose value is not is *topic only*. A typed facet also has an
-*attribute*, the content word right before its interrogative (passing over words that only name
-the type: "체크인 날짜가 언제" → 체크인); a figure answers only in a sentence naming it (a date
-beside 체크인 does not answer 체크아웃). A query figure the memory writes the same way ("1일권")
+*attribute*: the content word right before its interrogative (passing over words that only name
+the type: "체크인 날짜가 언제" → 체크인) and a noun with the copula right after it ("며칠
+출발이야" → 출발); a figure answers only in a sentence naming one of them (a date beside 체크인
+does not answer 체크아웃). A query figure the memory writes the same way ("1일권")
 is a word of the head. An untyped facet answered only by sentences that say it is not settled
-(미정, 아직, 생각 중…) is *undecided*: relevance 7, completeness 5, accuracy 6. A query and
+(미정, 아직, 생각 중…), with no sentence about it that settles it, is *undecided*: relevance 7, completeness 5, accuracy 6. A query and
 memory in different scripts (Hangul against Latin) cannot be compared word for word: with
 nothing matched, relevance 5, completeness 4, accuracy 6 and the feedback says why.
 
@@ -91,6 +92,7 @@ SLOT_WORDS = ("이름", "종류", "내용", "상황", "조건", "상태", "정�
 # Time deixis and modal words that say when or how, not what ("지금 남아있는 요청", "어디로 해야 해").
 HEAD_STOP = (*SLOT_WORDS, "지금", "현재", "최종", "이번", "요즘", "해야", "하면", "다시")
 NUMBER_WORD_RE = re.compile(r"\S*\d\S*")
+COPULA_RE = re.compile(r"([가-힣A-Za-z]+?)(?:이야|이지|이었지|였지|이에요|예요|인가요|이었어|였어)")
 # Words that name the value's type, not what it belongs to: the attribute is the word before them.
 TYPE_WORDS = ("날짜", "시간", "시각", "일정", "금액", "가격", "비용", "요금", "수치", "기간", "요일", "시점")
 # The memory says the value is not settled yet: the topic is there, the answer is not.
@@ -127,7 +129,7 @@ class Facet:
     head: Units
     words: tuple[str, ...]  # the head as word stems, for substring matching
     want: str  # "" (no figure), "amount", "duration", "time", or a counter unit such as "명"
-    attribute: str = ""  # the word the interrogative asks about, "" when none
+    attribute: tuple[str, ...] = ()  # the words the interrogative asks about (before, after it)
 
 
 class MemoryRules:
@@ -162,6 +164,7 @@ class MemoryRules:
         answered_by: dict[int, list[int]] = {}  # facet -> clause indexes that answer it
         topic_only: list[int] = []
         undecided: list[int] = []  # answered, but only with "not decided yet"
+        shared_by: dict[int, list[int]] = {}  # facet -> clause indexes about it
         for f_idx, facet in enumerate(facets):
             if f_idx and facet.want and not (self.coverage(facet.head, whole) or 0.0) and not any(
                 w in memory for w in facet.words
@@ -179,15 +182,15 @@ class MemoryRules:
                 hits = [c for c in shared if self._head_share(facet, clause_units[c], clauses[c][1]) >= 0.5]
             if facet.want and facet.want not in {"amount", "duration", "time"}:
                 hits += [c for c, (i, _) in enumerate(clauses) if c not in hits and _has_unit(figures[i], facet.want)]
+            shared_by[f_idx] = shared
             if hits:
                 answered_by[f_idx] = hits
             elif shared or (self.coverage(facet.head, whole) or 0.0) >= 0.5:
                 topic_only.append(f_idx)
         # -- undecided: every answering sentence says the value is not settled yet ------------
         for f_idx, hits in list(answered_by.items()):
-            if not facets[f_idx].want and all(
-                tx.has_any(sentences[clauses[c][0]], UNDECIDED_CUES) for c in hits
-            ):
+            about = {*hits, *shared_by.get(f_idx, [])}  # a later "완료" beside an earlier "예정" settles it
+            if not facets[f_idx].want and all(tx.has_any(sentences[clauses[c][0]], UNDECIDED_CUES) for c in about):
                 del answered_by[f_idx]
                 undecided.append(f_idx)
         n = max(len(facets), 1)
@@ -335,31 +338,45 @@ def _other_script(query: str, memory: str) -> bool:
     return (q < 0.3 and m >= 0.5) or (m < 0.3 and q >= 0.5)
 
 
-def _attribute(part: str, memory: str) -> str:
-    """The word the interrogative asks about: of the two words right before 몇/언제/얼마/며칠,
+def _attribute(part: str, memory: str) -> tuple[str, ...]:
+    """The words the interrogative asks about: of the two words right before 몇/언제/얼마/며칠
     the nearest content word, passing over words that only name the value's type ("체크인 날짜가
-    언제" → 체크인) and figures the memory does not write the same way."""
+    언제" → 체크인) and figures the memory does not write the same way; and the content word
+    right after it and its counter ("며칠 출발이야" → 출발)."""
     at = re.search(r"몇|언제|얼마|며칠", part)
     if not at:
-        return ""
+        return ()
+    out: list[str] = []
     for word in reversed(part[: at.start()].split()[-2:]):
         stem = tx.strip_suffix(word)
         if NUMBER_WORD_RE.fullmatch(stem):
             if stem in memory:
-                return stem
+                out.append(stem)
+                break
             continue
         if len(stem) < 2 or stem.startswith((*TYPE_WORDS, *HEAD_STOP)):
             continue
-        return stem
-    return ""
+        out.append(stem)
+        break
+    rest = part[at.end() :].split(maxsplit=1)
+    glued = bool(rest) and not part[at.end() : at.end() + 1].isspace()
+    after = rest[1:] if glued else rest  # "언제야 …": skip the interrogative's own ending
+    if at.group(0) == "몇" and not glued:
+        after = after[1:]  # "몇 시 …": skip the counter
+    words = after[0].split() if after else []
+    # only a noun with the copula ("출발이야", "마감이지"): a verb after it says nothing of what
+    noun = COPULA_RE.fullmatch(re.sub(r"[?!.,]", "", words[0])) if words else None
+    if noun and len(noun.group(1)) >= 2 and not noun.group(1).startswith((*TYPE_WORDS, *HEAD_STOP)):
+        out.append(noun.group(1))
+    return tuple(out)
 
 
-def _names(sentence: str, attribute: str) -> bool:
-    """Whether a sentence names the attribute (a three-syllable-or-longer word may lose its last
-    syllable: 출국일 → 출국 날짜)."""
-    if not attribute or attribute in sentence:
+def _names(sentence: str, attributes: tuple[str, ...]) -> bool:
+    """Whether a sentence names one of the attributes (a three-syllable-or-longer word may lose
+    its last syllable: 출국일 → 출국 날짜)."""
+    if not attributes:
         return True
-    return len(attribute) >= 3 and attribute[:-1] in sentence
+    return any(a in sentence or (len(a) >= 3 and a[:-1] in sentence) for a in attributes)
 
 
 def _answer_type(part: str) -> str:
