@@ -78,6 +78,18 @@ def test_memory_plan_settled_later_is_not_undecided():
         assert v["relevance"] >= 9 and "정해지지 않았" not in v["reasoning"], v
 
 
+def test_memory_asked_attribute_of_someone_else_is_a_target_error():
+    # the due date stored is the user's own; of the daughter only "soon" is stored
+    entities = ["딸", "치과 검진"]
+    for v in memory(
+        "딸 치과 검진 예약일 언제야?",
+        "사용자 치과 검진 예약일 5월 20일. 딸 치과 검진도 곧 예약해야 한다고 함.",
+        entities,
+    ):
+        assert v["accuracy"] <= 4 and v["completeness"] <= 5, v
+        assert "다른 대상" in v["reasoning"]
+
+
 def test_memory_query_figure_written_the_same_in_memory_is_a_shared_word():
     # "3회권" is how both sides name the pass; the price beside it answers.
     for v in memory("수영장 3회권 얼마였지?", "3회권 4만 5천 원, 주차 2시간 무료."):

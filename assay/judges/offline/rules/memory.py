@@ -53,7 +53,9 @@ Adjustments, each stated in the feedback:
   cannot tell whether the value was ever updated).
 - *target confusion* — the query names an entity whose clauses hold no value of the asked type
   while such a value sits in a clause naming another entity (60만 원 beside 영어 학원 when asked
-  for 수학 과외비): relevance ≤ 8, completeness ≤ 5, accuracy ≤ 4 (seed: 대상 오류).
+  for 수학 과외비), or in a clause naming the asked attribute in a sentence without the entity
+  (사용자 여권 만료일 when asked for 남편's): relevance ≤ 8, completeness ≤ 5, accuracy ≤ 4
+  (seed: 대상 오류).
 - *conflicting values* — one subject with two different figures and no update cue: relevance
   − 1, completeness − 3, accuracy ≤ 4; with an update cue: completeness − 1, accuracy ≤ 8.
 
@@ -329,6 +331,14 @@ class MemoryRules:
                     continue
                 if any(other in seg and _typed(w, seg, tx.quantities(seg)) for w in wants for _, seg in clauses):
                     return entity, other
+            # the value of the asked attribute sits in a sentence about someone or something else
+            # ("남편 여권 만료일" asked; "사용자 여권 만료일 2027년 …" stored, 남편 only without it)
+            for s_idx, seg in clauses:
+                sentence = sentences[s_idx]
+                for f in facets:
+                    if f.want and f.attribute and entity not in sentence and _typed(f.want, seg, tx.quantities(seg)):
+                        if _names(seg, f.attribute):
+                            return entity, seg.split()[0]
         return None
 
 
