@@ -46,6 +46,7 @@ def earlier_rules(rev: str, family: str) -> ModuleType:
     spec = importlib.util.spec_from_loader(f"_earlier_{family}_rules", loader=None)
     assert spec is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
     exec(compile(source, f"{rev}:{family}.py", "exec"), module.__dict__)  # noqa: S102  (our own repository's code)
     return module
 
@@ -64,9 +65,9 @@ def earlier_jury(rev: str, family: str) -> list[Any]:
 
 def rows_of(family: str) -> list[dict]:
     if family == "memory":
-        return [r["input"] for r in jury_agreement.memory_rows()]
+        return [dict(r.input) for r in jury_agreement.memory_rows()]
     if family == "clinical":
-        return [r["input"] for r in jury_agreement.clinical_rows()]
+        return [dict(r.input) for r in jury_agreement.clinical_rows()]
     labelled = ROOT / "datasets" / "judgments" / "labelled.jsonl"
     rows = [json.loads(line) for line in labelled.read_text(encoding="utf-8").splitlines() if line.strip()]
     return [r["input"] for r in rows if r["prompt_id"] == "agent_intent"]

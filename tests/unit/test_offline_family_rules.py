@@ -58,6 +58,63 @@ def test_memory_change_asked_but_not_recorded_is_a_stale_value():
         assert v["accuracy"] >= 9 and v["completeness"] >= 9, v
 
 
+def test_memory_value_beside_another_attribute_does_not_answer():
+    # A date for the opening does not answer "when does it close"; the attribute word must be there.
+    for v in memory("도서관 폐관 시간이 몇 시야?", "시립 도서관: 3월 2일 개관, 개관 09시, 열람실 2층."):
+        assert v["relevance"] <= 6 and v["completeness"] <= 3, v
+    for v in memory("도서관 개관 시간이 몇 시야?", "시립 도서관: 3월 2일 개관, 개관 09시, 열람실 2층."):
+        assert v["relevance"] >= 9 and v["completeness"] >= 9, v
+
+
+def test_memory_attribute_after_the_interrogative_counts_too():
+    # "며칠 개강이야": the date answers when it stands beside 개강, whatever precedes the interrogative
+    for v in memory("수영 강습 며칠 개강이야?", "수영: 3월 4일 개강, 주 2회 오전 반."):
+        assert v["relevance"] >= 9 and v["completeness"] >= 9, v
+
+
+def test_memory_plan_settled_later_is_not_undecided():
+    settled = memory("보험 어디 가입했어?", "3월: 보험 가입할 예정. 4월: 한빛손해보험 가입 완료.")
+    for v in settled:
+        assert v["relevance"] >= 9 and "정해지지 않았" not in v["reasoning"], v
+
+
+def test_memory_asked_attribute_of_someone_else_is_a_target_error():
+    # the due date stored is the user's own; of the daughter only "soon" is stored
+    entities = ["딸", "치과 검진"]
+    for v in memory(
+        "딸 치과 검진 예약일 언제야?",
+        "사용자 치과 검진 예약일 5월 20일. 딸 치과 검진도 곧 예약해야 한다고 함.",
+        entities,
+    ):
+        assert v["accuracy"] <= 4 and v["completeness"] <= 5, v
+        assert "다른 대상" in v["reasoning"]
+
+
+def test_memory_query_figure_written_the_same_in_memory_is_a_shared_word():
+    # "3회권" is how both sides name the pass; the price beside it answers.
+    for v in memory("수영장 3회권 얼마였지?", "3회권 4만 5천 원, 주차 2시간 무료."):
+        assert v["relevance"] >= 9 and v["completeness"] >= 9, v
+
+
+def test_memory_undecided_value_is_the_topic_not_the_answer():
+    undecided = memory("이사 업체 어디로 정했어?", "이사 업체는 아직 고르지 못해 견적만 비교 중, 미정.")
+    for v in undecided:
+        assert 6 <= v["relevance"] <= 8 and v["completeness"] <= 5, v
+        assert "정해지지 않았" in v["reasoning"]
+
+
+def test_memory_other_language_is_not_scored_as_irrelevant():
+    # Words cannot be compared across scripts: neither "useful" nor "nothing of the query".
+    for v in memory("What is my gym membership fee?", "헬스장 회원권 월 6만 원, 매주 화요일 PT."):
+        assert 4 <= v["relevance"] <= 6, v
+        assert "언어가 달라" in v["reasoning"]
+
+
+def test_memory_price_rise_asked_but_only_the_old_price_stored_is_stale():
+    for v in memory("요가 수강료 올랐다던데 지금 한 달 얼마야?", "요가 수강료 월 12만 원(1월 등록 당시)."):
+        assert v["accuracy"] <= 3, v
+
+
 def test_memory_value_tied_to_another_entity_is_a_target_error():
     entities = ["피아노 학원", "태권도"]
     confused = memory("피아노 학원비가 월 얼마였지?", "태권도 월 15만 원 등록. 피아노 학원 주 3회(월·수·금).", entities)
@@ -196,3 +253,84 @@ def test_agent_rubric_edge_cases():
         assert (v["verdict"], v["intent_label"]) == ("FAILED", "ERROR"), v
     for v in agent(query, "면접 일정을 삭제했습니다."):
         assert v["verdict"] == "RELATED_BUT_WRONG", v
+
+
+# a record written as free Korean labels, not the layout the clinical lexicon reads
+FREE_RECORD = "\n".join(
+    [
+        "나이: 55",
+        "주진단: 통풍",
+        "복용 약: 알로푸리놀 300mg 하루 1회, 콜히친 0.5mg 필요 시",
+        "검사: 요산 7.8 mg/dL, 크레아티닌 1.1 mg/dL",
+        "알레르기: 페니실린",
+        "기타: 음주하지 않음",
+    ]
+)
+
+
+def test_clinical_other_value_for_a_recorded_item_is_a_contradiction_in_any_record_layout():
+    wrong = clinical(
+        "알로푸리놀 계속 먹어야 하나요?",
+        "알로푸리놀 100mg을 하루 3번 드시고 계시니 그대로 유지하세요.",
+        FREE_RECORD,
+    )
+    for v in wrong:
+        assert v["faithfulness"] <= 2, v
+        assert "기록에 적힌 것과 다른 말" in v["reasoning"]
+    # the figure read beside another item is still the record's own (요산 7.8)
+    right = clinical(
+        "요산 수치 괜찮나요?", "요산이 7.8로 아직 높은 편이니 알로푸리놀 300mg을 계속 드세요.", FREE_RECORD
+    )
+    for v in right:
+        assert v["faithfulness"] >= 4, v
+
+
+def test_clinical_denying_a_recorded_allergy_is_a_contradiction():
+    for v in clinical(
+        "목이 아픈데 항생제 뭐 먹어요?",
+        "페니실린 알레르기가 없으시니 아목시실린을 드시면 됩니다.",
+        FREE_RECORD,
+    ):
+        assert v["faithfulness"] <= 2, v
+    # the record writes this one as absent: saying so agrees with it
+    for v in clinical(
+        "술 마셔도 되나요?", "평소 음주하지 않으시니 지금처럼 피하시는 게 좋습니다.", FREE_RECORD
+    ):
+        assert v["faithfulness"] >= 4, v
+
+
+def test_clinical_declining_to_advise_is_not_answering_and_record_items_show_relevance():
+    for v in clinical(
+        "통풍 약 줄여도 될까요?", "죄송하지만 제가 말씀드릴 수 없습니다. 주치의와 상의하세요.", FREE_RECORD
+    ):
+        assert v["answer_relevance"] <= 2, v
+    for v in clinical(
+        "통풍 약 줄여도 될까요?",
+        "콜히친은 필요할 때만 드시고, 매일 드시는 약은 줄이지 말고 계속 드세요.",
+        FREE_RECORD,
+    ):
+        assert v["answer_relevance"] >= 5, v
+
+
+def test_agent_request_action_is_the_closing_verb_and_other_verbs_are_read():
+    # "등록한" only says which members; the request is to show them
+    for v in agent("어제 등록한 회원들 다 보여줘", "어제 등록한 회원 목록을 보여드립니다. 총 4명입니다."):
+        assert v["verdict"] in {"PERFECT", "GOOD"}, v
+    # 연장 is an update; an English request is read with English verbs
+    for v in agent("세미나 신청 마감을 3월 15일로 연장해줘", "세미나 신청 마감을 3월 15일로 변경했습니다."):
+        assert v["verdict"] in {"PERFECT", "GOOD"}, v
+    for v in agent("Remove the 'phone screen' step from plan B-7.", "Removed the 'phone screen' step from plan B-7."):
+        assert v["intent_label"] == "DELETE" and v["verdict"] in {"PERFECT", "GOOD"}, v
+
+
+def test_agent_right_action_with_another_value_is_related_but_wrong():
+    for v in agent("세미나 신청 마감을 3월 15일로 연장해줘", "세미나 신청 마감을 3월 5일로 변경했습니다."):
+        assert v["verdict"] == "RELATED_BUT_WRONG", v
+        assert "다른 값" in v["reasoning"]
+
+
+def test_agent_one_member_of_a_whole_group_is_partial_and_viewing_instead_of_changing_is_weak():
+    for v in agent("3반 학생 전원을 심화반으로 옮겨줘", "3반 학생 중 박서연 1명을 심화반으로 이동했습니다."):
+        assert v["verdict"] == "PARTIAL", v
+    for v in agent("박서연 학생 주소를 서울로 수정해줘", "박서연 학생 정보를 조회했습니다. 등록된 주소는 부산입니다."):
+        assert v["verdict"] == "WEAK", v

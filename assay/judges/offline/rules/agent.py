@@ -11,12 +11,21 @@ reference such as 요청하신/해당: "디자이너 공고" for "백엔드 개�
 the request's figures repeated): s ≥ .9 PERFECT, ≥ .65 GOOD, ≥ .5 PARTIAL, ≥ .3 WEAK, else
 RELATED_BUT_WRONG; a request with two or more actions of which the message performs only
 some is at most PARTIAL. ``intent_label`` is the message's action class by cue words.
+
+The request's action is the verb that closes it and the message's the verb closing its first
+sentence, with English verbs and 연장/입력-style updates read too (``offline.actions``). Three
+cases the scale above would misplace: the right action with a value other than the one asked
+(a figure in the request's unit, none equal: "5월 30일" for "6월 30일", "1차" for "2차") →
+RELATED_BUT_WRONG; the right action on one member where the request named the whole group
+(전원, 모두, all) → PARTIAL, not another target; a look-up (VIEW) where a change was asked,
+on the right target → WEAK (harmless, but nothing done).
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
 
+from assay.judges.offline import actions as acts
 from assay.judges.offline import text as tx
 from assay.judges.offline.scoring import pct
 from assay.judges.prompts import AgentIntentInput
@@ -24,7 +33,7 @@ from assay.schemas import JsonObject
 
 # Words that refer to the request's target without naming another one.
 GENERIC_QUALIFIERS = tuple(
-    "요청하신 요청한 말씀하신 말씀한 선택하신 선택한 지정하신 지정한 해당 기존 전체 모든 현재 이번 새로운 신규 채용 모집 직무 관련 위의 대로".split()
+    "요청하신 요청한 말씀하신 말씀한 선택하신 선택한 지정하신 지정한 해당 기존 전체 모든 현재 이번 새로운 신규 채용 모집 직무 관련 위의 대로 다른".split()
 )
 
 
@@ -37,7 +46,7 @@ class AgentRules:
     def agent_intent(self, item: AgentIntentInput) -> JsonObject:
         tag = f"[{self.signal}]"
         message = tx.normalize(item.assistant_message)
-        label = tx.message_intent(message)
+        label = acts.message_action(message)
         if label == "ERROR":
             return {
                 "verdict": "FAILED",
@@ -49,7 +58,7 @@ class AgentRules:
         target = self.units(tx.strip_action_words(item.query), ctx)
         t = self.coverage(target, self.units(message, ctx))
         t = 1.0 if t is None else t
-        wanted = tx.intent_of(item.query)
+        wanted = acts.request_action(item.query)
         figures = tx.quantities(item.query)
         scope = (
             (sum(any(tx.same_quantity(f, g) for g in tx.quantities(message)) for f in figures) / len(figures))
@@ -77,9 +86,25 @@ class AgentRules:
         else:
             action = 0.0
         if action == 0.0:
+            if label == "VIEW" and wanted in acts.WRITE_ACTIONS and t > 0.2:  # looked, changed nothing
+                return {"verdict": "WEAK", "intent_label": label,
+                        "reasoning": f"{tag} {why}: 변경 요청에 조회만 함(해는 없으나 요청은 수행 안 됨)."}  # fmt: skip
             verdict = "RELATED_BUT_WRONG" if t > 0.2 else "FAILED"
             return {"verdict": verdict, "intent_label": label, "reasoning": f"{tag} {why}: 요청과 다른 동작."}
+        other = acts.other_values(item.query, message) if action == 1.0 else []
+        if other:
+            return {
+                "verdict": "RELATED_BUT_WRONG",
+                "intent_label": label,
+                "reasoning": f"{tag} {why}: 같은 동작을 요청과 다른 값으로 수행({', '.join(other[:3])}).",
+            }
         swapped = self._swapped_target(item.query, message) if action == 1.0 else []
+        if swapped and acts.covers_all(item.query):  # one member of the group asked for: part of it
+            return {
+                "verdict": "PARTIAL",
+                "intent_label": label,
+                "reasoning": f"{tag} {why}: 요청한 전체 중 일부({', '.join(swapped[:3])})에만 수행.",
+            }
         if swapped:
             return {
                 "verdict": "RELATED_BUT_WRONG",
@@ -126,7 +151,7 @@ class AgentRules:
                 and mine not in asked_set
                 and not mine.startswith(GENERIC_QUALIFIERS)
                 and not theirs.startswith(GENERIC_QUALIFIERS)
-                and not tx.intent_of(mine)
+                and not acts.request_action(mine)
             ):
                 out.append(mine)
         return out

@@ -8,7 +8,13 @@ record forbids (a drug of an allergy's class, an NSAID with a low eGFR, a drug t
 with one they take, a decongestant with uncontrolled blood pressure). Figures beside it are
 compared as figures (U = the answer's figures found in neither record, dialogue nor question).
 The record is the prompt's ``key: value`` lines (``labs: egfr 48, potassium 5.4``); a record
-that cannot be read that way is judged by figures alone and the feedback says so.
+that cannot be read that way is judged by figures alone and the feedback says so. Whatever the
+layout, the record as written is also read without the lexicon (``record_facts``): a figure the
+answer gives for a recorded item in the item's unit with another value, and a recorded fact the
+answer negates, each count as a critical contradiction (two or more → 1). A value the lexicon
+files under a slot the record lacks but that the record writes is the record's own, not an
+invention. Record items the answer names count as patient facts for relevance, and an answer
+that declines to advise does not perform the asked act.
 
     ================================================  ============
     signal                                            faithfulness
@@ -52,6 +58,7 @@ from functools import lru_cache
 from typing import Any, ClassVar
 
 from assay.judges.offline import text as tx
+from assay.judges.offline.record_facts import denied_facts, record_items, value_conflicts
 from assay.judges.offline.scoring import band, pct
 from assay.judges.prompts import ClinicalInput
 from assay.schemas import JsonObject
@@ -64,6 +71,11 @@ DECISION_CUES = (
     "계속", "중단", "쓰지", "쓰시", "권합니다", "권장", "좋습니다", "낫습니다", "네,", "아니요", "필요합니다", "하세요",
 )  # fmt: skip
 DIRECTIVE_CUES = ("병원", "진료", "119", "응급", "주치의", "상의", "세요", "권합니다", "걱정")
+# The answer declines to advise ("제가 말씀드릴 수 없습니다").
+DECLINE_CUES = (
+    *tx.REFUSAL_CUES, "말씀드릴 수 없", "말씀드리기 어렵", "답변드릴 수 없", "조언할 수 없", "조언드릴 수 없",
+    "판단할 수 없", "can't advise", "cannot advise", "can't tell you", "cannot tell you",
+)  # fmt: skip
 WHOLE_FLOAT_RE = re.compile(r"(?<![\d.])(\d+)\.0+(?![\d])")
 # Figures that are not claims about the patient: a phone number to call, a target or threshold.
 NOT_A_CLAIM_RE = re.compile(
@@ -101,8 +113,10 @@ class ClinicalRules:
         readable, severities, claims, violations, patient_facts = _record_evidence(
             answer, item.question, item.patient, "\n".join(patient_lines(item.dialogue))
         )
-        critical = "critical" in severities
-        if critical and violations:
+        # the record as written, read without the lexicon: other values, denied facts
+        against = [*value_conflicts(claimed, item.question, item.patient), *denied_facts(answer, item.patient)]
+        critical = "critical" in severities or bool(against)
+        if (critical and violations) or ("critical" in severities) + len(against) >= 2:
             faithfulness = 1
         elif critical or violations:
             faithfulness = 2
@@ -112,12 +126,17 @@ class ClinicalRules:
             faithfulness = 4
         else:
             faithfulness = 5
-        relevance, rel_notes = self._clinical_relevance(item.question, answer, r, patient_facts)
+        # the record's own items the answer names count as patient facts whatever the lexicon knows
+        named = tuple(n for i in record_items(item.patient) if not i.absent for n in i.names if n in answer)
+        facts = tuple(dict.fromkeys([*patient_facts, *named]))
+        relevance, rel_notes = self._clinical_relevance(item.question, answer, r, facts)
         notes = [*rel_notes, f"기록에 없는 수치 {len(unsupported)}개"]
         if not readable:
             notes.append("환자 기록을 'key: value' 줄로 읽지 못해 기록과의 모순·금기는 보지 못하고 수치만 비교")
         if claims:
             notes.append("기록과 다른 단정: " + "; ".join(claims))
+        if against:
+            notes.append("기록에 적힌 것과 다른 말: " + "; ".join(against))
         if violations:
             notes.append("기록상 금기인 권고: " + "; ".join(violations))
         if reasons:
@@ -125,7 +144,7 @@ class ClinicalRules:
         return {
             "faithfulness": faithfulness,
             "answer_relevance": relevance,
-            "unsupported_claims": [*claims, *violations, *reasons, *unsupported][:8],
+            "unsupported_claims": [*claims, *against, *violations, *reasons, *unsupported][:8],
             "reasoning": f"{tag} " + ". ".join(notes) + ".",
         }
 
@@ -166,7 +185,10 @@ def _without_non_claims(answer: str) -> str:
 
 
 def _act(question: str, answer: str) -> tuple[bool, str]:
-    """(whether the answer performs what the question asks, the kind of question)."""
+    """(whether the answer performs what the question asks, the kind of question); an answer
+    that declines to advise performs nothing, whatever it then directs."""
+    if tx.has_any(answer, DECLINE_CUES):
+        return False, "답변 거절"
     if tx.has_any(question, STATUS_CUES):
         answered = bool(tx.quantities(answer)) or tx.has_any(answer, (*STATUS_WORDS, *DECISION_CUES))
         return answered, "상태/수치 질문"
@@ -200,11 +222,21 @@ def _record_evidence(
     # What the patient stated in this conversation is ground truth too ("어제부터 X를 먹어요");
     # a drug the patient only asks about ("X를 먹으면 될까요?") is not a statement.
     stated = [s for s in tx.sentences(f"{question}\n{dialogue}") if tx.has_any(s, STATEMENT_CUES)]
-    facts = [f for f in evaluation.hallucinations if not any(f.text in s for s in stated)]
+    # a value the lexicon files under a slot the record lacks, but that the record writes
+    # ("공복혈당 98" under another label), is the record's own figure, not an invention
+    facts = [
+        f for f in evaluation.hallucinations
+        if not any(f.text in s for s in stated) and not (f.reason.startswith("the record has no") and _written(f.text, patient))
+    ]  # fmt: skip
     claims = [f"{f.text} ({f.reason})" if f.reason else f.text for f in facts]
     violations = [f"{v.id}: {', '.join(v.matches) or v.reason}" for v in evaluation.violations]
     mentioned = list(dict.fromkeys(f.text for f in evaluation.facts))
     return True, tuple(f.severity for f in facts), tuple(claims), tuple(violations), tuple(mentioned)
+
+
+def _written(figure: str, record: str) -> bool:
+    """Whether the record writes this figure (as a whole number, not inside another)."""
+    return any(re.search(rf"(?<![\d.]){re.escape(n)}(?![\d])", record) for n in re.findall(r"\d+(?:\.\d+)?", figure))
 
 
 _NUMBER_RE = re.compile(r"^-?\d+(?:\.\d+)?$")

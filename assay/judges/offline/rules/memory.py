@@ -19,7 +19,15 @@ the clause's sentence holds a figure of that type (ordinals, plan labels and fre
 3위, 주 2회 — are not amounts); without a type, the clause must hold at least half the head. A
 figure with the exact counter asked for (52명 for 몇 명) answers wherever it stands. A typed facet
 whose head is nowhere in the memory takes the previous facet's head ("약 이름이랑 용량": the dose
-of that drug). A facet whose head is in the memory but whose value is not is *topic only*.
+of that drug). A facet whose head is in the memory but whose value is not is *topic only*. A typed facet also has an
+*attribute*: the content word right before its interrogative (passing over words that only name
+the type: "체크인 날짜가 언제" → 체크인) and a noun with the copula right after it ("며칠
+출발이야" → 출발); a figure answers only in a sentence naming one of them (a date beside 체크인
+does not answer 체크아웃). A query figure the memory writes the same way ("1일권")
+is a word of the head. An untyped facet answered only by sentences that say it is not settled
+(미정, 아직, 생각 중…), with no sentence about it that settles it, is *undecided*: relevance 7, completeness 5, accuracy 6. A query and
+memory in different scripts (Hangul against Latin) cannot be compared word for word: with
+nothing matched, relevance 5, completeness 4, accuracy 6 and the feedback says why.
 
     ==========================================  =========  ============  ========
     facets (A = share answered)                 relevance  completeness  accuracy
@@ -45,7 +53,9 @@ Adjustments, each stated in the feedback:
   cannot tell whether the value was ever updated).
 - *target confusion* — the query names an entity whose clauses hold no value of the asked type
   while such a value sits in a clause naming another entity (60만 원 beside 영어 학원 when asked
-  for 수학 과외비): relevance ≤ 8, completeness ≤ 5, accuracy ≤ 4 (seed: 대상 오류).
+  for 수학 과외비), or in a clause naming the asked attribute in a sentence without the entity
+  (사용자 여권 만료일 when asked for 남편's): relevance ≤ 8, completeness ≤ 5, accuracy ≤ 4
+  (seed: 대상 오류).
 - *conflicting values* — one subject with two different figures and no update cue: relevance
   − 1, completeness − 3, accuracy ≤ 4; with an update cue: completeness − 1, accuracy ≤ 8.
 
@@ -62,6 +72,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from assay.judges.offline import text as tx
+from assay.judges.offline.claims import hangul_share
 from assay.judges.offline.scoring import Units, pct
 from assay.judges.prompts import MemoryInput
 from assay.schemas import JsonObject
@@ -83,9 +94,17 @@ SLOT_WORDS = ("이름", "종류", "내용", "상황", "조건", "상태", "정�
 # Time deixis and modal words that say when or how, not what ("지금 남아있는 요청", "어디로 해야 해").
 HEAD_STOP = (*SLOT_WORDS, "지금", "현재", "최종", "이번", "요즘", "해야", "하면", "다시")
 NUMBER_WORD_RE = re.compile(r"\S*\d\S*")
+COPULA_RE = re.compile(r"([가-힣A-Za-z]+?)(?:이야|이지|이었지|였지|이에요|예요|인가요|이었어|였어)")
+# Words that name the value's type, not what it belongs to: the attribute is the word before them.
+TYPE_WORDS = ("날짜", "시간", "시각", "일정", "금액", "가격", "비용", "요금", "수치", "기간", "요일", "시점")
+# The memory says the value is not settled yet: the topic is there, the answer is not.
+UNDECIDED_CUES = ("미정", "안 정", "아직", "정하지", "고민 중", "생각 중", "검토 중", "할 예정", "해야 한다")
 TIME_QUESTION = ("언제", "며칠", "날짜", "요일", "시점", "몇 시")
 # The query asks what a value changed to / for the latest value.
-CHANGE_QUERY_CUES = ("바뀌", "바뀐", "변경", "연기", "늘었", "줄었", "조정", "옮겼", "미뤄")
+CHANGE_QUERY_CUES = (
+    "바뀌", "바뀐", "변경", "연기", "늘었", "줄었", "조정", "옮겼", "미뤄", "올랐", "오른", "내렸",
+    "내린", "인상", "인하", "새로 정한", "새 ",
+)  # fmt: skip
 CURRENT_QUERY_CUES = ("최종", "현재", "최신")
 # The memory records a change (so the value it gives is the new one).
 CHANGE_RECORD_CUES = (
@@ -112,6 +131,7 @@ class Facet:
     head: Units
     words: tuple[str, ...]  # the head as word stems, for substring matching
     want: str  # "" (no figure), "amount", "duration", "time", or a counter unit such as "명"
+    attribute: tuple[str, ...] = ()  # the words the interrogative asks about (before, after it)
 
 
 class MemoryRules:
@@ -140,41 +160,63 @@ class MemoryRules:
         whole = self.units("\n".join([memory, *item.entities]), ctx)
         core = tx.strip_fillers(item.query)
         q = self.coverage(self.units(core, ctx), whole) or 0.0
-        facets = self._facets(item.query, ctx)
+        facets = self._facets(item.query, ctx, memory)
 
         # -- facets: answered / topic only / missing ----------------------------------------
         answered_by: dict[int, list[int]] = {}  # facet -> clause indexes that answer it
         topic_only: list[int] = []
+        undecided: list[int] = []  # answered, but only with "not decided yet"
+        shared_by: dict[int, list[int]] = {}  # facet -> clause indexes about it
         for f_idx, facet in enumerate(facets):
             if f_idx and facet.want and not (self.coverage(facet.head, whole) or 0.0) and not any(
                 w in memory for w in facet.words
             ):  # "약 이름이랑 용량": the dose of the drug just asked about
-                facet = Facet(facet.text, facets[f_idx - 1].head, facets[f_idx - 1].words, facet.want)
+                prev = facets[f_idx - 1]
+                facet = Facet(facet.text, prev.head, prev.words, facet.want, facet.attribute or prev.attribute)
             shared = [c for c, units in enumerate(clause_units) if self._shares(facet, units, clauses[c][1])]
             if facet.want:
-                hits = [c for c in shared if _typed(facet.want, sentences[clauses[c][0]], figures[clauses[c][0]])]
+                hits = [
+                    c for c in shared
+                    if _typed(facet.want, sentences[clauses[c][0]], figures[clauses[c][0]])
+                    and _names(sentences[clauses[c][0]], facet.attribute)
+                ]  # fmt: skip
             else:  # no value type: most of the head must be there
                 hits = [c for c in shared if self._head_share(facet, clause_units[c], clauses[c][1]) >= 0.5]
             if facet.want and facet.want not in {"amount", "duration", "time"}:
                 hits += [c for c, (i, _) in enumerate(clauses) if c not in hits and _has_unit(figures[i], facet.want)]
+            shared_by[f_idx] = shared
             if hits:
                 answered_by[f_idx] = hits
             elif shared or (self.coverage(facet.head, whole) or 0.0) >= 0.5:
                 topic_only.append(f_idx)
+        # -- undecided: every answering sentence says the value is not settled yet ------------
+        for f_idx, hits in list(answered_by.items()):
+            about = {*hits, *shared_by.get(f_idx, [])}  # a later "완료" beside an earlier "예정" settles it
+            if not facets[f_idx].want and all(tx.has_any(sentences[clauses[c][0]], UNDECIDED_CUES) for c in about):
+                del answered_by[f_idx]
+                undecided.append(f_idx)
         n = max(len(facets), 1)
         share = len(answered_by) / n
+        other_script = _other_script(item.query, memory)
         notes = [
             f"쿼리 핵심어 포함률 {pct(q)}",
             f"묻는 항목 {len(facets)}개 중 답 있음 {len(answered_by)}개"
             + (f", 주제만 있음 {len(topic_only)}개" if topic_only else ""),
         ]
+        if undecided:
+            notes.append("묻는 값이 아직 정해지지 않았다고만 기록됨")
         if facets and share == 1.0:
             rel, comp, acc = 10, (10 if q >= 0.5 else 9), 9
         elif answered_by:
             rel, acc = 8, 9
-            comp = round((10 * len(answered_by) + 3 * len(topic_only)) / n)
+            comp = round((10 * len(answered_by) + 5 * len(undecided) + 3 * len(topic_only)) / n)
+        elif undecided:  # the topic and its status, not the value: the status may be outdated
+            rel, comp, acc = 7, 5, 6
         elif topic_only:  # nothing to check against the query: accuracy cannot be judged
             rel, comp, acc = 5, 3, 6
+        elif other_script:  # words cannot be compared across languages: no evidence either way
+            rel, comp, acc = 5, 4, 6
+            notes.append("쿼리와 메모리의 언어가 달라 단어로 비교할 수 없음(관련성 판단 보류)")
         elif q > 0:
             rel, comp, acc = 3, 1, 6
         else:
@@ -253,19 +295,23 @@ class MemoryRules:
         by_words = sum(word in clause for word in facet.words) / len(facet.words) if facet.words else 0.0
         return max(self.coverage(facet.head, units) or 0.0, by_words)
 
-    def _facets(self, query: str, ctx: object) -> list[Facet]:
+    def _facets(self, query: str, ctx: object, memory: str = "") -> list[Facet]:
         out: list[Facet] = []
         parts = [p for p in FACET_SPLIT_RE.split(tx.normalize(query)) if p.strip()] or [query]
         for part in parts:
-            words = NUMBER_WORD_RE.sub(" ", tx.strip_fillers(part)).split()
+            # a figure of the query that the memory writes the same way ("1일권") is a word like any
+            words = [w for w in tx.strip_fillers(part).split() if not NUMBER_WORD_RE.fullmatch(w) or w in memory]
             head = self.units(" ".join(w for w in words if not w.startswith(HEAD_STOP)), ctx)
-            stems = tuple(w for w in tx.stems(" ".join(words)) if len(w) >= 2 and not w.startswith(HEAD_STOP))
+            stems = tuple(
+                w for w in (*tx.stems(" ".join(words)), *(w for w in words if NUMBER_WORD_RE.fullmatch(w)))
+                if len(w) >= 2 and not w.startswith(HEAD_STOP)
+            )  # fmt: skip
             if not head and out:  # "월 얼마" after "요금제가 뭐고": the plan's price
                 head, stems = out[-1].head, out[-1].words
             if not head and not out:
                 head, stems = self.units(query, ctx), tx.stems(query)
             text = tx.strip_fillers(part) or part.strip()
-            out.append(Facet(text=text, head=head, words=stems, want=_answer_type(part)))
+            out.append(Facet(text=text, head=head, words=stems, want=_answer_type(part), attribute=_attribute(part, memory)))
         return out
 
     def _confused_target(
@@ -285,7 +331,62 @@ class MemoryRules:
                     continue
                 if any(other in seg and _typed(w, seg, tx.quantities(seg)) for w in wants for _, seg in clauses):
                     return entity, other
+            # the value of the asked attribute sits in a sentence about someone or something else
+            # ("남편 여권 만료일" asked; "사용자 여권 만료일 2027년 …" stored, 남편 only without it)
+            for s_idx, seg in clauses:
+                sentence = sentences[s_idx]
+                for f in facets:
+                    if f.want and f.attribute and entity not in sentence and _typed(f.want, seg, tx.quantities(seg)):
+                        if _names(seg, f.attribute):
+                            return entity, seg.split()[0]
         return None
+
+
+def _other_script(query: str, memory: str) -> bool:
+    """The query and the memory are written in different scripts (Hangul against Latin)."""
+    q, m = hangul_share(query), hangul_share(memory)
+    return (q < 0.3 and m >= 0.5) or (m < 0.3 and q >= 0.5)
+
+
+def _attribute(part: str, memory: str) -> tuple[str, ...]:
+    """The words the interrogative asks about: of the two words right before 몇/언제/얼마/며칠
+    the nearest content word, passing over words that only name the value's type ("체크인 날짜가
+    언제" → 체크인) and figures the memory does not write the same way; and the content word
+    right after it and its counter ("며칠 출발이야" → 출발)."""
+    at = re.search(r"몇|언제|얼마|며칠", part)
+    if not at:
+        return ()
+    out: list[str] = []
+    for word in reversed(part[: at.start()].split()[-2:]):
+        stem = tx.strip_suffix(word)
+        if NUMBER_WORD_RE.fullmatch(stem):
+            if stem in memory:
+                out.append(stem)
+                break
+            continue
+        if len(stem) < 2 or stem.startswith((*TYPE_WORDS, *HEAD_STOP)):
+            continue
+        out.append(stem)
+        break
+    rest = part[at.end() :].split(maxsplit=1)
+    glued = bool(rest) and not part[at.end() : at.end() + 1].isspace()
+    after = rest[1:] if glued else rest  # "언제야 …": skip the interrogative's own ending
+    if at.group(0) == "몇" and not glued:
+        after = after[1:]  # "몇 시 …": skip the counter
+    words = after[0].split() if after else []
+    # only a noun with the copula ("출발이야", "마감이지"): a verb after it says nothing of what
+    noun = COPULA_RE.fullmatch(re.sub(r"[?!.,]", "", words[0])) if words else None
+    if noun and len(noun.group(1)) >= 2 and not noun.group(1).startswith((*TYPE_WORDS, *HEAD_STOP)):
+        out.append(noun.group(1))
+    return tuple(out)
+
+
+def _names(sentence: str, attributes: tuple[str, ...]) -> bool:
+    """Whether a sentence names one of the attributes (a three-syllable-or-longer word may lose
+    its last syllable: 출국일 → 출국 날짜)."""
+    if not attributes:
+        return True
+    return any(a in sentence or (len(a) >= 3 and a[:-1] in sentence) for a in attributes)
 
 
 def _answer_type(part: str) -> str:
