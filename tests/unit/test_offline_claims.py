@@ -11,6 +11,7 @@ import pytest
 from assay.judges.offline import claims as cl
 from assay.judges.offline import offline_jury
 from assay.judges.prompts import get_prompt
+from assay.metrics.figure_forms import canonical_figures
 from assay.metrics.quantities import label_spans, mask_labels, quantities
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,8 +99,8 @@ def test_figures_inside_names_and_labels_are_not_figures():
 
 
 def test_cross_language_conversion():
-    assert cl.english_as_korean_figures("due by January 10, 2025") == "due by 2025년 1월 10일"
-    assert "129600000원" in cl.english_as_korean_figures("129.6 million won")
+    assert canonical_figures("due by January 10, 2025") == "due by 2025년 1월 10일"
+    assert "129600000원" in canonical_figures("129.6 million won")
 
 
 def _report_input(case_id: str) -> dict:

@@ -37,6 +37,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from assay.judges.offline import lexicon as lx
 from assay.judges.offline import text as tx
 
 # Entity-like words: a name ending in one of these is an organisation, branch or place.
@@ -45,31 +46,6 @@ ENTITY_SUFFIXES = tuple(
     "대학교 학교 공항 역 터미널 호텔 팀 본부 부서 재단 공사 공단 그룹 마트 몰".split()
 )
 WH_CUES = ("누구", "어느", "어떤", "어디", "무엇", "뭐", "who", "which", "where", "what")
-NEG_WORDS_EN = re.compile(r"\b(?:not|never|no|cannot|can't|don't|doesn't|isn't|aren't|won't|without)\b", re.I)
-NEG_PREFIXES = ("불가", "금지", "불포함", "제외", "불가능", "미포함", "비대상")
-_EN_MONTHS = {
-    m: i
-    for i, m in enumerate(
-        "january february march april may june july august september october november december".split(), 1
-    )
-}
-_EN_MONTH_RE = re.compile(
-    r"\b(" + "|".join(_EN_MONTHS) + r")\s+(\d{1,2})(?:st|nd|rd|th)?(?:,\s*(\d{4}))?", re.I
-)
-_EN_UNITS = (
-    (re.compile(r"\s*\b(?:KRW|won)\b", re.I), "원"),
-    (re.compile(r"\s*\b(?:percent|per cent)\b", re.I), "%"),
-    (re.compile(r"\s*\b(?:days?)\b", re.I), "일"),
-    (re.compile(r"\s*\b(?:months?)\b", re.I), "개월"),
-    (re.compile(r"\s*\b(?:years?)\b", re.I), "년"),
-    (re.compile(r"\s*\b(?:hours?)\b", re.I), "시간"),
-    (re.compile(r"\s*\b(?:people|persons?|employees|staff|members)\b", re.I), "명"),
-    (re.compile(r"\s*\b(?:times)\b", re.I), "회"),
-    (re.compile(r"\s*\b(?:cases)\b", re.I), "건"),
-)
-_EN_MAG = re.compile(r"(\d+(?:\.\d+)?)\s*(million|billion|thousand)\b", re.I)
-
-
 @dataclass(frozen=True)
 class Finding:
     rule: str
@@ -84,6 +60,8 @@ class Finding:
 NO_ANSWER_IN_DOCS = (
     "정보가 없", "정보는 없", "내용이 없", "나와 있지 않", "포함되어 있지 않", "언급되어 있지 않", "명시되어 있지 않",
     "찾을 수 없", "확인되지 않", "no information", "not mentioned", "not in the", "does not contain", "doesn't contain",
+    "문서에 없", "문서에는 없", "자료에 없", "자료에는 없", "내용은 없", "안내되어 있지 않", "기재되어 있지 않", "나와있지 않",
+    "do not say", "does not say", "not stated", "do not mention", "does not mention", "no details",
 )
 
 
@@ -121,23 +99,6 @@ def hangul_share(text: str) -> float:
 def cross_language(answer: str, reference: str) -> bool:
     """A Latin-script answer to a Hangul reference."""
     return hangul_share(answer) < 0.3 and hangul_share(reference) >= 0.5
-
-
-def english_as_korean_figures(text: str) -> str:
-    """English dates, magnitudes and units rewritten the Korean way, so figures compare:
-    "January 10, 2025" → "2025년 1월 10일", "129.6 million won" → "129600000원", "15 days" → "15일"."""
-
-    def date(m: re.Match[str]) -> str:
-        year = f"{m.group(3)}년 " if m.group(3) else ""
-        return f"{year}{_EN_MONTHS[m.group(1).lower()]}월 {m.group(2)}일"
-
-    out = _EN_MONTH_RE.sub(date, tx.normalize(text))
-    mags = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
-    out = _EN_MAG.sub(lambda m: f"{float(m.group(1)) * mags[m.group(2).lower()]:.0f}", out)
-    out = re.sub(r"(?:USD\s*|\$)(\d[\d,.]*)", r"\1달러", out)
-    for pattern, unit in _EN_UNITS:
-        out = pattern.sub(unit, out)
-    return out
 
 
 @lru_cache(maxsize=4096)
@@ -203,29 +164,145 @@ def entity_findings(answer: str, reference: str, question: str) -> list[Finding]
     return out
 
 
-def polarity(text: str) -> int:
-    """Parity of negations in a sentence (1 negative, 0 affirmative)."""
-    count = tx.negations(text) + len(NEG_WORDS_EN.findall(text))
-    count += sum(tx.normalize(text).count(p) for p in NEG_PREFIXES if p != "불가능")
-    return count % 2
+# Morpheme tags whose lemmas carry content (nouns, verbs, adjectives, roots, adverbs, Latin).
+CONTENT_TAGS = frozenset({"NNG", "NNP", "VV", "VA", "XR", "MAG", "XPN"})
+# Lemmas too common to align clauses by (a clause is not "about" 하다 or 있다), and units
+# (figures are compared as figures).
+_WEAK_TOKENS = (
+    tx.STOP_LEMMAS
+    | set(tx.UNITS)
+    | set("안 못 않다 아니다 되다 하 수 더 잘 꼭 또는 및 그리고 또 혹은 보통 대부분 모두 함께 각각 이미 그냥 약 총 현재".split())
+)
 
 
-def polarity_findings(answer: str, reference: str) -> list[Finding]:
-    """Clause by clause (split on punctuation and commas), so two negated clauses in one
-    sentence do not cancel out."""
-    ref_sents = tx.segments(reference)
-    for sent in tx.segments(answer):
-        words = set(tx.stems(sent))
-        if len(words) < 2:
+@lru_cache(maxsize=8192)
+def claim_tokens(text: str) -> frozenset[str]:
+    """What a clause is about, comparable across wordings and languages: content lemmas
+    mapped to their lexicon concept (떼다 → issue, free → free, 뒤 → after), other lemmas as
+    they are, English words the same way, and figures as ``#value unit`` in their smallest
+    unit (2주 → #14일)."""
+    out: set[str] = set(lx.phrase_concepts(tx.normalize(text)))
+    out.update(lx.english_concepts(tx.normalize(text)))
+    for m in tx.analyse(text):
+        if m.tag not in CONTENT_TAGS or m.lemma in _WEAK_TOKENS:
             continue
-        best, best_share = None, 0.0
-        for r in ref_sents:
-            r_words = set(tx.stems(r))
-            share = len(words & r_words) / max(1, min(len(words), len(r_words)))
-            if share > best_share:
-                best, best_share = r, share
-        if best is not None and best_share >= 0.5 and polarity(sent) != polarity(best):
-            return [Finding("polarity", 2, f"부정/긍정이 참조와 반대: '{sent[:40]}' ↔ '{best[:40]}'")]
+        concept = lx.concept_of_lemma(m.lemma)
+        out.add(concept if concept is not None else m.lemma)
+    for q in tx.quantities(text):
+        out.add(figure_token(q))
+    return frozenset(out)
+
+
+def figure_token(q: tx.Quantity) -> str:
+    value, unit = q.value, q.unit
+    if unit in tx.UNIT_FACTORS:
+        unit, factor = tx.UNIT_FACTORS[unit]
+        value *= factor
+    return f"#{value:.6g}{unit}"
+
+
+def is_concept_token(token: str) -> bool:
+    """Tokens that compare across languages: lexicon concepts, figures, Latin words."""
+    return token in lx.CONCEPTS or token.startswith("#") or token.isascii()
+
+
+_CONDITIONAL_ENDINGS = frozenset({"면", "으면", "다면", "ㄴ다면", "는다면"})
+# A negation that ends in an adnominal ending modifies a noun ("19세가 안 된 사람", "할 수
+#없는 경우") rather than denying the clause's claim.
+_MODIFIER_TAGS = frozenset({"ETM"})
+
+
+def polarity(text: str) -> int:
+    """Parity of the negations that make a claim (1 negative, 0 affirmative): Kiwi's
+    negation morphemes (않다/없다/못/안/아니다) except inside a condition (…하지 않으면,
+    없으면) or a modifier (안 된 사람, 할 수 없는 경우), denying prefixes (불가, 금지, 제외),
+    and English negations outside if/unless clauses; negations that are part of a "free" form
+    (돈이 들지 않습니다, no fee) are not counted. So "할 수 없습니다", "불가합니다" and
+    "cannot" are negative, "무료입니다" and "비용이 들지 않습니다" affirmative."""
+    morphs = tx.analyse(text)
+    count = 0
+    for i, m in enumerate(morphs):
+        if m.lemma in tx.NEGATION_LEMMAS and m.tag in {"VX", "VA", "VCN", "MAG"}:
+            following = morphs[i + 1 : i + 3] if m.tag != "MAG" else morphs[i + 2 : i + 4]
+            if not any(
+                (f.tag == "EC" and f.lemma in _CONDITIONAL_ENDINGS) or f.tag in _MODIFIER_TAGS for f in following
+            ):
+                count += 1
+    low = tx.normalize(text)
+    count += sum(low.count(p) for p in lx.NEGATION_KO)
+    if not lx.CONDITIONAL_EN.search(low):
+        count += len(lx.NEGATION_EN.findall(low))
+    return max(0, count - lx.absorbed_negations(low)) % 2
+
+
+@dataclass(frozen=True)
+class _Clause:
+    text: str
+    tokens: frozenset[str]
+    sign: int
+
+
+def _clauses(text: str) -> list[_Clause]:
+    return [_Clause(c, claim_tokens(c), polarity(c)) for c in tx.segments(text)]
+
+
+def _reversed_concepts(answer: _Clause, ref: _Clause) -> list[tuple[str, str]]:
+    """(answer concept, reference concept) pairs where the answer swapped a condition for its
+    opposite (출국 후 ↔ 출국 전, 이상 ↔ 미만, 무료 ↔ 유료)."""
+    out = []
+    for concept in answer.tokens:
+        other = lx.opposite(concept)
+        if other and other in ref.tokens and concept not in ref.tokens and other not in answer.tokens:
+            out.append((concept, other))
+    return out
+
+
+def polarity_findings(answer: str, reference: str, question: str = "") -> list[Finding]:
+    """Clause by clause (split on punctuation and commas, so two negated clauses in one
+    sentence do not cancel out): each answer clause is aligned with the reference clauses that
+    share the most of what it is about (``claim_tokens``: synonyms and English words map to
+    one concept). If every best-aligned clause has the other sign, or the answer swapped a
+    condition for its opposite (전/후, 이상/미만, 무료/유료), the answer contradicts it. A clause
+    that agrees with one of the best-aligned clauses is consistent."""
+    refs = [c for c in _clauses(reference) if len(c.tokens) >= 1]
+    if not refs:
+        return []
+    for clause in _clauses(answer):
+        if len(clause.tokens) < 2:
+            continue
+        scored = []
+        for ref in refs:
+            shared = clause.tokens & ref.tokens
+            share = len(shared) / max(1, min(len(clause.tokens), len(ref.tokens)))
+            if len(shared) >= 2:
+                scored.append((share, ref))
+        if not scored:
+            continue
+        best = max(share for share, _ in scored)
+        if best < 0.5:
+            continue
+        aligned = [ref for share, ref in scored if share >= best - 0.1]
+        consistent = [r for r in aligned if r.sign == clause.sign and not _reversed_concepts(clause, r)]
+        if consistent:
+            continue
+        ref = aligned[0]
+        swaps = _reversed_concepts(clause, ref)
+        if swaps and ref.sign == clause.sign:
+            pairs = ", ".join(f"{a}↔{b}" for a, b in swaps)
+            return [Finding("reversed-condition", 2, f"조건이 참조와 반대({pairs}): '{clause.text[:40]}' ↔ '{ref.text[:40]}'")]
+        return [Finding("polarity", 2, f"부정/긍정이 참조와 반대: '{clause.text[:40]}' ↔ '{ref.text[:40]}'")]
+    return []
+
+
+YES_RE = re.compile(r"^\s*(?:네|예|yes)\b|^\s*(?:네|예)[,.]", re.I)
+NO_RE = re.compile(r"^\s*(?:아니요|아뇨|아니오|no)\b|^\s*(?:아니요|아뇨)[,.]", re.I)
+
+
+def yes_no_findings(answer: str, reference: str) -> list[Finding]:
+    """A yes/no answer that opens with the other word than the reference (네 ↔ 아니요)."""
+    a, r = tx.normalize(answer), tx.normalize(reference)
+    if (YES_RE.match(a) and NO_RE.match(r)) or (NO_RE.match(a) and YES_RE.match(r)):
+        return [Finding("yes-no", 1, f"답변은 '{a.split()[0]}', 참조는 '{r.split()[0]}'")]
     return []
 
 
@@ -237,19 +314,24 @@ def has_predicate(text: str) -> bool:
 
 
 def no_answer_findings(answer: str, reference: str, question: str) -> list[Finding]:
+    """Keyword stuffing: text that holds none of the reference's figures and is no sentence,
+    or mostly repeats the question, or repeats its own words (each word on average twice)."""
     words = list(tx.stems(answer))
     if len(words) < 4:
         return []
-    asked = set(tx.stems(question))
-    repeated = sum(w in asked for w in words) / len(words)
     ref_figs = tx.quantities(reference)
     holds_figure = any(tx.same_quantity(a, r) for a in tx.quantities(answer) for r in ref_figs)
     if holds_figure:
         return []
+    asked = set(tx.stems(question))
+    repeated = sum(w in asked for w in words) / len(words)
     if not has_predicate(answer):
         return [Finding("no-answer", 1, "문장이 아닌 핵심어 나열로, 질문에 답하지 않음")]
     if repeated >= 0.7:
         return [Finding("no-answer", 1, f"답변 단어의 {round(100 * repeated)}%가 질문의 반복")]
+    distinct = len(set(words)) / len(words)
+    if len(words) >= 6 and distinct <= 0.6 and repeated >= 0.4:
+        return [Finding("no-answer", 1, f"같은 단어의 반복(서로 다른 단어 {round(100 * distinct)}%), 질문 단어 {round(100 * repeated)}%")]
     return []
 
 
@@ -261,7 +343,8 @@ def rag_findings(answer: str, reference: str, question: str) -> list[Finding]:
         found.append(Finding("debunk", 1, f"답변이 내용을 부정함: {', '.join(cues)}"))
     found += figure_findings(answer, reference, question)
     found += entity_findings(answer, reference, question)
-    found += polarity_findings(answer, reference)
+    found += yes_no_findings(answer, reference)
+    found += polarity_findings(answer, reference, question)
     found += no_answer_findings(answer, reference, question)
     return sorted(found, key=lambda f: f.cap)
 
@@ -275,3 +358,29 @@ def key_facts_present(answer: str, reference: str, question: str) -> tuple[int, 
     present = sum(any(tx.same_quantity(r, a) for a in ans) for r in figs)
     present += sum(_present(e, answer) for e in ents)
     return present, len(figs) + len(ents)
+
+
+def meaning_coverage(answer: str, reference: str, question: str, cross_language: bool = False) -> tuple[float, int]:
+    """(share, size) of what the reference is about (``claim_tokens`` not in the question;
+    all of them if the question takes every one) that the answer also says, in any wording.
+    Across languages only concepts, figures and Latin words count (Korean words outside the
+    lexicon cannot match an English answer)."""
+    ref = claim_tokens(reference)
+    key = ref - claim_tokens(question) or ref
+    if cross_language:
+        key = frozenset(t for t in key if is_concept_token(t))
+    if not key:
+        return 0.0, 0
+    said = claim_tokens(answer)
+    return len(key & said) / len(key), len(key)
+
+
+def figures_all_present(answer: str, reference: str, question: str) -> bool:
+    """Every figure of the reference (not in the question) is in the answer, in any notation."""
+    asked = tx.quantities(question)
+    ans = tx.quantities(answer)
+    return all(
+        any(tx.same_quantity(r, a) for a in ans)
+        for r in tx.quantities(reference)
+        if not any(tx.same_quantity(r, q) for q in asked)
+    )

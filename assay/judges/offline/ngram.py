@@ -18,8 +18,8 @@ class NgramJudge(OfflineJudge):
     contexts, sources), ``idf = ln((1 + N) / (1 + df)) + 1``, so endings shared by every
     sentence (…습니다) weigh little. Coverage = IDF-weighted share of one side's n-grams found
     in the other; similarity = TF-IDF cosine. Works on any Korean text without segmentation.
-    Figures are compared as written digit strings (no magnitudes or units: 1.2억 and
-    1억 2천만 look different to this judge).
+    Figures are compared as digit strings of their values (1.2억 and 1억 2천만 both give
+    120000000; 2주 and 14일 both 14), without units.
 
     ========================================================  ===============================
     signal                                                    effect

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from assay.metrics.figure_forms import UNIT_FACTORS, canonical_figures  # noqa: F401  (re-exported)
 from assay.metrics.quantities import (  # noqa: F401  (re-exported: the judges' text toolkit)
     CITATION_RE,
     DATE_UNITS,
@@ -81,8 +82,9 @@ DIGITS_RE = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
 def digit_strings(text: str, years: bool | None = None) -> set[str]:
     """Digit sequences as written (thousands separators removed), citation tags ignored;
     ``years`` True/False keeps only / drops 4-digit years (1900-2099)."""
-    # Digits inside names ("코로나19", "GPT-4") are not figures: read them from the quantities.
-    out = {d.replace(",", "") for q in quantities(text) for d in DIGITS_RE.findall(q.text)}
+    # Digits inside names ("코로나19", "GPT-4") are not figures: read them from the quantities,
+    # as values (1만 원 → 10000, 2주 → 14), so one value written two ways gives one string.
+    out = {f"{comparable_value(q):.10g}" for q in quantities(text)}
     if years is None:
         return out
     return {d for d in out if bool(re.fullmatch(r"(19|20)\d\d", d)) == years}
@@ -132,7 +134,12 @@ def analyse(text: str) -> tuple[Morph, ...]:
 
 
 def number_token(q: Quantity) -> str:
-    return f"#{q.value:.6g}"
+    """``#value``, durations in their smallest unit (2주 → #14, 1시간 → #60)."""
+    return f"#{comparable_value(q):.6g}"
+
+
+def comparable_value(q: Quantity) -> float:
+    return q.value * UNIT_FACTORS[q.unit][1] if q.unit in UNIT_FACTORS else q.value
 
 
 POS_WEIGHTS = {"NNP": 2.0, "SL": 2.0, "SH": 2.0, "NNG": 1.0, "XR": 1.0, "VV": 0.5, "VA": 0.5}
@@ -273,6 +280,25 @@ REFUSAL_CUES = (
     "could not find",
     "unable to find",
     "not specified",
+    "정보는 없",
+    "내용이 없",
+    "내용은 없",
+    "문서에 없",
+    "문서에는 없",
+    "자료에 없",
+    "자료에는 없",
+    "안내되어 있지 않",
+    "기재되어 있지 않",
+    "나와 있지 않",
+    "do not say",
+    "does not say",
+    "don't say",
+    "doesn't say",
+    "not stated",
+    "not state",
+    "not mention",
+    "no details",
+    "not available in the",
 )
 # The answer calls a statement false ("다음은 사실이 아닙니다: … 모두 틀렸습니다").
 DEBUNK_CUES = (
@@ -297,6 +323,16 @@ DEBUNK_CUES = (
     "is wrong",
     "are wrong",
     "misinformation",
+    "not correct",
+    "not accurate",
+    "inaccurate",
+    "not the case",
+    "a myth",
+    "사실무근",
+    "잘못 알려진",
+    "잘못되었",
+    "잘못된 안내",
+    "오해입니다",
 )
 # Plans and targets a report proposes: their figures are proposals, not factual claims.
 PROPOSAL_CUES = ("목표", "계획", "예정", "타깃", "KPI", "이내", "유지", "달성", "단계", "측정")
