@@ -17,6 +17,7 @@ it is:
     1.5 million, 2 thousand                      1500000, 2000
     하루, 이틀, 사흘 … 열흘, 보름                    1일, 2일, 3일 … 10일, 15일
     한 달, 두 달, 석 달; 두 시간; 세 명; 두 번       1개월, 2개월, 3개월; 2시간; 3명; 2회
+    한 번에 (at a time)                           1회에
     two weeks, 14 working days, 10 percent      2주, 14일, 10%
     ==========================================  ===========================
 
@@ -88,6 +89,7 @@ _NATIVE_COUNT_RE = re.compile(
     r"(?<![가-힣])(" + "|".join(sorted(_NATIVE_NUMS, key=len, reverse=True)) + r")\s*("
     + "|".join(_NATIVE_COUNTERS) + r")(?!째)"
 )
+_ONCE_AT_A_TIME = re.compile(r"(?<![가-힣])한\s*번에")  # "한 번에 두 명" = 1회 2명
 _MAGNITUDES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 
 
@@ -142,6 +144,7 @@ def canonical_figures(text: str) -> str:
     out = _HALF_HOUR.sub(lambda m: f"{m.group(1)}시 30분", out)
     out = _HOURS_MINUTES.sub(lambda m: f"{int(m.group(1)) * 60 + (int(m.group(2)) if m.group(2) else 30)}분", out)
     out = _NATIVE_DAY_RE.sub(lambda m: f"{_NATIVE_DAYS[m.group(1)]}일", out)
+    out = _ONCE_AT_A_TIME.sub("1회에", out)
     out = _NATIVE_COUNT_RE.sub(_native_count, out)
     out = _EN_MAGNITUDE.sub(lambda m: _num(float(m.group(1)) * _MAGNITUDES[m.group(2).lower()]), out)
     out = _MONEY_PREFIX.sub(lambda m: m.group(1).replace(",", "") + "원", out)
@@ -168,7 +171,7 @@ def _en_unit(m: re.Match[str]) -> str:
 
 
 _WORD_FIGURE_RE = re.compile(
-    "|".join(_NATIVE_DAYS) + r"|정오|(?:" + "|".join(_NATIVE_NUMS) + r")\s+(?:" + "|".join(_NATIVE_COUNTERS) + ")"
+    "|".join(_NATIVE_DAYS) + r"|정오|한\s*번에|(?:" + "|".join(_NATIVE_NUMS) + r")\s+(?:" + "|".join(_NATIVE_COUNTERS) + ")"
     + r"|\b(?:" + "|".join(_EN_NUMS) + r")\s",
     re.I,
 )

@@ -45,7 +45,9 @@ ENTITY_SUFFIXES = tuple(
     "은행 전자 카드 보험 증권 생명 화재 점 지점 본점 센터 지사 사무소 구청 시청 군청 도청 주민센터 병원 의원 "
     "대학교 학교 공항 역 터미널 호텔 팀 본부 부서 재단 공사 공단 그룹 마트 몰".split()
 )
-WH_CUES = ("누구", "어느", "어떤", "어디", "무엇", "뭐", "who", "which", "where", "what")
+# Questions that ask for an entity (who, where, which one); "무엇/어떤/what" ask as often for a
+# description, so a missing reference name is not a finding there.
+WH_CUES = ("누구", "어느", "어디", "who", "which", "where")
 @dataclass(frozen=True)
 class Finding:
     rule: str
@@ -149,13 +151,32 @@ def figure_findings(answer: str, reference: str, question: str) -> list[Finding]
     return out
 
 
+def _neighbours(entity: str, text: str) -> set[str]:
+    """Stems of the words right before and after the word holding ``entity``."""
+    words = [tx.strip_suffix(re.sub(r"[^\w가-힣-]", "", w)) for w in tx.normalize(tx.strip_citations(text)).split()]
+    out: set[str] = set()
+    for i, word in enumerate(words):
+        if entity in word:
+            out.update(w for w in (words[i - 1] if i else "", words[i + 1] if i + 1 < len(words) else "") if w)
+    return out
+
+
+def _same_slot(answer_entity: str, answer: str, ref_entity: str, reference: str) -> bool:
+    """Two proper nouns are a swap only where they fill the same slot (a shared neighbouring
+    word: "내과 박준영 교수" ↔ "내과 정하늘 교수"); a name the answer adds elsewhere is extra
+    detail, not a substitution."""
+    return bool(_neighbours(answer_entity, answer) & _neighbours(ref_entity, reference))
+
+
 def entity_findings(answer: str, reference: str, question: str) -> list[Finding]:
     ref_ents = [e for e in entities(reference) if not _present(e, question)]
     ans_ents = [e for e in entities(answer) if not _present(e, question) and not _present(e, reference)]
     missing = [e for e in ref_ents if not _present(e, answer)]
     out = []
     swapped = [(m, a) for m in missing for a in ans_ents if _kind(m) == _kind(a) and _kind(m) != "name"]
-    swapped += [(m, a) for m in missing for a in ans_ents if _kind(m) == _kind(a) == "name"][:1]
+    swapped += [
+        (m, a) for m in missing for a in ans_ents if _kind(m) == _kind(a) == "name" and _same_slot(a, answer, m, reference)
+    ][:1]
     if swapped:
         m, a = swapped[0]
         out.append(Finding("entity-substitution", 1, f"답변의 '{a}' ↔ 참조의 '{m}'"))
@@ -216,9 +237,9 @@ def polarity(text: str) -> int:
     """Parity of the negations that make a claim (1 negative, 0 affirmative): Kiwi's
     negation morphemes (않다/없다/못/안/아니다) except inside a condition (…하지 않으면,
     없으면) or a modifier (안 된 사람, 할 수 없는 경우), denying prefixes (불가, 금지, 제외),
-    and English negations outside if/unless clauses; negations that are part of a "free" form
-    (돈이 들지 않습니다, no fee) are not counted. So "할 수 없습니다", "불가합니다" and
-    "cannot" are negative, "무료입니다" and "비용이 들지 않습니다" affirmative."""
+    and English negations outside if/unless clauses. "Free" words (무료, free) count as a
+    negation, since free is as often said "돈이 들지 않습니다" or "no fee". So "할 수 없습니다",
+    "불가합니다" and "cannot" are negative, and "무료입니다" has the sign of "수수료는 없습니다"."""
     morphs = tx.analyse(text)
     count = 0
     for i, m in enumerate(morphs):
@@ -232,7 +253,7 @@ def polarity(text: str) -> int:
     count += sum(low.count(p) for p in lx.NEGATION_KO)
     if not lx.CONDITIONAL_EN.search(low):
         count += len(lx.NEGATION_EN.findall(low))
-    return max(0, count - lx.absorbed_negations(low)) % 2
+    return count % 2
 
 
 @dataclass(frozen=True)
@@ -248,12 +269,15 @@ def _clauses(text: str) -> list[_Clause]:
 
 def _reversed_concepts(answer: _Clause, ref: _Clause) -> list[tuple[str, str]]:
     """(answer concept, reference concept) pairs where the answer swapped a condition for its
-    opposite (출국 후 ↔ 출국 전, 이상 ↔ 미만, 무료 ↔ 유료)."""
+    opposite (출국 후 ↔ 출국 전, 이상 ↔ 미만, 무료 ↔ 유료). A clause naming two of one group
+    ("7일이 지나기 전에": after and before) is ambiguous and not read as a swap."""
     out = []
     for concept in answer.tokens:
-        other = lx.opposite(concept)
-        if other and other in ref.tokens and concept not in ref.tokens and other not in answer.tokens:
-            out.append((concept, other))
+        if concept in ref.tokens or lx.opposites(concept) & answer.tokens:
+            continue
+        for other in sorted(lx.opposites(concept)):
+            if other in ref.tokens:
+                out.append((concept, other))
     return out
 
 

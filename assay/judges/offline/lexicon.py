@@ -11,13 +11,14 @@ Each row of ``CONCEPTS`` is ``concept: (Korean forms, English forms)``:
   matches a lemma or, as a substring, the text (무료, 수 있, 돈 안) — verb forms are written as
   their stem (끄, 켜) or lemma (끄다);
 - an English form matches a word exactly, or as a prefix if it ends in ``*`` (refund* =
-  refund, refunds, refunded), or a phrase (``at least``) with word boundaries.
+  refund, refunds, refunded), or a phrase (``at least``) with word boundaries, or a regular
+  expression if it starts with ``re:`` ("no cancellation fee").
 
 Polarity is not a concept: 불가/cannot map to ``possible`` and the negation is counted
 separately (``NEGATION_*`` below), so "가입할 수 없습니다" and "you cannot join" carry the same
 concept with the same sign. ``OPPOSITES`` pairs concepts that reverse a condition (이상/미만,
 before/after, 무료/유료, 평일/주말): an answer that keeps a clause but swaps one for its opposite
-contradicts it.
+contradicts it; a group of more (우편/이메일/전화/방문/온라인) works the same way.
 
 The table is data: extend it with rows, keep one concept per meaning, and document new
 opposites here. It is hashed into the offline judges' version with the rule sources.
@@ -40,13 +41,22 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-# "Free" said as a negation (돈이 들지 않는다, no fee): the negation inside is part of the
-# concept, not a denial of the claim, so ``polarity`` does not count it.
+# "Free" is said with a negation as often as without (돈이 들지 않는다, 수수료는 없다, no fee):
+# so ``polarity`` counts the plain words (무료, free) as a negation too, and "무료입니다",
+# "수수료는 없습니다" and "돈이 들지 않습니다" all carry the same sign.
+FREE_WORDS_KO = ("무료", "공짜", "면제", "무상")
+FREE_WORDS_EN = ("free", "waived")
 FREE_NEGATED_KO = (
     "비용 없", "비용이 없", "비용은 없", "돈 안", "돈이 안", "수수료 없", "수수료가 없", "수수료는 없", "요금이 없", "요금은 없",
     "돈이 들지 않", "돈 들지 않", "돈은 들지 않", "비용이 들지 않", "비용은 들지 않", "비용이 발생하지 않", "부담 없", "부담이 없",
+    "수수료는 받지 않", "수수료를 받지 않", "요금은 받지 않", "요금을 받지 않", "비용은 받지 않", "비용을 받지 않", "돈을 받지 않",
+    "부과하지 않", "부과되지 않", "청구하지 않", "청구되지 않",
 )
-FREE_NEGATED_EN = ("no charge", "no fee", "no fees", "no cost", "without charge", "free of charge", "not charged", "no extra charge")
+FREE_NEGATED_EN = (
+    "no charge", "no fee", "no fees", "no cost", "without charge", "free of charge", "not charged", "no extra charge",
+    "no penalty", "no fine", "not be charged", "won't be charged",
+    r"re:\bno\s+(?:\w+\s+)?(?:fees?|charges?|penalt(?:y|ies)|costs?|fines?)\b",
+)
 
 CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # -- modality, price, conditions ------------------------------------------------------------
@@ -54,14 +64,14 @@ CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "allow": (("허가", "금지", "허락"), ("prohibit*", "forbid*", "forbidden", "permission", "permit")),
     "required": (("필수", "해야", "반드시", "의무", "필요"), ("must", "required", "require*", "need", "needs", "mandatory", "have to", "has to", "necessary")),
     "free": (
-        ("무료", "공짜", "면제", "무상", *FREE_NEGATED_KO),
-        ("free", "waived", *FREE_NEGATED_EN),
+        (*FREE_WORDS_KO, *FREE_NEGATED_KO),
+        (*FREE_WORDS_EN, *FREE_NEGATED_EN),
     ),
-    "paid": (("유료", "부과", "요금이 발생", "비용이 발생"), ("paid", "charged", "chargeable")),
+    "paid": (("유료", "요금이 발생", "비용이 발생"), ("paid", "charged", "chargeable")),
     "fee": (("수수료", "요금", "비용", "금액", "가격", "값"), ("fee", "fees", "charge", "cost*", "price*", "rate")),
     "penalty": (("과태료", "벌금", "위약금", "연체료"), ("fine", "fines", "penalty", "penalties", "late fee")),
     "discount": (("할인", "감면", "경감"), ("discount*", "reduc*")),
-    "within": (("이내", "안에", "내에", "까지"), ("within", "until", "no later than", "by")),
+    "within": (("이내", "안에", "내에", "까지", "동안", "일간", "개월간", "년간"), ("within", "until", "no later than", "by", "for")),
     "at_least": (("이상", "최소", "적어도"), ("at least", "minimum", "or more")),
     "at_most": (("이하", "최대", "한도"), ("at most", "maximum", "up to", "or less", "limit*")),
     "less_than": (("미만",), ("less than", "under", "below", "fewer than")),
@@ -70,6 +80,7 @@ CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "after": (("후", "이후", "다음", "뒤", "지나", "지난 뒤"), ("after", "following", "afterwards", "once", "then")),
     "every": (("마다", "매", "당"), ("every", "each", "per")),
     "only": (("뿐", "오직"), ("only", "solely", "exclusively")),
+    "separately": (("별도", "따로", "추가"), ("separate*", "extra", "additional*")),
     "include": (("포함",), ("include*", "included")),
     "exclude": (("제외", "불포함", "미포함", "빼고"), ("exclude*", "except*")),
     "weekday": (("평일", "주중", "근무일", "영업일"), ("weekday*", "working day*", "business day*", "monday to friday")),
@@ -94,7 +105,7 @@ CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "report": (("신고", "알리", "통보", "보고"), ("report*", "notify*", "inform")),
     "request": (("요청", "요구", "문의", "연락"), ("request*", "ask", "contact*")),
     "receive": (("받다", "수령", "수취"), ("receiv*", "get", "gets", "collect*")),
-    "send": (("보내", "발송", "전송"), ("send*", "sent", "mail")),
+    "send": (("보내", "발송", "전송"), ("send*", "sent")),
     "remove": (("제거", "빼내", "빼다", "꺼내", "삭제", "치우"), ("remov*", "take out", "pull out", "delet*")),
     "attach": (("부착", "붙이", "붙여"), ("attach*", "stick*", "affix*")),
     "dispose": (("배출", "내놓", "버리"), ("dispos*", "put out", "throw away", "discard*")),
@@ -116,7 +127,8 @@ CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "depart": (("출국", "출발"), ("depart*", "leav*", "travel*")),
     # -- things ---------------------------------------------------------------------------------
     "phone": (("전화", "고객센터", "콜센터", "상담센터"), ("phone", "call", "calls", "hotline", "customer center", "call center")),
-    "email": (("메일", "이메일", "전자우편"), ("email*", "e-mail*", "mail")),
+    "email": (("메일", "이메일", "전자우편"), ("email*", "e-mail*")),
+    "post": (("우편", "등기", "우체국"), ("post", "postal", "by mail", "mailed", "mail")),
     "password": (("비밀번호", "암호", "패스워드"), ("password*", "passcode*")),
     "account": (("계정", "아이디"), ("account*", "id")),
     "bank_account": (("계좌",), ("bank account*",)),
@@ -159,10 +171,12 @@ CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "jam": (("걸림", "끼임"), ("jam*", "stuck")),
 }
 
-# Pairs of concepts that reverse a condition: keeping the clause but swapping one for the
-# other contradicts the reference (이상 → 미만, 출국 전 → 출국 후, 무료 → 유료).
-OPPOSITES: tuple[tuple[str, str], ...] = (
+# Groups of concepts that exclude each other: an answer that keeps a clause but swaps one for
+# another of its group contradicts the reference (이상 → 미만, 출국 전 → 출국 후, 무료 → 유료,
+# 평일 → 주말, 우편 → 이메일, 성인 → 어린이).
+OPPOSITES: tuple[tuple[str, ...], ...] = (
     ("before", "after"),
+    ("within", "after"),
     ("at_least", "less_than"),
     ("at_most", "more_than"),
     ("free", "paid"),
@@ -170,16 +184,16 @@ OPPOSITES: tuple[tuple[str, str], ...] = (
     ("include", "exclude"),
     ("turn_on", "turn_off"),
     ("open", "close"),
-    ("online", "visit"),
-    ("adult", "child"),
+    ("online", "visit", "phone", "email", "post"),
+    ("adult", "child", "youth", "senior"),
 )
 
 # Negation cues counted once per clause, besides Kiwi's negation morphemes (않다, 없다, 못,
 # 안, 아니다): prefixes and nouns that deny (불가, 금지, 제외) and English words.
-NEGATION_KO = ("불가", "금지", "불포함", "제외", "미포함", "비대상")
+NEGATION_KO = ("불가", "금지", "불포함", "제외", "미포함", "비대상", *FREE_WORDS_KO)
 NEGATION_EN = re.compile(
     r"\b(?:not|never|no|cannot|can't|don't|doesn't|isn't|aren't|won't|wasn't|weren't|shouldn't|mustn't|"
-    r"without|impossible|unable|prohibited|forbidden|neither|nor|none|no longer)\b",
+    r"without|impossible|unable|prohibited|forbidden|neither|nor|none|no longer|" + "|".join(FREE_WORDS_EN) + r")\b",
     re.I,
 )
 # Conditional clauses: a negation inside "…하지 않으면" / "if … not" states a condition, not a
@@ -203,7 +217,9 @@ def _index() -> tuple[dict[str, str], list[tuple[str, str]], dict[str, str], lis
             if len(form) >= 2:
                 ko_sub.append((form, concept))
         for form in en:
-            if " " in form or "-" in form:
+            if form.startswith("re:"):
+                en_phrase.append((re.compile(form[3:], re.I), concept))
+            elif " " in form or "-" in form:
                 en_phrase.append((re.compile(r"\b" + re.escape(form.rstrip("*")) + (r"\w*" if form.endswith("*") else r"\b"), re.I), concept))
             elif form.endswith("*"):
                 en_prefix.append((form[:-1], concept))
@@ -214,23 +230,15 @@ def _index() -> tuple[dict[str, str], list[tuple[str, str]], dict[str, str], lis
 
 
 _KO_LEMMA, _KO_SUB, _EN_WORD_MAP, _EN_PREFIX, _EN_PHRASE = _index()
-_OPPOSITE_OF = {a: b for a, b in OPPOSITES} | {b: a for a, b in OPPOSITES}
+_OPPOSITES_OF: dict[str, frozenset[str]] = {}
+for _group in OPPOSITES:
+    for _concept in _group:
+        _OPPOSITES_OF[_concept] = _OPPOSITES_OF.get(_concept, frozenset()) | (frozenset(_group) - {_concept})
 
 
-def absorbed_negations(text: str) -> int:
-    """Negations that belong to a "free" form (돈이 들지 않, no fee) rather than to the claim."""
-    low = text.lower()
-    count = 0
-    for form in sorted((*FREE_NEGATED_KO, *FREE_NEGATED_EN), key=len, reverse=True):
-        hits = len(re.findall(r"\b" + re.escape(form) + r"\b", low)) if form.isascii() else low.count(form)
-        if hits:
-            count += hits
-            low = low.replace(form, " ")
-    return count
-
-
-def opposite(concept: str) -> str | None:
-    return _OPPOSITE_OF.get(concept)
+def opposites(concept: str) -> frozenset[str]:
+    """The concepts that exclude ``concept`` (its groups in ``OPPOSITES`` without it)."""
+    return _OPPOSITES_OF.get(concept, frozenset())
 
 
 def concept_of_lemma(lemma: str) -> str | None:

@@ -299,6 +299,12 @@ REFUSAL_CUES = (
     "not mention",
     "no details",
     "not available in the",
+    "n't mention",
+    "n't say",
+    "n't state",
+    "n't specify",
+    "n't provide",
+    "n't include",
 )
 # The answer calls a statement false ("다음은 사실이 아닙니다: … 모두 틀렸습니다").
 DEBUNK_CUES = (
@@ -450,7 +456,7 @@ CLARIFY_CUES = (
 
 
 def has_any(text: str, cues: tuple[str, ...] | set[str]) -> bool:
-    low = normalize(text).lower()
+    low = normalize(text).lower().replace("\u2019", "'")
     return any(cue.lower() in low for cue in cues)
 
 
