@@ -5,10 +5,13 @@
 Each side runs in its own fresh Python process (``git archive BASE assay`` unpacked into a
 temporary directory for the base, this checkout for the head), judging the bundled rag_qa
 answers (``datasets/rag_qa``) with the rag_answer prompt, cycling through the cases and the three
-offline judges until ``calls`` judgements are made. The two sides alternate for ``rounds``
-rounds so the machine's load affects them alike. Printed: milliseconds per call (best and
-mean of the rounds), the first call's warm-up cost (Kiwi's model load, outside the per-call
-figure) and the head/base ratio. Asserts nothing.
+offline judges until ``calls`` judgements are made (each case by the three judges in turn, as a
+jury step does). Two modes: *cold* empties every memo cache of ``assay`` at the start of each
+pass over the cases, as a run of new texts would (the three judges of one case still share
+them); *warm* keeps them. The sides alternate for ``rounds`` rounds so the machine's load
+affects them alike. Printed: milliseconds per call (best and mean of the rounds), the first
+call's warm-up cost (Kiwi's model load, outside the per-call figure) and the head/base ratio.
+Asserts nothing.
 """
 
 from __future__ import annotations
@@ -43,14 +46,20 @@ for gen in read("generations.jsonl"):
         "reference_answer": case["reference_answer"],
         "contexts": [chunk["text"] for chunk in gen["retrieved"][:10]],
     })
+import functools, gc
 prompt = get_prompt("rag_answer")
 jury = offline_jury()
-calls = int(sys.argv[3])
+calls, cold = int(sys.argv[3]), sys.argv[4] == "cold"
 started = time.perf_counter()
 jury[0].verdict(prompt, items[0])
 warmup = time.perf_counter() - started
+caches = [f for f in gc.get_objects() if isinstance(f, functools._lru_cache_wrapper)
+          and getattr(f, "__module__", "").startswith("assay.")]
 started = time.perf_counter()
 for i in range(calls):
+    if cold and i % (3 * len(items)) == 0:
+        for f in caches:
+            f.cache_clear()  # every pass over the cases starts cold, as new texts would
     jury[i % 3].verdict(prompt, items[(i // 3) % len(items)])
 elapsed = time.perf_counter() - started
 print(json.dumps({"per_call_ms": 1000 * elapsed / calls, "warmup_s": warmup, "cases": len(items)}))
@@ -65,9 +74,9 @@ def export(ref: str, into: Path) -> Path:
     return into
 
 
-def measure(code_root: Path, calls: int) -> dict[str, float]:
+def measure(code_root: Path, calls: int, mode: str) -> dict[str, float]:
     out = subprocess.run(
-        [sys.executable, "-c", WORKER, str(code_root), str(ROOT), str(calls)],
+        [sys.executable, "-c", WORKER, str(code_root), str(ROOT), str(calls), mode],
         check=True, capture_output=True, text=True,
     )
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -81,19 +90,24 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         sides = {f"base ({args.base})": export(args.base, Path(tmp)), "head (this tree)": ROOT}
-        results: dict[str, list[dict[str, float]]] = {name: [] for name in sides}
+        results: dict[tuple[str, str], list[dict[str, float]]] = {
+            (mode, name): [] for mode in ("cold", "warm") for name in sides
+        }
         for _ in range(args.rounds):
-            for name, code_root in sides.items():
-                results[name].append(measure(code_root, args.calls))
+            for mode, name in results:
+                results[(mode, name)].append(measure(sides[name], args.calls, mode))
     print(f"rag_answer offline judgements: {args.calls} per round x {args.rounds} rounds, each side in a fresh process")
-    print(f"{'side':22} {'best ms/call':>13} {'mean ms/call':>13} {'warm-up s':>10}")
-    best = {}
-    for name, runs in results.items():
+    print("cold: every pass over the bundled cases starts with empty memo caches (as a run of new")
+    print("texts does; the three judges of one case still share them); warm: caches kept across passes")
+    print(f"{'mode':5} {'side':22} {'best ms/call':>13} {'mean ms/call':>13} {'warm-up s':>10}")
+    best: dict[tuple[str, str], float] = {}
+    for (mode, name), runs in results.items():
         per_call = [r["per_call_ms"] for r in runs]
-        best[name] = min(per_call)
-        print(f"{name:22} {best[name]:13.3f} {sum(per_call) / len(per_call):13.3f} {runs[0]['warmup_s']:10.2f}")
-    base_name, head_name = list(best)
-    print(f"head / base (best): {best[head_name] / best[base_name]:.2f}x")
+        best[(mode, name)] = min(per_call)
+        print(f"{mode:5} {name:22} {best[(mode, name)]:13.3f} {sum(per_call) / len(per_call):13.3f} {runs[0]['warmup_s']:10.2f}")
+    base_name, head_name = list(sides)
+    for mode in ("cold", "warm"):
+        print(f"{mode}: head / base (best) {best[(mode, head_name)] / best[(mode, base_name)]:.2f}x")
     return 0
 
 

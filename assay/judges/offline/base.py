@@ -102,6 +102,14 @@ class OfflineJudge(LocalJudge, *FAMILY_RULES):
         return sum(w for u, w in target.items() if u in source) / total
 
     @staticmethod
+    def coverage_any(target: Units, *sources: Units) -> float | None:
+        """``coverage(target, union(*sources))`` without building the union."""
+        total = sum(target.values())
+        if total <= 0:
+            return None
+        return sum(w for u, w in target.items() if any(u in s for s in sources)) / total
+
+    @staticmethod
     def similarity(a: Units, b: Units) -> float:
         dot = sum(w * b[u] for u, w in a.items() if u in b)
         na = math.sqrt(sum(w * w for w in a.values()))

@@ -67,6 +67,7 @@ NO_ANSWER_IN_DOCS = (
 )
 
 
+@lru_cache(maxsize=4096)
 def reference_refuses(reference: str) -> bool:
     """The reference itself says the documents do not hold the answer (and states no figure)."""
     return tx.has_any(reference, NO_ANSWER_IN_DOCS) and not tx.quantities(reference)
@@ -83,6 +84,7 @@ def debunks(answer: str, reference: str) -> list[str]:
     return [c for c in tx.DEBUNK_CUES if tx.has_any(answer, (c,)) and not tx.has_any(reference, (c,))]
 
 
+@lru_cache(maxsize=4096)
 def refuses(answer: str, reference: str, question: str = "") -> bool:
     """The answer declines to answer: a refusal cue that the reference does not itself use,
     in an answer that states none of the reference's figures or entities."""
@@ -151,9 +153,14 @@ def figure_findings(answer: str, reference: str, question: str) -> list[Finding]
     return out
 
 
+@lru_cache(maxsize=4096)
+def _word_stems(text: str) -> tuple[str, ...]:
+    return tuple(tx.strip_suffix(re.sub(r"[^\w가-힣-]", "", w)) for w in tx.normalize(tx.strip_citations(text)).split())
+
+
 def _neighbours(entity: str, text: str) -> set[str]:
     """Stems of the words right before and after the word holding ``entity``."""
-    words = [tx.strip_suffix(re.sub(r"[^\w가-힣-]", "", w)) for w in tx.normalize(tx.strip_citations(text)).split()]
+    words = _word_stems(text)
     out: set[str] = set()
     for i, word in enumerate(words):
         if entity in word:
@@ -233,6 +240,7 @@ _CONDITIONAL_ENDINGS = frozenset({"면", "으면", "다면", "ㄴ다면", "는�
 _MODIFIER_TAGS = frozenset({"ETM"})
 
 
+@lru_cache(maxsize=4096)
 def polarity(text: str) -> int:
     """Parity of the negations that make a claim (1 negative, 0 affirmative): Kiwi's
     negation morphemes (않다/없다/못/안/아니다) except inside a condition (…하지 않으면,
@@ -263,8 +271,9 @@ class _Clause:
     sign: int
 
 
-def _clauses(text: str) -> list[_Clause]:
-    return [_Clause(c, claim_tokens(c), polarity(c)) for c in tx.segments(text)]
+@lru_cache(maxsize=4096)
+def _clauses(text: str) -> tuple[_Clause, ...]:
+    return tuple(_Clause(c, claim_tokens(c), polarity(c)) for c in tx.segments(text))
 
 
 def _reversed_concepts(answer: _Clause, ref: _Clause) -> list[tuple[str, str]]:
@@ -359,8 +368,10 @@ def no_answer_findings(answer: str, reference: str, question: str) -> list[Findi
     return []
 
 
-def rag_findings(answer: str, reference: str, question: str) -> list[Finding]:
-    """Every finding for one answer, strongest first."""
+@lru_cache(maxsize=4096)
+def rag_findings(answer: str, reference: str, question: str) -> tuple[Finding, ...]:
+    """Every finding for one answer, strongest first (memoised: the three offline judges
+    ask the same question of the same texts)."""
     found: list[Finding] = []
     cues = debunks(answer, reference)
     if cues:
@@ -370,9 +381,10 @@ def rag_findings(answer: str, reference: str, question: str) -> list[Finding]:
     found += yes_no_findings(answer, reference)
     found += polarity_findings(answer, reference, question)
     found += no_answer_findings(answer, reference, question)
-    return sorted(found, key=lambda f: f.cap)
+    return tuple(sorted(found, key=lambda f: f.cap))
 
 
+@lru_cache(maxsize=4096)
 def key_facts_present(answer: str, reference: str, question: str) -> tuple[int, int]:
     """(present, total) of the reference's figures and entities not in the question."""
     asked = tx.quantities(question)
@@ -384,6 +396,7 @@ def key_facts_present(answer: str, reference: str, question: str) -> tuple[int, 
     return present, len(figs) + len(ents)
 
 
+@lru_cache(maxsize=4096)
 def meaning_coverage(answer: str, reference: str, question: str, cross_language: bool = False) -> tuple[float, int]:
     """(share, size) of what the reference is about (``claim_tokens`` not in the question;
     all of them if the question takes every one) that the answer also says, in any wording.
@@ -399,6 +412,7 @@ def meaning_coverage(answer: str, reference: str, question: str, cross_language:
     return len(key & said) / len(key), len(key)
 
 
+@lru_cache(maxsize=4096)
 def figures_all_present(answer: str, reference: str, question: str) -> bool:
     """Every figure of the reference (not in the question) is in the answer, in any notation."""
     asked = tx.quantities(question)

@@ -43,6 +43,11 @@ def citations(text: str) -> list[int]:
 
 def sentences(text: str) -> list[str]:
     """Sentences and lines; markdown headers and list markers are kept as their own items."""
+    return list(_sentences(text))
+
+
+@lru_cache(maxsize=8192)
+def _sentences(text: str) -> tuple[str, ...]:
     out: list[str] = []
     for line in normalize(text).splitlines():
         line = line.strip()
@@ -61,7 +66,7 @@ def sentences(text: str) -> list[str]:
             else:
                 merged.append(part)
         out.extend(p.strip() for p in merged if p.strip())
-    return out
+    return tuple(out)
 
 
 def headers(text: str) -> list[str]:
@@ -70,8 +75,13 @@ def headers(text: str) -> list[str]:
 
 def segments(text: str) -> list[str]:
     """Finer pieces than sentences (clauses split on , ; · / and line breaks), for memory noise."""
+    return list(_segments(text))
+
+
+@lru_cache(maxsize=8192)
+def _segments(text: str) -> tuple[str, ...]:
     parts = re.split(r"[.!?;·\n]+|,\s+|\s/\s", normalize(text))
-    return [p.strip() for p in parts if len(p.strip()) >= 2]
+    return tuple(p.strip() for p in parts if len(p.strip()) >= 2)
 
 
 # -- quantities: assay.metrics.quantities (shared with the memory metrics) ----------------------
@@ -192,6 +202,7 @@ _QUANTITY_TEXT = re.compile(
 )
 
 
+@lru_cache(maxsize=65536)
 def strip_suffix(word: str, keep: int = 2) -> str:
     """Remove one trailing verb ending, then one particle, keeping at least ``keep`` characters."""
     for suffix in _ENDINGS:
@@ -456,8 +467,14 @@ CLARIFY_CUES = (
 
 
 def has_any(text: str, cues: tuple[str, ...] | set[str]) -> bool:
-    low = normalize(text).lower().replace("\u2019", "'")
+    low = lowered(text)
     return any(cue.lower() in low for cue in cues)
+
+
+@lru_cache(maxsize=8192)
+def lowered(text: str) -> str:
+    """The text normalised and case-folded, typographic apostrophes made plain (for cue search)."""
+    return normalize(text).lower().replace("\u2019", "'")
 
 
 def intent_of(text: str) -> str | None:

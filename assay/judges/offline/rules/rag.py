@@ -70,7 +70,7 @@ class RagRules:
         key = self.minus(u_r, u_q) or u_r
         n = self.coverage(key, u_a) or 0.0
         new = self.minus(u_a, u_q)
-        p = self.coverage(new, self.union(u_r, u_c))
+        p = self.coverage_any(new, u_r, u_c)
         p = 1.0 if p is None else p
         q = self.coverage(u_qcore, u_a)
         q = 1.0 if q is None else q
