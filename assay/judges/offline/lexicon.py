@@ -93,7 +93,7 @@ CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "carefully": (("조심", "천천히", "주의", "살살"), ("careful*", "gently", "slowly")),
     # -- actions ------------------------------------------------------------------------------
     "apply": (("신청", "접수", "가입", "등록"), ("apply", "applies", "applied", "application*", "sign up", "enrol*", "enroll*", "register*", "registration", "join", "subscrib*")),
-    "issue": (("발급", "떼", "발행", "뗄"), ("issue", "issued", "issuance", "issuing", "obtain*")),
+    "issue": (("발급", "떼", "발행", "뗄"), ("issue", "issued", "issuance", "issuing", "reissu*", "obtain*")),
     "submit": (("제출", "청구"), ("submit*", "file", "filed", "claim*")),
     "pay": (("납부", "결제", "지불", "내다", "송금"), ("pay", "pays", "paid", "payment*")),
     "change": (("변경", "바꾸", "바꿔", "수정", "교체"), ("change*", "modif*", "updat*", "replac*")),
@@ -145,6 +145,9 @@ CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "child": (("어린이", "아동", "소아", "아이"), ("child*", "kid*", "minor*")),
     "youth": (("청소년", "학생"), ("youth*", "teen*", "student*")),
     "senior": (("노인", "어르신", "경로", "고령자"), ("senior*", "elderly")),
+    "card": (("카드",), ("card", "cards")),
+    "member": (("회원", "멤버십"), ("member*",)),
+    "customer": (("고객", "이용자", "사용자"), ("customer*", "user*", "client*")),
     "loan": (("대출", "융자"), ("loan*", "borrow*")),
     "interest": (("금리", "이자", "이율"), ("interest",)),
     "security": (("보안",), ("security", "secur*")),
