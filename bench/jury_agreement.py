@@ -24,7 +24,9 @@ The agent prompt's ``intent_label`` (categorical) is reported as exact agreement
 Sets: in-sample (``datasets/judgments/labelled.jsonl``, the set the cut-offs were set on; the
 bundled rag_qa and memory labels, which the rules have been checked against) and held-out
 (``bench/heldout/<suite>/labelled.jsonl``: new domains, labelled by the rubric in
-``docs/judges.md`` before the jury first ran on them, never tuned on).
+``docs/judges.md`` before the jury first ran on them, never tuned on). A held-out set that rules
+were later developed against is printed as DEV (``DEV_SETS``): its figures are no longer
+held-out figures.
 
     python bench/jury_agreement.py [--data PATH] [--details] [--no-heldout]
 
@@ -51,6 +53,10 @@ from assay.judges.offline import offline_jury  # noqa: E402
 from assay.judges.prompts import get_prompt  # noqa: E402
 
 ENSEMBLE = "ensemble"
+# Held-out sets that rules have since been developed against: reported as dev sets, not held-out.
+DEV_SETS = {
+    "rag_qa": "the offline meaning rules (figure forms, bilingual lexicon, clause polarity) were developed against it",
+}
 
 
 def ranks(values: Sequence[float]) -> list[float]:
@@ -145,9 +151,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.no_heldout:
         for suite_dir in sorted((ROOT / "bench" / "heldout").iterdir()):
             data = suite_dir / "labelled.jsonl"
-            if data.is_file():
+            if not data.is_file():
+                continue
+            if suite_dir.name in DEV_SETS:
+                print(f"\n== DEV {data.relative_to(ROOT)}: was held-out; {DEV_SETS[suite_dir.name]}")
+            else:
                 print(f"\n== HELD-OUT {data.relative_to(ROOT)}: new domain, labelled before the jury ran, never tuned on")
-                agreement(read_jsonl(data), args.details)
+            agreement(read_jsonl(data), args.details)
     return 0
 
 
