@@ -78,81 +78,69 @@ def test_values_that_differ_still_differ():
     assert canonical_figures("두 번째 창구") == "두 번째 창구"  # an ordinal is not a count
 
 
-def test_time_in_another_notation_is_correct_and_a_wrong_hour_is_wrong():
-    ref = "은행 창구는 평일 오전 9시부터 오후 4시까지 운영합니다."
-    q = "은행 창구 영업시간은 언제인가요?"
-    correct("창구는 평일 09:00~16:00에 운영합니다.", ref, q)
-    found = wrong("은행 창구는 평일 오전 9시부터 오후 6시까지 운영합니다.", ref, q)
-    assert any("figure-substitution" in v["feedback"] and "18시" in v["feedback"] for v in found)
+# (case, question, reference, a correct answer, a wrong answer, evidence the wrong one's feedback names)
+RIGHT_AND_WRONG = [
+    ("time in another notation", "은행 창구 영업시간은 언제인가요?", "은행 창구는 평일 오전 9시부터 오후 4시까지 운영합니다.",
+     "창구는 평일 09:00~16:00에 운영합니다.", "은행 창구는 평일 오전 9시부터 오후 6시까지 운영합니다.", "18시"),
+    ("duration in other units", "도서관 대출 기간은 며칠인가요?", "도서 대출 기간은 14일입니다.",
+     "책은 2주 동안 빌릴 수 있어요.", "도서 대출 기간은 10일입니다.", "figure-substitution"),
+    ("native day count", "계정은 언제 발급되나요?", "신규 계정은 입사일 하루 전에 발급됩니다.",
+     "신규 계정은 입사 1일 전에 발급돼요.", "신규 계정은 입사일 3일 전에 발급됩니다.", "figure-substitution"),
+    ("wrong date beside a right amount", "행사 날짜와 참가비는?", "행사는 2025년 5월 10일에 열리며 참가비는 10,000원입니다.",
+     "행사는 2025-05-10에 열리고 참가비는 1만 원이에요.", "행사는 2025년 5월 3일에 열리며 참가비는 1만 원입니다.", "figure-substitution"),
+    ("English answer compared by concepts", "회원 카드 재발급 비용은 얼마인가요?", "회원 카드 재발급은 무료입니다.",
+     "Reissuing a membership card is free of charge.", "Reissuing a membership card is not free; a fee is charged.", "polarity"),
+    ("English answer with the other sign", "만 19세 미만도 가입할 수 있나요?", "만 19세 미만은 가입할 수 없습니다.",
+     "No. People under 19 cannot sign up.", "Yes, people under 19 can sign up.", "polarity"),
+    ("English answer with English times", "외래 진료 접수 시간은?", "외래 진료 접수는 평일 오전 8시 30분부터 오후 5시까지 받습니다.",
+     "Outpatient registration runs 8:30 a.m. to 5 p.m. on weekdays.", "Outpatient registration runs 9 a.m. to 5 p.m. on weekdays.",
+     "figure-substitution"),
+    ("free said as a negation", "요금제 변경 수수료가 있나요?", "요금제 변경 시 별도의 수수료는 없습니다.",
+     "요금제를 바꿔도 수수료는 따로 받지 않습니다.", "요금제 변경 시 수수료 3,000원이 부과됩니다.", "정확도 1"),
+    ("reworded negation", "해외여행자보험은 출국 후에도 가입할 수 있나요?",
+     "아니요. 해외여행자보험은 출국 전에만 가입할 수 있으며, 출국 후에는 가입할 수 없습니다.",
+     "출국한 다음에는 가입이 안 되고, 반드시 출국 전에 가입해야 합니다.", "네, 해외여행자보험은 출국 후에도 가입할 수 있습니다.", "yes-no"),
+]
 
 
-def test_duration_in_other_units_and_native_numbers():
-    q = "도서관 대출 기간은 며칠인가요?"
-    correct("책은 2주 동안 빌릴 수 있어요.", "도서 대출 기간은 14일입니다.", q)
-    wrong("신규 계정은 입사일 3일 전에 발급됩니다.", "신규 계정은 입사일 하루 전에 발급됩니다.", "계정은 언제 발급되나요?")
+@pytest.mark.parametrize(
+    ("question", "reference", "right", "wrong_answer", "evidence"),
+    [case[1:] for case in RIGHT_AND_WRONG],
+    ids=[case[0] for case in RIGHT_AND_WRONG],
+)
+def test_right_answer_scores_high_and_its_wrong_twin_low(
+    question: str, reference: str, right: str, wrong_answer: str, evidence: str
+):
+    correct(right, reference, question)
+    found = wrong(wrong_answer, reference, question)
+    assert any(evidence in v["feedback"] for v in found), [v["feedback"] for v in found]
 
 
-def test_wrong_date_beside_right_amount_in_other_notations():
-    ref = "행사는 2025년 5월 10일에 열리며 참가비는 10,000원입니다."
-    q = "행사 날짜와 참가비는?"
-    correct("행사는 2025-05-10에 열리고 참가비는 1만 원이에요.", ref, q)
-    found = wrong("행사는 2025년 5월 3일에 열리며 참가비는 1만 원입니다.", ref, q)
-    assert all("figure-substitution" in v["feedback"] for v in found)
-
-
-# -- English answers against Korean references -------------------------------------------------
-
-
-def test_english_answer_without_figures_is_compared_by_concepts():
-    ref = "회원 카드 재발급은 무료입니다."
-    q = "회원 카드 재발급 비용은 얼마인가요?"
-    verdicts = correct("Reissuing a membership card is free of charge.", ref, q)
+def test_english_answer_names_how_it_was_compared():
+    verdicts = correct("Reissuing a membership card is free of charge.", "회원 카드 재발급은 무료입니다.", "재발급 비용은?")
     assert "이중 언어 사전" in verdicts[0]["feedback"]
-    wrong("Reissuing a membership card is not free; a fee is charged.", ref, q)
-
-
-def test_english_answer_with_reversed_polarity_is_wrong():
-    ref = "만 19세 미만은 가입할 수 없습니다."
-    q = "만 19세 미만도 가입할 수 있나요?"
-    correct("No. People under 19 cannot sign up.", ref, q)
-    found = wrong("Yes, people under 19 can sign up.", ref, q)
-    assert any("polarity" in v["feedback"] for v in found)
-
-
-def test_english_answer_with_figures_in_english_notation():
-    ref = "외래 진료 접수는 평일 오전 8시 30분부터 오후 5시까지 받습니다."
-    q = "외래 진료 접수 시간은?"
-    correct("Outpatient registration runs 8:30 a.m. to 5 p.m. on weekdays.", ref, q)
-    wrong("Outpatient registration runs 9 a.m. to 5 p.m. on weekdays.", ref, q)
 
 
 # -- paraphrase without shared words ------------------------------------------------------------
 
 
-def test_paraphrase_in_other_words_is_credited_with_its_evidence():
-    ref = "프린터 전원을 끄고 앞면 커버를 연 다음 걸린 용지를 조심스럽게 제거한 후 전원을 다시 켭니다."
-    q = "프린터 용지 걸림은 어떻게 해결하나요?"
-    verdicts = correct("전원을 끈 뒤 앞 덮개를 열어 걸린 종이를 천천히 빼내고, 다시 전원을 켜면 됩니다.", ref, q)
-    assert any("다른 표현의 같은 답변" in v["feedback"] for v in verdicts)
-
-
-def test_free_said_as_a_negation_is_the_same_claim():
-    q = "요금제 변경 수수료가 있나요?"
-    ref = "요금제 변경 시 별도의 수수료는 없습니다."
-    correct("요금제를 바꿔도 수수료는 따로 받지 않습니다.", ref, q)
-    correct("요금제 변경은 무료입니다.", ref, q)
-    wrong("요금제 변경 시 수수료 3,000원이 부과됩니다.", ref, q)
+@pytest.mark.parametrize(
+    ("expected", "answer", "reference", "question", "evidence"),
+    [
+        ("correct", "전원을 끈 뒤 앞 덮개를 열어 걸린 종이를 천천히 빼내고, 다시 전원을 켜면 됩니다.",
+         "프린터 전원을 끄고 앞면 커버를 연 다음 걸린 용지를 조심스럽게 제거한 후 전원을 다시 켭니다.",
+         "프린터 용지 걸림은 어떻게 해결하나요?", "다른 표현의 같은 답변"),
+        ("wrong", "주차장 이용 요금은 주차장 이용 요금 기준에 따라 주차장 요금이 정해집니다.",
+         "주차장 이용 요금은 1시간에 3,000원입니다.", "주차장 이용 요금은 얼마인가요?", "no-answer"),
+    ],
+    ids=["paraphrase in other words is credited", "keyword stuffing with a predicate"],
+)
+def test_rule_evidence_is_in_the_feedback(expected: str, answer: str, reference: str, question: str, evidence: str):
+    verdicts = (correct if expected == "correct" else wrong)(answer, reference, question)
+    assert any(evidence in v["feedback"] for v in verdicts)
 
 
 # -- negation and contradiction -----------------------------------------------------------------
-
-
-def test_reworded_negation_agrees_and_a_flipped_one_does_not():
-    ref = "아니요. 해외여행자보험은 출국 전에만 가입할 수 있으며, 출국 후에는 가입할 수 없습니다."
-    q = "해외여행자보험은 출국 후에도 가입할 수 있나요?"
-    correct("출국한 다음에는 가입이 안 되고, 반드시 출국 전에 가입해야 합니다.", ref, q)
-    found = wrong("네, 해외여행자보험은 출국 후에도 가입할 수 있습니다.", ref, q)
-    assert any("yes-no" in v["feedback"] for v in found)
 
 
 def test_negation_inside_a_modifier_or_condition_is_not_a_denial():
@@ -202,13 +190,6 @@ def test_refusal_is_correct_when_the_reference_says_the_documents_hold_no_answer
         assert [v["accuracy"] for v in verdicts] == [5, 5, 5], answer
     wrong("주차장 이용 요금은 시간당 2,000원입니다.", none, q)
     wrong("The documents do not say how much parking costs.", "주차장 요금은 1시간에 3,000원입니다.", q)
-
-
-def test_keyword_stuffing_with_a_predicate_is_not_an_answer():
-    ref = "주차장 이용 요금은 1시간에 3,000원입니다."
-    q = "주차장 이용 요금은 얼마인가요?"
-    found = wrong("주차장 이용 요금은 주차장 이용 요금 기준에 따라 주차장 요금이 정해집니다.", ref, q)
-    assert all("no-answer" in v["feedback"] for v in found)
 
 
 def test_proper_noun_swap_only_in_the_same_slot():

@@ -209,9 +209,13 @@ def claim_tokens(text: str) -> frozenset[str]:
     mapped to their lexicon concept (떼다 → issue, free → free, 뒤 → after), other lemmas as
     they are, English words the same way, and figures as ``#value unit`` in their smallest
     unit (2주 → #14일)."""
+    return _claim_tokens(text, tx.analyse(text))
+
+
+def _claim_tokens(text: str, morphs: tuple[tx.Morph, ...]) -> frozenset[str]:
     out: set[str] = set(lx.phrase_concepts(tx.normalize(text)))
     out.update(lx.english_concepts(tx.normalize(text)))
-    for m in tx.analyse(text):
+    for m in morphs:
         if m.tag not in CONTENT_TAGS or m.lemma in _WEAK_TOKENS:
             continue
         concept = lx.concept_of_lemma(m.lemma)
@@ -248,7 +252,10 @@ def polarity(text: str) -> int:
     and English negations outside if/unless clauses. "Free" words (무료, free) count as a
     negation, since free is as often said "돈이 들지 않습니다" or "no fee". So "할 수 없습니다",
     "불가합니다" and "cannot" are negative, and "무료입니다" has the sign of "수수료는 없습니다"."""
-    morphs = tx.analyse(text)
+    return _polarity(text, tx.analyse(text))
+
+
+def _polarity(text: str, morphs: tuple[tx.Morph, ...]) -> int:
     count = 0
     for i, m in enumerate(morphs):
         if m.lemma in tx.NEGATION_LEMMAS and m.tag in {"VX", "VA", "VCN", "MAG"}:
@@ -273,7 +280,16 @@ class _Clause:
 
 @lru_cache(maxsize=4096)
 def _clauses(text: str) -> tuple[_Clause, ...]:
-    return tuple(_Clause(c, claim_tokens(c), polarity(c)) for c in tx.segments(text))
+    """The text's clauses with their tokens and sign, from one analysis of the whole text
+    (Kiwi's morpheme offsets say which clause each morpheme belongs to)."""
+    if tx.CITATION_RE.search(text):  # offsets would shift where tags are removed
+        return tuple(_Clause(c, claim_tokens(c), polarity(c)) for c in tx.segments(text))
+    morphs = tx.analyse(text)
+    out = []
+    for clause, start, end in tx.segment_spans(text):
+        own = tuple(m for m in morphs if start <= m.start < end)
+        out.append(_Clause(clause, _claim_tokens(clause, own), _polarity(clause, own)))
+    return tuple(out)
 
 
 def _reversed_concepts(answer: _Clause, ref: _Clause) -> list[tuple[str, str]]:

@@ -78,10 +78,28 @@ def segments(text: str) -> list[str]:
     return list(_segments(text))
 
 
+_SEGMENT_BREAK = re.compile(r"[.!?;·\n]+|,\s+|\s/\s")
+
+
 @lru_cache(maxsize=8192)
 def _segments(text: str) -> tuple[str, ...]:
-    parts = re.split(r"[.!?;·\n]+|,\s+|\s/\s", normalize(text))
-    return tuple(p.strip() for p in parts if len(p.strip()) >= 2)
+    return tuple(piece for piece, _, _ in segment_spans(text))
+
+
+@lru_cache(maxsize=8192)
+def segment_spans(text: str) -> tuple[tuple[str, int, int], ...]:
+    """``segments`` with their (start, end) offsets in ``normalize(text)``."""
+    norm = normalize(text)
+    out: list[tuple[str, int, int]] = []
+    pos = 0
+    for brk in [*_SEGMENT_BREAK.finditer(norm), None]:
+        end = brk.start() if brk else len(norm)
+        piece = norm[pos:end]
+        if len(piece.strip()) >= 2:
+            lead = len(piece) - len(piece.lstrip())
+            out.append((piece.strip(), pos + lead, pos + lead + len(piece.strip())))
+        pos = brk.end() if brk else end
+    return tuple(out)
 
 
 # -- quantities: assay.metrics.quantities (shared with the memory metrics) ----------------------
@@ -128,6 +146,7 @@ NEGATION_LEMMAS = {"않다", "못", "안", "없다", "아니다", "못하다"}
 class Morph:
     lemma: str
     tag: str
+    start: int = 0  # character offset in strip_citations(normalize(text))
 
 
 @lru_cache(maxsize=8192)
@@ -139,7 +158,7 @@ def analyse(text: str) -> tuple[Morph, ...]:
         lemma = getattr(tok, "lemma", tok.form) or tok.form
         if tag in {"VV", "VA", "VX", "VCN"} and not lemma.endswith("다"):
             lemma += "다"
-        out.append(Morph(lemma, tag))
+        out.append(Morph(lemma, tag, tok.start))
     return tuple(out)
 
 
