@@ -140,10 +140,15 @@ def test_bundled_answers_people_marked_wrong_score_at_most_two(case_id):
 def test_claim_checks_are_part_of_every_offline_judge_version():
     from assay.judges.offline.base import OfflineJudge
 
-    claims_file = Path(cl.__file__).resolve()
-    assert claims_file in OfflineJudge.rule_files
-    for judge in offline_jury():
-        assert claims_file in type(judge).rule_files
+    from assay.judges.offline import lexicon
+    from assay.metrics import figure_forms
+
+    # The claim checks, the lexicon they read and the figure notations they compare.
+    for module in (cl, lexicon, figure_forms):
+        source = Path(module.__file__).resolve()
+        assert source in OfflineJudge.rule_files
+        for judge in offline_jury():
+            assert source in type(judge).rule_files
 
 
 def test_not_true_is_right_when_the_reference_says_no_and_a_cue_inside_an_answer_is_not_a_refusal():

@@ -17,18 +17,31 @@ cap on accuracy with its evidence, which the rag rules apply after the signal sc
                                 is compared on its own)
     entity-substitution   1     a reference entity is missing and the answer names another
                                 entity of the same kind (…은행, …점, proper noun, Latin name)
-    key-entity-missing    2     who/which/where questions: the reference's first entity not
-                                in the question is absent from the answer
-    polarity              2     an answer clause and its closest reference clause differ
-                                in negation (않/없/못/아니/불가/금지, not/never/no/cannot)
-    no-answer             1     the answer has no sentence (no predicate) or ≥ 70 % of its
-                                words repeat the question, and it holds no reference figure
+    key-entity-missing    2     누구/어디/어느/who/which/where questions: the reference's first
+                                entity not in the question is absent from the answer
+    yes-no                1     the answer opens with 네/yes and the reference with 아니요/no,
+                                or the other way round
+    polarity              2     every reference clause an answer clause aligns with best
+                                (shared claim tokens: lexicon concepts, lemmas, figures) has
+                                the other sign (않/없/못/아니/불가/금지/무료, not/cannot/free…;
+                                not inside a condition or a modifier)
+    reversed-condition    2     same sign, but the answer swapped a concept for one of its
+                                exclusive group (전/후, 이상/미만, 평일/주말, 우편/이메일…)
+    no-answer             1     no reference figure, and no sentence (no predicate), or
+                                ≥ 70 % of its words repeat the question, or its words repeat
+                                themselves (≤ 60 % distinct, ≥ 40 % from the question)
     ====================  ====  ===========================================================
+
+Figures are compared after ``figure_forms.canonical_figures`` (08:00 = 오전 8시, 2주 = 14일,
+1만 원 = 10,000 won); concepts come from the bilingual ``lexicon``.
 
 Refusals: ``reference_refuses`` says the reference itself states the documents do not hold
 the answer; a refusal then is correct. ``cross_language`` says the answer is written in Latin
-script against a Hangul reference; such answers are scored on figures and Latin names only
-(words cannot be compared across languages here, and names are not transliterated).
+script against a Hangul reference; such answers are scored on figures, Latin names and the
+lexicon's concepts with their polarity (Korean words outside the lexicon are not translated and
+names are not transliterated). ``meaning_coverage`` is the share of the reference's claim
+tokens an answer says in any wording: the rag rules credit an answer whose every checkable
+claim agrees.
 """
 
 from __future__ import annotations

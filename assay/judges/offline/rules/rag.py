@@ -12,7 +12,10 @@ perfect answers, so a wrong answer's relevance is capped at 4.
     refusal, and the reference says the           5           5                5
     documents hold no answer
     an answer where the reference says none       1           1                3
-    Latin-script answer to a Hangul reference     figures and Latin names only (claims.py)
+    Latin-script answer to a Hangul reference     figures, Latin names and lexicon concepts
+                                                  (claims.py): findings cap; else concept
+                                                  share ≥ .7 → 5, ≥ .5 → 4, else 3 (≤ 3 while
+                                                  a reference figure is missing)
     wrong: conflict level 2, or N < WRONG_N      1           2 if Q ≥ .6      min(band, 4)
                                                              else 1
     conflict level 1 (some figures wrong)        2           band(N)          band
@@ -22,8 +25,14 @@ perfect answers, so a wrong answer's relevance is capped at 4.
     every reference figure and entity present,   ≥ 4         ≥ 4
     no finding (a paraphrase); N < WRONG_N is
     then not "wrong"
+    claims agree: no finding, no conflict, every ≥ 4 (≥ 5    ≥ 3; relevance ≥ 4
+    reference figure present, M ≥ .5 of the       if M ≥ .7)
+    reference's claim tokens said (M =
+    claims.meaning_coverage, any wording); N <
+    WRONG_N is then not "wrong"
     claim findings (``claims.py``: debunk,       capped at the strongest finding's cap (1 or 2);
-    substitutions, polarity, no answer)          accuracy 1 caps completeness at 2 and relevance at 4
+    substitutions, yes-no, polarity, reversed    accuracy 1 caps completeness at 2 and relevance at 4
+    condition, no answer)
     ===========================================  ==========  ===============  ============
 """
 
