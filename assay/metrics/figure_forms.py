@@ -9,6 +9,7 @@ it is:
     ==========================================  ===========================
     08:00, 오전 8시, 8 a.m., 8am, 8:00 AM         8시
     오후 3시 반, 15:30, 3:30 p.m., 정오            15시 30분, 12시
+    9시부터 6시까지 (an end hour below the start)   9시부터 18시까지
     1시간 반, 1시간 30분, 1.5 hours              90분 (1시간 = 60분 compare equal)
     2024-03-01, 2024.3.1, March 1, 2024,        2024년 3월 1일
     1 March 2024, 3/1 (before a date particle)
@@ -89,6 +90,8 @@ _NATIVE_COUNT_RE = re.compile(
     r"(?<![가-힣])(" + "|".join(sorted(_NATIVE_NUMS, key=len, reverse=True)) + r")\s*("
     + "|".join(_NATIVE_COUNTERS) + r")(?!째)"
 )
+# "9시부터 6시까지" (no 오전/오후): an end hour below the start hour is in the afternoon.
+_HOUR_RANGE = re.compile(r"(?<![\d.])(\d{1,2})시(\s*(?:부터|~|-|–|에서)\s*)(\d{1,2})시(?!간)")
 _ONCE_AT_A_TIME = re.compile(r"(?<![가-힣])한\s*번에")  # "한 번에 두 명" = 1회 2명
 _MAGNITUDES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 
@@ -141,6 +144,7 @@ def canonical_figures(text: str) -> str:
     out = _CLOCK.sub(_clock_colon, out)
     out = _EN_AMPM.sub(lambda m: _clock(int(m.group(1)), 0, m.group(2)), out)
     out = out.replace("정오", "12시")
+    out = _HOUR_RANGE.sub(_afternoon_end, out)
     out = _HALF_HOUR.sub(lambda m: f"{m.group(1)}시 30분", out)
     out = _HOURS_MINUTES.sub(lambda m: f"{int(m.group(1)) * 60 + (int(m.group(2)) if m.group(2) else 30)}분", out)
     out = _NATIVE_DAY_RE.sub(lambda m: f"{_NATIVE_DAYS[m.group(1)]}일", out)
@@ -153,6 +157,13 @@ def canonical_figures(text: str) -> str:
     out = _EN_UNIT_RE.sub(_en_unit, out)
     out = _EN_HOURS_DECIMAL.sub(lambda m: f"{_num(float(m.group(1)) * 60)}분", out)
     return out
+
+
+def _afternoon_end(m: re.Match[str]) -> str:
+    start, end = int(m.group(1)), int(m.group(3))
+    if end < start and end < 12:
+        end += 12
+    return f"{start}시{m.group(2)}{end}시"
 
 
 def _native_count(m: re.Match[str]) -> str:
