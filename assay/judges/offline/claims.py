@@ -372,7 +372,15 @@ def has_predicate(text: str) -> bool:
     """A sentence-final ending (Korean) or a finite verb (English) somewhere in the text."""
     if any(m.tag in {"EF", "VCP", "VCN"} for m in tx.analyse(text)):
         return True
-    return bool(re.search(r"\b(?:is|are|was|were|has|have|had|can|will|must|should|does|do|did)\b", text, re.I))
+    if re.search(r"\b(?:is|are|was|were|be|been|has|have|had|can|cannot|can't|will|must|should|may|does|do|did)\b", text, re.I):
+        return True
+    # An English sentence in the imperative ("Report it on the website") has no auxiliary but
+    # has function words, which a keyword list does not.
+    words = re.findall(r"[A-Za-z']+", text)
+    return len(words) >= 4 and any(w.lower() in _EN_FUNCTION_WORDS for w in words)
+
+
+_EN_FUNCTION_WORDS = frozenset("the a an to of on in at for with by from your you it we they them and or".split())
 
 
 def no_answer_findings(answer: str, reference: str, question: str) -> list[Finding]:
@@ -414,12 +422,13 @@ def rag_findings(answer: str, reference: str, question: str) -> tuple[Finding, .
 
 
 @lru_cache(maxsize=4096)
-def key_facts_present(answer: str, reference: str, question: str) -> tuple[int, int]:
-    """(present, total) of the reference's figures and entities not in the question."""
+def key_facts_present(answer: str, reference: str, question: str, latin_only: bool = False) -> tuple[int, int]:
+    """(present, total) of the reference's figures and entities not in the question;
+    ``latin_only`` counts only Latin-script entities (an English answer cannot hold 구청)."""
     asked = tx.quantities(question)
     figs = [r for r in tx.quantities(reference) if not any(tx.same_quantity(r, q) for q in asked)]
     ans = tx.quantities(answer)
-    ents = [e for e in entities(reference) if not _present(e, question)]
+    ents = [e for e in entities(reference) if not _present(e, question) and (e.isascii() or not latin_only)]
     present = sum(any(tx.same_quantity(r, a) for a in ans) for r in figs)
     present += sum(_present(e, answer) for e in ents)
     return present, len(figs) + len(ents)

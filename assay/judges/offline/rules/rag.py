@@ -14,7 +14,7 @@ perfect answers, so a wrong answer's relevance is capped at 4.
     an answer where the reference says none       1           1                3
     Latin-script answer to a Hangul reference     figures, Latin names and lexicon concepts
                                                   (claims.py): findings cap; else concept
-                                                  share ≥ .7 → 5, ≥ .5 → 4, else 3 (≤ 3 while
+                                                  share ≥ .7 → 5, ≥ .34 → 4, else 3 (≤ 3 while
                                                   a reference figure is missing)
     wrong: conflict level 2, or N < WRONG_N      1           2 if Q ≥ .6      min(band, 4)
                                                              else 1
@@ -142,7 +142,7 @@ class RagRules:
         """A Latin-script answer to a Hangul reference: figures (in any notation), Latin
         names, and the bilingual lexicon's concepts with their polarity."""
         findings = cl.rag_findings(answer, reference, question)
-        present, total = cl.key_facts_present(answer, reference, question)
+        present, total = cl.key_facts_present(answer, reference, question, latin_only=True)
         meaning, size = cl.meaning_coverage(answer, reference, question, cross_language=True)
         figures_ok = cl.figures_all_present(answer, reference, question)
         notes = ["답변이 참조와 다른 언어(라틴 문자): 수치·라틴 고유명과 이중 언어 사전의 개념으로 대조"]
@@ -157,7 +157,7 @@ class RagRules:
             notes.append("대조할 수치·고유명·개념이 참조에 없음: 정확도를 확인할 수 없음(중간 점수)")
             return _verdict(tag, notes, 3, 3, 4)
         share = present / total if total else 1.0
-        accuracy = band(meaning, AGREE_CUTS, 3) if size else 4
+        accuracy = band(meaning, CROSS_LANGUAGE_CUTS, 3) if size else 4
         if not figures_ok or share < 0.5:
             accuracy = min(accuracy, 3 if share >= 0.5 else 2)
         completeness = band(min(share, meaning if size else 1.0), self.COMP_CUTS, 1)
@@ -167,6 +167,9 @@ class RagRules:
 # Share of the reference's concepts an agreeing answer says: ≥ .7 → 5, ≥ .5 → 4.
 AGREE_MEANING = 0.5
 AGREE_CUTS: tuple[tuple[float, float], ...] = ((0.7, 5), (0.5, 4))
+# Across languages only the lexicon's concepts can match, so a third of them is evidence
+# enough once figures, names and polarity agree (a finding still caps the score).
+CROSS_LANGUAGE_CUTS: tuple[tuple[float, float], ...] = ((0.7, 5), (0.34, 4))
 
 
 def _verdict(tag: str, notes: list[str], accuracy: float, completeness: float, relevance: float) -> JsonObject:
