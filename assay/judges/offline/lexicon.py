@@ -23,17 +23,18 @@ contradicts it; a group of more (우편/이메일/전화/방문/온라인) works
 The table is data: extend it with rows, keep one concept per meaning, and document new
 opposites here. It is hashed into the offline judges' version with the rule sources.
 
-Examples:
+Examples (concepts, and the clause's sign from ``claims.polarity``; free words count as a
+negation, so "무료" and "돈이 들지 않" carry one sign):
 
-    ==========================================  =====================================
-    text                                        concepts
-    ==========================================  =====================================
-    등본을 떼면 한 통에 400원                        issue, copy_doc
-    정부24에서 온라인으로 발급하면 무료               online, issue, free
-    Online issuance via Gov24 is free            online, issue, free
-    출국한 다음에는 가입이 안 되고                    depart, after, apply (negated)
-    you cannot reuse your last 3 passwords       possible, reuse, recent, password (negated)
-    ==========================================  =====================================
+    ==========================================  =================================  ====
+    text                                        concepts                           sign
+    ==========================================  =================================  ====
+    등본을 떼면 한 통에 400원                        issue, copy_doc                    +
+    정부24에서 온라인으로 발급하면 무료               online, issue, free                −
+    Online issuance via Gov24 is free            online, issue, free                −
+    출국한 다음에는 가입이 안 되고                    depart, after, apply               −
+    you cannot reuse your last 3 passwords       possible, reuse, recent, password  −
+    ==========================================  =================================  ====
 """
 
 from __future__ import annotations
