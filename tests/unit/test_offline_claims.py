@@ -138,9 +138,8 @@ def test_bundled_answers_people_marked_wrong_score_at_most_two(case_id):
 
 
 def test_claim_checks_are_part_of_every_offline_judge_version():
-    from assay.judges.offline.base import OfflineJudge
-
     from assay.judges.offline import lexicon
+    from assay.judges.offline.base import OfflineJudge
     from assay.metrics import figure_forms
 
     # The claim checks, the lexicon they read and the figure notations they compare.
