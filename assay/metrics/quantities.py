@@ -11,6 +11,8 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
+from assay.metrics.figure_forms import UNIT_FACTORS, canonical_figures
+
 CITATION_RE = re.compile(r"\[\s*SOURCE\s*:\s*(\d+)\s*\]", re.IGNORECASE)
 
 
@@ -51,9 +53,11 @@ class Quantity:
 def quantities(text: str) -> tuple[Quantity, ...]:
     """Numbers with Korean magnitudes merged ("1억 2천만원" → 1.2e8 원, "1.2억" → 1.2e8).
 
-    "오후 N시" (N < 12) becomes N+12 시, so 오후 6시 equals 18시. Citation tags are ignored.
+    Figures are first put in one written form (``figure_forms.canonical_figures``: 08:00 =
+    오전 8시 = 8 a.m. → 8시, 2024-03-01 → 2024년 3월 1일, 하루 → 1일, 10,000 won → 10000원),
+    so equal values compare equal however they were written. Citation tags are ignored.
     """
-    text = strip_citations(normalize(text))
+    text = strip_citations(canonical_figures(normalize(text)))
     out: list[Quantity] = []
     pos = 0
     while True:
@@ -95,8 +99,6 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         before = text[max(0, start - 4) : start]
         after = text[end : end + 3]
         approx = bool(_APPROX_BEFORE.search(before) or _APPROX_AFTER.match(after))
-        if unit == "시" and value < 12 and "오후" in text[max(0, start - 4) : start]:
-            value += 12
         out.append(Quantity(value=value, unit=unit, text=text[start:end].strip(), approx=approx))
         pos = end
     return tuple(out)
@@ -151,14 +153,24 @@ def is_date(q: Quantity) -> bool:
 
 def same_quantity(a: Quantity, b: Quantity) -> bool:
     """Equal value and compatible unit. Dates, times and ordinals must be equal; other values
-    may differ by 0.5 % (5 % if either is written as approximate: 약/가량/정도)."""
+    may differ by 0.5 % (5 % if either is written as approximate: 약/가량/정도). Durations
+    compare across units (2주 = 14일, 1년 = 12개월, 1시간 = 60분)."""
     if a.unit and b.unit and a.unit != b.unit:
-        return False
+        a, b = _in_smaller_unit(a), _in_smaller_unit(b)
+        if a.unit != b.unit:
+            return False
     if a.unit in EXACT_UNITS or b.unit in EXACT_UNITS:
         return a.value == b.value
     tol = 0.05 if (a.approx or b.approx) else 0.005
     scale = max(abs(a.value), abs(b.value), 1e-12)
     return abs(a.value - b.value) <= tol * scale
+
+
+def _in_smaller_unit(q: Quantity) -> Quantity:
+    if q.unit not in UNIT_FACTORS:
+        return q
+    unit, factor = UNIT_FACTORS[q.unit]
+    return Quantity(value=q.value * factor, unit=unit, text=q.text, approx=q.approx)
 
 
 def quantity_check(

@@ -11,6 +11,7 @@ import pytest
 from assay.judges.offline import claims as cl
 from assay.judges.offline import offline_jury
 from assay.judges.prompts import get_prompt
+from assay.metrics.figure_forms import canonical_figures
 from assay.metrics.quantities import label_spans, mask_labels, quantities
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,8 +99,8 @@ def test_figures_inside_names_and_labels_are_not_figures():
 
 
 def test_cross_language_conversion():
-    assert cl.english_as_korean_figures("due by January 10, 2025") == "due by 2025년 1월 10일"
-    assert "129600000원" in cl.english_as_korean_figures("129.6 million won")
+    assert canonical_figures("due by January 10, 2025") == "due by 2025년 1월 10일"
+    assert "129600000원" in canonical_figures("129.6 million won")
 
 
 def _report_input(case_id: str) -> dict:
@@ -137,12 +138,16 @@ def test_bundled_answers_people_marked_wrong_score_at_most_two(case_id):
 
 
 def test_claim_checks_are_part_of_every_offline_judge_version():
+    from assay.judges.offline import lexicon
     from assay.judges.offline.base import OfflineJudge
+    from assay.metrics import figure_forms
 
-    claims_file = Path(cl.__file__).resolve()
-    assert claims_file in OfflineJudge.rule_files
-    for judge in offline_jury():
-        assert claims_file in type(judge).rule_files
+    # The claim checks, the lexicon they read and the figure notations they compare.
+    for module in (cl, lexicon, figure_forms):
+        source = Path(module.__file__).resolve()
+        assert source in OfflineJudge.rule_files
+        for judge in offline_jury():
+            assert source in type(judge).rule_files
 
 
 def test_not_true_is_right_when_the_reference_says_no_and_a_cue_inside_an_answer_is_not_a_refusal():

@@ -35,12 +35,12 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from assay.judges.base import JudgeRequest, JudgeResult, LocalJudge, Usage
-from assay.judges.offline import claims, scoring
+from assay.judges.offline import claims, lexicon, scoring
 from assay.judges.offline import text as tx
 from assay.judges.offline.rules import FAMILY_RULES
 from assay.judges.offline.scoring import Units, band, pct  # noqa: F401  (re-exported for the judges)
 from assay.judges.prompts import Prompt, get_prompt
-from assay.metrics import quantities
+from assay.metrics import figure_forms, quantities
 from assay.schemas import JsonObject
 
 
@@ -51,7 +51,7 @@ class OfflineJudge(LocalJudge, *FAMILY_RULES):
     model: str = "offline/base"
     # Shared signal code the rules read; with the rule modules (mixed in) it makes ``version``.
     rule_files: ClassVar[tuple[Path, ...]] = tuple(
-        Path(module.__file__).resolve() for module in (tx, scoring, quantities, claims)  # type: ignore[arg-type]
+        Path(module.__file__).resolve() for module in (tx, scoring, quantities, figure_forms, claims, lexicon)  # type: ignore[arg-type]
     )
     signal: ClassVar[str] = ""
 
@@ -100,6 +100,14 @@ class OfflineJudge(LocalJudge, *FAMILY_RULES):
         if total <= 0:
             return None
         return sum(w for u, w in target.items() if u in source) / total
+
+    @staticmethod
+    def coverage_any(target: Units, *sources: Units) -> float | None:
+        """``coverage(target, union(*sources))`` without building the union."""
+        total = sum(target.values())
+        if total <= 0:
+            return None
+        return sum(w for u, w in target.items() if any(u in s for s in sources)) / total
 
     @staticmethod
     def similarity(a: Units, b: Units) -> float:

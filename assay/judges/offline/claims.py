@@ -17,18 +17,31 @@ cap on accuracy with its evidence, which the rag rules apply after the signal sc
                                 is compared on its own)
     entity-substitution   1     a reference entity is missing and the answer names another
                                 entity of the same kind (…은행, …점, proper noun, Latin name)
-    key-entity-missing    2     who/which/where questions: the reference's first entity not
-                                in the question is absent from the answer
-    polarity              2     an answer clause and its closest reference clause differ
-                                in negation (않/없/못/아니/불가/금지, not/never/no/cannot)
-    no-answer             1     the answer has no sentence (no predicate) or ≥ 70 % of its
-                                words repeat the question, and it holds no reference figure
+    key-entity-missing    2     누구/어디/어느/who/which/where questions: the reference's first
+                                entity not in the question is absent from the answer
+    yes-no                1     the answer opens with 네/yes and the reference with 아니요/no,
+                                or the other way round
+    polarity              2     every reference clause an answer clause aligns with best
+                                (shared claim tokens: lexicon concepts, lemmas, figures) has
+                                the other sign (않/없/못/아니/불가/금지/무료, not/cannot/free…;
+                                not inside a condition or a modifier)
+    reversed-condition    2     same sign, but the answer swapped a concept for one of its
+                                exclusive group (전/후, 이상/미만, 평일/주말, 우편/이메일…)
+    no-answer             1     no reference figure, and no sentence (no predicate), or
+                                ≥ 70 % of its words repeat the question, or its words repeat
+                                themselves (≤ 60 % distinct, ≥ 40 % from the question)
     ====================  ====  ===========================================================
+
+Figures are compared after ``figure_forms.canonical_figures`` (08:00 = 오전 8시, 2주 = 14일,
+1만 원 = 10,000 won); concepts come from the bilingual ``lexicon``.
 
 Refusals: ``reference_refuses`` says the reference itself states the documents do not hold
 the answer; a refusal then is correct. ``cross_language`` says the answer is written in Latin
-script against a Hangul reference; such answers are scored on figures and Latin names only
-(words cannot be compared across languages here, and names are not transliterated).
+script against a Hangul reference; such answers are scored on figures, Latin names and the
+lexicon's concepts with their polarity (Korean words outside the lexicon are not translated and
+names are not transliterated). ``meaning_coverage`` is the share of the reference's claim
+tokens an answer says in any wording: the rag rules credit an answer whose every checkable
+claim agrees.
 """
 
 from __future__ import annotations
@@ -37,6 +50,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from assay.judges.offline import lexicon as lx
 from assay.judges.offline import text as tx
 
 # Entity-like words: a name ending in one of these is an organisation, branch or place.
@@ -44,32 +58,9 @@ ENTITY_SUFFIXES = tuple(
     "은행 전자 카드 보험 증권 생명 화재 점 지점 본점 센터 지사 사무소 구청 시청 군청 도청 주민센터 병원 의원 "
     "대학교 학교 공항 역 터미널 호텔 팀 본부 부서 재단 공사 공단 그룹 마트 몰".split()
 )
-WH_CUES = ("누구", "어느", "어떤", "어디", "무엇", "뭐", "who", "which", "where", "what")
-NEG_WORDS_EN = re.compile(r"\b(?:not|never|no|cannot|can't|don't|doesn't|isn't|aren't|won't|without)\b", re.I)
-NEG_PREFIXES = ("불가", "금지", "불포함", "제외", "불가능", "미포함", "비대상")
-_EN_MONTHS = {
-    m: i
-    for i, m in enumerate(
-        "january february march april may june july august september october november december".split(), 1
-    )
-}
-_EN_MONTH_RE = re.compile(
-    r"\b(" + "|".join(_EN_MONTHS) + r")\s+(\d{1,2})(?:st|nd|rd|th)?(?:,\s*(\d{4}))?", re.I
-)
-_EN_UNITS = (
-    (re.compile(r"\s*\b(?:KRW|won)\b", re.I), "원"),
-    (re.compile(r"\s*\b(?:percent|per cent)\b", re.I), "%"),
-    (re.compile(r"\s*\b(?:days?)\b", re.I), "일"),
-    (re.compile(r"\s*\b(?:months?)\b", re.I), "개월"),
-    (re.compile(r"\s*\b(?:years?)\b", re.I), "년"),
-    (re.compile(r"\s*\b(?:hours?)\b", re.I), "시간"),
-    (re.compile(r"\s*\b(?:people|persons?|employees|staff|members)\b", re.I), "명"),
-    (re.compile(r"\s*\b(?:times)\b", re.I), "회"),
-    (re.compile(r"\s*\b(?:cases)\b", re.I), "건"),
-)
-_EN_MAG = re.compile(r"(\d+(?:\.\d+)?)\s*(million|billion|thousand)\b", re.I)
-
-
+# Questions that ask for an entity (who, where, which one); "무엇/어떤/what" ask as often for a
+# description, so a missing reference name is not a finding there.
+WH_CUES = ("누구", "어느", "어디", "who", "which", "where")
 @dataclass(frozen=True)
 class Finding:
     rule: str
@@ -84,9 +75,12 @@ class Finding:
 NO_ANSWER_IN_DOCS = (
     "정보가 없", "정보는 없", "내용이 없", "나와 있지 않", "포함되어 있지 않", "언급되어 있지 않", "명시되어 있지 않",
     "찾을 수 없", "확인되지 않", "no information", "not mentioned", "not in the", "does not contain", "doesn't contain",
+    "문서에 없", "문서에는 없", "자료에 없", "자료에는 없", "내용은 없", "안내되어 있지 않", "기재되어 있지 않", "나와있지 않",
+    "do not say", "does not say", "not stated", "do not mention", "does not mention", "no details",
 )
 
 
+@lru_cache(maxsize=4096)
 def reference_refuses(reference: str) -> bool:
     """The reference itself says the documents do not hold the answer (and states no figure)."""
     return tx.has_any(reference, NO_ANSWER_IN_DOCS) and not tx.quantities(reference)
@@ -103,6 +97,7 @@ def debunks(answer: str, reference: str) -> list[str]:
     return [c for c in tx.DEBUNK_CUES if tx.has_any(answer, (c,)) and not tx.has_any(reference, (c,))]
 
 
+@lru_cache(maxsize=4096)
 def refuses(answer: str, reference: str, question: str = "") -> bool:
     """The answer declines to answer: a refusal cue that the reference does not itself use,
     in an answer that states none of the reference's figures or entities."""
@@ -121,23 +116,6 @@ def hangul_share(text: str) -> float:
 def cross_language(answer: str, reference: str) -> bool:
     """A Latin-script answer to a Hangul reference."""
     return hangul_share(answer) < 0.3 and hangul_share(reference) >= 0.5
-
-
-def english_as_korean_figures(text: str) -> str:
-    """English dates, magnitudes and units rewritten the Korean way, so figures compare:
-    "January 10, 2025" → "2025년 1월 10일", "129.6 million won" → "129600000원", "15 days" → "15일"."""
-
-    def date(m: re.Match[str]) -> str:
-        year = f"{m.group(3)}년 " if m.group(3) else ""
-        return f"{year}{_EN_MONTHS[m.group(1).lower()]}월 {m.group(2)}일"
-
-    out = _EN_MONTH_RE.sub(date, tx.normalize(text))
-    mags = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
-    out = _EN_MAG.sub(lambda m: f"{float(m.group(1)) * mags[m.group(2).lower()]:.0f}", out)
-    out = re.sub(r"(?:USD\s*|\$)(\d[\d,.]*)", r"\1달러", out)
-    for pattern, unit in _EN_UNITS:
-        out = pattern.sub(unit, out)
-    return out
 
 
 @lru_cache(maxsize=4096)
@@ -188,13 +166,37 @@ def figure_findings(answer: str, reference: str, question: str) -> list[Finding]
     return out
 
 
+@lru_cache(maxsize=4096)
+def _word_stems(text: str) -> tuple[str, ...]:
+    return tuple(tx.strip_suffix(re.sub(r"[^\w가-힣-]", "", w)) for w in tx.normalize(tx.strip_citations(text)).split())
+
+
+def _neighbours(entity: str, text: str) -> set[str]:
+    """Stems of the words right before and after the word holding ``entity``."""
+    words = _word_stems(text)
+    out: set[str] = set()
+    for i, word in enumerate(words):
+        if entity in word:
+            out.update(w for w in (words[i - 1] if i else "", words[i + 1] if i + 1 < len(words) else "") if w)
+    return out
+
+
+def _same_slot(answer_entity: str, answer: str, ref_entity: str, reference: str) -> bool:
+    """Two proper nouns are a swap only where they fill the same slot (a shared neighbouring
+    word: "내과 박준영 교수" ↔ "내과 정하늘 교수"); a name the answer adds elsewhere is extra
+    detail, not a substitution."""
+    return bool(_neighbours(answer_entity, answer) & _neighbours(ref_entity, reference))
+
+
 def entity_findings(answer: str, reference: str, question: str) -> list[Finding]:
     ref_ents = [e for e in entities(reference) if not _present(e, question)]
     ans_ents = [e for e in entities(answer) if not _present(e, question) and not _present(e, reference)]
     missing = [e for e in ref_ents if not _present(e, answer)]
     out = []
     swapped = [(m, a) for m in missing for a in ans_ents if _kind(m) == _kind(a) and _kind(m) != "name"]
-    swapped += [(m, a) for m in missing for a in ans_ents if _kind(m) == _kind(a) == "name"][:1]
+    swapped += [
+        (m, a) for m in missing for a in ans_ents if _kind(m) == _kind(a) == "name" and _same_slot(a, answer, m, reference)
+    ][:1]
     if swapped:
         m, a = swapped[0]
         out.append(Finding("entity-substitution", 1, f"답변의 '{a}' ↔ 참조의 '{m}'"))
@@ -203,29 +205,166 @@ def entity_findings(answer: str, reference: str, question: str) -> list[Finding]
     return out
 
 
+# Morpheme tags whose lemmas carry content (nouns, verbs, adjectives, roots, adverbs, Latin).
+CONTENT_TAGS = frozenset({"NNG", "NNP", "VV", "VA", "XR", "MAG", "XPN"})
+# Lemmas too common to align clauses by (a clause is not "about" 하다 or 있다), and units
+# (figures are compared as figures).
+_WEAK_TOKENS = (
+    tx.STOP_LEMMAS
+    | set(tx.UNITS)
+    | set("안 못 않다 아니다 되다 하 수 더 잘 꼭 또는 및 그리고 또 혹은 보통 대부분 모두 함께 각각 이미 그냥 약 총 현재".split())
+)
+
+
+@lru_cache(maxsize=8192)
+def claim_tokens(text: str) -> frozenset[str]:
+    """What a clause is about, comparable across wordings and languages: content lemmas
+    mapped to their lexicon concept (떼다 → issue, free → free, 뒤 → after), other lemmas as
+    they are, English words the same way, and figures as ``#value unit`` in their smallest
+    unit (2주 → #14일)."""
+    return _claim_tokens(text, tx.analyse(text))
+
+
+def _claim_tokens(text: str, morphs: tuple[tx.Morph, ...]) -> frozenset[str]:
+    out: set[str] = set(lx.phrase_concepts(tx.normalize(text)))
+    out.update(lx.english_concepts(tx.normalize(text)))
+    for m in morphs:
+        if m.tag not in CONTENT_TAGS or m.lemma in _WEAK_TOKENS:
+            continue
+        concept = lx.concept_of_lemma(m.lemma)
+        out.add(concept if concept is not None else m.lemma)
+    for q in tx.quantities(text):
+        out.add(figure_token(q))
+    return frozenset(out)
+
+
+def figure_token(q: tx.Quantity) -> str:
+    value, unit = q.value, q.unit
+    if unit in tx.UNIT_FACTORS:
+        unit, factor = tx.UNIT_FACTORS[unit]
+        value *= factor
+    return f"#{value:.6g}{unit}"
+
+
+def is_concept_token(token: str) -> bool:
+    """Tokens that compare across languages: lexicon concepts, figures, Latin words."""
+    return token in lx.CONCEPTS or token.startswith("#") or token.isascii()
+
+
+_CONDITIONAL_ENDINGS = frozenset({"면", "으면", "다면", "ㄴ다면", "는다면"})
+# A negation that ends in an adnominal ending modifies a noun ("19세가 안 된 사람", "할 수
+#없는 경우") rather than denying the clause's claim.
+_MODIFIER_TAGS = frozenset({"ETM"})
+
+
+@lru_cache(maxsize=4096)
 def polarity(text: str) -> int:
-    """Parity of negations in a sentence (1 negative, 0 affirmative)."""
-    count = tx.negations(text) + len(NEG_WORDS_EN.findall(text))
-    count += sum(tx.normalize(text).count(p) for p in NEG_PREFIXES if p != "불가능")
+    """Parity of the negations that make a claim (1 negative, 0 affirmative): Kiwi's
+    negation morphemes (않다/없다/못/안/아니다) except inside a condition (…하지 않으면,
+    없으면) or a modifier (안 된 사람, 할 수 없는 경우), denying prefixes (불가, 금지, 제외),
+    and English negations outside if/unless clauses. "Free" words (무료, free) count as a
+    negation, since free is as often said "돈이 들지 않습니다" or "no fee". So "할 수 없습니다",
+    "불가합니다" and "cannot" are negative, and "무료입니다" has the sign of "수수료는 없습니다"."""
+    return _polarity(text, tx.analyse(text))
+
+
+def _polarity(text: str, morphs: tuple[tx.Morph, ...]) -> int:
+    count = 0
+    for i, m in enumerate(morphs):
+        if m.lemma in tx.NEGATION_LEMMAS and m.tag in {"VX", "VA", "VCN", "MAG"}:
+            following = morphs[i + 1 : i + 3] if m.tag != "MAG" else morphs[i + 2 : i + 4]
+            if not any(
+                (f.tag == "EC" and f.lemma in _CONDITIONAL_ENDINGS) or f.tag in _MODIFIER_TAGS for f in following
+            ):
+                count += 1
+    low = tx.normalize(text)
+    count += sum(low.count(p) for p in lx.NEGATION_KO)
+    if not lx.CONDITIONAL_EN.search(low):
+        count += len(lx.NEGATION_EN.findall(low))
     return count % 2
 
 
-def polarity_findings(answer: str, reference: str) -> list[Finding]:
-    """Clause by clause (split on punctuation and commas), so two negated clauses in one
-    sentence do not cancel out."""
-    ref_sents = tx.segments(reference)
-    for sent in tx.segments(answer):
-        words = set(tx.stems(sent))
-        if len(words) < 2:
+@dataclass(frozen=True)
+class _Clause:
+    text: str
+    tokens: frozenset[str]
+    sign: int
+
+
+@lru_cache(maxsize=4096)
+def _clauses(text: str) -> tuple[_Clause, ...]:
+    """The text's clauses with their tokens and sign, from one analysis of the whole text
+    (Kiwi's morpheme offsets say which clause each morpheme belongs to)."""
+    if tx.CITATION_RE.search(text):  # offsets would shift where tags are removed
+        return tuple(_Clause(c, claim_tokens(c), polarity(c)) for c in tx.segments(text))
+    morphs = tx.analyse(text)
+    out = []
+    for clause, start, end in tx.segment_spans(text):
+        own = tuple(m for m in morphs if start <= m.start < end)
+        out.append(_Clause(clause, _claim_tokens(clause, own), _polarity(clause, own)))
+    return tuple(out)
+
+
+def _reversed_concepts(answer: _Clause, ref: _Clause) -> list[tuple[str, str]]:
+    """(answer concept, reference concept) pairs where the answer swapped a condition for its
+    opposite (출국 후 ↔ 출국 전, 이상 ↔ 미만, 무료 ↔ 유료). A clause naming two of one group
+    ("7일이 지나기 전에": after and before) is ambiguous and not read as a swap."""
+    out = []
+    for concept in answer.tokens:
+        if concept in ref.tokens or lx.opposites(concept) & answer.tokens:
             continue
-        best, best_share = None, 0.0
-        for r in ref_sents:
-            r_words = set(tx.stems(r))
-            share = len(words & r_words) / max(1, min(len(words), len(r_words)))
-            if share > best_share:
-                best, best_share = r, share
-        if best is not None and best_share >= 0.5 and polarity(sent) != polarity(best):
-            return [Finding("polarity", 2, f"부정/긍정이 참조와 반대: '{sent[:40]}' ↔ '{best[:40]}'")]
+        for other in sorted(lx.opposites(concept)):
+            if other in ref.tokens:
+                out.append((concept, other))
+    return out
+
+
+def polarity_findings(answer: str, reference: str, question: str = "") -> list[Finding]:
+    """Clause by clause (split on punctuation and commas, so two negated clauses in one
+    sentence do not cancel out): each answer clause is aligned with the reference clauses that
+    share the most of what it is about (``claim_tokens``: synonyms and English words map to
+    one concept). If every best-aligned clause has the other sign, or the answer swapped a
+    condition for its opposite (전/후, 이상/미만, 무료/유료), the answer contradicts it. A clause
+    that agrees with one of the best-aligned clauses is consistent."""
+    refs = [c for c in _clauses(reference) if len(c.tokens) >= 1]
+    if not refs:
+        return []
+    for clause in _clauses(answer):
+        if len(clause.tokens) < 2:
+            continue
+        scored = []
+        for ref in refs:
+            shared = clause.tokens & ref.tokens
+            share = len(shared) / max(1, min(len(clause.tokens), len(ref.tokens)))
+            if len(shared) >= 2:
+                scored.append((share, ref))
+        if not scored:
+            continue
+        best = max(share for share, _ in scored)
+        if best < 0.5:
+            continue
+        aligned = [ref for share, ref in scored if share >= best - 0.1]
+        consistent = [r for r in aligned if r.sign == clause.sign and not _reversed_concepts(clause, r)]
+        if consistent:
+            continue
+        ref = aligned[0]
+        swaps = _reversed_concepts(clause, ref)
+        if swaps and ref.sign == clause.sign:
+            pairs = ", ".join(f"{a}↔{b}" for a, b in swaps)
+            return [Finding("reversed-condition", 2, f"조건이 참조와 반대({pairs}): '{clause.text[:40]}' ↔ '{ref.text[:40]}'")]
+        return [Finding("polarity", 2, f"부정/긍정이 참조와 반대: '{clause.text[:40]}' ↔ '{ref.text[:40]}'")]
+    return []
+
+
+YES_RE = re.compile(r"^\s*(?:네|예|yes)\b|^\s*(?:네|예)[,.]", re.I)
+NO_RE = re.compile(r"^\s*(?:아니요|아뇨|아니오|no)\b|^\s*(?:아니요|아뇨)[,.]", re.I)
+
+
+def yes_no_findings(answer: str, reference: str) -> list[Finding]:
+    """A yes/no answer that opens with the other word than the reference (네 ↔ 아니요)."""
+    a, r = tx.normalize(answer), tx.normalize(reference)
+    if (YES_RE.match(a) and NO_RE.match(r)) or (NO_RE.match(a) and YES_RE.match(r)):
+        return [Finding("yes-no", 1, f"답변은 '{a.split()[0]}', 참조는 '{r.split()[0]}'")]
     return []
 
 
@@ -233,45 +372,91 @@ def has_predicate(text: str) -> bool:
     """A sentence-final ending (Korean) or a finite verb (English) somewhere in the text."""
     if any(m.tag in {"EF", "VCP", "VCN"} for m in tx.analyse(text)):
         return True
-    return bool(re.search(r"\b(?:is|are|was|were|has|have|had|can|will|must|should|does|do|did)\b", text, re.I))
+    if re.search(r"\b(?:is|are|was|were|be|been|has|have|had|can|cannot|can't|will|must|should|may|does|do|did)\b", text, re.I):
+        return True
+    # An English sentence in the imperative ("Report it on the website") has no auxiliary but
+    # has function words, which a keyword list does not.
+    words = re.findall(r"[A-Za-z']+", text)
+    return len(words) >= 4 and any(w.lower() in _EN_FUNCTION_WORDS for w in words)
+
+
+_EN_FUNCTION_WORDS = frozenset("the a an to of on in at for with by from your you it we they them and or".split())
 
 
 def no_answer_findings(answer: str, reference: str, question: str) -> list[Finding]:
+    """Keyword stuffing: text that holds none of the reference's figures and is no sentence,
+    or mostly repeats the question, or repeats its own words (each word on average twice)."""
     words = list(tx.stems(answer))
     if len(words) < 4:
         return []
-    asked = set(tx.stems(question))
-    repeated = sum(w in asked for w in words) / len(words)
     ref_figs = tx.quantities(reference)
     holds_figure = any(tx.same_quantity(a, r) for a in tx.quantities(answer) for r in ref_figs)
     if holds_figure:
         return []
+    asked = set(tx.stems(question))
+    repeated = sum(w in asked for w in words) / len(words)
     if not has_predicate(answer):
         return [Finding("no-answer", 1, "문장이 아닌 핵심어 나열로, 질문에 답하지 않음")]
     if repeated >= 0.7:
         return [Finding("no-answer", 1, f"답변 단어의 {round(100 * repeated)}%가 질문의 반복")]
+    distinct = len(set(words)) / len(words)
+    if len(words) >= 6 and distinct <= 0.6 and repeated >= 0.4:
+        return [Finding("no-answer", 1, f"같은 단어의 반복(서로 다른 단어 {round(100 * distinct)}%), 질문 단어 {round(100 * repeated)}%")]
     return []
 
 
-def rag_findings(answer: str, reference: str, question: str) -> list[Finding]:
-    """Every finding for one answer, strongest first."""
+@lru_cache(maxsize=4096)
+def rag_findings(answer: str, reference: str, question: str) -> tuple[Finding, ...]:
+    """Every finding for one answer, strongest first (memoised: the three offline judges
+    ask the same question of the same texts)."""
     found: list[Finding] = []
     cues = debunks(answer, reference)
     if cues:
         found.append(Finding("debunk", 1, f"답변이 내용을 부정함: {', '.join(cues)}"))
     found += figure_findings(answer, reference, question)
     found += entity_findings(answer, reference, question)
-    found += polarity_findings(answer, reference)
+    found += yes_no_findings(answer, reference)
+    found += polarity_findings(answer, reference, question)
     found += no_answer_findings(answer, reference, question)
-    return sorted(found, key=lambda f: f.cap)
+    return tuple(sorted(found, key=lambda f: f.cap))
 
 
-def key_facts_present(answer: str, reference: str, question: str) -> tuple[int, int]:
-    """(present, total) of the reference's figures and entities not in the question."""
+@lru_cache(maxsize=4096)
+def key_facts_present(answer: str, reference: str, question: str, latin_only: bool = False) -> tuple[int, int]:
+    """(present, total) of the reference's figures and entities not in the question;
+    ``latin_only`` counts only Latin-script entities (an English answer cannot hold 구청)."""
     asked = tx.quantities(question)
     figs = [r for r in tx.quantities(reference) if not any(tx.same_quantity(r, q) for q in asked)]
     ans = tx.quantities(answer)
-    ents = [e for e in entities(reference) if not _present(e, question)]
+    ents = [e for e in entities(reference) if not _present(e, question) and (e.isascii() or not latin_only)]
     present = sum(any(tx.same_quantity(r, a) for a in ans) for r in figs)
     present += sum(_present(e, answer) for e in ents)
     return present, len(figs) + len(ents)
+
+
+@lru_cache(maxsize=4096)
+def meaning_coverage(answer: str, reference: str, question: str, cross_language: bool = False) -> tuple[float, int]:
+    """(share, size) of what the reference is about (``claim_tokens`` not in the question;
+    all of them if the question takes every one) that the answer also says, in any wording.
+    Across languages only concepts, figures and Latin words count (Korean words outside the
+    lexicon cannot match an English answer)."""
+    ref = claim_tokens(reference)
+    key = ref - claim_tokens(question) or ref
+    if cross_language:
+        key = frozenset(t for t in key if is_concept_token(t))
+    if not key:
+        return 0.0, 0
+    said = claim_tokens(answer)
+    return len(key & said) / len(key), len(key)
+
+
+@lru_cache(maxsize=4096)
+def figures_all_present(answer: str, reference: str, question: str) -> bool:
+    """Every figure of the reference (not in the question) is in the answer, in any notation."""
+    asked = tx.quantities(question)
+    ans = tx.quantities(answer)
+    return all(
+        any(tx.same_quantity(r, a) for a in ans)
+        for r in tx.quantities(reference)
+        if not any(tx.same_quantity(r, q) for q in asked)
+    )

@@ -23,8 +23,6 @@ class LexicalJudge(OfflineJudge):
     numbers ignored; dates set aside when both sides have
     other numbers)
     some answer numbers match, others do not                  conflict 1 → accuracy 2
-    negation on one side only (않다/없다/아니다/못), compared     conflict 1
-    with the closest reference sentence (coverage ≥ 0.3)
     key-morpheme coverage N < 0.15                            wrong → accuracy 1 (seed 003)
     (N + P) / 2 ≥ .8 / .6 / .4 / below                        accuracy 5 / 4 / 3 / 2
     N ≥ .8 / .6 / .4 / .2 / below                             completeness 5 / 4 / 3 / 2 / 1
@@ -67,21 +65,10 @@ class LexicalJudge(OfflineJudge):
             elif (a_nums - r_nums) and (r_nums - a_nums):
                 level = 1
                 reasons.append(f"답변 수치 {_fmt(a_nums - r_nums)}가 참조에 없음")
-        # Polarity is compared with the reference sentence closest to the answer.
-        closest = self._closest_sentence(answer, reference)
-        if closest is not None and (tx.negations(answer) > 0) != (tx.negations(closest) > 0) and level < 1:
-            level = 1
-            reasons.append(f"부정 표현이 한쪽에만 있음 (참조: {closest[:40]})")
+        # Polarity is a claim check shared by every judge (claims.polarity_findings, clause by
+        # clause); comparing whole sentences here flagged answers that merely left out a
+        # negated clause of the reference.
         return level, reasons
-
-    def _closest_sentence(self, answer: str, reference: str) -> str | None:
-        target = self.units(answer)
-        best, best_cov = None, 0.0
-        for sent in tx.sentences(reference):
-            cov = self.coverage(target, self.units(sent)) or 0.0
-            if cov > best_cov:
-                best, best_cov = sent, cov
-        return best if best_cov >= 0.3 else None
 
     def unsupported_figures(self, text: str, reference: str, question: str = "") -> list[str]:
         missing = tx.number_tokens(text) - tx.number_tokens(question) - tx.number_tokens(reference)

@@ -4,10 +4,18 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from functools import lru_cache
 from typing import Any
 
 from assay.judges.offline import text as tx
 from assay.judges.offline.base import OfflineJudge, Units
+
+
+@lru_cache(maxsize=4096)
+def _sentence_grams(text: str) -> tuple[frozenset[str], ...]:
+    """The n-gram set of each sentence of ``text`` (the text itself if it has no sentence)."""
+    parts = tx.sentences(text) or ([text] if text else [])
+    return tuple(frozenset(tx.char_ngrams(p)) for p in parts)
 
 
 class NgramJudge(OfflineJudge):
@@ -18,8 +26,8 @@ class NgramJudge(OfflineJudge):
     contexts, sources), ``idf = ln((1 + N) / (1 + df)) + 1``, so endings shared by every
     sentence (…습니다) weigh little. Coverage = IDF-weighted share of one side's n-grams found
     in the other; similarity = TF-IDF cosine. Works on any Korean text without segmentation.
-    Figures are compared as written digit strings (no magnitudes or units: 1.2억 and
-    1억 2천만 look different to this judge).
+    Figures are compared as digit strings of their values (1.2억 and 1억 2천만 both give
+    120000000; 2주 and 14일 both 14), without units.
 
     ========================================================  ===============================
     signal                                                    effect
@@ -51,22 +59,23 @@ class NgramJudge(OfflineJudge):
     TITLE_MIN = 0.15
 
     def prepare(self, texts: list[str]) -> dict[str, Any]:
-        docs: list[set[str]] = []
-        for text in texts:
-            parts = tx.sentences(text) or ([text] if text else [])
-            docs.extend(set(tx.char_ngrams(p)) for p in parts)
         df: Counter[str] = Counter()
-        for grams in docs:
-            df.update(grams)
-        n = len(docs)
-        return {"n": n, "idf": {g: math.log((1 + n) / (1 + c)) + 1.0 for g, c in df.items()}}
+        n = 0
+        for text in texts:
+            docs = _sentence_grams(text)
+            n += len(docs)
+            for grams in docs:
+                df.update(grams)
+        # idf depends only on the document frequency: one log per distinct frequency.
+        by_count = {c: math.log((1 + n) / (1 + c)) + 1.0 for c in set(df.values())}
+        return {"n": n, "idf": {g: by_count[c] for g, c in df.items()}}
 
     def units(self, text: str, ctx: Any = None) -> Units:
         grams = tx.char_ngrams(text)
         if ctx is None:
             return {g: float(c) for g, c in grams.items()}
         idf, default = ctx["idf"], math.log(1 + ctx["n"]) + 1.0
-        return {g: (1.0 + math.log(c)) * idf.get(g, default) for g, c in grams.items()}
+        return {g: (1.0 + math.log(c) if c > 1 else 1.0) * idf.get(g, default) for g, c in grams.items()}
 
     def conflicts(self, answer: str, reference: str, question: str = "") -> tuple[int, list[str]]:
         asked = tx.digit_strings(question)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from assay.metrics.figure_forms import UNIT_FACTORS, canonical_figures  # noqa: F401  (re-exported)
 from assay.metrics.quantities import (  # noqa: F401  (re-exported: the judges' text toolkit)
     CITATION_RE,
     DATE_UNITS,
@@ -42,6 +43,11 @@ def citations(text: str) -> list[int]:
 
 def sentences(text: str) -> list[str]:
     """Sentences and lines; markdown headers and list markers are kept as their own items."""
+    return list(_sentences(text))
+
+
+@lru_cache(maxsize=8192)
+def _sentences(text: str) -> tuple[str, ...]:
     out: list[str] = []
     for line in normalize(text).splitlines():
         line = line.strip()
@@ -60,7 +66,7 @@ def sentences(text: str) -> list[str]:
             else:
                 merged.append(part)
         out.extend(p.strip() for p in merged if p.strip())
-    return out
+    return tuple(out)
 
 
 def headers(text: str) -> list[str]:
@@ -69,8 +75,31 @@ def headers(text: str) -> list[str]:
 
 def segments(text: str) -> list[str]:
     """Finer pieces than sentences (clauses split on , ; · / and line breaks), for memory noise."""
-    parts = re.split(r"[.!?;·\n]+|,\s+|\s/\s", normalize(text))
-    return [p.strip() for p in parts if len(p.strip()) >= 2]
+    return list(_segments(text))
+
+
+_SEGMENT_BREAK = re.compile(r"[.!?;·\n]+|,\s+|\s/\s")
+
+
+@lru_cache(maxsize=8192)
+def _segments(text: str) -> tuple[str, ...]:
+    return tuple(piece for piece, _, _ in segment_spans(text))
+
+
+@lru_cache(maxsize=8192)
+def segment_spans(text: str) -> tuple[tuple[str, int, int], ...]:
+    """``segments`` with their (start, end) offsets in ``normalize(text)``."""
+    norm = normalize(text)
+    out: list[tuple[str, int, int]] = []
+    pos = 0
+    for brk in [*_SEGMENT_BREAK.finditer(norm), None]:
+        end = brk.start() if brk else len(norm)
+        piece = norm[pos:end]
+        if len(piece.strip()) >= 2:
+            lead = len(piece) - len(piece.lstrip())
+            out.append((piece.strip(), pos + lead, pos + lead + len(piece.strip())))
+        pos = brk.end() if brk else end
+    return tuple(out)
 
 
 # -- quantities: assay.metrics.quantities (shared with the memory metrics) ----------------------
@@ -81,8 +110,9 @@ DIGITS_RE = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
 def digit_strings(text: str, years: bool | None = None) -> set[str]:
     """Digit sequences as written (thousands separators removed), citation tags ignored;
     ``years`` True/False keeps only / drops 4-digit years (1900-2099)."""
-    # Digits inside names ("코로나19", "GPT-4") are not figures: read them from the quantities.
-    out = {d.replace(",", "") for q in quantities(text) for d in DIGITS_RE.findall(q.text)}
+    # Digits inside names ("코로나19", "GPT-4") are not figures: read them from the quantities,
+    # as values (1만 원 → 10000, 2주 → 14), so one value written two ways gives one string.
+    out = {f"{comparable_value(q):.10g}" for q in quantities(text)}
     if years is None:
         return out
     return {d for d in out if bool(re.fullmatch(r"(19|20)\d\d", d)) == years}
@@ -116,6 +146,7 @@ NEGATION_LEMMAS = {"않다", "못", "안", "없다", "아니다", "못하다"}
 class Morph:
     lemma: str
     tag: str
+    start: int = 0  # character offset in strip_citations(normalize(text))
 
 
 @lru_cache(maxsize=8192)
@@ -127,12 +158,17 @@ def analyse(text: str) -> tuple[Morph, ...]:
         lemma = getattr(tok, "lemma", tok.form) or tok.form
         if tag in {"VV", "VA", "VX", "VCN"} and not lemma.endswith("다"):
             lemma += "다"
-        out.append(Morph(lemma, tag))
+        out.append(Morph(lemma, tag, tok.start))
     return tuple(out)
 
 
 def number_token(q: Quantity) -> str:
-    return f"#{q.value:.6g}"
+    """``#value``, durations in their smallest unit (2주 → #14, 1시간 → #60)."""
+    return f"#{comparable_value(q):.6g}"
+
+
+def comparable_value(q: Quantity) -> float:
+    return q.value * UNIT_FACTORS[q.unit][1] if q.unit in UNIT_FACTORS else q.value
 
 
 POS_WEIGHTS = {"NNP": 2.0, "SL": 2.0, "SH": 2.0, "NNG": 1.0, "XR": 1.0, "VV": 0.5, "VA": 0.5}
@@ -185,6 +221,7 @@ _QUANTITY_TEXT = re.compile(
 )
 
 
+@lru_cache(maxsize=65536)
 def strip_suffix(word: str, keep: int = 2) -> str:
     """Remove one trailing verb ending, then one particle, keeping at least ``keep`` characters."""
     for suffix in _ENDINGS:
@@ -273,6 +310,31 @@ REFUSAL_CUES = (
     "could not find",
     "unable to find",
     "not specified",
+    "정보는 없",
+    "내용이 없",
+    "내용은 없",
+    "문서에 없",
+    "문서에는 없",
+    "자료에 없",
+    "자료에는 없",
+    "안내되어 있지 않",
+    "기재되어 있지 않",
+    "나와 있지 않",
+    "do not say",
+    "does not say",
+    "don't say",
+    "doesn't say",
+    "not stated",
+    "not state",
+    "not mention",
+    "no details",
+    "not available in the",
+    "n't mention",
+    "n't say",
+    "n't state",
+    "n't specify",
+    "n't provide",
+    "n't include",
 )
 # The answer calls a statement false ("다음은 사실이 아닙니다: … 모두 틀렸습니다").
 DEBUNK_CUES = (
@@ -297,6 +359,16 @@ DEBUNK_CUES = (
     "is wrong",
     "are wrong",
     "misinformation",
+    "not correct",
+    "not accurate",
+    "inaccurate",
+    "not the case",
+    "a myth",
+    "사실무근",
+    "잘못 알려진",
+    "잘못되었",
+    "잘못된 안내",
+    "오해입니다",
 )
 # Plans and targets a report proposes: their figures are proposals, not factual claims.
 PROPOSAL_CUES = ("목표", "계획", "예정", "타깃", "KPI", "이내", "유지", "달성", "단계", "측정")
@@ -414,8 +486,14 @@ CLARIFY_CUES = (
 
 
 def has_any(text: str, cues: tuple[str, ...] | set[str]) -> bool:
-    low = normalize(text).lower()
+    low = lowered(text)
     return any(cue.lower() in low for cue in cues)
+
+
+@lru_cache(maxsize=8192)
+def lowered(text: str) -> str:
+    """The text normalised and case-folded, typographic apostrophes made plain (for cue search)."""
+    return normalize(text).lower().replace("\u2019", "'")
 
 
 def intent_of(text: str) -> str | None:

@@ -12,7 +12,10 @@ perfect answers, so a wrong answer's relevance is capped at 4.
     refusal, and the reference says the           5           5                5
     documents hold no answer
     an answer where the reference says none       1           1                3
-    Latin-script answer to a Hangul reference     figures and Latin names only (claims.py)
+    Latin-script answer to a Hangul reference     figures, Latin names and lexicon concepts
+                                                  (claims.py): findings cap; else concept
+                                                  share ≥ .7 → 5, ≥ .34 → 4, else 3 (≤ 3 while
+                                                  a reference figure is missing)
     wrong: conflict level 2, or N < WRONG_N      1           2 if Q ≥ .6      min(band, 4)
                                                              else 1
     conflict level 1 (some figures wrong)        2           band(N)          band
@@ -22,8 +25,14 @@ perfect answers, so a wrong answer's relevance is capped at 4.
     every reference figure and entity present,   ≥ 4         ≥ 4
     no finding (a paraphrase); N < WRONG_N is
     then not "wrong"
+    claims agree: no finding, no conflict, every ≥ 4 (≥ 5    ≥ 3; relevance ≥ 4
+    reference figure present, M ≥ .5 of the       if M ≥ .7)
+    reference's claim tokens said (M =
+    claims.meaning_coverage, any wording); N <
+    WRONG_N is then not "wrong"
     claim findings (``claims.py``: debunk,       capped at the strongest finding's cap (1 or 2);
-    substitutions, polarity, no answer)          accuracy 1 caps completeness at 2 and relevance at 4
+    substitutions, yes-no, polarity, reversed    accuracy 1 caps completeness at 2 and relevance at 4
+    condition, no answer)
     ===========================================  ==========  ===============  ============
 """
 
@@ -70,17 +79,27 @@ class RagRules:
         key = self.minus(u_r, u_q) or u_r
         n = self.coverage(key, u_a) or 0.0
         new = self.minus(u_a, u_q)
-        p = self.coverage(new, self.union(u_r, u_c))
+        p = self.coverage_any(new, u_r, u_c)
         p = 1.0 if p is None else p
         q = self.coverage(u_qcore, u_a)
         q = 1.0 if q is None else q
         level, reasons = self.conflicts(answer, reference + ("\n" + context if context else ""), question)
         findings = cl.rag_findings(answer, reference, question)
         facts_in, facts_total = cl.key_facts_present(answer, reference, question)
+        meaning, meaning_size = cl.meaning_coverage(answer, reference, question)
         # A paraphrase that keeps every figure and entity of the reference is not "missing
         # the key content", whatever its wording.
         all_facts = facts_total > 0 and facts_in == facts_total
-        wrong = level >= 2 or (n < self.WRONG_N and not all_facts)
+        # Every checkable claim agrees: no finding, no contradicted figure, every reference
+        # figure present, and most of what the reference is about said (in any wording).
+        agrees = (
+            not findings
+            and level == 0
+            and cl.figures_all_present(answer, reference, question)
+            and meaning_size > 0
+            and meaning >= AGREE_MEANING
+        )
+        wrong = level >= 2 or (n < self.WRONG_N and not all_facts and not agrees)
         completeness = band(n, self.COMP_CUTS, 1)
         relevance = band(max(q, n), self.REL_CUTS, 1)
         notes = [
@@ -89,6 +108,8 @@ class RagRules:
         ]
         if facts_total:
             notes.append(f"참조의 수치·개체 {facts_in}/{facts_total}개가 답변에 있음")
+        if meaning_size:
+            notes.append(f"참조가 말하는 개념(동의어·어간 기준) {pct(meaning)}가 답변에 있음")
         if wrong:
             accuracy = 1
             notes.append(
@@ -103,6 +124,11 @@ class RagRules:
             if all_facts and not findings:
                 accuracy = max(accuracy, 4)
                 completeness = max(completeness, 4)
+            if agrees:
+                accuracy = max(accuracy, band(meaning, AGREE_CUTS, 4))
+                completeness = max(completeness, band(meaning, AGREE_CUTS, 3))
+                relevance = max(relevance, 4)
+                notes.append("수치·개체·부정 여부가 모두 참조와 일치: 다른 표현의 같은 답변으로 인정")
         if findings:
             accuracy = min(accuracy, findings[0].cap)
             notes.extend(f.note() for f in findings)
@@ -113,21 +139,37 @@ class RagRules:
         return _verdict(tag, notes, accuracy, completeness, relevance)
 
     def _rag_cross_language(self, tag: str, question: str, answer: str, reference: str) -> JsonObject:
-        """A Latin-script answer to a Hangul reference: figures and Latin names only."""
-        converted = cl.english_as_korean_figures(answer)
-        findings = cl.figure_findings(converted, reference, question)
-        present, total = cl.key_facts_present(converted, reference, question)
-        notes = ["답변이 참조와 다른 언어(라틴 문자): 단어는 비교할 수 없어 수치와 라틴 고유명만 대조"]
+        """A Latin-script answer to a Hangul reference: figures (in any notation), Latin
+        names, and the bilingual lexicon's concepts with their polarity."""
+        findings = cl.rag_findings(answer, reference, question)
+        present, total = cl.key_facts_present(answer, reference, question, latin_only=True)
+        meaning, size = cl.meaning_coverage(answer, reference, question, cross_language=True)
+        figures_ok = cl.figures_all_present(answer, reference, question)
+        notes = ["답변이 참조와 다른 언어(라틴 문자): 수치·라틴 고유명과 이중 언어 사전의 개념으로 대조"]
+        if total:
+            notes.append(f"참조의 수치·고유명 {present}/{total}개가 답변에 있음")
+        if size:
+            notes.append(f"참조가 말하는 개념 {pct(meaning)}가 답변에 있음")
         if findings:
             notes.extend(f.note() for f in findings)
-            return _verdict(tag, notes, 1, 2, 3)
-        if total == 0:
-            notes.append("대조할 수치·고유명이 참조에 없음: 정확도를 확인할 수 없음(중간 점수)")
+            return _verdict(tag, notes, findings[0].cap, 2, 3)
+        if total == 0 and size == 0:
+            notes.append("대조할 수치·고유명·개념이 참조에 없음: 정확도를 확인할 수 없음(중간 점수)")
             return _verdict(tag, notes, 3, 3, 4)
-        share = present / total
-        notes.append(f"참조의 수치·고유명 {present}/{total}개가 답변에 있음")
-        accuracy = 4 if share >= 0.99 else (3 if share >= 0.5 else 2)
-        return _verdict(tag, notes, accuracy, band(share, self.COMP_CUTS, 1), 4)
+        share = present / total if total else 1.0
+        accuracy = band(meaning, CROSS_LANGUAGE_CUTS, 3) if size else 4
+        if not figures_ok or share < 0.5:
+            accuracy = min(accuracy, 3 if share >= 0.5 else 2)
+        completeness = band(min(share, meaning if size else 1.0), self.COMP_CUTS, 1)
+        return _verdict(tag, notes, accuracy, max(completeness, 2), 4)
+
+
+# Share of the reference's concepts an agreeing answer says: ≥ .7 → 5, ≥ .5 → 4.
+AGREE_MEANING = 0.5
+AGREE_CUTS: tuple[tuple[float, float], ...] = ((0.7, 5), (0.5, 4))
+# Across languages only the lexicon's concepts can match, so a third of them is evidence
+# enough once figures, names and polarity agree (a finding still caps the score).
+CROSS_LANGUAGE_CUTS: tuple[tuple[float, float], ...] = ((0.7, 5), (0.34, 4))
 
 
 def _verdict(tag: str, notes: list[str], accuracy: float, completeness: float, relevance: float) -> JsonObject:

@@ -1,0 +1,192 @@
+"""One written form for figures that are written many ways, so equal values compare equal.
+
+``canonical_figures`` rewrites a text's times, dates, amounts and counts into the Korean
+notation ``quantities`` parses (digits, magnitude words, a unit), leaving everything else as
+it is:
+
+    ==========================================  ===========================
+    written                                     becomes
+    ==========================================  ===========================
+    08:00, 오전 8시, 8 a.m., 8am, 8:00 AM         8시
+    오후 3시 반, 15:30, 3:30 p.m., 정오            15시 30분, 12시
+    9시부터 6시까지 (an end hour below the start)   9시부터 18시까지
+    1시간 반, 1시간 30분, 1.5 hours              90분 (1시간 = 60분 compare equal)
+    2024-03-01, 2024.3.1, March 1, 2024,        2024년 3월 1일
+    1 March 2024, 3/1 (before a date particle)
+    ₩10,000, KRW 10,000, 10,000 won, 10,000 KRW  10000원 (1만 원 = 10,000원 already)
+    $5, USD 5, 5 dollars                         5달러
+    1.5 million, 2 thousand                      1500000, 2000
+    하루, 이틀, 사흘 … 열흘, 보름                    1일, 2일, 3일 … 10일, 15일
+    한 달, 두 달, 석 달; 두 시간; 세 명; 두 번       1개월, 2개월, 3개월; 2시간; 3명; 2회
+    한 번에 (at a time)                           1회에
+    two weeks, 14 working days, 10 percent      2주, 14일, 10%
+    ==========================================  ===========================
+
+Durations in different units compare through ``UNIT_FACTORS`` (2주 = 14일, 1년 = 12개월,
+1시간 = 60분) in ``quantities.same_quantity``. Pure regular expressions: no tokenizer.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Larger unit -> (smaller unit, factor): a duration in one compares equal to the other.
+UNIT_FACTORS: dict[str, tuple[str, float]] = {"주": ("일", 7.0), "년": ("개월", 12.0), "시간": ("분", 60.0)}
+
+_NATIVE_DAYS = {
+    "하루": 1, "이틀": 2, "사흘": 3, "나흘": 4, "닷새": 5, "엿새": 6, "이레": 7, "여드레": 8,
+    "아흐레": 9, "열흘": 10, "보름": 15, "일주일": 7,
+}
+_NATIVE_NUMS = {
+    "한": 1, "두": 2, "세": 3, "석": 3, "네": 4, "넉": 4, "다섯": 5, "여섯": 6, "일곱": 7,
+    "여덟": 8, "아홉": 9, "열": 10, "열두": 12,
+}
+# Counters after a native numeral, and the unit they become ("번" needs 2 or more: "한 번 더"
+# is rarely a count).
+_NATIVE_COUNTERS = {"달": "개월", "시간": "시간", "명": "명", "개": "개", "곳": "곳", "번": "회", "주": "주", "해": "년"}
+_EN_NUMS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fourteen": 14, "fifteen": 15,
+    "twenty": 20, "thirty": 30, "sixty": 60, "ninety": 90,
+}
+_EN_MONTHS = {
+    m: i
+    for i, m in enumerate(
+        "january february march april may june july august september october november december".split(), 1
+    )
+}
+_EN_MONTH_SHORT = {m[:3]: i for m, i in _EN_MONTHS.items()}
+_EN_UNIT_WORDS = (
+    (r"days?", "일"), (r"weeks?", "주"), (r"months?", "개월"), (r"years?", "년"), (r"hours?", "시간"),
+    (r"minutes?|mins?", "분"), (r"percent|per\s*cent", "%"), (r"people|persons?|employees|staff|members", "명"),
+    (r"times", "회"), (r"cases", "건"), (r"won|KRW", "원"), (r"dollars?|USD", "달러"),
+)
+_EN_UNIT_RE = re.compile(
+    r"(\d+(?:\.\d+)?)\s*(?:(?:working|business|calendar)\s+)?(" + "|".join(p for p, _ in _EN_UNIT_WORDS) + r")\b",
+    re.I,
+)
+_EN_NUM_WORD_RE = re.compile(
+    r"\b(" + "|".join(_EN_NUMS) + r")\s+(?=(?:(?:working|business|calendar)\s+)?(?:"
+    + "|".join(p for p, _ in _EN_UNIT_WORDS[:8]) + r")\b)",
+    re.I,
+)
+_MONTH_NAMES = "|".join([*_EN_MONTHS, *(m + r"\.?" for m in _EN_MONTH_SHORT)])
+_EN_DATE_MDY = re.compile(r"\b(" + _MONTH_NAMES + r")\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s*(\d{4}))?\b", re.I)
+_EN_DATE_DMY = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(" + _MONTH_NAMES + r")(?:,?\s*(\d{4}))?\b", re.I)
+_ISO_DATE = re.compile(r"(?<![\d.])((?:19|20)\d\d)\s*[-./]\s*(\d{1,2})\s*[-./]\s*(\d{1,2})\.?(?![\d])")
+# "3/1" is a date only before a date particle or weekday ("3/1(금)", "3/1까지", "3/1부터").
+_SLASH_DATE = re.compile(r"(?<![\d/.])(\d{1,2})/(\d{1,2})(?=\s*(?:\(|까지|부터|에|일|~|$))")
+_CLOCK = re.compile(r"(?<![\d:])([01]?\d|2[0-4]):([0-5]\d)(?::[0-5]\d)?(?![\d:])(\s*(?:a\.?m\.?|p\.?m\.?)(?![a-z]))?", re.I)
+_EN_AMPM = re.compile(r"(?<![\d:])(\d{1,2})\s*(a\.?m\.?|p\.?m\.?)(?![a-z])", re.I)
+_KO_AMPM = re.compile(r"(오전|오후|저녁|밤|새벽|아침)\s*(\d{1,2})\s*시(?:\s*(반|(\d{1,2})\s*분))?")
+_HALF_HOUR = re.compile(r"(\d{1,2})\s*시\s*반")
+_HOURS_MINUTES = re.compile(r"(\d+)\s*시간\s*(?:반|(\d{1,2})\s*분)")
+_EN_HOURS_DECIMAL = re.compile(r"(\d+\.\d+)\s*시간")
+_EN_MAGNITUDE = re.compile(r"(\d+(?:\.\d+)?)\s*(thousand|million|billion)\b", re.I)
+_MONEY_PREFIX = re.compile(r"(?:₩|KRW\s*)(\d[\d,]*(?:\.\d+)?)", re.I)
+_DOLLAR_PREFIX = re.compile(r"(?:\$|USD\s*)(\d[\d,]*(?:\.\d+)?)", re.I)
+_NATIVE_DAY_RE = re.compile(r"(?<![가-힣])(" + "|".join(sorted(_NATIVE_DAYS, key=len, reverse=True)) + r")(?=[\s가-힣]|$)")
+_NATIVE_COUNT_RE = re.compile(
+    r"(?<![가-힣])(" + "|".join(sorted(_NATIVE_NUMS, key=len, reverse=True)) + r")\s*("
+    + "|".join(_NATIVE_COUNTERS) + r")(?!째)"
+)
+# "9시부터 6시까지" (no 오전/오후): an end hour below the start hour is in the afternoon.
+_HOUR_RANGE = re.compile(r"(?<![\d.])(\d{1,2})시(\s*(?:부터|~|-|–|에서)\s*)(\d{1,2})시(?!간)")
+_ONCE_AT_A_TIME = re.compile(r"(?<![가-힣])한\s*번에")  # "한 번에 두 명" = 1회 2명
+_MAGNITUDES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+
+
+def _num(value: float) -> str:
+    return f"{value:.0f}" if float(value).is_integer() else f"{value:g}"
+
+
+def _month(name: str) -> int:
+    key = name.lower().rstrip(".")
+    return _EN_MONTHS.get(key) or _EN_MONTH_SHORT[key[:3]]
+
+
+def _date(year: str | None, month: int, day: str) -> str:
+    return (f"{year}년 " if year else "") + f"{month}월 {int(day)}일"
+
+
+def _clock(hour: int, minute: int, meridiem: str) -> str:
+    """24-hour "H시 M분" from a 12-hour reading ("p" after noon, "a" 12 = midnight)."""
+    meridiem = meridiem.lower()
+    if meridiem.startswith("p") and hour < 12:
+        hour += 12
+    elif meridiem.startswith("a") and hour == 12:
+        hour = 0
+    return f"{hour}시" + (f" {minute}분" if minute else "")
+
+
+def _ko_ampm(m: re.Match[str]) -> str:
+    hour = int(m.group(2))
+    afternoon = m.group(1) in {"오후", "저녁", "밤"} and hour < 12
+    minute = 30 if m.group(3) == "반" else int(m.group(4) or 0)
+    return _clock(hour, minute, "p" if afternoon else "")
+
+
+def _clock_colon(m: re.Match[str]) -> str:
+    return _clock(int(m.group(1)), int(m.group(2)), (m.group(3) or "").strip())
+
+
+def canonical_figures(text: str) -> str:
+    """``text`` with its figures in one written form (see the module table)."""
+    if not text or not any(ch.isdigit() for ch in text) and not _has_word_figure(text):
+        return text
+    out = _ISO_DATE.sub(lambda m: _date(m.group(1), int(m.group(2)), m.group(3)), text)
+    out = _EN_DATE_MDY.sub(lambda m: _date(m.group(3), _month(m.group(1)), m.group(2)), out)
+    out = _EN_DATE_DMY.sub(lambda m: _date(m.group(3), _month(m.group(2)), m.group(1)), out)
+    out = _SLASH_DATE.sub(
+        lambda m: _date(None, int(m.group(1)), m.group(2)) if 1 <= int(m.group(1)) <= 12 else m.group(0), out
+    )
+    out = _KO_AMPM.sub(_ko_ampm, out)
+    out = _CLOCK.sub(_clock_colon, out)
+    out = _EN_AMPM.sub(lambda m: _clock(int(m.group(1)), 0, m.group(2)), out)
+    out = out.replace("정오", "12시")
+    out = _HOUR_RANGE.sub(_afternoon_end, out)
+    out = _HALF_HOUR.sub(lambda m: f"{m.group(1)}시 30분", out)
+    out = _HOURS_MINUTES.sub(lambda m: f"{int(m.group(1)) * 60 + (int(m.group(2)) if m.group(2) else 30)}분", out)
+    out = _NATIVE_DAY_RE.sub(lambda m: f"{_NATIVE_DAYS[m.group(1)]}일", out)
+    out = _ONCE_AT_A_TIME.sub("1회에", out)
+    out = _NATIVE_COUNT_RE.sub(_native_count, out)
+    out = _EN_MAGNITUDE.sub(lambda m: _num(float(m.group(1)) * _MAGNITUDES[m.group(2).lower()]), out)
+    out = _MONEY_PREFIX.sub(lambda m: m.group(1).replace(",", "") + "원", out)
+    out = _DOLLAR_PREFIX.sub(lambda m: m.group(1).replace(",", "") + "달러", out)
+    out = _EN_NUM_WORD_RE.sub(lambda m: f"{_EN_NUMS[m.group(1).lower()]} ", out)
+    out = _EN_UNIT_RE.sub(_en_unit, out)
+    out = _EN_HOURS_DECIMAL.sub(lambda m: f"{_num(float(m.group(1)) * 60)}분", out)
+    return out
+
+
+def _afternoon_end(m: re.Match[str]) -> str:
+    start, end = int(m.group(1)), int(m.group(3))
+    if end < start and end < 12:
+        end += 12
+    return f"{start}시{m.group(2)}{end}시"
+
+
+def _native_count(m: re.Match[str]) -> str:
+    count, unit = _NATIVE_NUMS[m.group(1)], _NATIVE_COUNTERS[m.group(2)]
+    if m.group(2) == "번" and count < 2:
+        return m.group(0)
+    return f"{count}{unit}"
+
+
+def _en_unit(m: re.Match[str]) -> str:
+    word = m.group(2).lower()
+    for pattern, unit in _EN_UNIT_WORDS:
+        if re.fullmatch(pattern, word, re.I):
+            return f"{m.group(1)}{unit}"
+    return m.group(0)
+
+
+_WORD_FIGURE_RE = re.compile(
+    "|".join(_NATIVE_DAYS) + r"|정오|한\s*번에|(?:" + "|".join(_NATIVE_NUMS) + r")\s+(?:" + "|".join(_NATIVE_COUNTERS) + ")"
+    + r"|\b(?:" + "|".join(_EN_NUMS) + r")\s",
+    re.I,
+)
+
+
+def _has_word_figure(text: str) -> bool:
+    return bool(_WORD_FIGURE_RE.search(text))
