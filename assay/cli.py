@@ -295,7 +295,7 @@ def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = No
     ended: list[Any] = []
 
     def run_flow() -> None:
-        # Our servers run no background services (late or crashed runs), so no one acts on a heartbeat.
+        # Our servers run Prefect's reduced services for temporary servers: nothing acts on a heartbeat.
         with no_heartbeats() if server is not None else nullcontext():
             ended.append(flow(spec=spec, options=options, run_id=run_id, parent_run=parent_run, return_state=True))
 
@@ -680,7 +680,7 @@ def server_status() -> None:
     started = datetime.datetime.fromtimestamp(state.started, datetime.UTC).isoformat(timespec="seconds")
     typer.echo(f"url:      {state.api_url}\npid:      {state.pid}\nstarted:  {started}\n"
                f"idle:     stops after {state.idle_seconds:g} s without a run\n"
-               f"healthy:  {'yes' if healthy(state) else 'no (starting?)'}\nlog:      {directory / 'server.log'}")
+               f"healthy:  {'yes' if healthy(state.api_url) else 'no (starting?)'}\nlog:      {directory / 'server.log'}")
 
 
 @server_app.command("stop")

@@ -223,9 +223,9 @@ def stop(home: Path | None = None, timeout_s: float = 15.0) -> ServerState | Non
     return state
 
 
-def healthy(state: ServerState) -> bool:
+def healthy(api_url: str) -> bool:
     try:
-        with urllib.request.urlopen(f"{state.api_url}/health", timeout=2) as response:
+        with urllib.request.urlopen(f"{api_url}/health", timeout=2) as response:
             return response.status == 200
     except OSError:
         return False

@@ -10,12 +10,19 @@ import os
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-from flows.local_server import SUPERVISOR_MODULE, ServerState, prefect_version, read_state, server_dir, stop
+from flows.local_server import (
+    SUPERVISOR_MODULE,
+    ServerState,
+    healthy,
+    prefect_version,
+    read_state,
+    server_dir,
+    stop,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
@@ -28,7 +35,7 @@ from flows.local_server import acquire, healthy
 server = acquire(float(os.environ["ASSAY_SERVER_IDLE_SECONDS"]))
 server.wait(240)
 time.sleep(float(os.environ.get("HOLD", "0")))
-assert healthy(server.state), "the server stopped while a lease was held"
+assert healthy(server.api_url), "the server stopped while a lease was held"
 server.release()
 print(json.dumps({"pid": server.state.pid, "port": server.state.port, "started_here": server.started_here}))
 """
@@ -85,11 +92,7 @@ def wait_gone(pid: int, timeout_s: float) -> bool:
 
 
 def answers(port: int) -> bool:
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=2) as response:
-            return response.status == 200
-    except OSError:
-        return False
+    return healthy(f"http://127.0.0.1:{port}/api")
 
 
 @pytest.fixture
