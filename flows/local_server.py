@@ -119,10 +119,14 @@ def _pid_alive(pid: int) -> bool:
 
 def _is_supervisor(state: ServerState) -> bool:
     """The pid is alive and is the supervisor started with this token (not a reused pid)."""
-    try:
-        argv = Path(f"/proc/{state.pid}/cmdline").read_bytes().split(b"\0")
-    except OSError:
-        return False
+    if Path("/proc/self").is_dir():
+        try:
+            argv = Path(f"/proc/{state.pid}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            return False
+    else:  # no procfs (macOS): ask ps
+        done = subprocess.run(["ps", "-o", "command=", "-p", str(state.pid)], capture_output=True)
+        argv = done.stdout.split()
     return SUPERVISOR_MODULE.encode() in argv and state.token.encode() in argv
 
 
