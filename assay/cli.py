@@ -248,10 +248,19 @@ def task_runner_for(spec: str) -> Any:
 
 
 def _start_server_early() -> Any:
+    """The server this run uses: assay's local server that outlives runs (found or started,
+    ``flows/local_server.py``), or with ``ASSAY_SERVER_IDLE_SECONDS=0`` a temporary one that
+    stops when this process exits; ``None`` when Prefect's API is configured elsewhere."""
     from assay import timeline
     from flows.ephemeral_server import start_early
+    from flows.local_server import acquire, idle_seconds
 
-    server = start_early()
+    try:
+        idle = idle_seconds()
+    except ValueError as exc:
+        _err(str(exc))
+        raise typer.Exit(EXIT_FAILED) from None
+    server = start_early(launch=(lambda: acquire(idle)) if idle > 0 else None)
     timeline.mark("server launched")
     return server
 
@@ -290,11 +299,13 @@ def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = No
     ended: list[Any] = []
 
     def run_flow() -> None:
-        # Our temporary server dies with this process, so no one could act on a heartbeat.
+        # Our servers run Prefect's reduced services for temporary servers: nothing acts on a heartbeat.
         with no_heartbeats() if server is not None else nullcontext():
             ended.append(flow(spec=spec, options=options, run_id=run_id, parent_run=parent_run, return_state=True))
 
     error = _run_stoppable(run_flow)
+    if server is not None:
+        server.release()  # the local server's idle period starts now, not at this process's exit
     timeline.mark("flow returned")
     if error is not None and not isinstance(error, RunStopped):  # before a manifest exists
         _err(f"run failed before it started: {type(error).__name__}: {error}")
@@ -652,6 +663,38 @@ def calibrate(
         _err(str(exc))
         raise typer.Exit(EXIT_FAILED) from None
     typer.echo("\n".join(summary_lines(record)))
+
+
+server_app = typer.Typer(no_args_is_help=True, help="assay's local Prefect server, kept up between runs.")
+app.add_typer(server_app, name="server")
+
+
+@server_app.command("status")
+def server_status() -> None:
+    """Show the local server for this PREFECT_HOME (exit 1 when none runs)."""
+    from flows.local_server import healthy, owned_state, server_dir
+
+    directory = server_dir()
+    state = owned_state(directory)
+    if state is None:
+        typer.echo(f"no local server for {directory.parent}")
+        raise typer.Exit(EXIT_FAILED)
+    import datetime
+
+    started = datetime.datetime.fromtimestamp(state.started, datetime.UTC).isoformat(timespec="seconds")
+    typer.echo(f"url:      {state.api_url}\npid:      {state.pid}\nstarted:  {started}\n"
+               f"idle:     stops after {state.idle_seconds:g} s without a run\n"
+               f"healthy:  {'yes' if healthy(state.api_url) else 'no (starting?)'}\nlog:      {directory / 'server.log'}")
+
+
+@server_app.command("stop")
+def server_stop() -> None:
+    """Stop the local server for this PREFECT_HOME, if one runs."""
+    from flows.local_server import server_dir, stop
+
+    state = stop()
+    typer.echo(f"stopped the server on port {state.port} (pid {state.pid})" if state
+               else f"no local server for {server_dir().parent}")
 
 
 def main() -> None:  # pragma: no cover - console entry point

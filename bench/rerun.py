@@ -1,16 +1,21 @@
 """What a run costs beyond its work: a cold demo run and identical reruns, side by side.
 
-    python bench/rerun.py [--suite rag_qa] [--repeat 3] [--compare-ref main] [--setups early,own,running]
+    python bench/rerun.py [--suite rag_qa] [--repeat 3] [--compare-ref main] [--setups default,idle0,running]
 
-In a fresh ``--out`` per code tree: a cold run (empty ``--out``: no cached steps, no call store;
-Prefect's database and Python's bytecode caches are as the machine has them), then identical
-reruns (every step a cache hit), alternated ``--repeat`` times across set-ups and trees so the
-machine's load hits them alike. Set-ups:
+In a fresh ``--out`` per code tree: a cold run (empty ``--out``: no cached steps, no call store,
+no assay local server running; Prefect's database and Python's bytecode caches are as the
+machine has them), then identical reruns (every step a cache hit), alternated ``--repeat`` times
+across set-ups and trees so the machine's load hits them alike. Set-ups:
 
-- ``early``: the default: assay starts Prefect's temporary server first, booting while the
-  flow is imported (``flows/ephemeral_server.py``);
-- ``own``: ``ASSAY_EARLY_SERVER=0``, Prefect starts its temporary server on first use;
+- ``default``: as a user runs it: this tree reuses the local server the cold run left running
+  (``flows/local_server.py``); a tree without it starts a temporary server per run;
+- ``idle0``: ``ASSAY_SERVER_IDLE_SECONDS=0``: a temporary server per run, started first and
+  booting while the flow is imported (``flows/ephemeral_server.py``);
+- ``own``: ``ASSAY_EARLY_SERVER=0`` as well: Prefect starts its temporary server on first use;
 - ``running``: ``PREFECT_API_URL`` names a server that is already up (``make server``).
+
+The CPU seconds count the processes a run waits for: a server that outlives the run (the local
+server, ``running``) is not counted — its start-up CPU lands in no row.
 
 ``--compare-ref REF`` runs the same rows with the code of git ref REF (a temporary
 ``git worktree``, same virtual environment), so a change is measured against what it changes.
@@ -41,6 +46,8 @@ sys.path.insert(0, str(ROOT))
 
 from assay.timeline import ENV as TIMELINE_ENV  # noqa: E402
 from assay.timeline import PREFIX as TIMELINE_PREFIX  # noqa: E402
+from flows.local_server import IDLE_ENV  # noqa: E402
+from flows.local_server import stop as stop_local_server  # noqa: E402
 
 
 class Timed:
@@ -145,7 +152,7 @@ def main() -> None:
     parser.add_argument("--suite", default="rag_qa")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--compare-ref", default=None, help="git ref whose code runs the same rows, side by side")
-    parser.add_argument("--setups", default="early,running", help="comma-separated: early, own, running")
+    parser.add_argument("--setups", default="default,idle0,running", help="comma-separated: default, idle0, own, running")
     args = parser.parse_args()
     setups = [s for s in args.setups.split(",") if s]
     env = {k: v for k, v in os.environ.items() if k not in ("PREFECT_API_URL", TIMELINE_ENV)}
@@ -167,14 +174,19 @@ def main() -> None:
     try:
         if "running" in setups:
             server, url = start_server(env)
-        setup_env = {"early": env, "own": {**env, "ASSAY_EARLY_SERVER": "0"}, "running": {**env, "PREFECT_API_URL": url or ""}}
+        idle0 = {**env, IDLE_ENV: "0"}
+        setup_env = {"default": env, "idle0": idle0, "own": {**idle0, "ASSAY_EARLY_SERVER": "0"},
+                     "running": {**env, "PREFECT_API_URL": url or ""}}
+        if stop_local_server() is not None:
+            print("stopped the local server that was running, so the cold run starts one")
         for label, tree in trees.items():
-            results[(label, "cold run, early server")] = [timed(command(label), tree, env)]
+            results[(label, "cold run")] = [timed(command(label), tree, env)]
         for _ in range(args.repeat):
             for setup in setups:
                 for label, tree in trees.items():
                     results.setdefault((label, f"rerun, {setup} server"), []).append(timed(command(label), tree, setup_env[setup]))
     finally:
+        stop_local_server()  # the one the cold run left running
         if server is not None:
             server.terminate()
             server.wait()
@@ -197,9 +209,11 @@ def main() -> None:
             cells += f" {wall:8.1f} / {cpu:6.1f} "
         ratio = f"   {walls[0] / walls[1]:5.2f}" if len(walls) == 2 else ""
         print(f"{row:26s}{cells}{ratio}")
-    print_breakdown("where a cold run's seconds go, this tree", results[("this tree", "cold run, early server")])
-    if "early" in setups:
-        print_breakdown("where an identical rerun's seconds go, this tree, early server", results[("this tree", "rerun, early server")])
+    print_breakdown("where a cold run's seconds go, this tree", results[("this tree", "cold run")])
+    for setup in ("default", "idle0"):
+        if setup in setups:
+            print_breakdown(f"where an identical rerun's seconds go, this tree, {setup} server",
+                            results[("this tree", f"rerun, {setup} server")])
     print(f"\nload average after: {os.getloadavg()[0]:.1f}")
 
 

@@ -36,9 +36,10 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 SERVER_ENV = {"PREFECT_API_BLOCKS_REGISTER_ON_START": "false", "PREFECT_MEMOIZE_BLOCK_AUTO_REGISTRATION": "false"}
 HEARTBEAT_ENV = ("PREFECT_FLOWS_HEARTBEAT_FREQUENCY", "PREFECT_RUNNER_HEARTBEAT_FREQUENCY")
@@ -60,7 +61,7 @@ FIRST_RUN_MODULES = (
 
 class EarlyServer:
     def __init__(self) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.process = _launch(self.port)
         os.environ["PREFECT_API_URL"] = self.api_url
         atexit.register(self.stop)
@@ -71,24 +72,11 @@ class EarlyServer:
 
     def wait(self, timeout_s: float, warm: tuple[str, ...] = FLOW_RUN_MODULES) -> None:
         """Import ``warm`` modules, then block until the server is healthy."""
-        deadline = time.monotonic() + timeout_s
-        for name in warm:
-            try:
-                importlib.import_module(name)
-            except ImportError:
-                pass
-        while time.monotonic() < deadline:
-            code = self.process.poll()
-            if code is not None:
-                raise RuntimeError(f"Prefect's temporary server exited with code {code}")
-            try:
-                with urllib.request.urlopen(f"{self.api_url}/health", timeout=2) as response:
-                    if response.status == 200:
-                        return
-            except OSError:
-                pass
-            time.sleep(0.05)
-        raise RuntimeError(f"Prefect's temporary server did not answer within {timeout_s:.0f} s")
+        wait_healthy(self.api_url, timeout_s, warm, alive=lambda: self.process.poll() is None,
+                     what="Prefect's temporary server")
+
+    def release(self) -> None:
+        """The run is over; this server still stops only at exit (a second run in this process may use it)."""
 
     def discard(self) -> None:
         """Stop the server now and forget it: the run it was started for will not happen."""
@@ -111,9 +99,10 @@ class EarlyServer:
         timeline.mark("server stopped")
 
 
-def start_early() -> EarlyServer | None:
+def start_early(launch: Callable[[], Any] | None = None) -> Any:
     """Start the temporary server now if Prefect would start one (no API URL, not disabled)
-    and can still be told where it is (not imported yet)."""
+    and can still be told where it is (not imported yet); ``launch`` replaces the temporary
+    server with another (assay's local server, ``flows/local_server.py``)."""
     if os.environ.get("ASSAY_EARLY_SERVER") == "0":  # Prefect starts its own, later (benchmarks compare)
         return None
     if "prefect" in sys.modules or os.environ.get("PREFECT_API_URL") or os.environ.get("PREFECT_SERVER_EPHEMERAL_ENABLED", "").lower() in (
@@ -122,7 +111,7 @@ def start_early() -> EarlyServer | None:
         return None
     if importlib.util.find_spec("prefect") is None or importlib.util.find_spec("uvicorn") is None:
         return None
-    return EarlyServer()
+    return launch() if launch is not None else EarlyServer()
 
 
 @contextmanager
@@ -142,22 +131,45 @@ def server_env() -> dict[str, str]:
     return {**SERVER_ENV, **os.environ, "PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1", "PREFECT__SERVER_FINAL": "1"}
 
 
-def _free_port() -> int:
+def wait_healthy(api_url: str, timeout_s: float, warm: tuple[str, ...], alive: Callable[[], bool], what: str) -> None:
+    """Import ``warm`` modules (a missing one is skipped), then block until ``api_url`` answers
+    ``/api/health``; fails as soon as ``alive`` says the server process is gone."""
+    deadline = time.monotonic() + timeout_s
+    for name in warm:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pass
+    while time.monotonic() < deadline:
+        if not alive():
+            raise RuntimeError(f"{what} exited")
+        try:
+            with urllib.request.urlopen(f"{api_url}/health", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.05)
+    raise RuntimeError(f"{what} did not answer within {timeout_s:.0f} s")
+
+
+def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
 
 
-def _launch(port: int) -> subprocess.Popen[bytes]:
+def server_command(port: int) -> list[str]:
+    """The command Prefect runs for its temporary server (``SubprocessASGIServer``), loopback only."""
     spec = importlib.util.find_spec("prefect")
     assert spec is not None and spec.origin is not None
     app_dir = Path(spec.origin).parent.parent  # what Prefect passes: prefect.__module_path__.parent
-    env = server_env()
-    return subprocess.Popen(
-        [
-            sys.executable, "-m", "uvicorn", "--app-dir", str(app_dir), "--factory",
-            "prefect.server.api.server:create_app", "--host", "127.0.0.1", "--port", str(port),
-            "--log-level", "error", "--lifespan", "on",
-        ],
-        env=env,
-    )
+    return [
+        sys.executable, "-m", "uvicorn", "--app-dir", str(app_dir), "--factory",
+        "prefect.server.api.server:create_app", "--host", "127.0.0.1", "--port", str(port),
+        "--log-level", "error", "--lifespan", "on",
+    ]
+
+
+def _launch(port: int) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(server_command(port), env=server_env())

@@ -14,6 +14,9 @@ import assay  # noqa: E402,F401  (sets the offline switches before anything else
 os.environ.setdefault("PREFECT_HOME", str(ROOT / ".pytest_cache" / "prefect-home"))
 Path(os.environ["PREFECT_HOME"]).mkdir(parents=True, exist_ok=True)
 os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+# Every run's temporary server stops with its process: the suite leaves no server behind. The
+# tests of the local server that outlives runs (tests/flows/test_local_server.py) opt in.
+os.environ["ASSAY_SERVER_IDLE_SECONDS"] = "0"
 
 
 @pytest.fixture(scope="session")

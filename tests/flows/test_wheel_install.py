@@ -37,7 +37,8 @@ def installed(tmp_path_factory) -> Path:
 
 def run_installed(site: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PREFECT_", "ASSAY_"))}
-    env.update(PYTHONPATH=str(site), PREFECT_HOME=str(cwd / "prefect-home"))
+    # A temporary server per run: a local server kept up for the next run would outlive the test.
+    env.update(PYTHONPATH=str(site), PREFECT_HOME=str(cwd / "prefect-home"), ASSAY_SERVER_IDLE_SECONDS="0")
     return subprocess.run(
         [sys.executable, "-c", "from assay.cli import app; app()", *args],
         capture_output=True, text=True, cwd=cwd, env=env, timeout=600,

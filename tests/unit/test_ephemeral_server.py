@@ -1,6 +1,9 @@
-"""What assay's early temporary server leaves out, and that a user's own Prefect settings win."""
+"""What assay's early temporary server leaves out, that a user's own Prefect settings win, and the
+local server's idle setting."""
 
 from __future__ import annotations
+
+import pytest
 
 from flows.ephemeral_server import SERVER_ENV, no_heartbeats, server_env
 
@@ -35,3 +38,18 @@ def test_a_heartbeat_frequency_the_user_set_is_kept(monkeypatch):
     monkeypatch.setenv("PREFECT_FLOWS_HEARTBEAT_FREQUENCY", "60")
     with no_heartbeats():
         assert get_current_settings().flows.heartbeat_frequency is not None
+
+
+def test_the_idle_setting_defaults_to_ten_minutes_and_rejects_what_is_not_seconds(monkeypatch):
+    from flows.local_server import IDLE_ENV, idle_seconds
+
+    monkeypatch.delenv(IDLE_ENV, raising=False)
+    assert idle_seconds() == 600
+    monkeypatch.setenv(IDLE_ENV, "0")
+    assert idle_seconds() == 0
+    monkeypatch.setenv(IDLE_ENV, "2.5")
+    assert idle_seconds() == 2.5
+    for bad in ("ten", "-1"):
+        monkeypatch.setenv(IDLE_ENV, bad)
+        with pytest.raises(ValueError, match=IDLE_ENV):
+            idle_seconds()
