@@ -1,0 +1,36 @@
+"""General causes of correct rag answers scored low: midnight written several ways, refusals
+worded in English or as "not stated", and paraphrases that share few of the reference's words."""
+
+from __future__ import annotations
+
+from assay.judges.offline import offline_jury
+from assay.judges.prompts import get_prompt
+from assay.metrics.figure_forms import canonical_figures
+from assay.metrics.quantities import quantities, same_quantity
+
+RAG = get_prompt("rag_answer")
+
+
+def accuracies(answer: str, reference: str, question: str) -> list[float]:
+    item = {"question": question, "generated_answer": answer, "reference_answer": reference}
+    return [judge.verdict(RAG, item)["accuracy"] for judge in offline_jury()]
+
+
+def _same(a: str, b: str) -> bool:
+    qa, qb = quantities(canonical_figures(a)), quantities(canonical_figures(b))
+    return len(qa) == len(qb) == 1 and same_quantity(qa[0], qb[0])
+
+
+def test_midnight_is_one_hour_in_every_notation():
+    for form in ("자정", "24:00", "0시", "새벽 12시", "오전 12시"):
+        assert _same("밤 12시", form), form
+    assert not _same("밤 12시", "12시")  # midnight is not noon
+    assert not _same("오후 12시", "0시")
+    assert canonical_figures("24시간 운영") == "24시간 운영"  # a duration, not a clock time
+
+
+def test_last_train_at_midnight_in_another_notation_is_not_a_substitution():
+    q = "그 역의 막차는 몇 시인가요?"
+    ref = "막차는 평일 밤 12시, 주말에는 밤 11시 30분입니다."
+    assert min(accuracies("평일 24:00, 주말 23:30에 막차가 있습니다.", ref, q)) >= 4
+    assert max(accuracies("평일 22:00, 주말 23:30에 막차가 있습니다.", ref, q)) <= 2
