@@ -34,3 +34,15 @@ def test_last_train_at_midnight_in_another_notation_is_not_a_substitution():
     ref = "막차는 평일 밤 12시, 주말에는 밤 11시 30분입니다."
     assert min(accuracies("평일 24:00, 주말 23:30에 막차가 있습니다.", ref, q)) >= 4
     assert max(accuracies("평일 22:00, 주말 23:30에 막차가 있습니다.", ref, q)) <= 2
+
+
+def test_refusal_in_contracted_english_or_colloquial_korean_is_a_refusal():
+    q = "그 요금제의 해지 위약금은 얼마인가요?"
+    none = "제공된 문서에는 해지 위약금에 대한 정보가 없습니다."
+    has = "해지 위약금은 남은 약정 개월 수에 월 5,000원을 곱한 금액입니다."
+    for refusal in (
+        "I couldn't find the penalty in these documents, so I can't tell you the amount.",
+        "문서에는 위약금 금액이 안 나와 있어서 고객센터에 확인해 보셔야 합니다.",
+    ):
+        assert accuracies(refusal, none, q) == [5, 5, 5], refusal
+        assert max(accuracies(refusal, has, q)) <= 1, refusal
