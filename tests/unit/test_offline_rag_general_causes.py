@@ -46,3 +46,12 @@ def test_refusal_in_contracted_english_or_colloquial_korean_is_a_refusal():
     ):
         assert accuracies(refusal, none, q) == [5, 5, 5], refusal
         assert max(accuracies(refusal, has, q)) <= 1, refusal
+
+
+def test_answer_that_leaves_a_figure_out_but_changes_none_is_not_wrong():
+    q = "졸업하려면 몇 학점을 들어야 하나요?"
+    ref = "2020학번 이후 입학생은 졸업 학점이 140학점이며, 그중 전공 60학점 이상을 채워야 합니다."
+    # says two of the reference's figures in its own words, leaves the cohort year out
+    assert min(accuracies("140학점을 들어야 졸업할 수 있고, 그 안에 전공이 적어도 60학점은 있어야 해요.", ref, q)) >= 4
+    # the same answer with a changed figure is still wrong
+    assert max(accuracies("150학점을 들어야 졸업할 수 있고, 그 안에 전공이 적어도 60학점은 있어야 해요.", ref, q)) <= 2
