@@ -55,3 +55,12 @@ def test_answer_that_leaves_a_figure_out_but_changes_none_is_not_wrong():
     assert min(accuracies("140학점을 들어야 졸업할 수 있고, 그 안에 전공이 적어도 60학점은 있어야 해요.", ref, q)) >= 4
     # the same answer with a changed figure is still wrong
     assert max(accuracies("150학점을 들어야 졸업할 수 있고, 그 안에 전공이 적어도 60학점은 있어야 해요.", ref, q)) <= 2
+
+
+def test_keyword_list_of_the_question_is_scored_irrelevant():
+    q = "택배 반품 신청은 어디서 하나요?"
+    ref = "반품 신청은 주문 내역 화면의 '반품 요청' 버튼으로 할 수 있습니다."
+    item = {"question": q, "generated_answer": "택배 반품 신청 반품 신청 방법 택배 반품 장소 안내", "reference_answer": ref}
+    for judge in offline_jury():
+        v = judge.verdict(RAG, item)
+        assert (v["accuracy"], v["completeness"]) == (1, 1) and v["relevance"] <= 2, v

@@ -34,7 +34,8 @@ perfect answers, so a wrong answer's relevance is capped at 4.
     WRONG_N is then not "wrong"
     claim findings (``claims.py``: debunk,       capped at the strongest finding's cap (1 or 2);
     substitutions, yes-no, polarity, reversed    accuracy 1 caps completeness at 2 and relevance at 4
-    condition, no answer)
+    condition, no answer)                        no-answer as a keyword list (no predicate):
+                                                 completeness 1, relevance ≤ 2
     ===========================================  ==========  ===============  ============
 """
 
@@ -137,6 +138,10 @@ class RagRules:
         if accuracy <= 1:
             completeness = min(completeness, 2 if q >= 0.6 else 1)
             relevance = min(relevance, 4)
+        if any(f.rule == "no-answer" for f in findings) and not cl.has_predicate(answer):
+            # a list of the question's words is on topic but is no answer at all (a sentence
+            # that echoes a yes/no question may still answer it, so only the keyword list)
+            completeness, relevance = 1, min(relevance, 2)
         notes.append(f"질문 핵심어 포함률 {pct(q)}")
         return _verdict(tag, notes, accuracy, completeness, relevance)
 
