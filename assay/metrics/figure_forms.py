@@ -19,7 +19,7 @@ it is:
     1.5 million, 2 thousand                      1500000, 2000
     하루, 이틀, 사흘 … 열흘, 보름                    1일, 2일, 3일 … 10일, 15일
     한 달, 두 달, 석 달; 두 시간; 세 명; 두 번       1개월, 2개월, 3개월; 2시간; 3명; 2회
-    한 번에 (at a time)                           1회에
+    한 번에, 건당, 회당 (at a time, per use)          1회에
     two weeks, 14 working days, 10 percent      2주, 14일, 10%
     ==========================================  ===========================
 
@@ -93,7 +93,8 @@ _NATIVE_COUNT_RE = re.compile(
 )
 # "9시부터 6시까지" (no 오전/오후): an end hour below the start hour is in the afternoon.
 _HOUR_RANGE = re.compile(r"(?<![\d.])(\d{1,2})시(\s*(?:부터|~|-|–|에서)\s*)(\d{1,2})시(?!간)")
-_ONCE_AT_A_TIME = re.compile(r"(?<![가-힣])한\s*번에")  # "한 번에 두 명" = 1회 2명
+# "한 번에 두 명" = 1회 2명; 건당/회당 (per occurrence) say the same: "건당 3,000원" = "한 번에 3천 원"
+_ONCE_AT_A_TIME = re.compile(r"(?<![가-힣\d])(?:한\s*번에|건당|회당|1\s*회당|1\s*건당)")
 _MAGNITUDES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 
 
@@ -187,7 +188,7 @@ def _en_unit(m: re.Match[str]) -> str:
 
 
 _WORD_FIGURE_RE = re.compile(
-    "|".join(_NATIVE_DAYS) + r"|정오|자정|한\s*번에|(?:" + "|".join(_NATIVE_NUMS) + r")\s+(?:" + "|".join(_NATIVE_COUNTERS) + ")"
+    "|".join(_NATIVE_DAYS) + r"|정오|자정|한\s*번에|건당|회당|(?:" + "|".join(_NATIVE_NUMS) + r")\s+(?:" + "|".join(_NATIVE_COUNTERS) + ")"
     + r"|\b(?:" + "|".join(_EN_NUMS) + r")\s",
     re.I,
 )

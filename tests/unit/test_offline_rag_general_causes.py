@@ -64,3 +64,16 @@ def test_keyword_list_of_the_question_is_scored_irrelevant():
     for judge in offline_jury():
         v = judge.verdict(RAG, item)
         assert (v["accuracy"], v["completeness"]) == (1, 1) and v["relevance"] <= 2, v
+
+
+def test_per_use_charge_in_other_words_is_the_same_figure():
+    assert canonical_figures("건당 2,000원") == canonical_figures("한 번에 2,000원")
+    assert canonical_figures("회당 2,000원") == canonical_figures("한 번에 2,000원")
+    assert canonical_figures("협회당 가입비") == "협회당 가입비"  # inside a word it is no figure
+
+
+def test_upper_bound_turned_into_a_lower_bound_is_a_reversed_condition():
+    q = "전기요금 감면은 누가 받을 수 있나요?"
+    ref = "월 사용량 200kWh 이하 가구는 요금의 10%를 감면받을 수 있고, 신청은 한전 홈페이지에서 합니다."
+    assert max(accuracies("월 사용량 200kWh 이상인 가구만 감면받을 수 있습니다.", ref, q)) <= 2
+    assert min(accuracies("월 사용량 200kWh 이하인 가구는 10% 감면받을 수 있습니다.", ref, q)) >= 4
