@@ -9,6 +9,7 @@ it is:
     ==========================================  ===========================
     08:00, 오전 8시, 8 a.m., 8am, 8:00 AM         8시
     오후 3시 반, 15:30, 3:30 p.m., 정오            15시 30분, 12시
+    자정, 밤 12시, 24:00, 0:00, 12 a.m.           0시 (midnight is one hour)
     9시부터 6시까지 (an end hour below the start)   9시부터 18시까지
     1시간 반, 1시간 30분, 1.5 hours              90분 (1시간 = 60분 compare equal)
     2024-03-01, 2024.3.1, March 1, 2024,        2024년 3월 1일
@@ -18,7 +19,7 @@ it is:
     1.5 million, 2 thousand                      1500000, 2000
     하루, 이틀, 사흘 … 열흘, 보름                    1일, 2일, 3일 … 10일, 15일
     한 달, 두 달, 석 달; 두 시간; 세 명; 두 번       1개월, 2개월, 3개월; 2시간; 3명; 2회
-    한 번에 (at a time)                           1회에
+    한 번에, 건당, 회당 (at a time, per use)          1회에
     two weeks, 14 working days, 10 percent      2주, 14일, 10%
     ==========================================  ===========================
 
@@ -92,7 +93,8 @@ _NATIVE_COUNT_RE = re.compile(
 )
 # "9시부터 6시까지" (no 오전/오후): an end hour below the start hour is in the afternoon.
 _HOUR_RANGE = re.compile(r"(?<![\d.])(\d{1,2})시(\s*(?:부터|~|-|–|에서)\s*)(\d{1,2})시(?!간)")
-_ONCE_AT_A_TIME = re.compile(r"(?<![가-힣])한\s*번에")  # "한 번에 두 명" = 1회 2명
+# "한 번에 두 명" = 1회 2명; 건당/회당 (per occurrence) say the same: "건당 3,000원" = "한 번에 3천 원"
+_ONCE_AT_A_TIME = re.compile(r"(?<![가-힣\d])(?:한\s*번에|건당|회당|1\s*회당|1\s*건당)")
 _MAGNITUDES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 
 
@@ -116,6 +118,8 @@ def _clock(hour: int, minute: int, meridiem: str) -> str:
         hour += 12
     elif meridiem.startswith("a") and hour == 12:
         hour = 0
+    if hour == 24:  # 24:00 is midnight, written 0시 like 자정
+        hour = 0
     return f"{hour}시" + (f" {minute}분" if minute else "")
 
 
@@ -123,7 +127,9 @@ def _ko_ampm(m: re.Match[str]) -> str:
     hour = int(m.group(2))
     afternoon = m.group(1) in {"오후", "저녁", "밤"} and hour < 12
     minute = 30 if m.group(3) == "반" else int(m.group(4) or 0)
-    return _clock(hour, minute, "p" if afternoon else "")
+    # 밤 12시 and 새벽 12시 are midnight (0시), as 오전 12시 is; 오후 12시 stays noon
+    midnight = m.group(1) in {"밤", "새벽", "오전"} and hour == 12
+    return _clock(0 if midnight else hour, minute, "p" if afternoon else "")
 
 
 def _clock_colon(m: re.Match[str]) -> str:
@@ -143,7 +149,7 @@ def canonical_figures(text: str) -> str:
     out = _KO_AMPM.sub(_ko_ampm, out)
     out = _CLOCK.sub(_clock_colon, out)
     out = _EN_AMPM.sub(lambda m: _clock(int(m.group(1)), 0, m.group(2)), out)
-    out = out.replace("정오", "12시")
+    out = out.replace("정오", "12시").replace("자정", "0시")
     out = _HOUR_RANGE.sub(_afternoon_end, out)
     out = _HALF_HOUR.sub(lambda m: f"{m.group(1)}시 30분", out)
     out = _HOURS_MINUTES.sub(lambda m: f"{int(m.group(1)) * 60 + (int(m.group(2)) if m.group(2) else 30)}분", out)
@@ -182,7 +188,7 @@ def _en_unit(m: re.Match[str]) -> str:
 
 
 _WORD_FIGURE_RE = re.compile(
-    "|".join(_NATIVE_DAYS) + r"|정오|한\s*번에|(?:" + "|".join(_NATIVE_NUMS) + r")\s+(?:" + "|".join(_NATIVE_COUNTERS) + ")"
+    "|".join(_NATIVE_DAYS) + r"|정오|자정|한\s*번에|건당|회당|(?:" + "|".join(_NATIVE_NUMS) + r")\s+(?:" + "|".join(_NATIVE_COUNTERS) + ")"
     + r"|\b(?:" + "|".join(_EN_NUMS) + r")\s",
     re.I,
 )

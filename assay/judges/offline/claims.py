@@ -460,3 +460,11 @@ def figures_all_present(answer: str, reference: str, question: str) -> bool:
         for r in tx.quantities(reference)
         if not any(tx.same_quantity(r, q) for q in asked)
     )
+
+
+@lru_cache(maxsize=4096)
+def figures_all_supported(answer: str, reference: str, question: str) -> bool:
+    """Every figure the answer states is one the reference or the question states (in any
+    notation): the answer may leave figures out, but adds or changes none."""
+    known = (*tx.quantities(reference), *tx.quantities(question))
+    return all(any(tx.same_quantity(a, k) for k in known) for a in tx.quantities(answer))

@@ -176,13 +176,15 @@ CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 
 # Groups of concepts that exclude each other: an answer that keeps a clause but swaps one for
-# another of its group contradicts the reference (이상 → 미만, 출국 전 → 출국 후, 무료 → 유료,
+# another of its group contradicts the reference (이상 → 미만, 이하 → 이상, 출국 전 → 출국 후, 무료 → 유료,
 # 평일 → 주말, 우편 → 이메일, 성인 → 어린이).
 OPPOSITES: tuple[tuple[str, ...], ...] = (
     ("before", "after"),
     ("within", "after"),
     ("at_least", "less_than"),
     ("at_most", "more_than"),
+    ("at_least", "at_most"),  # 8,000만 원 이상 ↔ 이하: the bound turned round
+    ("more_than", "less_than"),
     ("free", "paid"),
     ("weekday", "weekend"),
     ("include", "exclude"),

@@ -335,6 +335,15 @@ REFUSAL_CUES = (
     "n't specify",
     "n't provide",
     "n't include",
+    # contracted and colloquial forms of "not found / not stated" (couldn't find, 안 나와 있어서)
+    "n't find",
+    "n't tell",
+    "n't locate",
+    "안 나와 있",
+    "안 나와있",
+    "나오지 않",
+    "알려 드릴 수 없",
+    "알려드릴 수 없",
 )
 # The answer calls a statement false ("다음은 사실이 아닙니다: … 모두 틀렸습니다").
 DEBUNK_CUES = (

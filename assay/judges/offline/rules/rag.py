@@ -26,13 +26,16 @@ perfect answers, so a wrong answer's relevance is capped at 4.
     no finding (a paraphrase); N < WRONG_N is
     then not "wrong"
     claims agree: no finding, no conflict, every ≥ 4 (≥ 5    ≥ 3; relevance ≥ 4
-    reference figure present, M ≥ .5 of the       if M ≥ .7)
-    reference's claim tokens said (M =
+    figure the answer states is the reference's   if M ≥ .7)
+    or the question's (it may leave some out:
+    that is completeness, not accuracy), M ≥ .3
+    of the reference's claim tokens said (M =
     claims.meaning_coverage, any wording); N <
     WRONG_N is then not "wrong"
     claim findings (``claims.py``: debunk,       capped at the strongest finding's cap (1 or 2);
     substitutions, yes-no, polarity, reversed    accuracy 1 caps completeness at 2 and relevance at 4
-    condition, no answer)
+    condition, no answer)                        no-answer as a keyword list (no predicate):
+                                                 completeness 1, relevance ≤ 2
     ===========================================  ==========  ===============  ============
 """
 
@@ -90,12 +93,12 @@ class RagRules:
         # A paraphrase that keeps every figure and entity of the reference is not "missing
         # the key content", whatever its wording.
         all_facts = facts_total > 0 and facts_in == facts_total
-        # Every checkable claim agrees: no finding, no contradicted figure, every reference
-        # figure present, and most of what the reference is about said (in any wording).
+        # Every checkable claim agrees: no finding, no contradicted figure, no figure the
+        # reference lacks, and a good part of what the reference is about said (any wording).
         agrees = (
             not findings
             and level == 0
-            and cl.figures_all_present(answer, reference, question)
+            and cl.figures_all_supported(answer, reference, question)
             and meaning_size > 0
             and meaning >= AGREE_MEANING
         )
@@ -135,6 +138,10 @@ class RagRules:
         if accuracy <= 1:
             completeness = min(completeness, 2 if q >= 0.6 else 1)
             relevance = min(relevance, 4)
+        if any(f.rule == "no-answer" for f in findings) and not cl.has_predicate(answer):
+            # a list of the question's words is on topic but is no answer at all (a sentence
+            # that echoes a yes/no question may still answer it, so only the keyword list)
+            completeness, relevance = 1, min(relevance, 2)
         notes.append(f"질문 핵심어 포함률 {pct(q)}")
         return _verdict(tag, notes, accuracy, completeness, relevance)
 
@@ -164,9 +171,11 @@ class RagRules:
         return _verdict(tag, notes, accuracy, max(completeness, 2), 4)
 
 
-# Share of the reference's concepts an agreeing answer says: ≥ .7 → 5, ≥ .5 → 4.
-AGREE_MEANING = 0.5
-AGREE_CUTS: tuple[tuple[float, float], ...] = ((0.7, 5), (0.5, 4))
+# Share of the reference's concepts an agreeing answer says: ≥ .7 → 5, ≥ .3 → 4. A third is
+# enough once nothing contradicts: a paraphrase shares few words, and an answer that leaves
+# part out is incomplete, not wrong (its completeness band still says so).
+AGREE_MEANING = 0.3
+AGREE_CUTS: tuple[tuple[float, float], ...] = ((0.7, 5), (0.3, 4))
 # Across languages only the lexicon's concepts can match, so a third of them is evidence
 # enough once figures, names and polarity agree (a finding still caps the score).
 CROSS_LANGUAGE_CUTS: tuple[tuple[float, float], ...] = ((0.7, 5), (0.34, 4))

@@ -1,0 +1,79 @@
+"""General causes of correct rag answers scored low: midnight written several ways, refusals
+worded in English or as "not stated", and paraphrases that share few of the reference's words."""
+
+from __future__ import annotations
+
+from assay.judges.offline import offline_jury
+from assay.judges.prompts import get_prompt
+from assay.metrics.figure_forms import canonical_figures
+from assay.metrics.quantities import quantities, same_quantity
+
+RAG = get_prompt("rag_answer")
+
+
+def accuracies(answer: str, reference: str, question: str) -> list[float]:
+    item = {"question": question, "generated_answer": answer, "reference_answer": reference}
+    return [judge.verdict(RAG, item)["accuracy"] for judge in offline_jury()]
+
+
+def _same(a: str, b: str) -> bool:
+    qa, qb = quantities(canonical_figures(a)), quantities(canonical_figures(b))
+    return len(qa) == len(qb) == 1 and same_quantity(qa[0], qb[0])
+
+
+def test_midnight_is_one_hour_in_every_notation():
+    for form in ("자정", "24:00", "0시", "새벽 12시", "오전 12시"):
+        assert _same("밤 12시", form), form
+    assert not _same("밤 12시", "12시")  # midnight is not noon
+    assert not _same("오후 12시", "0시")
+    assert canonical_figures("24시간 운영") == "24시간 운영"  # a duration, not a clock time
+
+
+def test_last_train_at_midnight_in_another_notation_is_not_a_substitution():
+    q = "그 역의 막차는 몇 시인가요?"
+    ref = "막차는 평일 밤 12시, 주말에는 밤 11시 30분입니다."
+    assert min(accuracies("평일 24:00, 주말 23:30에 막차가 있습니다.", ref, q)) >= 4
+    assert max(accuracies("평일 22:00, 주말 23:30에 막차가 있습니다.", ref, q)) <= 2
+
+
+def test_refusal_in_contracted_english_or_colloquial_korean_is_a_refusal():
+    q = "그 요금제의 해지 위약금은 얼마인가요?"
+    none = "제공된 문서에는 해지 위약금에 대한 정보가 없습니다."
+    has = "해지 위약금은 남은 약정 개월 수에 월 5,000원을 곱한 금액입니다."
+    for refusal in (
+        "I couldn't find the penalty in these documents, so I can't tell you the amount.",
+        "문서에는 위약금 금액이 안 나와 있어서 고객센터에 확인해 보셔야 합니다.",
+    ):
+        assert accuracies(refusal, none, q) == [5, 5, 5], refusal
+        assert max(accuracies(refusal, has, q)) <= 1, refusal
+
+
+def test_answer_that_leaves_a_figure_out_but_changes_none_is_not_wrong():
+    q = "졸업하려면 몇 학점을 들어야 하나요?"
+    ref = "2020학번 이후 입학생은 졸업 학점이 140학점이며, 그중 전공 60학점 이상을 채워야 합니다."
+    # says two of the reference's figures in its own words, leaves the cohort year out
+    assert min(accuracies("140학점을 들어야 졸업할 수 있고, 그 안에 전공이 적어도 60학점은 있어야 해요.", ref, q)) >= 4
+    # the same answer with a changed figure is still wrong
+    assert max(accuracies("150학점을 들어야 졸업할 수 있고, 그 안에 전공이 적어도 60학점은 있어야 해요.", ref, q)) <= 2
+
+
+def test_keyword_list_of_the_question_is_scored_irrelevant():
+    q = "택배 반품 신청은 어디서 하나요?"
+    ref = "반품 신청은 주문 내역 화면의 '반품 요청' 버튼으로 할 수 있습니다."
+    item = {"question": q, "generated_answer": "택배 반품 신청 반품 신청 방법 택배 반품 장소 안내", "reference_answer": ref}
+    for judge in offline_jury():
+        v = judge.verdict(RAG, item)
+        assert (v["accuracy"], v["completeness"]) == (1, 1) and v["relevance"] <= 2, v
+
+
+def test_per_use_charge_in_other_words_is_the_same_figure():
+    assert canonical_figures("건당 2,000원") == canonical_figures("한 번에 2,000원")
+    assert canonical_figures("회당 2,000원") == canonical_figures("한 번에 2,000원")
+    assert canonical_figures("협회당 가입비") == "협회당 가입비"  # inside a word it is no figure
+
+
+def test_upper_bound_turned_into_a_lower_bound_is_a_reversed_condition():
+    q = "전기요금 감면은 누가 받을 수 있나요?"
+    ref = "월 사용량 200kWh 이하 가구는 요금의 10%를 감면받을 수 있고, 신청은 한전 홈페이지에서 합니다."
+    assert max(accuracies("월 사용량 200kWh 이상인 가구만 감면받을 수 있습니다.", ref, q)) <= 2
+    assert min(accuracies("월 사용량 200kWh 이하인 가구는 10% 감면받을 수 있습니다.", ref, q)) >= 4
