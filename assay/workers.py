@@ -23,11 +23,13 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 _POOL: ProcessPoolExecutor | None = None
 _LOCK = threading.Lock()
+_STARTED = 0  # pools this process has started (a run's log and tests read it)
 
 
 def usable_cores() -> int:
@@ -46,14 +48,20 @@ def _warm_worker() -> None:
 
 
 def _pool() -> ProcessPoolExecutor:
-    global _POOL
+    global _POOL, _STARTED
     with _LOCK:
         if _POOL is None:
+            _STARTED += 1
             context = multiprocessing.get_context("forkserver")
             # Import the pipeline once in the fork server, not the parent's __main__ (the CLI).
             context.set_forkserver_preload(["assay.workers", "assay.pipeline", "assay.judges.offline"])
             _POOL = ProcessPoolExecutor(max_workers=usable_cores(), mp_context=context, initializer=_warm_worker)
         return _POOL
+
+
+def pools_started() -> int:
+    """How many worker pools this process has started so far."""
+    return _STARTED
 
 
 def shutdown() -> None:
@@ -78,23 +86,26 @@ def score_partition_in_worker(
     store_url: str, suite: str, family: str, index: int, partition_sha: str, spec_json: str,
     call_store_url: str | None, concurrency: int | None,
 ) -> str:
-    """One family over one partition in a worker process; the ``FamilyOutput`` as JSON.
+    """One family over one partition in a worker process; the ``FamilyOutput`` as JSON."""
+    return run_in_worker(f"{family} on partition {index}", _score_partition, store_url, suite, family, index,
+                         partition_sha, spec_json, call_store_url, concurrency)
 
-    A worker that dies (killed, out of memory) raises ``RuntimeError`` naming the partition,
-    so the step fails with a clear message and the task's retry starts a fresh pool; an error
-    raised by the scoring itself arrives unchanged (same type and message as in-process).
+
+def run_in_worker(what: str, fn: Callable[..., str], *args: object) -> str:
+    """``fn(*args)`` in a worker process (``fn`` importable by name, arguments plain values).
+
+    A worker that dies (killed, out of memory) raises ``RuntimeError`` naming ``what``, so the
+    step fails with a clear message and the task's retry starts a fresh pool; an error raised by
+    ``fn`` itself arrives unchanged (same type and message as in-process).
     """
     pool = _pool()
-    future: Future[str] = pool.submit(
-        _score_partition, store_url, suite, family, index, partition_sha, spec_json, call_store_url, concurrency
-    )
+    future: Future[str] = pool.submit(fn, *args)
     try:
         return future.result()
     except BrokenProcessPool as exc:
         _discard(pool)
         raise RuntimeError(
-            f"the worker process scoring {family} on partition {index} stopped unexpectedly "
-            f"(killed or out of memory?): {exc}"
+            f"the worker process scoring {what} stopped unexpectedly (killed or out of memory?): {exc}"
         ) from exc
 
 

@@ -1,0 +1,50 @@
+"""Worker processes for offline-jury partitions (assay.workers): real processes, real crashes."""
+
+import os
+
+import pytest
+
+from assay import workers
+
+
+@pytest.fixture
+def pool():
+    yield
+    workers.shutdown()
+
+
+def test_a_worker_runs_a_function_and_returns_its_text(pool):
+    assert workers.run_in_worker("cwd", os.getcwd) == os.getcwd()
+
+
+def test_an_error_in_the_work_arrives_with_its_own_type_and_message(pool):
+    with pytest.raises(ValueError, match="invalid literal"):
+        workers.run_in_worker("a bad number", int, "not a number")
+
+
+def test_a_dead_worker_fails_the_step_clearly_and_a_retry_gets_fresh_workers(pool):
+    started = workers.pools_started()
+    with pytest.raises(RuntimeError, match="worker process scoring answer on partition 3 stopped unexpectedly"):
+        workers.run_in_worker("answer on partition 3", os._exit, 9)
+    assert workers.run_in_worker("cwd", os.getcwd) == os.getcwd()  # what a task retry does
+    assert workers.pools_started() == started + 2
+
+
+def test_a_worker_crash_is_retried_by_the_task_options_and_a_data_error_is_not():
+    from prefect.states import Failed
+
+    from tasks.common import retry_transient
+
+    crash = RuntimeError("the worker process scoring answer on partition 3 stopped unexpectedly")
+    assert retry_transient(None, None, Failed(data=crash)) is True
+    assert retry_transient(None, None, Failed(data=ValueError("row 3: no question"))) is False
+
+
+def test_only_offline_jury_families_go_to_workers():
+    assert workers.runs_in_worker(family_uses_jury=True, jury_offline=True)
+    assert not workers.runs_in_worker(family_uses_jury=True, jury_offline=False)  # remote judges: network-bound
+    assert not workers.runs_in_worker(family_uses_jury=False, jury_offline=True)
+
+
+def test_workers_are_bounded_by_the_usable_cores():
+    assert 1 <= workers.usable_cores() <= (os.cpu_count() or 1)
