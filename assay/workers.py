@@ -71,6 +71,18 @@ def shutdown() -> None:
         pool, _POOL = _POOL, None
     if pool is not None:
         pool.shutdown(wait=True, cancel_futures=True)
+        _stop_fork_server()
+
+
+def _stop_fork_server() -> None:
+    """Stop the fork server too and wait for it: it frees its memory, and the CPU time of the
+    workers it reaped is then counted in this process's children (what ``bench/scale.py``
+    reads). Python has no public call for it; its own tests use ``ForkServer._stop``."""
+    from multiprocessing import forkserver
+
+    stop = getattr(getattr(forkserver, "_forkserver", None), "_stop", None)
+    if stop is not None:
+        stop()
 
 
 def _discard(pool: ProcessPoolExecutor) -> None:
