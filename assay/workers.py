@@ -59,6 +59,14 @@ def _pool() -> ProcessPoolExecutor:
         return _POOL
 
 
+def prestart() -> None:
+    """Start the workers now (they load the analyser while the flow cuts the partitions), so the
+    first partitions do not wait for them."""
+    pool = _pool()
+    for _ in range(usable_cores()):
+        pool.submit(os.getpid)
+
+
 def pools_started() -> int:
     """How many worker pools this process has started so far."""
     return _STARTED
