@@ -149,5 +149,6 @@ def runs_in_worker(family_uses_jury: bool, jury_offline: bool) -> bool:
     """A family's partition goes to a worker when an offline jury scores it: that is where the
     CPU goes. Remote judges wait on the network and share per-provider limits and a call store
     within one process; automatic families (retrieval ranks, schema checks) take a small share
-    of a partition's time. Both stay on the flow's threads."""
-    return family_uses_jury and jury_offline
+    of a partition's time. Both stay on the flow's threads. Inside a daemonic process (a Dask
+    worker) no pool can start, and none is needed."""
+    return family_uses_jury and jury_offline and not multiprocessing.current_process().daemon

@@ -48,3 +48,18 @@ def test_only_offline_jury_families_go_to_workers():
 
 def test_workers_are_bounded_by_the_usable_cores():
     assert 1 <= workers.usable_cores() <= (os.cpu_count() or 1)
+
+
+def _decision_in_a_daemon(queue):
+    queue.put(workers.runs_in_worker(family_uses_jury=True, jury_offline=True))
+
+
+def test_a_daemonic_process_such_as_a_dask_worker_scores_in_place():
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    daemon = context.Process(target=_decision_in_a_daemon, args=(queue,), daemon=True)
+    daemon.start()
+    assert queue.get(timeout=60) is False
+    daemon.join(timeout=60)
