@@ -145,10 +145,17 @@ def _score_partition(
     return output.model_dump_json()
 
 
-def runs_in_worker(family_uses_jury: bool, jury_offline: bool) -> bool:
+def runs_in_worker(family_uses_jury: bool, jury_offline: bool, store_url: str) -> bool:
     """A family's partition goes to a worker when an offline jury scores it: that is where the
     CPU goes. Remote judges wait on the network and share per-provider limits and a call store
     within one process; automatic families (retrieval ranks, schema checks) take a small share
     of a partition's time. Both stay on the flow's threads. Inside a daemonic process (a Dask
-    worker) no pool can start, and none is needed."""
-    return family_uses_jury and jury_offline and not multiprocessing.current_process().daemon
+    worker) no pool can start, and none is needed; an in-memory store (``memory://``) is this
+    process's alone, so a worker could not read the partition from it."""
+    return family_uses_jury and jury_offline and available(store_url)
+
+
+def available(store_url: str) -> bool:
+    """Worker processes can score here: this process may start children, and they can read
+    the store."""
+    return not store_url.startswith("memory:") and not multiprocessing.current_process().daemon

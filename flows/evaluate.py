@@ -259,7 +259,7 @@ def _score_partitions(steps: StepRunner, store_url: str, spec: RunSpec, snapshot
     """Each family over each partition: one task per partition and family, a bounded number in
     flight, each keyed by its partition's content, so a rerun recomputes only changed partitions."""
     keyed = spec.step_view()
-    if spec.jury and spec.jury.offline and options.runner == "threads":
+    if spec.jury and spec.jury.offline and options.runner == "threads" and workers.available(store_url):
         workers.prestart()  # the offline jury's partitions run in worker processes (assay.workers)
     split = steps.run("partition", PartitionOutput, partition_cases, store_url, spec.suite, snapshot, generations,
                       skip_ids, options.partition_size, version)

@@ -75,7 +75,7 @@ def compute_metric_family_partition(
     which names its artifacts), so an unchanged partition is a cache hit in any run."""
     progress = progress_logger(f"metrics:{family}:p{index:04d}")
     uses_jury = next(f.uses_jury for f in suite_named(suite).metric_families() if f.name == family)
-    if workers.runs_in_worker(uses_jury, bool(spec.jury and spec.jury.offline)):
+    if workers.runs_in_worker(uses_jury, bool(spec.jury and spec.jury.offline), store_url):
         # CPU-bound (the offline jury): a worker process, so partitions use every core.
         text = workers.score_partition_in_worker(store_url, suite, family, index, partition, spec.model_dump_json(),
                                                  call_store_url, concurrency)

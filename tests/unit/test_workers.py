@@ -40,10 +40,11 @@ def test_a_worker_crash_is_retried_by_the_task_options_and_a_data_error_is_not()
     assert retry_transient(None, None, Failed(data=ValueError("row 3: no question"))) is False
 
 
-def test_only_offline_jury_families_go_to_workers():
-    assert workers.runs_in_worker(family_uses_jury=True, jury_offline=True)
-    assert not workers.runs_in_worker(family_uses_jury=True, jury_offline=False)  # remote judges: network-bound
-    assert not workers.runs_in_worker(family_uses_jury=False, jury_offline=True)
+def test_only_offline_jury_families_on_a_shared_store_go_to_workers():
+    assert workers.runs_in_worker(family_uses_jury=True, jury_offline=True, store_url="/tmp/runs")
+    assert not workers.runs_in_worker(True, False, "/tmp/runs")  # remote judges: network-bound
+    assert not workers.runs_in_worker(False, True, "/tmp/runs")
+    assert not workers.runs_in_worker(True, True, "memory://runs")  # a worker could not read it
 
 
 def test_workers_are_bounded_by_the_usable_cores():
@@ -51,7 +52,7 @@ def test_workers_are_bounded_by_the_usable_cores():
 
 
 def _decision_in_a_daemon(queue):
-    queue.put(workers.runs_in_worker(family_uses_jury=True, jury_offline=True))
+    queue.put(workers.runs_in_worker(family_uses_jury=True, jury_offline=True, store_url="/tmp/runs"))
 
 
 def test_a_daemonic_process_such_as_a_dask_worker_scores_in_place():
