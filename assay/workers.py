@@ -27,6 +27,8 @@ from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
+from assay import cancellation
+
 _POOL: ProcessPoolExecutor | None = None
 _LOCK = threading.Lock()
 _STARTED = 0  # pools this process has started (a run's log and tests read it)
@@ -121,7 +123,13 @@ def run_in_worker(what: str, fn: Callable[..., str], *args: object) -> str:
     pool = _pool()
     future: Future[str] = pool.submit(fn, *args)
     try:
-        return future.result()
+        while True:
+            try:
+                return future.result(timeout=0.5)
+            except TimeoutError:
+                # A stop request (SIGTERM) does not reach the worker: the step stops waiting, and
+                # the worker finishes its partition before the pool's shutdown lets it exit.
+                cancellation.raise_if_stopped()
     except BrokenProcessPool as exc:
         _discard(pool)
         raise RuntimeError(

@@ -64,3 +64,21 @@ def test_a_daemonic_process_such_as_a_dask_worker_scores_in_place():
     daemon.start()
     assert queue.get(timeout=60) is False
     daemon.join(timeout=60)
+
+
+def test_a_stop_request_stops_waiting_for_a_busy_worker(pool):
+    import threading
+    import time
+
+    from assay import cancellation
+
+    timer = threading.Timer(1.0, cancellation.request_stop, args=("SIGTERM",))
+    timer.start()
+    started = time.monotonic()
+    try:
+        with pytest.raises(cancellation.RunStopped):
+            workers.run_in_worker("a long partition", time.sleep, 6)
+        assert time.monotonic() - started < 5
+    finally:
+        timer.cancel()
+        cancellation.reset()
