@@ -3,7 +3,9 @@
 On Prefect's thread task runner the partition tasks of a large run share one GIL, and the
 offline judges are pure Python (a few ms per call, three calls per case), so about one core is
 busy however many there are. A partition scored by the offline jury is therefore scored in a worker
-process instead, one worker per usable core.
+process instead, one worker per usable core — when switched on with ``ASSAY_WORKERS=1``: measured
+on a shared 2-core machine it was slower than the threads (``docs/performance.md``), so it is
+not the default.
 
 What crosses the process boundary is our own JSON text: the run spec goes in as its JSON
 (``RunSpec.model_dump_json``) with the store's location and the partition's hash, and the
@@ -163,7 +165,14 @@ def runs_in_worker(family_uses_jury: bool, jury_offline: bool, store_url: str) -
     return family_uses_jury and jury_offline and available(store_url)
 
 
+def enabled() -> bool:
+    """Opt-in (``ASSAY_WORKERS=1``): on the 2-core machine these figures come from, shared with
+    other work, the worker path was slower than the threads (docs/performance.md)."""
+    return os.environ.get("ASSAY_WORKERS") == "1"
+
+
 def available(store_url: str) -> bool:
-    """Worker processes can score here: this process may start children, and they can read
-    the store."""
-    return not store_url.startswith("memory:") and not multiprocessing.current_process().daemon
+    """Worker processes are switched on and can score here: this process may start children,
+    and they can read the store."""
+    return (enabled() and not store_url.startswith("memory:")
+            and not multiprocessing.current_process().daemon)

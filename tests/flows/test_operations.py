@@ -32,9 +32,10 @@ def test_dask_local_cluster_gives_identical_scores(thread_run, tmp_path):
     pd.testing.assert_frame_equal(a, b)
 
 
-def test_partitions_on_dask_or_in_a_memory_store_are_scored_in_place(thread_run, tmp_path):
+def test_partitions_on_dask_or_in_a_memory_store_are_scored_in_place(thread_run, tmp_path, monkeypatch):
     """Dask's workers are daemonic (no worker pool inside them) and a memory store is one
     process's: both score the offline jury's partitions in place, with the same scores."""
+    monkeypatch.setenv("ASSAY_WORKERS", "1")
     out, run_id = thread_run
     pools = workers.pools_started()
     result, output = cli("run", "rag_qa", "--offline", "--out", str(tmp_path), "--runner", "dask",

@@ -37,10 +37,12 @@ def rag_runs(prefect_server, tmp_path_factory):
     shutil.copytree(ROOT / "datasets" / "rag_qa", dataset)
     out = tmp_path_factory.mktemp("runs")
     pools = workers.pools_started()
-    whole = run(out, "rag_qa", dataset)
-    assert workers.pools_started() == pools  # one partition: no worker processes started
-    parted = run(out, "rag_qa", dataset, "--partition-size", str(SIZE))
-    assert workers.pools_started() == pools + 1  # the offline jury's partitions ran in worker processes
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("ASSAY_WORKERS", "1")  # the worker-process path must score exactly as one batch too
+        whole = run(out, "rag_qa", dataset)
+        assert workers.pools_started() == pools  # one partition: no worker processes started
+        parted = run(out, "rag_qa", dataset, "--partition-size", str(SIZE))
+        assert workers.pools_started() == pools + 1  # the offline jury's partitions ran in workers
     return out, dataset, whole, parted
 
 

@@ -40,7 +40,10 @@ def test_a_worker_crash_is_retried_by_the_task_options_and_a_data_error_is_not()
     assert retry_transient(None, None, Failed(data=ValueError("row 3: no question"))) is False
 
 
-def test_only_offline_jury_families_on_a_shared_store_go_to_workers():
+def test_only_offline_jury_families_on_a_shared_store_go_to_workers(monkeypatch):
+    monkeypatch.delenv("ASSAY_WORKERS", raising=False)
+    assert not workers.runs_in_worker(True, True, "/tmp/runs")  # opt-in
+    monkeypatch.setenv("ASSAY_WORKERS", "1")
     assert workers.runs_in_worker(family_uses_jury=True, jury_offline=True, store_url="/tmp/runs")
     assert not workers.runs_in_worker(True, False, "/tmp/runs")  # remote judges: network-bound
     assert not workers.runs_in_worker(False, True, "/tmp/runs")
@@ -55,8 +58,10 @@ def _decision_in_a_daemon(queue):
     queue.put(workers.runs_in_worker(family_uses_jury=True, jury_offline=True, store_url="/tmp/runs"))
 
 
-def test_a_daemonic_process_such_as_a_dask_worker_scores_in_place():
+def test_a_daemonic_process_such_as_a_dask_worker_scores_in_place(monkeypatch):
     import multiprocessing
+
+    monkeypatch.setenv("ASSAY_WORKERS", "1")
 
     context = multiprocessing.get_context("spawn")
     queue = context.Queue()
