@@ -24,7 +24,7 @@ from prefect.context import get_run_context  # noqa: E402
 from prefect.states import Completed, Failed  # noqa: E402
 
 from assay import artifacts as names  # noqa: E402
-from assay import timeline  # noqa: E402
+from assay import timeline, workers  # noqa: E402
 from assay.artifacts import (  # noqa: E402
     AggregateOutput,
     CompareInputs,
@@ -259,31 +259,47 @@ def _score_partitions(steps: StepRunner, store_url: str, spec: RunSpec, snapshot
     """Each family over each partition: one task per partition and family, a bounded number in
     flight, each keyed by its partition's content, so a rerun recomputes only changed partitions."""
     keyed = spec.step_view()
+    if spec.jury and spec.jury.offline and options.runner == "threads" and workers.available(store_url):
+        workers.prestart()  # the offline jury's partitions run in worker processes (assay.workers)
     split = steps.run("partition", PartitionOutput, partition_cases, store_url, spec.suite, snapshot, generations,
                       skip_ids, options.partition_size, version)
     if split is None:
+        workers.shutdown()
         return None
     jobs = [(name, part) for part in split.partitions for name in family_names]
     outputs: dict[tuple[str, int], FamilyOutput] = {}
-    failed = False
-    with steps.batched():  # one manifest save for all partition steps, not one per step
-        in_flight: list[tuple[str, Any]] = []
-        for name, part in jobs:
-            step = f"metrics:{name}:{names.partition_label(part.index)}"
-            in_flight.append((step, steps.submit(
-                step, FamilyOutput, compute_metric_family_partition, store_url, spec.suite, name, part.index,
-                part.sha, keyed, call_store_url, options.concurrency, version,
-            )))
-            while len(in_flight) >= PARTITIONS_IN_FLIGHT:
-                failed |= not _settle_partition(steps, in_flight.pop(0), outputs)
-        while in_flight:
-            failed |= not _settle_partition(steps, in_flight.pop(0), outputs)
+    # One manifest save for all partition steps, not one per step; the worker processes that
+    # offline-jury partitions run in (assay.workers) stop when the metric steps end.
+    with steps.batched():
+        try:
+            failed = _run_partition_steps(steps, jobs, outputs, spec, store_url, keyed, call_store_url, options, version)
+        finally:
+            workers.shutdown()
     if failed:
         return None
     families = [FamilyResult.of([outputs[(name, p.index)] for p in split.partitions]) for name in family_names]
     family_scores = {name: [outputs[(name, p.index)].scores for p in split.partitions] for name in family_names}
     score_names = {name: [names.partition_scores(name, p.index) for p in split.partitions] for name in family_names}
     return families, family_scores, score_names
+
+
+def _run_partition_steps(steps: StepRunner, jobs: list[tuple[str, Any]], outputs: dict[tuple[str, int], FamilyOutput],
+                         spec: RunSpec, store_url: str, keyed: Any, call_store_url: str, options: RunOptions,
+                         version: str) -> bool:
+    """Submit every (family, partition) step, a bounded number in flight; True if any failed."""
+    failed = False
+    in_flight: list[tuple[str, Any]] = []
+    for name, part in jobs:
+        step = f"metrics:{name}:{names.partition_label(part.index)}"
+        in_flight.append((step, steps.submit(
+            step, FamilyOutput, compute_metric_family_partition, store_url, spec.suite, name, part.index,
+            part.sha, keyed, call_store_url, options.concurrency, version,
+        )))
+        while len(in_flight) >= PARTITIONS_IN_FLIGHT:
+            failed |= not _settle_partition(steps, in_flight.pop(0), outputs)
+    while in_flight:
+        failed |= not _settle_partition(steps, in_flight.pop(0), outputs)
+    return failed
 
 
 def _settle_partition(steps: StepRunner, submitted: tuple[str, Any], outputs: dict[tuple[str, int], FamilyOutput]) -> bool:

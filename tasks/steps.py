@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from prefect import task
 
-from assay import pipeline
-from assay.artifacts import CompareInputs, PublishInputs, dump
+from assay import pipeline, workers
+from assay.artifacts import CompareInputs, FamilyOutput, PublishInputs, dump
 from assay.compare import RunFacts
 from assay.schemas import JsonObject
 from assay.spec import RunSpec
@@ -73,7 +73,16 @@ def compute_metric_family_partition(
 ) -> Json:
     """One family over one partition. Keyed by the partition's content hash (and its index,
     which names its artifacts), so an unchanged partition is a cache hit in any run."""
-    scoring = pipeline.Scoring(spec, call_store_url, concurrency, progress_logger(f"metrics:{family}:p{index:04d}"))
+    progress = progress_logger(f"metrics:{family}:p{index:04d}")
+    uses_jury = next(f.uses_jury for f in suite_named(suite).metric_families() if f.name == family)
+    if workers.runs_in_worker(uses_jury, bool(spec.jury and spec.jury.offline), store_url):
+        # CPU-bound (the offline jury): a worker process, so partitions use every core.
+        text = workers.score_partition_in_worker(store_url, suite, family, index, partition, spec.model_dump_json(),
+                                                 call_store_url, concurrency)
+        output = FamilyOutput.model_validate_json(text)
+        progress(f"{output.n_rows} score rows (worker process)")
+        return dump(output)
+    scoring = pipeline.Scoring(spec, call_store_url, concurrency, progress)
     output = pipeline.compute_family_partition(open_store(store_url), suite_named(suite), family, index, partition, scoring)
     return dump(output)
 

@@ -6,6 +6,7 @@ import shutil
 import pandas as pd
 import pytest
 
+from assay import workers
 from assay.lineage.manifest import load_manifest
 from assay.lineage.store import ArtifactStore
 from tests.support.cli import cli, run_id_of
@@ -29,6 +30,26 @@ def test_dask_local_cluster_gives_identical_scores(thread_run, tmp_path):
     a = pd.read_parquet(out / run_id / "scores.parquet")
     b = pd.read_parquet(tmp_path / dask_id / "scores.parquet")
     pd.testing.assert_frame_equal(a, b)
+
+
+def test_partitions_on_dask_or_in_a_memory_store_are_scored_in_place(thread_run, tmp_path, monkeypatch):
+    """Dask's workers are daemonic (no worker pool inside them) and a memory store is one
+    process's: both score the offline jury's partitions in place, with the same scores."""
+    monkeypatch.setenv("ASSAY_WORKERS", "1")
+    out, run_id = thread_run
+    pools = workers.pools_started()
+    result, output = cli("run", "rag_qa", "--offline", "--out", str(tmp_path), "--runner", "dask",
+                         "--partition-size", "7")
+    assert result.exit_code == 0, output
+    dask_parted = pd.read_parquet(tmp_path / run_id_of(output) / "scores.parquet")
+    pd.testing.assert_frame_equal(pd.read_parquet(out / run_id / "scores.parquet"), dask_parted)
+    store = "memory://assay-ops-parted"
+    result, output = cli("run", "rag_qa", "--offline", "--out", str(tmp_path), "--store", store,
+                         "--partition-size", "7")
+    assert result.exit_code == 0, output
+    result, output = cli("audit", run_id_of(output), "--store", store)
+    assert result.exit_code == 0, output
+    assert workers.pools_started() == pools
 
 
 def test_run_in_a_non_default_fsspec_store_passes_audit(prefect_server, tmp_path):

@@ -9,6 +9,7 @@ import pytest
 
 import assay
 from assay import artifacts as names
+from assay import workers
 from assay.deep_audit import audit_deep
 from assay.lineage.audit import audit_run
 from assay.lineage.manifest import Manifest, load_manifest
@@ -35,8 +36,13 @@ def rag_runs(prefect_server, tmp_path_factory):
     dataset = tmp_path_factory.mktemp("data") / "rag_qa"
     shutil.copytree(ROOT / "datasets" / "rag_qa", dataset)
     out = tmp_path_factory.mktemp("runs")
-    whole = run(out, "rag_qa", dataset)
-    parted = run(out, "rag_qa", dataset, "--partition-size", str(SIZE))
+    pools = workers.pools_started()
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("ASSAY_WORKERS", "1")  # the worker-process path must score exactly as one batch too
+        whole = run(out, "rag_qa", dataset)
+        assert workers.pools_started() == pools  # one partition: no worker processes started
+        parted = run(out, "rag_qa", dataset, "--partition-size", str(SIZE))
+        assert workers.pools_started() == pools + 1  # the offline jury's partitions ran in workers
     return out, dataset, whole, parted
 
 

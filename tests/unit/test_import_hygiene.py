@@ -35,7 +35,7 @@ LAYERS = [
     {"assay.validation", "assay.lineage", "assay.replay", "assay.preflight"},
     {"assay.rendering", "assay.compare", "assay.calibration", "assay.gates", "assay.runs"},
     {"assay.suites"},
-    {"assay.pipeline", "assay.deep_audit", "assay.importing"},
+    {"assay.pipeline", "assay.deep_audit", "assay.importing", "assay.workers"},
     {"assay.cli", "assay.api"},
 ]
 
