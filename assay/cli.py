@@ -672,7 +672,8 @@ app.add_typer(server_app, name="server")
 @server_app.command("status")
 def server_status() -> None:
     """Show the local server for this PREFECT_HOME (exit 1 when none runs)."""
-    from flows.local_server import healthy, owned_state, server_dir
+    from flows.ephemeral_server import healthy
+    from flows.local_server import owned_state, server_dir
 
     directory = server_dir()
     state = owned_state(directory)

@@ -143,14 +143,19 @@ def wait_healthy(api_url: str, timeout_s: float, warm: tuple[str, ...], alive: C
     while time.monotonic() < deadline:
         if not alive():
             raise RuntimeError(f"{what} exited")
-        try:
-            with urllib.request.urlopen(f"{api_url}/health", timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            pass
+        if healthy(api_url):
+            return
         time.sleep(0.05)
     raise RuntimeError(f"{what} did not answer within {timeout_s:.0f} s")
+
+
+def healthy(api_url: str) -> bool:
+    """Whether the Prefect API at ``api_url`` answers its health check."""
+    try:
+        with urllib.request.urlopen(f"{api_url}/health", timeout=2) as response:
+            return response.status == 200
+    except OSError:
+        return False
 
 
 def free_port() -> int:

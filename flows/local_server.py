@@ -40,7 +40,6 @@ import signal
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -225,14 +224,6 @@ def stop(home: Path | None = None, timeout_s: float = 15.0) -> ServerState | Non
     while _pid_alive(state.pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     return state
-
-
-def healthy(api_url: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{api_url}/health", timeout=2) as response:
-            return response.status == 200
-    except OSError:
-        return False
 
 
 # -- the supervisor (the detached process) ----------------------------------------------------------

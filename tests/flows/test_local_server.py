@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from flows.ephemeral_server import healthy
 from flows.local_server import (
     SUPERVISOR_MODULE,
     ServerState,
-    healthy,
     prefect_version,
     read_state,
     server_dir,
@@ -31,7 +31,8 @@ pytestmark = pytest.mark.slow
 # holds the lease for HOLD seconds, checks it still answers, releases it and prints its state.
 CLIENT = """
 import json, os, sys, time
-from flows.local_server import acquire, healthy
+from flows.ephemeral_server import healthy
+from flows.local_server import acquire
 server = acquire(float(os.environ["ASSAY_SERVER_IDLE_SECONDS"]))
 server.wait(240)
 time.sleep(float(os.environ.get("HOLD", "0")))
