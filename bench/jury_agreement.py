@@ -207,12 +207,16 @@ def heldout_sets(base: Path = HELDOUT) -> list[LabelledSet]:
     return out
 
 
+def bundled(suite: str, name: str) -> list[dict]:
+    """The rows of ``datasets/<suite>/<name>``, a bundled JSONL file."""
+    path = ROOT / "datasets" / suite / name
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
 def memory_rows() -> list[LabelledRow]:
     """The bundled memory queries with their stored memories and hand labels (0-10 each)."""
-    base = ROOT / "datasets" / "memory"
-
     def read(name: str) -> list[dict]:
-        return [json.loads(line) for line in (base / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+        return bundled("memory", name)
 
     cases = {c["id"]: c for c in read("cases.jsonl")}
     memories = {m["session_id"]: m for m in read("memories.jsonl")}
@@ -236,10 +240,8 @@ def clinical_rows() -> list[LabelledRow]:
     prompt's rubric: forbidden advice or a critical contradiction of the record 2 (1 with both),
     a normal-severity contradiction 3, only minor ones 4, a clean answer 5. The dialogue is the
     patient's earlier turns with the recorded answers, as the suite builds it."""
-    base = ROOT / "datasets" / "clinical"
-
     def read(name: str) -> list[dict]:
-        return [json.loads(line) for line in (base / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+        return bundled("clinical", name)
 
     from assay.suites.clinical.metrics import patient_text
     from assay.suites.clinical.schema import ClinicalCase
@@ -289,10 +291,8 @@ def clinical_relevance(rows: list[LabelledRow]) -> None:
 
 def rag_qa_rows() -> list[LabelledRow]:
     """The bundled rag_qa answers with their hand labels, as rag_answer judgments."""
-    base = ROOT / "datasets" / "rag_qa"
-
     def read(name: str) -> list[dict]:
-        return [json.loads(line) for line in (base / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+        return bundled("rag_qa", name)
 
     cases = {c["id"]: c for c in read("cases.jsonl")}
     generations = {g["case_id"]: g for g in read("generations.jsonl")}
