@@ -422,8 +422,11 @@ def audit(
     store: str | None = typer.Option(None, help="artifact store URL, default: --out"),
     deep: bool = typer.Option(False, "--deep", help="also recompute every score from the run's stored evidence"),
 ) -> None:
-    """Check a run's manifest anchor (root hash, chain, signature with ASSAY_SIGNING_KEY), re-hash
-    every artifact and check that its lineage graph is closed; --deep recomputes the scores."""
+    """Check a run's anchor, artifacts and lineage; --deep recomputes the scores.
+
+    Checks the manifest anchor (root hash, chain, signature with ASSAY_SIGNING_KEY), re-hashes
+    every artifact and checks that the lineage graph is closed.
+    """
     from assay.lineage.audit import audit_run
 
     artifact_store, rid = _resolve_run(run_id, str(out), store)
@@ -475,8 +478,11 @@ def compare(
     strict: bool = typer.Option(False, "--strict", help="refuse when datasets, juries, prompts or code differ"),
     limit: int = typer.Option(50, help="changed cases to list"),
 ) -> None:
-    """Per-metric deltas B − A with paired bootstrap confidence intervals, a regression verdict,
-    and the cases that got worse or better; refuses runs of different suites."""
+    """Compare run B with baseline A: per-metric deltas, regressions, changed cases.
+
+    Deltas B − A with paired bootstrap confidence intervals, a regression verdict and the cases
+    that got worse or better; refuses runs of different suites.
+    """
     import io
 
     import pandas as pd
@@ -648,9 +654,12 @@ def calibrate(
     out: Path = typer.Option(Path("runs"), help="directory holding the run"),
     store: str | None = typer.Option(None, help="artifact store URL, default: --out"),
 ) -> None:
-    """Measure the run's jury (LLM or offline) against human labels: Spearman, Cohen's kappa,
-    exact and within-one agreement, Krippendorff's alpha, a confusion table; written into the run
-    (calibration.json, report.md, report.html) with the manifest re-anchored."""
+    """Measure the run's jury (LLM or offline) against human labels.
+
+    Spearman, Cohen's kappa, exact and within-one agreement, Krippendorff's alpha and a confusion
+    table, written into the run (calibration.json, report.md, report.html) with the manifest
+    re-anchored.
+    """
     from assay.calibration import CalibrationError, calibrate_run, summary_lines
 
     if not labels.is_file():
