@@ -78,11 +78,13 @@ class RagRules:
         u_qcore = self.units(tx.strip_fillers(question), ctx)
         u_a = self.units(answer, ctx)
         u_r = self.units(reference, ctx)
-        u_c = self.units(context, ctx) if context else {}
+        # Each retrieved chunk on its own: chunks recur across cases (one knowledge base), so
+        # their analysis is memoised once instead of once per case's joined context.
+        u_cs = [self.units(chunk, ctx) for chunk in item.contexts if chunk.strip()]
         key = self.minus(u_r, u_q) or u_r
         n = self.coverage(key, u_a) or 0.0
         new = self.minus(u_a, u_q)
-        p = self.coverage_any(new, u_r, u_c)
+        p = self.coverage_any(new, u_r, *u_cs)
         p = 1.0 if p is None else p
         q = self.coverage(u_qcore, u_a)
         q = 1.0 if q is None else q
