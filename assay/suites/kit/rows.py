@@ -11,9 +11,12 @@ suite with small datasets may simply take ``list(rows)``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from assay.schemas import ScoreRow
+
+if TYPE_CHECKING:
+    from assay.lineage.store import ArtifactStore
 
 PartReader = Callable[[], Iterable[ScoreRow]]
 
@@ -32,7 +35,7 @@ class ScoreRows:
         return cls([lambda: held])
 
     @classmethod
-    def stored(cls, store: Any, shas: Sequence[str]) -> ScoreRows:
+    def stored(cls, store: ArtifactStore, shas: Sequence[str]) -> ScoreRows:
         """The rows of JSONL score files in an ``ArtifactStore``, one part per file."""
         return cls([lambda sha=sha: (ScoreRow.model_validate(r) for r in store.iter_jsonl(sha)) for sha in shas])
 
