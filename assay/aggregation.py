@@ -72,6 +72,12 @@ def agreement_by_metric(rows: Iterable[ScoreRow]) -> dict[str, float | None]:
     for row in rows:
         if row.judge is not None:
             table[row.metric][row.judge][row.case_id] = row.value
+    return agreement_of_table(table)
+
+
+def agreement_of_table(table: Mapping[str, Mapping[str, Mapping[str, float | None]]]) -> dict[str, float | None]:
+    """Krippendorff's alpha per metric of metric -> judge -> case -> value (judges in the order
+    they were first seen)."""
     alphas: dict[str, float | None] = {}
     for metric, by_judge in table.items():
         cases = sorted({case for scores in by_judge.values() for case in scores})

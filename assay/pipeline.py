@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import json
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,6 +41,7 @@ from assay.rendering.case_view import CaseView
 from assay.schemas import JsonObject, LoadedDataset, RowProblem, ScoreRow
 from assay.spec import RunSpec
 from assay.suites.kit import MetricContext, ProgressFn, ReplayContext, Suite
+from assay.suites.kit.rows import ScoreRows
 from assay.suites.kit.suite import DEFAULT_CONCURRENCY
 from assay.validation.containment import contained_copy, refused_paths
 
@@ -61,7 +62,9 @@ def ingest(store: ArtifactStore, suite: Suite, dataset_dir: str | Path, allow_sy
     with tempfile.TemporaryDirectory(prefix="assay-ingest-") as private:
         source = contained_copy(root, Path(private)) if refused else root
         data = suite.load_dataset(source)
-        files = {name: store.put(Path(path).read_bytes()) for name, path in sorted(data.files.items())}
+        n_records, n_parse_problems, paths = len(data.records), len(data.parse_problems), sorted(data.files.items())
+        del data  # the parsed records go before the files' bytes are read (both are large at 100,000 cases)
+        files = {name: store.put(Path(path).read_bytes()) for name, path in paths}
     record: JsonObject = {"suite": suite.name, "files": files}
     if refused:  # only then, so snapshots of clean datasets keep their hashes
         record["refused"] = refused
@@ -76,18 +79,20 @@ def ingest(store: ArtifactStore, suite: Suite, dataset_dir: str | Path, allow_sy
         artifacts=[*file_artifacts, snapshot_artifact],
         snapshot=snapshot,
         files=files,
-        n_records=len(data.records),
-        n_parse_problems=len(data.parse_problems) + len(refused),
+        n_records=n_records,
+        n_parse_problems=n_parse_problems + len(refused),
     )
 
 
-def load_snapshot(store: ArtifactStore, suite: Suite, snapshot_sha: str) -> LoadedDataset:
+def load_snapshot(store: ArtifactStore, suite: Suite, snapshot_sha: str, generations: bool = True) -> LoadedDataset:
     """Load the dataset from its snapshot, rebuilt in the store and verified by hash on every read.
 
     Steps read the snapshot rather than the user's directory, so a step's result depends
-    only on content it was given by hash.
+    only on content it was given by hash. ``generations=False`` leaves the recorded generations
+    file out (steps that read the replayed generations, or none, need only the cases; at 100,000
+    cases that file is ~700 MB of JSON).
     """
-    data = suite.load_dataset(materialize(store, snapshot_sha))
+    data = suite.load_dataset(materialize(store, snapshot_sha, frozenset() if generations else frozenset({"generations"})))
     for entry in store.get_json(snapshot_sha).get("refused", []):
         data.parse_problems.append(
             RowProblem(row=entry["path"], file=entry["path"], expectation="contained dataset file",
@@ -188,12 +193,10 @@ def partition(
     """
     from assay.partitions import partition_cases
 
-    data = load_snapshot(store, suite, snapshot_sha)
-    cases = suite.parse_cases(data, set(skip_ids))
+    cases = load_cases(store, suite, snapshot_sha, skip_ids)
     generations: dict[str, list[JsonObject]] = {}
-    for generation in store.get_jsonl(generations_sha):
+    for generation in store.iter_jsonl(generations_sha):
         generations.setdefault(str(generation.get("case_id")), []).append(generation)
-    del data
     parts: list[PartitionInfo] = []
     artifacts: list[Artifact] = []
     inputs = [names.DATASET_SNAPSHOT, names.GENERATIONS]
@@ -210,6 +213,11 @@ def partition(
     index_sha = store.put_json({"partition_size": size, "partitions": [p.model_dump() for p in parts]})
     artifacts.append(Artifact(name=names.PARTITION_INDEX, sha=index_sha, inputs=[a.name for a in artifacts]))
     return PartitionOutput(artifacts=artifacts, partitions=parts, index=index_sha)
+
+
+def load_cases(store: ArtifactStore, suite: Suite, snapshot_sha: str, skip_ids: Sequence[str] = ()) -> list[Any]:
+    """The typed cases that passed the gate (quarantined ones skipped), without the generations."""
+    return suite.parse_cases(load_snapshot(store, suite, snapshot_sha, generations=False), set(skip_ids))
 
 
 def load_partition(store: ArtifactStore, suite: Suite, partition_sha: str) -> tuple[list[Any], dict[str, Any]]:
@@ -237,8 +245,7 @@ def compute_family(
 
     ``send=False`` answers remote judges from the call store only (the deep audit's recompute).
     """
-    data = load_snapshot(store, suite, snapshot_sha)
-    cases = suite.parse_cases(data, set(skip_ids))
+    cases = load_cases(store, suite, snapshot_sha, skip_ids)
     generations = suite.parse_generations(store.get_jsonl(generations_sha))
     scoring = Scoring(spec, call_store_url, concurrency, progress, send)
     return _score_family(store, suite, family_name, cases, generations, scoring, None, [names.DATASET_SNAPSHOT, names.GENERATIONS])
@@ -371,14 +378,21 @@ def aggregate(
     ``family_scores``: family -> its score files (one, or one per partition, in partition
     order); ``score_names`` names them for lineage (default: the whole-run family files).
     """
-    data = load_snapshot(store, suite, snapshot_sha)
-    cases = suite.parse_cases(data, set(skip_ids))
-    del data
-    rows = [ScoreRow.model_validate(r) for name in sorted(family_scores) for sha in family_scores[name]
-            for r in store.get_jsonl(sha)]
-    result = suite.aggregate(rows, cases, spec)
-    del rows
-    scores = store.put_jsonl(r.model_dump(mode="json") for r in result.rows)
+    cases = load_cases(store, suite, snapshot_sha, skip_ids)
+    # The suite reads the score files part by part (ScoreRows) and returns its final rows as an
+    # iterable, written here as they come: a 100,000-case run's ~1.7 million rows are never all
+    # held at once, neither as typed rows nor as the scores file's text.
+    shas = [sha for name in sorted(family_scores) for sha in family_scores[name]]
+    result = suite.aggregate(ScoreRows.stored(store, shas), cases, spec)
+    n_rows = 0
+
+    def dumped() -> Iterator[JsonObject]:
+        nonlocal n_rows
+        for row in result.rows:
+            n_rows += 1
+            yield row.model_dump(mode="json")
+
+    scores = store.put_jsonl(dumped())
     summary = store.put_json(result.summary.model_dump(mode="json"))
     named = score_names or {n: [names.family_scores(n)] for n in family_scores}
     inputs = [name for n in sorted(named) for name in named[n]]
@@ -389,7 +403,7 @@ def aggregate(
         ],
         scores=scores,
         summary=summary,
-        n_rows=len(result.rows),
+        n_rows=n_rows,
     )
 
 
@@ -413,24 +427,42 @@ def incomplete_reasons(store: ArtifactStore, spec: RunSpec, families: list[Famil
             reasons.append(f"metric family {family.family}: every judge was dropped ({why})")
         if stats.budget_exhausted:
             reasons.append(f"metric family {family.family}: the cost budget stopped the jury before it finished")
-    rows = [ScoreRow.model_validate(r) for r in store.get_jsonl(scores_sha)]
-    by_metric: dict[str, list[ScoreRow]] = {}
-    for row in rows:
-        if row.judge is None:
-            by_metric.setdefault(row.metric, []).append(row)
+    metrics: dict[str, _MetricTally] = {}
+    any_row = False
+    for record in store.iter_jsonl(scores_sha):  # one row at a time: a large run has millions
+        any_row = True
+        if record.get("judge") is None:
+            row = ScoreRow.model_validate(record)
+            metrics.setdefault(row.metric, _MetricTally(row)).add(row)
     unscored = [
-        (metric, metric_rows) for metric, metric_rows in sorted(by_metric.items())
-        if all(r.value is None for r in metric_rows) and metric_rows[0].family not in silent
-        and not all(r.is_not_applicable for r in metric_rows)  # the dataset has no labels for it: not a failure
+        (metric, tally) for metric, tally in sorted(metrics.items())
+        if tally.all_unscored and tally.family not in silent
+        and not tally.all_not_applicable  # the dataset has no labels for it: not a failure
     ]
-    for metric, metric_rows in unscored[:MAX_REASONS]:
-        why = metric_rows[0].unscored_reason or "no reason recorded"
-        reasons.append(f"{metric} is unscored for all {len(metric_rows)} cases (e.g. {why})"[:300])
+    for metric, tally in unscored[:MAX_REASONS]:
+        why = tally.first_reason or "no reason recorded"
+        reasons.append(f"{metric} is unscored for all {tally.n} cases (e.g. {why})"[:300])
     if len(unscored) > MAX_REASONS:
         reasons.append(f"and {len(unscored) - MAX_REASONS} more metrics unscored for every case")
-    if not rows:
+    if not any_row:
         reasons.append("no case was scored")
     return reasons
+
+
+class _MetricTally:
+    """What ``incomplete_reasons`` needs of one metric's final rows, kept instead of the rows."""
+
+    def __init__(self, first: ScoreRow) -> None:
+        self.family = first.family
+        self.first_reason = first.unscored_reason
+        self.n = 0
+        self.all_unscored = True
+        self.all_not_applicable = True
+
+    def add(self, row: ScoreRow) -> None:
+        self.n += 1
+        self.all_unscored = self.all_unscored and row.value is None
+        self.all_not_applicable = self.all_not_applicable and row.is_not_applicable
 
 
 # -- publish ------------------------------------------------------------------------------
@@ -439,9 +471,8 @@ def publish(store: ArtifactStore, suite: Suite, spec: RunSpec, inputs: PublishIn
     from assay.rendering.publish import judges_line, render_report
     from assay.rendering.render import ReportHeader
 
-    data = load_snapshot(store, suite, inputs.snapshot)
     skip = set(inputs.skip_ids)
-    cases = suite.parse_cases(data, skip)
+    cases = load_cases(store, suite, inputs.snapshot, inputs.skip_ids)
     validation = store.get_json(inputs.validation_report)
     jury = spec.jury.model_dump(mode="json") if spec.jury else None
     header = ReportHeader(
@@ -458,11 +489,11 @@ def publish(store: ArtifactStore, suite: Suite, spec: RunSpec, inputs: PublishIn
         offline_jury=bool((jury or {}).get("offline")),
         incomplete=inputs.incomplete,
     )
-    frame = scores_frame_from(store, inputs.scores)
     # A large run's report lists its first REPORT_CASES cases case by case (tables, explorer);
     # the summary, charts and scores.parquet cover every case.
     shown = cases[:REPORT_CASES]
-    listed = frame if len(shown) == len(cases) else frame[frame["case_id"].isin({c.id for c in shown})]
+    shown_ids = {c.id for c in shown}
+    parquet, listed = scores_parquet(store, inputs.scores, None if len(shown) == len(cases) else shown_ids)
     header = header.model_copy(update={"cases_shown": len(shown)})
     comparison = None
     if inputs.comparison:
@@ -471,12 +502,10 @@ def publish(store: ArtifactStore, suite: Suite, spec: RunSpec, inputs: PublishIn
 
         stored = Comparison.model_validate(store.get_json(inputs.comparison))
         comparison = ReportSection("Comparison with the baseline", comparison_markdown(stored))
-    shown_ids = {c.id for c in shown}
-    generations = {
-        case_id: generation
-        for case_id, generation in suite.parse_generations(store.get_jsonl(inputs.generations)).items()
-        if case_id in shown_ids
-    }
+    # Only the listed cases' generations are parsed (a large run's file holds 100,000).
+    generations = suite.parse_generations(
+        [g for g in store.iter_jsonl(inputs.generations) if str(g.get("case_id")) in shown_ids]
+    )
     report = render_report(
         suite,
         header,
@@ -497,7 +526,7 @@ def publish(store: ArtifactStore, suite: Suite, spec: RunSpec, inputs: PublishIn
     files = [
         page(names.REPORT_MD, report.markdown, "text/markdown"),
         page(names.REPORT_HTML, report.html, "text/html"),
-        Artifact(name=names.SCORES_PARQUET, sha=store.put(parquet_bytes(frame)), inputs=[names.SCORES],
+        Artifact(name=names.SCORES_PARQUET, sha=store.put(parquet), inputs=[names.SCORES],
                  media_type="application/vnd.apache.parquet", path=names.SCORES_PARQUET),
     ]
     files += [
@@ -547,7 +576,7 @@ def compare(
 
 def case_views(store: ArtifactStore, suite: Suite, snapshot_sha: str, skip_ids: Sequence[str] = ()) -> dict[str, CaseView]:
     """case id -> the suite's view of its input (no generation), in dataset order."""
-    cases = suite.parse_cases(load_snapshot(store, suite, snapshot_sha), set(skip_ids))
+    cases = load_cases(store, suite, snapshot_sha, skip_ids)
     return {case.id: suite.case_view(case, None) for case in cases}
 
 
@@ -562,9 +591,12 @@ SCORE_COLUMNS = ["case_id", "metric", "family", "judge", "value", "scale", "unsc
 
 def scores_frame_from(store: ArtifactStore, scores_sha: str) -> Any:
     """scores.parquet's table: one row per case × metric (× judge for per-judge rows)."""
+    return scores_frame(store.get_jsonl(scores_sha))
+
+
+def scores_frame(rows: list[JsonObject]) -> Any:
     import pandas as pd
 
-    rows = store.get_jsonl(scores_sha)
     # No rows still gives the table its columns, so an empty run publishes instead of crashing.
     frame = pd.DataFrame(rows) if rows else pd.DataFrame(columns=SCORE_COLUMNS)
     if "details" in frame:
@@ -572,7 +604,42 @@ def scores_frame_from(store: ArtifactStore, scores_sha: str) -> Any:
     return frame
 
 
-def parquet_bytes(frame: Any) -> bytes:
+PARQUET_CHUNK = 20_000  # score rows per row group of scores.parquet: a bounded table at a time
+
+
+def scores_parquet(store: ArtifactStore, scores_sha: str, listed: set[str] | None) -> tuple[bytes, Any]:
+    """scores.parquet's bytes, written chunk by chunk from the scores file, and the table of the
+    cases the report lists (``listed``: their ids; None: every case). A 100,000-case run's table
+    (~1.7 million rows) is never one DataFrame."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     buffer = io.BytesIO()
-    frame.to_parquet(buffer, index=False)
-    return buffer.getvalue()
+    writer = None
+    kept: list[JsonObject] = []
+    chunk: list[JsonObject] = []
+
+    def flush() -> None:
+        nonlocal writer
+        frame = scores_frame(chunk)
+        # Fixed column types: a chunk whose judge (or reason) column is all empty must not be
+        # typed null while another chunk's is text.
+        schema = pa.schema([(c, pa.float64() if c == "value" else pa.string()) for c in frame.columns])
+        table = pa.Table.from_pandas(frame, schema=schema if writer is None else writer.schema, preserve_index=False)
+        writer = writer or pq.ParquetWriter(buffer, table.schema)
+        writer.write_table(table)
+        chunk.clear()
+
+    for record in store.iter_jsonl(scores_sha):
+        chunk.append(record)
+        if listed is None or record.get("case_id") in listed:
+            kept.append(record)
+        if len(chunk) >= PARQUET_CHUNK:
+            flush()
+    if chunk:
+        flush()
+    if writer is None:  # no rows: the empty table with its columns
+        scores_frame([]).to_parquet(buffer, index=False)
+    else:
+        writer.close()
+    return buffer.getvalue(), scores_frame(kept)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from prefect import task
 
-from assay import pipeline, workers
-from assay.artifacts import CompareInputs, FamilyOutput, PublishInputs, dump
+from assay import memory, pipeline, workers
+from assay.artifacts import CompareInputs, FamilyOutput, PublishInputs, StepOutput, dump
 from assay.compare import RunFacts
 from assay.schemas import JsonObject
 from assay.spec import RunSpec
@@ -20,17 +20,26 @@ from tasks.common import TASK_OPTIONS, open_store, progress_logger, suite_named
 Json = JsonObject
 
 
+def released(output: StepOutput) -> Json:
+    """A step that read the whole dataset (or every score row): its memory goes back to the
+    system before the next step, so the run's size is its largest step, not the sum of them."""
+    result = dump(output)
+    del output
+    memory.release()
+    return result
+
+
 @task(name="ingest", **TASK_OPTIONS)
 def ingest_dataset(
     store_url: str, suite: str, dataset_dir: str, fingerprint: str, allow_symlinks: bool, code_version: str
 ) -> Json:
     """Snapshot the dataset. ``fingerprint`` (content hash of its files) is the cache key."""
-    return dump(pipeline.ingest(open_store(store_url), suite_named(suite), dataset_dir, allow_symlinks))
+    return released(pipeline.ingest(open_store(store_url), suite_named(suite), dataset_dir, allow_symlinks))
 
 
 @task(name="validate", **TASK_OPTIONS)
 def validate_dataset(store_url: str, suite: str, snapshot: str, require_generations: bool, code_version: str) -> Json:
-    return dump(pipeline.validate(open_store(store_url), suite_named(suite), snapshot, require_generations))
+    return released(pipeline.validate(open_store(store_url), suite_named(suite), snapshot, require_generations))
 
 
 @task(name="replay", **TASK_OPTIONS)
@@ -41,7 +50,7 @@ def replay_generations(
     output = pipeline.replay(
         open_store(store_url), suite_named(suite), snapshot, skip_ids, spec, concurrency, progress_logger("replay")
     )
-    return dump(output)
+    return released(output)
 
 
 @task(name="metrics", **TASK_OPTIONS)
@@ -62,8 +71,8 @@ def partition_cases(
     code_version: str,
 ) -> Json:
     """Split the cases into partitions; each partition's hash keys its metric tasks."""
-    return dump(pipeline.partition(open_store(store_url), suite_named(suite), snapshot, generations, skip_ids,
-                                   partition_size))
+    return released(pipeline.partition(open_store(store_url), suite_named(suite), snapshot, generations, skip_ids,
+                                       partition_size))
 
 
 @task(name="metrics-partition", **TASK_OPTIONS)
@@ -92,13 +101,13 @@ def aggregate_scores(
     store_url: str, suite: str, snapshot: str, family_scores: dict[str, list[str]], skip_ids: list[str],
     spec: RunSpec, score_names: dict[str, list[str]] | None, code_version: str,
 ) -> Json:
-    return dump(pipeline.aggregate(open_store(store_url), suite_named(suite), snapshot, family_scores, skip_ids, spec,
-                                   score_names))
+    return released(pipeline.aggregate(open_store(store_url), suite_named(suite), snapshot, family_scores, skip_ids,
+                                       spec, score_names))
 
 
 @task(name="publish", **TASK_OPTIONS)
 def publish_report(store_url: str, suite: str, spec: RunSpec, inputs: PublishInputs, code_version: str) -> Json:
-    return dump(pipeline.publish(open_store(store_url), suite_named(suite), spec, inputs))
+    return released(pipeline.publish(open_store(store_url), suite_named(suite), spec, inputs))
 
 
 @task(name="compare", **TASK_OPTIONS)

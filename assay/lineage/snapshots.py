@@ -37,11 +37,15 @@ def snapshot_relpath(name: str) -> str:
     return rel
 
 
-def materialize(store: ArtifactStore, snapshot_sha: str) -> Path:
-    """The snapshot's dataset directory, its files verified (and repaired) against their hashes."""
+def materialize(store: ArtifactStore, snapshot_sha: str, leave_out: frozenset[str] = frozenset()) -> Path:
+    """The snapshot's dataset directory, its files verified (and repaired) against their hashes.
+
+    ``leave_out``: logical file names (e.g. "generations") left out, in a directory of their own,
+    for a step that reads the cases only and need not parse a large file it does not use.
+    """
     snapshot = store.get_json(snapshot_sha)  # get() re-hashes the pool object
-    wanted = {snapshot_relpath(name): sha for name, sha in snapshot["files"].items()}
-    root = _root_for(store, snapshot_sha)
+    wanted = {snapshot_relpath(name): sha for name, sha in snapshot["files"].items() if name not in leave_out}
+    root = _root_for(store, snapshot_sha + "".join(f"-without-{name}" for name in sorted(leave_out)))
     with _lock(str(root)):
         _check_dir(root)
         _remove_unlisted(root, set(wanted))

@@ -23,12 +23,13 @@ the pool intact.
 from __future__ import annotations
 
 import errno
+import hashlib
 import json
 import os
 import posixpath
 import stat
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -46,6 +47,16 @@ SET_ASIDE_DIR = ".assay/set-aside"
 _STORE_FAULTS = {errno.ENOSPC: "no space left on the device", errno.EDQUOT: "disk quota exceeded",
                  errno.EROFS: "the file system is read-only", errno.EACCES: "permission denied",
                  errno.EPERM: "permission denied"}
+
+
+def _lines(data: bytes) -> Iterator[bytes]:
+    """The lines of ``data`` one at a time (``split`` would hold a copy of every line at once)."""
+    start = 0
+    while start < len(data):
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        yield data[start:end]
+        start = end + 1
 
 
 class ArtifactNotFound(FileNotFoundError):
@@ -231,11 +242,73 @@ class ArtifactStore:
 
     def put_jsonl(self, records: Iterable[JsonObject]) -> str:
         values = secret_values()
-        lines = [redacted_json(r, values) for r in records]
-        return self.put(("\n".join(lines) + "\n" if lines else "").encode("utf-8"))
+        return self.put_chunks(redacted_json(record, values).encode("utf-8") + b"\n" for record in records)
+
+    def put_chunks(self, chunks: Iterable[bytes]) -> str:
+        """``put`` of the concatenated ``chunks``, written as they come: on a local store they go
+        to a temporary file in the pool while being hashed, so a large artifact (a 100,000-case
+        run's scores) is never held whole in memory; elsewhere they are joined and put."""
+        if not self.is_local:
+            return self.put(b"".join(chunks))
+        folder = self.path(".assay", "objects")
+        try:
+            self.fs.makedirs(folder, exist_ok=True)
+            tmp = posixpath.join(folder, f"incoming-{uuid.uuid4().hex}")
+            digest = hashlib.sha256()
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+            try:
+                with os.fdopen(fd, "wb") as handle:
+                    for chunk in chunks:
+                        digest.update(chunk)
+                        handle.write(chunk)
+                sha = digest.hexdigest()
+                if not self.intact(sha):
+                    self._place(tmp, self.pool_path(sha))
+            finally:
+                if os.path.lexists(tmp):
+                    os.unlink(tmp)
+        except OSError as exc:
+            if exc.errno in _STORE_FAULTS:
+                raise StoreWriteError(folder, exc) from None
+            raise
+        return sha
+
+    def _place(self, tmp: str, target: str) -> None:
+        """Rename a finished temporary file onto its pool path (never through a link)."""
+        parent = posixpath.dirname(target)
+        self.fs.makedirs(parent, exist_ok=True)
+        if not os.path.realpath(parent).startswith(os.path.realpath(self.root) + os.sep):
+            raise PermissionError(f"refusing to write {target}: its folder resolves outside the store {self.root}")
+        os.replace(tmp, target)
 
     def get_jsonl(self, sha: str) -> list[JsonObject]:
-        return [json.loads(line) for line in self.get(sha).decode("utf-8").splitlines() if line.strip()]
+        return list(self.iter_jsonl(sha))
+
+    def iter_jsonl(self, sha: str) -> Iterator[JsonObject]:
+        """The records of a JSONL artifact one at a time, so a large one (a 100,000-case run's
+        scores, ~650 MB) is never held whole: only the line being read.
+
+        The bytes are hashed as they are read and checked after the last line: a corrupt object
+        raises ``CorruptArtifact`` (and is set aside) when the iteration ends, so a reader must
+        read to the end before it uses what it read, as every step does (a step that raises
+        returns nothing). Other than local stores read the object whole and check it first.
+        """
+        if not self.is_local:
+            yield from (json.loads(line) for line in _lines(self.get(sha)) if line.strip())
+            return
+        path = self.pool_path(sha)
+        digest = hashlib.sha256()
+        try:
+            handle = open(path, "rb")  # noqa: SIM115 - closed below, after the last yield
+        except FileNotFoundError as exc:
+            raise ArtifactNotFound(path) from exc
+        with handle:
+            for line in handle:
+                digest.update(line)
+                if line.strip():
+                    yield json.loads(line)
+        if digest.hexdigest() != sha:
+            raise CorruptArtifact(path, self.set_aside(sha))
 
     # -- run directories -------------------------------------------------------------------
     def run_path(self, run_id: str, *parts: str) -> str:

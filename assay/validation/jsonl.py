@@ -8,6 +8,7 @@ Great Expectations, no pandas.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,28 +42,35 @@ def read_jsonl(path: Path, file_label: str) -> tuple[list[JsonObject], list[RowP
             )
         )
 
-    # Split bytes, not text: one line with invalid UTF-8 must not hide the rest of the file.
-    for line_no, raw in enumerate(path.read_bytes().split(b"\n"), start=1):
-        if line_no == 1 and raw.startswith(b"\xef\xbb\xbf"):  # editors on Windows add a BOM
-            raw = raw[3:]
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            problem(line_no, f"invalid UTF-8 at byte {exc.start}")
-            continue
-        if not text.strip():
-            continue
-        try:
-            value = json.loads(text)
-        except json.JSONDecodeError as exc:
-            problem(line_no, f"invalid JSON: {exc.msg} at column {exc.colno}")
-            continue
-        if not isinstance(value, dict):
-            problem(line_no, f"expected a JSON object, got {_json_type(value)}")
-            continue
-        value["_line"] = line_no
-        records.append(value)
+    # Lines as bytes, not text: one line with invalid UTF-8 must not hide the rest of the file.
+    # Read one at a time, so a large file (a 100,000-case generations file is ~700 MB) is never
+    # held whole beside its parsed records.
+    with path.open("rb") as handle:
+        for line_no, raw in enumerate(handle, start=1):
+            _read_line(line_no, raw.removesuffix(b"\n"), records, problem)
     return records, problems
+
+
+def _read_line(line_no: int, raw: bytes, records: list[JsonObject], problem: Callable[[int, str], None]) -> None:
+    if line_no == 1 and raw.startswith(b"\xef\xbb\xbf"):  # editors on Windows add a BOM
+        raw = raw[3:]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        problem(line_no, f"invalid UTF-8 at byte {exc.start}")
+        return
+    if not text.strip():
+        return
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        problem(line_no, f"invalid JSON: {exc.msg} at column {exc.colno}")
+        return
+    if not isinstance(value, dict):
+        problem(line_no, f"expected a JSON object, got {_json_type(value)}")
+        return
+    value["_line"] = line_no
+    records.append(value)
 
 
 def _json_type(value: Any) -> str:

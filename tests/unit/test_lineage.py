@@ -123,3 +123,32 @@ def test_unknown_run_names_known_runs(tmp_path):
 def test_store_on_a_non_local_fsspec_filesystem():
     store, run_id = make_run("memory://assay-test-store")
     assert audit_run(store, run_id).ok
+
+
+def test_jsonl_is_written_and_read_line_by_line_with_the_same_hash_as_whole(tmp_path):
+    store = ArtifactStore(str(tmp_path))
+    records = [{"case_id": f"c{i}", "text": "줄\u2028안", "value": i / 3} for i in range(50)]
+    sha = store.put_jsonl(iter(records))  # a generator: written as it comes
+    whole = "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in records).encode("utf-8")
+    assert sha == store.put(whole)
+    assert list(store.iter_jsonl(sha)) == records == store.get_jsonl(sha)  # U+2028 inside a value is not a line break
+    assert store.put_jsonl([]) == store.put(b"")
+    assert not list((tmp_path / ".assay" / "objects").glob("incoming-*"))  # no temporary file left
+
+
+def test_a_corrupt_jsonl_object_raises_once_read_and_is_set_aside(tmp_path):
+    from assay.lineage.store import CorruptArtifact
+
+    store = ArtifactStore(str(tmp_path))
+    sha = store.put_jsonl([{"a": 1}, {"a": 2}])
+    path = Path(store.pool_path(sha))
+    path.write_bytes(path.read_bytes().replace(b"2", b"3"))
+    with pytest.raises(CorruptArtifact):
+        list(store.iter_jsonl(sha))
+    assert not path.exists() and list((tmp_path / ".assay" / "set-aside").iterdir())
+
+
+def test_jsonl_on_a_non_local_store_is_checked_before_it_is_read():
+    store = ArtifactStore("memory://assay-jsonl-store")
+    sha = store.put_jsonl([{"a": 1}, {"b": [2]}])
+    assert list(store.iter_jsonl(sha)) == [{"a": 1}, {"b": [2]}]

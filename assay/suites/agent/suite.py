@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from assay.schemas import JsonObject, LoadedDataset, ScoreRow
+from assay.schemas import JsonObject, LoadedDataset
 from assay.spec import RunSpec
 from assay.suites.agent import dataset, metrics, summary
 from assay.suites.agent.schema import AgentCase, AgentGeneration
@@ -18,6 +18,7 @@ from assay.suites.kit import (
     MetricFamily,
     ReplayContext,
     ReportSection,
+    ScoreRows,
     Suite,
     as_text,
     labelled,
@@ -65,8 +66,8 @@ class AgentSuite(Suite[AgentCase, AgentGeneration]):
     def metric_families(self) -> list[MetricFamily]:
         return metrics.FAMILIES
 
-    def aggregate(self, rows: list[ScoreRow], cases: list[AgentCase], spec: RunSpec) -> AggregateResult:
-        return summary.aggregate(rows, cases, spec)
+    def aggregate(self, rows: ScoreRows, cases: list[AgentCase], spec: RunSpec) -> AggregateResult:
+        return summary.aggregate(list(rows), cases, spec)  # thousands of cases: every row at once
 
     def charts(self, summary_: summary.AgentSummary) -> dict[str, bytes]:  # type: ignore[override]
         return summary.charts(summary_)

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from assay.schemas import JsonObject, LoadedDataset, ScoreRow
+from assay.schemas import JsonObject, LoadedDataset
 from assay.spec import RunSpec
 from assay.suites.clinical import dataset, metrics, summary
 from assay.suites.clinical.schema import ClinicalAnswer, ClinicalCase
-from assay.suites.kit import AggregateResult, MetricFamily, ReplayContext, ReportSection, Suite
+from assay.suites.kit import AggregateResult, MetricFamily, ReplayContext, ReportSection, ScoreRows, Suite
 
 
 class ClinicalSuite(Suite[ClinicalCase, ClinicalAnswer]):
@@ -47,8 +47,8 @@ class ClinicalSuite(Suite[ClinicalCase, ClinicalAnswer]):
     def metric_families(self) -> list[MetricFamily]:
         return metrics.FAMILIES
 
-    def aggregate(self, rows: list[ScoreRow], cases: list[ClinicalCase], spec: RunSpec) -> AggregateResult:
-        return summary.aggregate(rows, cases, spec)
+    def aggregate(self, rows: ScoreRows, cases: list[ClinicalCase], spec: RunSpec) -> AggregateResult:
+        return summary.aggregate(list(rows), cases, spec)  # thousands of cases: every row at once
 
     def charts(self, summary_: summary.ClinicalSummary) -> dict[str, bytes]:  # type: ignore[override]
         return summary.charts(summary_)

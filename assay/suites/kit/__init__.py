@@ -3,6 +3,7 @@
 - ``Suite[CaseT, GenT]``: records, dataset reading, rules, families, aggregate, report.
 - ``AutomaticFamily`` / ``JuryFamily`` / ``JuryPrompt``: metric families, declared.
 - ``Summary``, ``MetricStats``, ``JurySummary`` and helpers: typed summaries and the jury section.
+- ``ScoreRows``: the score rows ``aggregate`` reads, part by part.
 - ``charts``: bar charts as deterministic PNG bytes.
 - ``CaseView`` (``Suite.case_view``): how a case reads in the report's explorer.
 """
@@ -11,6 +12,7 @@ from assay.rendering.case_view import CaseContext, CaseField, CaseView, as_text,
 from assay.rendering.sections import ReportSection
 from assay.schemas import LoadedDataset
 from assay.suites.kit.families import AutomaticFamily, JuryFamily, JuryPrompt, missing_generation
+from assay.suites.kit.rows import ScoreRows, as_score_rows
 from assay.suites.kit.suite import (
     AggregateResult,
     MetricContext,
@@ -22,6 +24,7 @@ from assay.suites.kit.suite import (
 from assay.suites.kit.summary import (
     Disagreement,
     JurySummary,
+    JuryTally,
     MetricStats,
     Summary,
     ensemble,
@@ -46,6 +49,7 @@ __all__ = [
     "JuryFamily",
     "JuryPrompt",
     "JurySummary",
+    "JuryTally",
     "LoadedDataset",
     "MetricContext",
     "MetricFamily",
@@ -53,6 +57,7 @@ __all__ = [
     "ProgressFn",
     "ReplayContext",
     "ReportSection",
+    "ScoreRows",
     "Suite",
     "Summary",
     "ensemble",
@@ -63,4 +68,5 @@ __all__ = [
     "missing_generation",
     "scores_frame",
     "value_index",
+    "as_score_rows",
 ]

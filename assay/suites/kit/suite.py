@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import inspect
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
@@ -24,6 +24,7 @@ from assay.rendering.case_view import CaseView, default_case_view
 from assay.rendering.sections import ReportSection
 from assay.schemas import JsonObject, LoadedDataset, ScoreRow
 from assay.spec import RunSpec
+from assay.suites.kit.rows import ScoreRows
 from assay.suites.kit.summary import Summary
 
 ProgressFn = Callable[[str], None]
@@ -74,7 +75,10 @@ class MetricFamily:
 
 @dataclass
 class AggregateResult:
-    rows: list[ScoreRow]
+    """The final rows (automatic, ensembles, totals, per judge) and the summary. ``rows`` may be
+    a generator: the aggregate step writes them as they come, once."""
+
+    rows: Iterable[ScoreRow]
     summary: Summary
 
 
@@ -160,8 +164,12 @@ class Suite(ABC, Generic[CaseT, GenT]):
     def metric_families(self) -> list[MetricFamily]: ...
 
     @abstractmethod
-    def aggregate(self, rows: list[ScoreRow], cases: list[CaseT], spec: RunSpec) -> AggregateResult:
-        """Reduce per-judge rows to ensemble rows, add totals, and summarise per group."""
+    def aggregate(self, rows: ScoreRows, cases: list[CaseT], spec: RunSpec) -> AggregateResult:
+        """Reduce per-judge rows to ensemble rows, add totals, and summarise per group.
+
+        ``rows`` reads the metric steps' score files each time it is iterated, part by part
+        (``ScoreRows.parts``: a partition's file of one family, whose cases' rows are all in it);
+        ``list(rows)`` holds every row, which is fine for thousands of cases, not for 100,000."""
 
     # -- the report -----------------------------------------------------------------------
     def load_summary(self, stored: JsonObject) -> Summary:

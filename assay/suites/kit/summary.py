@@ -7,6 +7,7 @@ modules (compare, the report, the audit) read it through the model, never by gue
 from __future__ import annotations
 
 import statistics
+import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -93,42 +94,64 @@ def group_means(
     }
 
 
-def jury_summary(rows: Sequence[ScoreRow], spec: RunSpec, metrics: Iterable[str] | None = None) -> JurySummary:
+def jury_summary(rows: Iterable[ScoreRow], spec: RunSpec, metrics: Iterable[str] | None = None) -> JurySummary:
     """Panel, agreement, disagreements and missing judge scores of a run's final rows."""
-    from assay.aggregation import agreement_by_metric
+    tally = JuryTally(metrics)
+    for row in rows:
+        tally.add(row)
+    return tally.summary(spec)
 
-    judged = set(metrics) if metrics is not None else None
-    per_judge = [r for r in rows if r.judge is not None]
-    disagreements = [
-        Disagreement(case_id=r.case_id, metric=r.metric, judge_scores=r.details.get("judge_scores"))
-        for r in rows
-        if r.judge is None and r.details.get("disagreement") is True and (judged is None or r.metric in judged)
-    ]
-    missing: dict[str, int] = defaultdict(int)
-    reasons: dict[str, list[str]] = defaultdict(list)
-    given: set[str] = set()
-    for r in per_judge:
+
+class JuryTally:
+    """What ``jury_summary`` reports, gathered one row at a time, so a suite that streams its
+    rows (rag_qa, partition by partition) keeps only these figures, not the rows.
+
+    Order matters as in a list: disagreements are listed in the order their rows are added, and
+    per-judge rows in the order the agreement table and the dropped judges' reasons see them.
+    """
+
+    def __init__(self, metrics: Iterable[str] | None = None) -> None:
+        self.judged = set(metrics) if metrics is not None else None
+        self.disagreements: list[Disagreement] = []
+        self.missing: dict[str, int] = defaultdict(int)
+        self.reasons: dict[str, list[str]] = defaultdict(list)
+        self.given: set[str] = set()
+        self.table: dict[str, dict[str, dict[str, float | None]]] = defaultdict(lambda: defaultdict(dict))
+
+    def add(self, r: ScoreRow) -> None:
+        if r.judge is None:
+            if r.details.get("disagreement") is True and (self.judged is None or r.metric in self.judged):
+                self.disagreements.append(
+                    Disagreement(case_id=r.case_id, metric=r.metric, judge_scores=r.details.get("judge_scores"))
+                )
+            return
+        # case ids interned: the table holds one per metric and judge, a large run 100,000s of them
+        self.table[r.metric][r.judge][sys.intern(r.case_id)] = r.value
         if r.value is None:
-            missing[r.judge or ""] += 1
-            reasons[r.judge or ""].append(r.unscored_reason or "no reason recorded")
+            self.missing[r.judge] += 1
+            self.reasons[r.judge].append(r.unscored_reason or "no reason recorded")
         else:
-            given.add(r.judge or "")
-    # A judge with no score at all was dropped; its most frequent failure is the reason.
-    dropped = {
-        judge: max(set(why), key=lambda text, w=why: (w.count(text), -w.index(text)))
-        for judge, why in sorted(reasons.items())
-        if judge not in given
-    }
-    jury = spec.jury
-    return JurySummary(
-        offline=bool(jury and jury.offline),
-        judges=list(jury.panel) if jury else [],
-        disagreement_threshold=spec.disagreement_threshold,
-        agreement_alpha=agreement_by_metric(per_judge),
-        disagreements=disagreements,
-        missing_judge_scores=dict(sorted(missing.items())),
-        dropped=dropped,
-    )
+            self.given.add(r.judge)
+
+    def summary(self, spec: RunSpec) -> JurySummary:
+        from assay.aggregation import agreement_of_table
+
+        # A judge with no score at all was dropped; its most frequent failure is the reason.
+        dropped = {
+            judge: max(set(why), key=lambda text, w=why: (w.count(text), -w.index(text)))
+            for judge, why in sorted(self.reasons.items())
+            if judge not in self.given
+        }
+        jury = spec.jury
+        return JurySummary(
+            offline=bool(jury and jury.offline),
+            judges=list(jury.panel) if jury else [],
+            disagreement_threshold=spec.disagreement_threshold,
+            agreement_alpha=agreement_of_table(self.table),
+            disagreements=list(self.disagreements),
+            missing_judge_scores=dict(sorted(self.missing.items())),
+            dropped=dropped,
+        )
 
 
 def ensemble(rows: Sequence[ScoreRow], spec: RunSpec) -> list[ScoreRow]:

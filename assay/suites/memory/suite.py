@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from assay.schemas import JsonObject, LoadedDataset, ScoreRow
+from assay.schemas import JsonObject, LoadedDataset
 from assay.spec import RunSpec
 from assay.suites.kit import (
     AggregateResult,
@@ -14,6 +14,7 @@ from assay.suites.kit import (
     MetricFamily,
     ReplayContext,
     ReportSection,
+    ScoreRows,
     Suite,
     labelled,
 )
@@ -73,8 +74,8 @@ class MemorySuite(Suite[MemoryCase, MemoryGeneration]):
     def metric_families(self) -> list[MetricFamily]:
         return metrics.FAMILIES
 
-    def aggregate(self, rows: list[ScoreRow], cases: list[MemoryCase], spec: RunSpec) -> AggregateResult:
-        return summary.aggregate(rows, cases, spec)
+    def aggregate(self, rows: ScoreRows, cases: list[MemoryCase], spec: RunSpec) -> AggregateResult:
+        return summary.aggregate(list(rows), cases, spec)  # thousands of cases: every row at once
 
     def charts(self, summary_: summary.MemorySummary) -> dict[str, bytes]:  # type: ignore[override]
         return summary.charts(summary_)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from assay.schemas import JsonObject, LoadedDataset, ScoreRow
+from assay.schemas import JsonObject, LoadedDataset
 from assay.spec import RunSpec
 from assay.suites.kit import (
     AggregateResult,
@@ -15,6 +15,7 @@ from assay.suites.kit import (
     MetricFamily,
     ReplayContext,
     ReportSection,
+    ScoreRows,
     Suite,
     labelled,
 )
@@ -54,7 +55,7 @@ class RagQASuite(Suite[RagCase, RagGeneration]):
     def metric_families(self) -> list[MetricFamily]:
         return metrics.FAMILIES
 
-    def aggregate(self, rows: list[ScoreRow], cases: list[RagCase], spec: RunSpec) -> AggregateResult:
+    def aggregate(self, rows: ScoreRows, cases: list[RagCase], spec: RunSpec) -> AggregateResult:
         return summary.aggregate(rows, cases, spec)
 
     def charts(self, summary_: summary.RagSummary) -> dict[str, bytes]:  # type: ignore[override]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterable, Iterator
+
 import pandas as pd
 
 from assay.metrics.retrieval import quality_label
@@ -10,14 +13,15 @@ from assay.schemas import ScoreRow
 from assay.spec import RunSpec
 from assay.suites.kit import (
     AggregateResult,
+    JuryTally,
     ReportSection,
+    ScoreRows,
     Summary,
+    as_score_rows,
     ensemble,
     group_means,
     jury_section,
-    jury_summary,
     metric_stats,
-    value_index,
 )
 from assay.suites.kit.charts import bars, drawn, group_chart, png, pyplot
 from assay.suites.rag_qa.metrics import ANSWER_METRICS, retrieval_metric_names
@@ -34,13 +38,39 @@ def answer_label(score: float) -> str:
     return "excellent" if score >= 4.5 else "good" if score >= 4.0 else "needs work"
 
 
-def aggregate(rows: list[ScoreRow], cases: list[RagCase], spec: RunSpec) -> AggregateResult:
-    final = [row for row in rows if row.judge is None] + ensemble(rows, spec)
-    per_judge = [row for row in rows if row.judge is not None]
+def aggregate(rows: ScoreRows | Iterable[ScoreRow], cases: list[RagCase], spec: RunSpec) -> AggregateResult:
+    """Ensembles, summary and final rows, reduced part by part so a 100,000-case run never holds
+    its ~1.7 million rows: the same rows, in the same order, as reducing them all at once
+    (automatic rows, then ensembles sorted by case and metric, then per-judge rows).
+
+    One pass over the parts keeps per row only its value (the summary's means) and what the
+    jury summary counts, and per part the ensembles of its cases (a case's per-judge rows are all
+    in its partition's file) as JSON, sorted at the end; the final rows are then streamed from a
+    second and third pass.
+    """
+    rows = as_score_rows(rows)
+    values: dict[tuple[str, str], float | None] = {}
+    tally = JuryTally(ANSWER_METRICS)
+    ensembles: list[tuple[tuple[str, str], str]] = []
+
+    def final(row: ScoreRow) -> None:
+        values[(sys.intern(row.case_id), row.metric)] = row.value
+        tally.add(row)
+
+    for part in rows.parts():
+        for row in part:
+            if row.judge is None:
+                final(row)
+            else:
+                tally.add(row)
+        ensembles += [((row.case_id, row.metric), row.model_dump_json()) for row in ensemble(part, spec)]
+    ensembles.sort(key=lambda keyed: keyed[0])
+    for _, text in ensembles:
+        final(ScoreRow.model_validate_json(text))
+
     k = spec.k
-    present = {row.metric for row in final}
+    present = {metric for _, metric in values}
     metrics = [m for m in retrieval_metric_names(k) + list(ANSWER_METRICS) if m in present]
-    values = value_index(final)
     unlabelled = {f"precision@{k}", f"recall@{k}"}  # the seed gives no reading for P@k and R@k
     overall = {
         m: metric_stats(
@@ -56,10 +86,16 @@ def aggregate(rows: list[ScoreRow], cases: list[RagCase], spec: RunSpec) -> Aggr
         scales={m: ("1-5" if m in ANSWER_METRICS else "0-1") for m in metrics},
         overall=overall,
         by_category=group_means(values, {c.id: c.category for c in cases}, metrics),
-        jury=jury_summary(final + per_judge, spec, ANSWER_METRICS),
+        jury=tally.summary(spec),
     )
-    # Per-judge rows stay in the table (judge column set) so every ensemble can be traced.
-    return AggregateResult(rows=final + per_judge, summary=summary)
+
+    def final_rows() -> Iterator[ScoreRow]:
+        yield from (row for row in rows if row.judge is None)
+        yield from (ScoreRow.model_validate_json(text) for _, text in ensembles)
+        # Per-judge rows stay in the table (judge column set) so every ensemble can be traced.
+        yield from (row for row in rows if row.judge is not None)
+
+    return AggregateResult(rows=final_rows(), summary=summary)
 
 
 def charts(summary: RagSummary) -> dict[str, bytes]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from assay.schemas import JsonObject, LoadedDataset, ScoreRow
+from assay.schemas import JsonObject, LoadedDataset
 from assay.spec import RunSpec
 from assay.suites.kit import (
     AggregateResult,
@@ -15,6 +15,7 @@ from assay.suites.kit import (
     CaseView,
     MetricFamily,
     ReportSection,
+    ScoreRows,
     Suite,
     labelled,
 )
@@ -60,8 +61,8 @@ class ReportSuite(Suite[ReportCase, ReportGeneration]):
     def metric_families(self) -> list[MetricFamily]:
         return metrics.FAMILIES
 
-    def aggregate(self, rows: list[ScoreRow], cases: list[ReportCase], spec: RunSpec) -> AggregateResult:
-        return summary.aggregate(rows, cases, spec)
+    def aggregate(self, rows: ScoreRows, cases: list[ReportCase], spec: RunSpec) -> AggregateResult:
+        return summary.aggregate(list(rows), cases, spec)  # thousands of cases: every row at once
 
     def case_view(self, case: ReportCase, generation: ReportGeneration | None) -> CaseView:
         inputs = labelled(("query", case.query), ("requirements", "\n".join(case.requirements)),
