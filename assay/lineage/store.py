@@ -305,8 +305,19 @@ class ArtifactStore:
         with handle:
             for line in handle:
                 digest.update(line)
-                if line.strip():
-                    yield json.loads(line)
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except ValueError:
+                    # Unreadable bytes are most likely an edit: name it as corruption if the
+                    # whole object does not match its hash, not as a parse error.
+                    for rest in handle:
+                        digest.update(rest)
+                    if digest.hexdigest() != sha:
+                        raise CorruptArtifact(path, self.set_aside(sha)) from None
+                    raise
+                yield record
         if digest.hexdigest() != sha:
             raise CorruptArtifact(path, self.set_aside(sha))
 

@@ -148,6 +148,18 @@ def test_a_corrupt_jsonl_object_raises_once_read_and_is_set_aside(tmp_path):
     assert not path.exists() and list((tmp_path / ".assay" / "set-aside").iterdir())
 
 
+def test_a_jsonl_object_edited_into_invalid_json_is_named_corrupt_not_a_parse_error(tmp_path):
+    from assay.lineage.store import CorruptArtifact
+
+    store = ArtifactStore(str(tmp_path))
+    sha = store.put_jsonl([{"a": 1}, {"a": 2}, {"a": 3}])
+    path = Path(store.pool_path(sha))
+    path.write_bytes(path.read_bytes().replace(b'{"a": 2}', b'{"a": 2'))
+    with pytest.raises(CorruptArtifact):
+        list(store.iter_jsonl(sha))
+    assert not path.exists()
+
+
 def test_jsonl_on_a_non_local_store_is_checked_before_it_is_read():
     store = ArtifactStore("memory://assay-jsonl-store")
     sha = store.put_jsonl([{"a": 1}, {"b": [2]}])
