@@ -57,7 +57,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     오전 8시 = 8 a.m. → 8시, 2024-03-01 → 2024년 3월 1일, 하루 → 1일, 10,000 won → 10000원),
     so equal values compare equal however they were written. Citation tags are ignored.
     """
-    text = strip_citations(canonical_figures(normalize(text)))
+    text = strip_citations(canonical_figures(_without_non_claims(normalize(text))))
     out: list[Quantity] = []
     pos = 0
     while True:
@@ -99,9 +99,27 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         before = text[max(0, start - 4) : start]
         after = text[end : end + 3]
         approx = bool(_APPROX_BEFORE.search(before) or _APPROX_AFTER.match(after))
-        out.append(Quantity(value=value, unit=unit, text=text[start:end].strip(), approx=approx))
+        written = "말일" if (value, unit) == (LAST_DAY, "일") else text[start:end].strip()
+        out.append(Quantity(value=value, unit=unit, text=written, approx=approx))
         pos = end
     return tuple(out)
+
+
+# Figures that are no claim: emphasis ("하루라도 늦으면", "1분이라도" = even a day late) and a
+# one-period rate ("1년에 한 번", "한 달에 두 번", "하루에" = per year, per month, per day; "연 1회"
+# says the same without a figure). "1일에" stays: it is as often a date ("매월 1일에").
+_NON_CLAIM_RE = re.compile(
+    r"(?<![\d가-힣])(?:\d+\s*[가-힣]{0,2}|하루|이틀|한\s*(?:번|달|시간|명|개))\s*(?:이)?라도"
+    r"|(?<![\d가-힣])(?:1\s*년|한\s*해|1\s*개월|한\s*달|1\s*주일?|일주일|한\s*주|하루)\s*(?:에|마다|당)(?=\s)"
+)
+# The last day of a month is a day of the month, written as a word ("매월 말일까지").
+_LAST_DAY_RE = re.compile(r"(?:말일|월말일?)(?=[\s가-힣]|$)")
+LAST_DAY = 9999.0  # compares equal only to another "last day", unequal to every numbered day
+
+
+def _without_non_claims(text: str) -> str:
+    text = _NON_CLAIM_RE.sub(" ", text)
+    return _LAST_DAY_RE.sub(f"{LAST_DAY:.0f}일", text)
 
 
 # Hangul that may sit right before a figure without making it part of a name.
@@ -157,6 +175,8 @@ def same_quantity(a: Quantity, b: Quantity) -> bool:
     compare across units (2주 = 14일, 1년 = 12개월, 1시간 = 60분)."""
     if a.unit and b.unit and a.unit != b.unit:
         a, b = _in_smaller_unit(a), _in_smaller_unit(b)
+        if {a.unit, b.unit} == {"개월", "일"}:
+            return _months_as_days(a, b)
         if a.unit != b.unit:
             return False
     if a.unit in EXACT_UNITS or b.unit in EXACT_UNITS:
@@ -164,6 +184,12 @@ def same_quantity(a: Quantity, b: Quantity) -> bool:
     tol = 0.05 if (a.approx or b.approx) else 0.005
     scale = max(abs(a.value), abs(b.value), 1e-12)
     return abs(a.value - b.value) <= tol * scale
+
+
+def _months_as_days(a: Quantity, b: Quantity) -> bool:
+    """"한 달" = "30일", "두 달" = "60일", "1년" = "365일": a month is 28-31 days."""
+    months, days = (a, b) if a.unit == "개월" else (b, a)
+    return 28 * months.value <= days.value <= 31 * months.value
 
 
 def _in_smaller_unit(q: Quantity) -> Quantity:

@@ -77,6 +77,7 @@ NO_ANSWER_IN_DOCS = (
     "찾을 수 없", "확인되지 않", "no information", "not mentioned", "not in the", "does not contain", "doesn't contain",
     "문서에 없", "문서에는 없", "자료에 없", "자료에는 없", "내용은 없", "안내되어 있지 않", "기재되어 있지 않", "나와있지 않",
     "do not say", "does not say", "not stated", "do not mention", "does not mention", "no details",
+    "설명이 없", "설명은 없", "안내가 없", "안내는 없",
 )
 
 
@@ -284,11 +285,35 @@ def _polarity(text: str, morphs: tuple[tx.Morph, ...]) -> int:
     return count % 2
 
 
+def _free_parity(text: str) -> int:
+    """Parity of the plain "free" words (무료, free) among a clause's negations: they carry a
+    sign only against a clause that also speaks of price."""
+    low = tx.normalize(text).lower()
+    count = sum(low.count(w) for w in lx.FREE_WORDS_KO)
+    if not lx.CONDITIONAL_EN.search(low):
+        count += sum(len(re.findall(rf"\b{w}\b", low)) for w in lx.FREE_WORDS_EN)
+    return count % 2
+
+
+# Concepts that say a clause is about price: only then is "무료" a sign to compare.
+PRICE_CONCEPTS = frozenset({"free", "paid", "fee", "penalty", "discount"})
+
+
 @dataclass(frozen=True)
 class _Clause:
     text: str
     tokens: frozenset[str]
     sign: int
+
+    def agrees_in_sign(self, other: _Clause) -> bool:
+        """Same sign; unless both speak of price, "무료" may be read either way ("앱에서 미리
+        등록하시면 됩니다" does not deny "사전 등록하면 … 무료", and "배달비가 안 붙어요" still
+        agrees with "배달비가 무료")."""
+        if self.sign == other.sign:
+            return True
+        if self.tokens & PRICE_CONCEPTS and other.tokens & PRICE_CONCEPTS:
+            return False
+        return self.sign ^ _free_parity(self.text) == other.sign ^ _free_parity(other.text)
 
 
 @lru_cache(maxsize=4096)
@@ -344,15 +369,88 @@ def polarity_findings(answer: str, reference: str, question: str = "") -> list[F
         if best < 0.5:
             continue
         aligned = [ref for share, ref in scored if share >= best - 0.1]
-        consistent = [r for r in aligned if r.sign == clause.sign and not _reversed_concepts(clause, r)]
+        consistent = [r for r in aligned if clause.agrees_in_sign(r) and not _reversed_concepts(clause, r)]
         if consistent:
             continue
         ref = aligned[0]
         swaps = _reversed_concepts(clause, ref)
-        if swaps and ref.sign == clause.sign:
+        if swaps and clause.agrees_in_sign(ref):
             pairs = ", ".join(f"{a}↔{b}" for a, b in swaps)
             return [Finding("reversed-condition", 2, f"조건이 참조와 반대({pairs}): '{clause.text[:40]}' ↔ '{ref.text[:40]}'")]
         return [Finding("polarity", 2, f"부정/긍정이 참조와 반대: '{clause.text[:40]}' ↔ '{ref.text[:40]}'")]
+    return []
+
+
+def _anchors(clause: _Clause) -> frozenset[str]:
+    """The words that say what a clause is about (일반석, 서귀포, 영업소): its claim tokens that
+    are neither lexicon concepts nor figures."""
+    return frozenset(
+        t
+        for t in clause.tokens
+        if not t.startswith("#")
+        and (t not in lx.CONCEPTS or t in _SUBJECT_CONCEPTS)
+        and len(t) >= 2
+        and t not in _TIME_OF_DAY
+    )
+
+
+# Concepts that name whom or what a figure is for, one of exclusive kinds (성인/어린이,
+# 평일/주말, 방문/온라인): a subject, where other concepts (가능, 이내) are the claim itself.
+_SUBJECT_CONCEPTS = frozenset(
+    "adult child youth senior weekday weekend online visit phone email post".split()
+)
+
+
+# Words of a clock time, not of its subject.
+_TIME_OF_DAY = frozenset("오전 오후 밤 새벽 아침 저녁 낮".split())
+
+
+def _names(words: frozenset[str], clause: _Clause) -> frozenset[str]:
+    """The anchor words a clause says, as tokens or written out ("제주공항" in "제주 공항" is
+    one token in one text and two in another)."""
+    flat = clause.text.replace(" ", "")
+    return frozenset(w for w in words if w in clause.tokens or (w not in lx.CONCEPTS and w in flat))
+
+
+def _figure_clauses(text: str) -> list[tuple[_Clause, tuple[tx.Quantity, ...]]]:
+    return [(c, qs) for c in _clauses(text) if (qs := tx.quantities(c.text))]
+
+
+def swap_findings(answer: str, reference: str) -> list[Finding]:
+    """Two reference figures swapped between their subjects ("일반석 23kg, 프레스티지석 32kg" →
+    "일반석 32kg, 프레스티지석 23kg"). Each answer clause that names exactly one reference clause
+    (by a word no other figure clause of the reference has) and states a figure that clause
+    lacks but another one holds is misplaced; a swap is two such clauses, each with the
+    other's figure. Every figure is "in the reference", so the per-unit figure check cannot
+    see it; a figure merely repeated beside another subject (a total, a rounding) is not a swap."""
+    refs = _figure_clauses(reference)
+    if len(refs) < 2 or cross_language(answer, reference):
+        return []
+    anchors = [_anchors(c) for c, _ in refs]
+    own = [a - frozenset().union(*(b for j, b in enumerate(anchors) if j != i)) for i, a in enumerate(anchors)]
+    misplaced: dict[tuple[int, int], tuple[_Clause, tx.Quantity]] = {}
+    for clause, figures in _figure_clauses(answer):
+        named = [i for i, words in enumerate(own) if _names(words, clause)]
+        if len(named) != 1:
+            continue
+        home = named[0]
+        for q in figures:
+            if any(tx.same_quantity(q, r) for r in refs[home][1]):
+                continue
+            for j, (_, qs) in enumerate(refs):
+                if j != home and own[j] and any(tx.same_quantity(q, r) for r in qs):
+                    misplaced.setdefault((home, j), (clause, q))
+    for (i, j), (clause, q) in misplaced.items():
+        if (j, i) in misplaced:
+            other_clause, other_q = misplaced[(j, i)]
+            return [
+                Finding(
+                    "figure-swap",
+                    1,
+                    f"'{clause.text[:30]}'의 {q.text}와 '{other_clause.text[:30]}'의 {other_q.text}가 "
+                    f"참조에서는 서로 반대 ('{refs[j][0].text[:30]}' / '{refs[i][0].text[:30]}')",
+                )
+            ]
     return []
 
 
@@ -360,12 +458,53 @@ YES_RE = re.compile(r"^\s*(?:네|예|yes)\b|^\s*(?:네|예)[,.]", re.I)
 NO_RE = re.compile(r"^\s*(?:아니요|아뇨|아니오|no)\b|^\s*(?:아니요|아뇨)[,.]", re.I)
 
 
-def yes_no_findings(answer: str, reference: str) -> list[Finding]:
-    """A yes/no answer that opens with the other word than the reference (네 ↔ 아니요)."""
+def yes_no_findings(answer: str, reference: str, question: str = "") -> list[Finding]:
+    """A yes/no answer that opens with the other word than the reference (네 ↔ 아니요), or,
+    when the reference opens with neither, than the reference clause that answers the
+    question (``implied_answer``)."""
     a, r = tx.normalize(answer), tx.normalize(reference)
     if (YES_RE.match(a) and NO_RE.match(r)) or (NO_RE.match(a) and YES_RE.match(r)):
         return [Finding("yes-no", 1, f"답변은 '{a.split()[0]}', 참조는 '{r.split()[0]}'")]
+    said = "yes" if YES_RE.match(a) else "no" if NO_RE.match(a) else None
+    if said is None or YES_RE.match(r) or NO_RE.match(r):
+        return []
+    implied = implied_answer(question, reference)
+    if implied is not None and implied[0] != said:
+        return [Finding("yes-no", 1, f"답변은 '{a.split()[0]}', 질문에 답하는 참조 문장은 '{implied[1].text[:40]}'")]
     return []
+
+
+# Words that make a question ask for content rather than yes or no.
+WH_WORDS = (
+    "뭐", "무엇", "무슨", "언제", "어디", "얼마", "몇", "어떻게", "어떤", "어떡", "누구", "왜", "어느", "며칠",
+    "what", "when", "where", "how", "why", "who", "which",
+)
+
+
+def implied_answer(question: str, reference: str) -> tuple[str, _Clause] | None:
+    """("yes" | "no", clause) for a one-sentence yes/no question whose reference does not say
+    네/아니요: the reference clause that shares the most with the question (claim tokens, and
+    concepts the question has the opposite of: 열다 ↔ 휴관) answers it — "no" if its sign or
+    a condition is the other way round. None when the question asks for content, or no clause
+    shares two tokens, or the best clauses disagree."""
+    q = tx.normalize(question)
+    if not q or len(tx.sentences(q)) != 1 or tx.has_any(q.lower(), WH_WORDS):
+        return None
+    asked = _Clause(q, claim_tokens(q), polarity(q))
+    scored = []
+    for ref in _clauses(reference):
+        opposed = {c for c in asked.tokens for o in lx.opposites(c) if o in ref.tokens and c not in ref.tokens}
+        score = len(asked.tokens & ref.tokens) + len(opposed)
+        if score >= 2:
+            answer = "no" if opposed or not ref.agrees_in_sign(asked) else "yes"
+            scored.append((score, answer, ref))
+    if not scored:
+        return None
+    best = max(score for score, _, _ in scored)
+    top = [(answer, ref) for score, answer, ref in scored if score == best]
+    if len({answer for answer, _ in top}) != 1:
+        return None
+    return top[0]
 
 
 def has_predicate(text: str) -> bool:
@@ -415,7 +554,8 @@ def rag_findings(answer: str, reference: str, question: str) -> tuple[Finding, .
         found.append(Finding("debunk", 1, f"답변이 내용을 부정함: {', '.join(cues)}"))
     found += figure_findings(answer, reference, question)
     found += entity_findings(answer, reference, question)
-    found += yes_no_findings(answer, reference)
+    found += swap_findings(answer, reference)
+    found += yes_no_findings(answer, reference, question)
     found += polarity_findings(answer, reference, question)
     found += no_answer_findings(answer, reference, question)
     return tuple(sorted(found, key=lambda f: f.cap))

@@ -111,7 +111,7 @@ CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "attach": (("부착", "붙이", "붙여"), ("attach*", "stick*", "affix*")),
     "dispose": (("배출", "내놓", "버리"), ("dispos*", "put out", "throw away", "discard*")),
     "open": (("열다", "열어", "개방"), ("open", "opens", "opening")),
-    "close": (("닫다", "닫", "마감"), ("close", "closes", "closed", "closing")),
+    "close": (("닫다", "닫", "마감", "휴관", "휴무", "휴업", "쉬는 날"), ("close", "closes", "closed", "closing")),
     "turn_off": (("끄다", "끄", "끈", "꺼", "종료"), ("turn off", "switch off", "power off", "shut down")),
     "turn_on": (("켜다", "켜", "켠", "켭"), ("turn on", "switch on", "power on", "restart*", "reboot*")),
     "operate": (("운영", "영업", "운용"), ("operat*", "open hours", "business hours", "service hours")),

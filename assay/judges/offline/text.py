@@ -168,7 +168,10 @@ def number_token(q: Quantity) -> str:
 
 
 def comparable_value(q: Quantity) -> float:
-    return q.value * UNIT_FACTORS[q.unit][1] if q.unit in UNIT_FACTORS else q.value
+    """The value in the smallest unit, months as 30 days ("한 달" and "30일" are one value;
+    a year is 12 months)."""
+    value = q.value * UNIT_FACTORS[q.unit][1] if q.unit in UNIT_FACTORS else q.value
+    return value * 30 if UNIT_FACTORS.get(q.unit, (q.unit,))[0] == "개월" else value
 
 
 POS_WEIGHTS = {"NNP": 2.0, "SL": 2.0, "SH": 2.0, "NNG": 1.0, "XR": 1.0, "VV": 0.5, "VA": 0.5}
@@ -344,6 +347,13 @@ REFUSAL_CUES = (
     "나오지 않",
     "알려 드릴 수 없",
     "알려드릴 수 없",
+    # the documents "have no explanation / notice" of it, and "hard to say" (말씀드리기 어렵)
+    "설명이 없",
+    "설명은 없",
+    "안내가 없",
+    "안내는 없",
+    "말씀드리기 어렵",
+    "말씀드릴 수 없",
 )
 # The answer calls a statement false ("다음은 사실이 아닙니다: … 모두 틀렸습니다").
 DEBUNK_CUES = (
