@@ -82,6 +82,8 @@ def test_yes_no_question_answered_by_a_reference_clause_without_ne_or_aniyo():
     ref = "반려견 동반 입장은 가능하며, 단 대형견은 입장할 수 없습니다."
     q = "대형견도 데리고 입장할 수 있나요?"
     assert cl.implied_answer(q, ref)[0] == "no"
+    # a clause that allows only part ("1장만") implies no yes/no answer
+    assert cl.implied_answer("쿠폰 두 장을 같이 쓸 수 있어요?", "쿠폰은 한 주문에 1장만 쓸 수 있습니다.") is None
     assert max(accuracies("네, 대형견도 함께 입장할 수 있습니다.", ref, q)) <= 1
     closed = "평일은 10시부터 19시까지 열고, 공휴일은 휴관합니다."
     assert cl.implied_answer("공휴일에도 문 여나요?", closed)[0] == "no"
@@ -97,3 +99,37 @@ def test_refusal_saying_the_documents_have_no_explanation():
     assert accuracies(answer, none, q) == [5, 5, 5]
     has = "주차 대행은 1회 1만 원에 이용할 수 있습니다."
     assert max(accuracies(answer, has, q)) <= 1
+
+
+def test_english_counts_once_twice_and_counted_nouns():
+    assert [q.text for q in quantities("You can renew it once for 10 days.")] == ["1회", "10일"]
+    assert [q.text for q in quantities("Once you register, the card is mailed.")] == []
+    assert [q.text for q in quantities("Each guest may bring two suitcases.")] == ["2"]
+    assert [q.text for q in quantities("No one may enter after 9 p.m.")] == ["21시"]
+
+
+def test_english_answer_that_leaves_a_side_figure_out_is_not_wrong():
+    q = "PT 한 번 받는 데 얼마예요?"
+    ref = "PT는 1회 5만 원이고, 10회 이상 등록하면 10% 할인됩니다."
+    answer = "One PT session costs 50,000 won, with a discount if you register for 10 or more sessions."
+    assert min(accuracies(answer, ref, q)) >= 4
+    # the same answer with a changed price is still caught
+    assert max(accuracies(answer.replace("50,000", "60,000"), ref, q)) <= 2
+
+
+def test_opening_no_is_the_yes_no_answer_not_a_negation_of_the_clause():
+    q = "할인 쿠폰 두 장을 한 주문에 같이 쓸 수 있어요?"
+    ref = "할인 쿠폰은 한 주문에 1장만 쓸 수 있습니다."
+    answer = "No — only one coupon can be used per order."
+    assert not [f for f in cl.rag_findings(answer, ref, q) if f.rule == "polarity"]
+    assert min(accuracies(answer, ref, q)) >= 4
+
+
+def test_a_figure_of_a_kind_the_reference_never_states_is_unverifiable_not_wrong():
+    q = "주민센터 민원실 운영 시간이 어떻게 돼요?"
+    ref = "민원실은 평일 오전 9시부터 오후 6시까지 운영합니다."
+    answer = "평일 9시부터 18시까지 열어요. 민원실은 건물 2층에 있어요."
+    assert cl.checkable_figures(answer, ref) == "9시 18시"
+    assert min(accuracies(answer, ref, q)) >= 3
+    # a clock time of the same kind that differs is still a contradiction
+    assert max(accuracies("평일 9시부터 17시까지 열어요.", ref, q)) <= 2

@@ -278,11 +278,16 @@ def _polarity(text: str, morphs: tuple[tx.Morph, ...]) -> int:
                 (f.tag == "EC" and f.lemma in _CONDITIONAL_ENDINGS) or f.tag in _MODIFIER_TAGS for f in following
             ):
                 count += 1
-    low = tx.normalize(text)
+    # an opening "No —" / "Yes," answers the question (the yes-no check reads it), it does not
+    # negate the clause after it
+    low = _YES_NO_OPENER.sub("", tx.normalize(text))
     count += sum(low.count(p) for p in lx.NEGATION_KO)
     if not lx.CONDITIONAL_EN.search(low):
         count += len(lx.NEGATION_EN.findall(low))
     return count % 2
+
+
+_YES_NO_OPENER = re.compile(r"^\s*(?:no|yes|nope)\b\s*[—–,.!:;-]+", re.I)
 
 
 def _free_parity(text: str) -> int:
@@ -502,9 +507,15 @@ def implied_answer(question: str, reference: str) -> tuple[str, _Clause] | None:
         return None
     best = max(score for score, _, _ in scored)
     top = [(answer, ref) for score, answer, ref in scored if score == best]
-    if len({answer for answer, _ in top}) != 1:
+    if len({answer for answer, _ in top}) != 1 or any(_restricted(ref) for _, ref in top):
         return None
     return top[0]
+
+
+def _restricted(clause: _Clause) -> bool:
+    """A clause that allows only part of something ("1장만 쓸 수 있습니다", only): to "can I use
+    two?" it says no while its sign says yes, so it implies no answer either way."""
+    return "only" in clause.tokens or any(m.lemma == "만" and m.tag == "JX" for m in tx.analyse(clause.text))
 
 
 def has_predicate(text: str) -> bool:
@@ -588,6 +599,25 @@ def meaning_coverage(answer: str, reference: str, question: str, cross_language:
         return 0.0, 0
     said = claim_tokens(answer)
     return len(key & said) / len(key), len(key)
+
+
+def _figure_kind(q: tx.Quantity) -> str:
+    """What a figure measures, so 2주 and 10일 (days), 1년 and 6개월 (months, as days) are of one
+    kind and 2층 (a bare number) is not of the kind of 9시."""
+    unit = tx.UNIT_FACTORS.get(q.unit, (q.unit,))[0]
+    return "일" if unit == "개월" else unit
+
+
+@lru_cache(maxsize=4096)
+def checkable_figures(answer: str, known: str) -> str:
+    """The answer's figures, written out, of a kind ``known`` (the reference and contexts)
+    states at all: a figure of another kind (a floor, a count the reference never gives) is
+    unverifiable, not a contradiction, so the judges' figure conflicts see only the rest."""
+    kinds = {_figure_kind(q) for q in tx.quantities(known)}
+    found = tx.quantities(answer)
+    if all(_figure_kind(q) in kinds for q in found):
+        return answer
+    return " ".join(q.text for q in found if _figure_kind(q) in kinds)
 
 
 @lru_cache(maxsize=4096)

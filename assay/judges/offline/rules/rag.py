@@ -15,7 +15,9 @@ perfect answers, so a wrong answer's relevance is capped at 4.
     Latin-script answer to a Hangul reference     figures, Latin names and lexicon concepts
                                                   (claims.py): findings cap; else concept
                                                   share ≥ .7 → 5, ≥ .34 → 4, else 3 (≤ 3 while
-                                                  a reference figure is missing)
+                                                  under half of the reference's figures and
+                                                  names are there, ≤ 2 with none; a figure
+                                                  left out costs completeness)
     wrong: conflict level 2, or N < WRONG_N      1           2 if Q ≥ .6      min(band, 4)
                                                              else 1
     conflict level 1 (some figures wrong)        2           band(N)          band
@@ -86,7 +88,8 @@ class RagRules:
         p = 1.0 if p is None else p
         q = self.coverage(u_qcore, u_a)
         q = 1.0 if q is None else q
-        level, reasons = self.conflicts(answer, reference + ("\n" + context if context else ""), question)
+        known = reference + ("\n" + context if context else "")
+        level, reasons = self.conflicts(cl.checkable_figures(answer, known), known, question)
         findings = cl.rag_findings(answer, reference, question)
         facts_in, facts_total = cl.key_facts_present(answer, reference, question)
         meaning, meaning_size = cl.meaning_coverage(answer, reference, question)
@@ -165,8 +168,12 @@ class RagRules:
             return _verdict(tag, notes, 3, 3, 4)
         share = present / total if total else 1.0
         accuracy = band(meaning, CROSS_LANGUAGE_CUTS, 3) if size else 4
-        if not figures_ok or share < 0.5:
-            accuracy = min(accuracy, 3 if share >= 0.5 else 2)
+        # A figure left out is incomplete, not wrong (as for a Korean answer): accuracy is
+        # capped only while most of the reference's figures and names are not there to check.
+        if share < 0.5:
+            accuracy = min(accuracy, 3 if share > 0 else 2)
+        if not figures_ok:
+            notes.append("참조의 수치 일부가 답변에 없음: 완전성에서 감점")
         completeness = band(min(share, meaning if size else 1.0), self.COMP_CUTS, 1)
         return _verdict(tag, notes, accuracy, max(completeness, 2), 4)
 
