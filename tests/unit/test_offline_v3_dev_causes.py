@@ -133,3 +133,41 @@ def test_a_figure_of_a_kind_the_reference_never_states_is_unverifiable_not_wrong
     assert min(accuracies(answer, ref, q)) >= 3
     # a clock time of the same kind that differs is still a contradiction
     assert max(accuracies("평일 9시부터 17시까지 열어요.", ref, q)) <= 2
+
+
+def test_counter_words_make_figures_of_different_kinds():
+    floor, credits = _one("본관 3층"), _one("졸업 학점은 120학점")
+    assert (floor.kind, credits.kind) == ("층", "학점")
+    assert not same_quantity(_one("3층"), _one("3권"))
+    assert same_quantity(_one("만 19살"), _one("19세"))  # one age, two counters
+    q = "졸업하려면 몇 학점 필요해요?"
+    ref = "졸업 학점은 120학점이며, 전공 50학점 이상이 필요합니다."
+    # a floor number beside the credits is no substitute for the 50 credits
+    assert not cl.figure_findings("120학점이면 돼요. 학사지원팀은 본관 3층에 있어요.", ref, q)
+    assert cl.figure_findings("110학점이면 돼요.", ref, q)
+
+
+def test_all_day_is_no_one_day_figure():
+    assert quantities("하루 종일 접수합니다") == ()
+    assert quantities("한 번도 연체하지 않았다면") == ()
+
+
+def test_quoted_label_denies_nothing():
+    assert cl.polarity("'교환 불가' 표시가 붙은 상품도 포장만 뜯지 않았다면") == cl.polarity("표시가 붙은 상품도")
+    assert cl.polarity("교환 불가 상품입니다") == 1
+
+
+def test_english_negation_in_the_main_clause_beside_a_when_clause_counts():
+    assert cl.polarity("No fee is charged when you cancel within a day.") == 1
+    assert cl.polarity("If you do not cancel, you pay the full price.") == 0
+
+
+def test_right_answer_with_an_unverifiable_side_remark_gets_four():
+    q = "여권 재발급 수수료가 얼마예요?"
+    ref = "10년 복수여권 재발급 수수료는 5만 원입니다."
+    answer = "10년짜리 복수여권 재발급하면 수수료는 5만 원이에요. 참고로 구청 민원실은 점심시간에 특히 붐비니 오전에 가시는 게 편해요."
+    core, aside = cl.split_digression(answer, ref, q)
+    assert aside.startswith("참고로")
+    assert all(a == 4 for a in accuracies(answer, ref, q))
+    # a wrong figure in the part about the reference is still wrong
+    assert max(accuracies(answer.replace("5만 원이에요", "3만 원이에요"), ref, q)) <= 1

@@ -153,9 +153,9 @@ def figure_findings(answer: str, reference: str, question: str) -> list[Finding]
     ref = [r for r in tx.quantities(reference) if not any(tx.same_quantity(r, q) for q in asked)]
     ans = [a for a in tx.quantities(answer) if not any(tx.same_quantity(a, q) for q in asked)]
     out = []
-    for unit in dict.fromkeys(r.unit for r in ref):
-        missing = [r for r in ref if r.unit == unit and not any(tx.same_quantity(r, a) for a in ans)]
-        other = [a for a in ans if a.unit == unit and not any(tx.same_quantity(a, r) for r in ref)]
+    for kind in dict.fromkeys(r.kind for r in ref):
+        missing = [r for r in ref if r.kind == kind and not any(tx.same_quantity(r, a) for a in ans)]
+        other = [a for a in ans if a.kind == kind and not any(tx.same_quantity(a, r) for r in ref)]
         if missing and other:
             out.append(
                 Finding(
@@ -263,7 +263,7 @@ def polarity(text: str) -> int:
     """Parity of the negations that make a claim (1 negative, 0 affirmative): Kiwi's
     negation morphemes (않다/없다/못/안/아니다) except inside a condition (…하지 않으면,
     없으면) or a modifier (안 된 사람, 할 수 없는 경우), denying prefixes (불가, 금지, 제외),
-    and English negations outside if/unless clauses. "Free" words (무료, free) count as a
+    and English negations outside if/unless/when clauses (up to the next comma). "Free" words (무료, free) count as a
     negation, since free is as often said "돈이 들지 않습니다" or "no fee". So "할 수 없습니다",
     "불가합니다" and "cannot" are negative, and "무료입니다" has the sign of "수수료는 없습니다"."""
     return _polarity(text, tx.analyse(text))
@@ -281,12 +281,13 @@ def _polarity(text: str, morphs: tuple[tx.Morph, ...]) -> int:
     # an opening "No —" / "Yes," answers the question (the yes-no check reads it), it does not
     # negate the clause after it
     low = _YES_NO_OPENER.sub("", tx.normalize(text))
-    count += sum(low.count(p) for p in lx.NEGATION_KO)
-    if not lx.CONDITIONAL_EN.search(low):
-        count += len(lx.NEGATION_EN.findall(low))
+    # a quoted label ("'반품 불가'로 표시된 상품") names a thing, it denies nothing
+    count += sum(_QUOTED.sub(" ", low).count(p) for p in lx.NEGATION_KO)
+    count += len(lx.NEGATION_EN.findall(lx.without_conditions(low)))
     return count % 2
 
 
+_QUOTED = re.compile(r"'[^']{1,20}'|\"[^\"]{1,20}\"|‘[^’]{1,20}’|“[^”]{1,20}”|「[^」]{1,20}」")
 _YES_NO_OPENER = re.compile(r"^\s*(?:no|yes|nope)\b\s*[—–,.!:;-]+", re.I)
 
 
@@ -295,8 +296,7 @@ def _free_parity(text: str) -> int:
     sign only against a clause that also speaks of price."""
     low = tx.normalize(text).lower()
     count = sum(low.count(w) for w in lx.FREE_WORDS_KO)
-    if not lx.CONDITIONAL_EN.search(low):
-        count += sum(len(re.findall(rf"\b{w}\b", low)) for w in lx.FREE_WORDS_EN)
+    count += sum(len(re.findall(rf"\b{w}\b", lx.without_conditions(low))) for w in lx.FREE_WORDS_EN)
     return count % 2
 
 
@@ -605,7 +605,7 @@ def _figure_kind(q: tx.Quantity) -> str:
     """What a figure measures, so 2주 and 10일 (days), 1년 and 6개월 (months, as days) are of one
     kind and 2층 (a bare number) is not of the kind of 9시."""
     unit = tx.UNIT_FACTORS.get(q.unit, (q.unit,))[0]
-    return "일" if unit == "개월" else unit
+    return "일" if unit == "개월" else unit or q.counter
 
 
 @lru_cache(maxsize=4096)
@@ -618,6 +618,23 @@ def checkable_figures(answer: str, known: str) -> str:
     if all(_figure_kind(q) in kinds for q in found):
         return answer
     return " ".join(q.text for q in found if _figure_kind(q) in kinds)
+
+
+@lru_cache(maxsize=4096)
+def split_digression(answer: str, reference: str, question: str) -> tuple[str, str]:
+    """(core, aside): the answer's sentences about the reference or the question — sharing two
+    of their claim tokens, or a third of its own — and the rest, side remarks the reference
+    cannot verify ("참고로 … 주차가 어려울 수 있어요"). The aside is empty when every sentence
+    is on the reference."""
+    topic = claim_tokens(reference) | claim_tokens(question)
+    core, aside = [], []
+    for sentence in tx.sentences(answer):
+        tokens = claim_tokens(sentence)
+        shared = len(tokens & topic)
+        (core if shared >= 2 or (tokens and shared / len(tokens) >= 1 / 3) else aside).append(sentence)
+    if not core or not aside:
+        return answer, ""
+    return " ".join(core), " ".join(aside)
 
 
 @lru_cache(maxsize=4096)

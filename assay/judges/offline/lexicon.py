@@ -96,7 +96,7 @@ CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "apply": (("신청", "접수", "가입", "등록"), ("apply", "applies", "applied", "application*", "sign up", "enrol*", "enroll*", "register*", "registration", "join", "subscrib*")),
     "issue": (("발급", "떼", "발행", "뗄"), ("issue", "issued", "issuance", "issuing", "reissu*", "obtain*")),
     "submit": (("제출", "청구"), ("submit*", "file", "filed", "claim*")),
-    "pay": (("납부", "결제", "지불", "내다", "송금", "납입", "입금"), ("pay", "pays", "paid", "payment*", "deposit*")),
+    "pay": (("납부", "결제", "지불", "내다", "송금", "납입", "입금"), ("pay", "pays", "paid", "payment*", "deposit money", "deposited")),
     "change": (("변경", "바꾸", "바꿔", "수정", "교체"), ("change*", "modif*", "updat*", "replac*")),
     "cancel": (("취소", "해지", "철회", "해약"), ("cancel*", "terminat*", "withdraw*")),
     "refund": (("환불", "환급", "돌려받", "돌려 받", "반환"), ("refund*", "reimburs*", "money back", "repay*")),
@@ -191,6 +191,15 @@ CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "vaccine": (("예방접종", "접종", "백신"), ("vaccin*", "immuniz*", "shot", "shots")),
     "recognise": (("인정",), ("recogni*", "counted", "count toward*")),
     "income_deduction": (("소득공제",), ("income deduction*", "tax deduction*", "deduct*")),
+    "deposit": (("보증금", "예치금", "선수금"), ("deposit", "deposits", "security deposit")),
+    "admission": (("입원",), ("admit*", "admission*", "hospitali*")),
+    "discharge": (("퇴원",), ("discharg*",)),
+    "settle": (("정산",), ("settle*", "settlement")),
+    "defect": (("하자", "불량", "결함", "파손", "문제가 있"), ("defect*", "faulty", "damaged", "broken")),
+    "mind_change": (("변심", "마음이 바뀌", "마음이 변"), ("change of mind", "changed your mind", "change your mind")),
+    "sale": (("세일", "할인 상품", "할인상품"), ("sale", "sales", "on sale", "clearance")),
+    "regular": (("일반", "정상가"), ("regular", "normal", "standard")),
+    "same": (("같은", "동일", "똑같"), ("same", "identical")),
 }
 
 # Groups of concepts that exclude each other: an answer that keeps a clause but swaps one for
@@ -221,8 +230,14 @@ NEGATION_EN = re.compile(
     re.I,
 )
 # Conditional clauses: a negation inside "…하지 않으면" / "if … not" states a condition, not a
-# claim, and is not counted.
-CONDITIONAL_EN = re.compile(r"\b(?:if|unless|when|otherwise)\b", re.I)
+# claim, and is not counted. The condition itself runs to the next comma or semicolon ("If you do not pay, …"); the main
+# clause around it keeps its negations ("No deposit is required when you are admitted").
+_CONDITION_SPAN = re.compile(r"\b(?:if|unless|when|whenever)\b[^,;]*", re.I)
+
+
+def without_conditions(text: str) -> str:
+    """``text`` without its English condition clauses, whose negations state a condition."""
+    return _CONDITION_SPAN.sub(" ", text)
 
 _EN_WORD = re.compile(r"[a-z][a-z'-]*")
 

@@ -105,7 +105,19 @@ class RagRules:
             and meaning_size > 0
             and meaning >= AGREE_MEANING
         )
-        wrong = level >= 2 or (n < self.WRONG_N and not all_facts and not agrees)
+        # A right answer with side remarks the reference cannot verify (rubric: 4): the
+        # sentences about the reference agree, and the rest share nothing with it.
+        core, aside = cl.split_digression(answer, reference, question)
+        digression = (
+            bool(aside)
+            and not agrees
+            and not findings
+            and cl.figures_all_supported(core, reference, question)
+            and self.conflicts(cl.checkable_figures(core, known), known, question)[0] == 0
+            and meaning_size > 0
+            and meaning >= AGREE_MEANING
+        )
+        wrong = level >= 2 or (n < self.WRONG_N and not all_facts and not agrees and not digression)
         completeness = band(n, self.COMP_CUTS, 1)
         relevance = band(max(q, n), self.REL_CUTS, 1)
         notes = [
@@ -135,6 +147,10 @@ class RagRules:
                 completeness = max(completeness, band(meaning, AGREE_CUTS, 3))
                 relevance = max(relevance, 4)
                 notes.append("수치·개체·부정 여부가 모두 참조와 일치: 다른 표현의 같은 답변으로 인정")
+            if digression:
+                accuracy = max(accuracy, 4)
+                completeness = max(completeness, band(meaning, AGREE_CUTS, 3))
+                notes.append(f"참조에 관한 문장은 참조와 일치, 나머지는 확인할 수 없는 곁가지: '{aside[:40]}'")
         if findings:
             accuracy = min(accuracy, findings[0].cap)
             notes.extend(f.note() for f in findings)
