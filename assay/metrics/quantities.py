@@ -147,19 +147,26 @@ _COUNTER_ALIASES = {"살": "세"}
 # ("하루 종일" = all day, "한 번도" = never) and a
 # one-period rate ("1년에 한 번", "한 달에 두 번", "하루에" = per year, per month, per day; "연 1회"
 # says the same without a figure). "1일에" stays: it is as often a date ("매월 1일에").
-_NON_CLAIM_RE = re.compile(
-    r"(?<![\d가-힣])(?:\d+\s*[가-힣]{0,2}|하루|이틀|한\s*(?:번|달|시간|명|개))\s*(?:이)?라도"
-    r"|(?<![\d가-힣])(?:1\s*년|한\s*해|1\s*개월|한\s*달|1\s*주일?|일주일|한\s*주|하루)\s*(?:에|마다|당)(?=\s)"
-    r"|하루\s*종일|한\s*번도"  # all day long, never once: no count
-)
+_EMPHASIS_RE = re.compile(r"(?<![\d가-힣])(?:\d+\s*[가-힣]{0,2}|하루|이틀|한\s*(?:번|달|시간|명|개))\s*(?:이)?라도")
+_RATE_RE = re.compile(r"(?<![\d가-힣])(?:1\s*(?:년|개월|주일?)|한\s*(?:해|달|주)|일주일|하루)\s*(?:에|마다|당)(?=\s)")
+_IDIOM_RE = re.compile(r"하루\s*종일|한\s*번도")  # all day long, never once: no count
 # The last day of a month is a day of the month, written as a word ("매월 말일까지").
 _LAST_DAY_RE = re.compile(r"(?:말일|월말일?)(?=[\s가-힣]|$)")
 LAST_DAY = 9999.0  # compares equal only to another "last day", unequal to every numbered day
 
 
 def _without_non_claims(text: str) -> str:
-    text = _NON_CLAIM_RE.sub(" ", text)
-    return _LAST_DAY_RE.sub(f"{LAST_DAY:.0f}일", text)
+    """``text`` without emphasis, rate and idiom figures, and 말일 as a day (each pattern only
+    where its cue is: this runs on every text, contexts included)."""
+    if "라도" in text:
+        text = _EMPHASIS_RE.sub(" ", text)
+    if "1" in text or "한" in text or "하루" in text or "일주일" in text:
+        text = _RATE_RE.sub(" ", text)
+    if "종일" in text or "번도" in text:
+        text = _IDIOM_RE.sub(" ", text)
+    if "말일" in text or "월말" in text:
+        text = _LAST_DAY_RE.sub(f"{LAST_DAY:.0f}일", text)
+    return text
 
 
 # Hangul that may sit right before a figure without making it part of a name.

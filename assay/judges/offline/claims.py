@@ -622,19 +622,19 @@ def checkable_figures(answer: str, known: str) -> str:
 
 @lru_cache(maxsize=4096)
 def split_digression(answer: str, reference: str, question: str) -> tuple[str, str]:
-    """(core, aside): the answer's sentences about the reference or the question — sharing two
+    """(core, aside): the answer's clauses about the reference or the question — sharing two
     of their claim tokens, or a third of its own — and the rest, side remarks the reference
-    cannot verify ("참고로 … 주차가 어려울 수 있어요"). The aside is empty when every sentence
-    is on the reference."""
+    cannot verify ("참고로 … 주차가 어려울 수 있어요"). The aside is empty when every clause
+    is on the reference. Clauses come from the one analysis the polarity check made."""
     topic = claim_tokens(reference) | claim_tokens(question)
     core, aside = [], []
-    for sentence in tx.sentences(answer):
-        tokens = claim_tokens(sentence)
-        shared = len(tokens & topic)
-        (core if shared >= 2 or (tokens and shared / len(tokens) >= 1 / 3) else aside).append(sentence)
+    for clause in _clauses(answer):
+        shared = len(clause.tokens & topic)
+        on_topic = shared >= 2 or (clause.tokens and shared / len(clause.tokens) >= 1 / 3)
+        (core if on_topic else aside).append(clause.text)
     if not core or not aside:
         return answer, ""
-    return " ".join(core), " ".join(aside)
+    return ". ".join(core), ", ".join(aside)
 
 
 @lru_cache(maxsize=4096)

@@ -107,16 +107,15 @@ class RagRules:
         )
         # A right answer with side remarks the reference cannot verify (rubric: 4): the
         # sentences about the reference agree, and the rest share nothing with it.
-        core, aside = cl.split_digression(answer, reference, question)
-        digression = (
-            bool(aside)
-            and not agrees
-            and not findings
-            and cl.figures_all_supported(core, reference, question)
-            and self.conflicts(cl.checkable_figures(core, known), known, question)[0] == 0
-            and meaning_size > 0
-            and meaning >= AGREE_MEANING
-        )
+        aside = ""
+        if not agrees and not findings and meaning_size > 0 and meaning >= AGREE_MEANING:
+            core, aside = cl.split_digression(answer, reference, question)
+            if aside and not (
+                cl.figures_all_supported(core, reference, question)
+                and self.conflicts(cl.checkable_figures(core, known), known, question)[0] == 0
+            ):
+                aside = ""
+        digression = bool(aside)
         wrong = level >= 2 or (n < self.WRONG_N and not all_facts and not agrees and not digression)
         completeness = band(n, self.COMP_CUTS, 1)
         relevance = band(max(q, n), self.REL_CUTS, 1)
