@@ -17,10 +17,15 @@ cap on accuracy with its evidence, which the rag rules apply after the signal sc
                                 is compared on its own)
     entity-substitution   1     a reference entity is missing and the answer names another
                                 entity of the same kind (…은행, …점, proper noun, Latin name)
+    figure-swap           1     two answer clauses, each naming one reference clause by a word
+                                no other figure clause has, state each other's figures
+                                ("일반석 32kg, 프레스티지석 23kg" for the reverse)
     key-entity-missing    2     누구/어디/어느/who/which/where questions: the reference's first
                                 entity not in the question is absent from the answer
     yes-no                1     the answer opens with 네/yes and the reference with 아니요/no,
-                                or the other way round
+                                or the other way round; or, the reference opening with neither,
+                                against the reference clause that answers a one-sentence yes/no
+                                question (``implied_answer``)
     polarity              2     every reference clause an answer clause aligns with best
                                 (shared claim tokens: lexicon concepts, lemmas, figures) has
                                 the other sign (않/없/못/아니/불가/금지/무료, not/cannot/free…;

@@ -34,6 +34,9 @@ perfect answers, so a wrong answer's relevance is capped at 4.
     of the reference's claim tokens said (M =
     claims.meaning_coverage, any wording); N <
     WRONG_N is then not "wrong"
+    claims agree in the clauses about the        ≥ 4 (the rubric's "unverifiable extra"), the
+    reference, the other clauses share nothing   aside quoted in the feedback
+    with it (``claims.split_digression``)
     claim findings (``claims.py``: debunk,       capped at the strongest finding's cap (1 or 2);
     substitutions, yes-no, polarity, reversed    accuracy 1 caps completeness at 2 and relevance at 4
     condition, no answer)                        no-answer as a keyword list (no predicate):
