@@ -21,6 +21,9 @@ it is:
     한 달, 두 달, 석 달; 두 시간; 세 명; 두 번       1개월, 2개월, 3개월; 2시간; 3명; 2회
     한 번에, 건당, 회당 (at a time, per use)          1회에
     two weeks, 14 working days, 10 percent      2주, 14일, 10%
+    once, twice (a count: "extended once",      1회, 2회
+    "twice a year")
+    two bags, one coupon (a counted noun)       2 bags, 1 coupon (as 2개, 1장 without unit)
     ==========================================  ===========================
 
 Durations in different units compare through ``UNIT_FACTORS`` (2주 = 14일, 1년 = 12개월,
@@ -90,12 +93,27 @@ _NATIVE_DAY_RE = re.compile(r"(?<![가-힣])(" + "|".join(sorted(_NATIVE_DAYS, k
 _NATIVE_COUNT_RE = re.compile(
     r"(?<![가-힣])(" + "|".join(sorted(_NATIVE_NUMS, key=len, reverse=True)) + r")\s*("
     + "|".join(_NATIVE_COUNTERS) + r")(?!째)"
+    # "주" is a week only as a word of its own ("한 주", "두 주간"), not the start of 주문, 주소
+    + r"(?<!주)|(?<![가-힣])(" + "|".join(sorted(_NATIVE_NUMS, key=len, reverse=True)) + r")\s*(주)"
+    + r"(?=$|[\s,.)]|간|동안|에|마다|이|가|은|는|도|만|까지|부터|전|후|뒤|째)(?!째)"
 )
 # "9시부터 6시까지" (no 오전/오후): an end hour below the start hour is in the afternoon.
 _HOUR_RANGE = re.compile(r"(?<![\d.])(\d{1,2})시(\s*(?:부터|~|-|–|에서)\s*)(\d{1,2})시(?!간)")
 # "한 번에 두 명" = 1회 2명; 건당/회당 (per occurrence) say the same: "건당 3,000원" = "한 번에 3천 원"
 _ONCE_AT_A_TIME = re.compile(r"(?<![가-힣\d])(?:한\s*번에|건당|회당|1\s*회당|1\s*건당)")
 _MAGNITUDES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+_LATIN_WORD = re.compile(r"[A-Za-z]")
+# "once"/"twice" as a count (before a pause, a period or a limit word); "once you apply" is
+# "after", not a count.
+_EN_ONCE = re.compile(r"\b(once|twice)(?=\s*(?:[.,;:)]|$|a\b|an\b|per\b|every\b|each\b|for\b|only\b|more\b|again\b|in\b))", re.I)
+# An English number word before a counted noun ("two bags", "one coupon", "two of those") is a
+# count, as "2개" is; "no one", "the one", "one another" are pronouns.
+_EN_COUNT_WORD = re.compile(
+    r"(?<!\bno )(?<!\bany )(?<!\bthe )(?<!\bthis )(?<!\bthat )(?<!\bevery )\b("
+    + "|".join(_EN_NUMS)
+    + r")\s+(?!another\b|and\b|or\b|to\b)(?=[a-z])",
+    re.I,
+)
 
 
 def _num(value: float) -> str:
@@ -140,15 +158,18 @@ def canonical_figures(text: str) -> str:
     """``text`` with its figures in one written form (see the module table)."""
     if not text or not any(ch.isdigit() for ch in text) and not _has_word_figure(text):
         return text
+    english = bool(_LATIN_WORD.search(text))  # the English forms need English words
     out = _ISO_DATE.sub(lambda m: _date(m.group(1), int(m.group(2)), m.group(3)), text)
-    out = _EN_DATE_MDY.sub(lambda m: _date(m.group(3), _month(m.group(1)), m.group(2)), out)
-    out = _EN_DATE_DMY.sub(lambda m: _date(m.group(3), _month(m.group(2)), m.group(1)), out)
+    if english:
+        out = _EN_DATE_MDY.sub(lambda m: _date(m.group(3), _month(m.group(1)), m.group(2)), out)
+        out = _EN_DATE_DMY.sub(lambda m: _date(m.group(3), _month(m.group(2)), m.group(1)), out)
     out = _SLASH_DATE.sub(
         lambda m: _date(None, int(m.group(1)), m.group(2)) if 1 <= int(m.group(1)) <= 12 else m.group(0), out
     )
     out = _KO_AMPM.sub(_ko_ampm, out)
     out = _CLOCK.sub(_clock_colon, out)
-    out = _EN_AMPM.sub(lambda m: _clock(int(m.group(1)), 0, m.group(2)), out)
+    if english:
+        out = _EN_AMPM.sub(lambda m: _clock(int(m.group(1)), 0, m.group(2)), out)
     out = out.replace("정오", "12시").replace("자정", "0시")
     out = _HOUR_RANGE.sub(_afternoon_end, out)
     out = _HALF_HOUR.sub(lambda m: f"{m.group(1)}시 30분", out)
@@ -156,11 +177,15 @@ def canonical_figures(text: str) -> str:
     out = _NATIVE_DAY_RE.sub(lambda m: f"{_NATIVE_DAYS[m.group(1)]}일", out)
     out = _ONCE_AT_A_TIME.sub("1회에", out)
     out = _NATIVE_COUNT_RE.sub(_native_count, out)
-    out = _EN_MAGNITUDE.sub(lambda m: _num(float(m.group(1)) * _MAGNITUDES[m.group(2).lower()]), out)
+    if english:
+        out = _EN_MAGNITUDE.sub(lambda m: _num(float(m.group(1)) * _MAGNITUDES[m.group(2).lower()]), out)
     out = _MONEY_PREFIX.sub(lambda m: m.group(1).replace(",", "") + "원", out)
     out = _DOLLAR_PREFIX.sub(lambda m: m.group(1).replace(",", "") + "달러", out)
-    out = _EN_NUM_WORD_RE.sub(lambda m: f"{_EN_NUMS[m.group(1).lower()]} ", out)
-    out = _EN_UNIT_RE.sub(_en_unit, out)
+    if english:
+        out = _EN_NUM_WORD_RE.sub(lambda m: f"{_EN_NUMS[m.group(1).lower()]} ", out)
+        out = _EN_ONCE.sub(lambda m: "1회" if m.group(1).lower() == "once" else "2회", out)
+        out = _EN_COUNT_WORD.sub(lambda m: f"{_EN_NUMS[m.group(1).lower()]} ", out)
+        out = _EN_UNIT_RE.sub(_en_unit, out)
     out = _EN_HOURS_DECIMAL.sub(lambda m: f"{_num(float(m.group(1)) * 60)}분", out)
     return out
 
@@ -173,8 +198,9 @@ def _afternoon_end(m: re.Match[str]) -> str:
 
 
 def _native_count(m: re.Match[str]) -> str:
-    count, unit = _NATIVE_NUMS[m.group(1)], _NATIVE_COUNTERS[m.group(2)]
-    if m.group(2) == "번" and count < 2:
+    number, counter = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    count, unit = _NATIVE_NUMS[number], _NATIVE_COUNTERS[counter]
+    if counter == "번" and count < 2:
         return m.group(0)
     return f"{count}{unit}"
 
@@ -189,7 +215,7 @@ def _en_unit(m: re.Match[str]) -> str:
 
 _WORD_FIGURE_RE = re.compile(
     "|".join(_NATIVE_DAYS) + r"|정오|자정|한\s*번에|건당|회당|(?:" + "|".join(_NATIVE_NUMS) + r")\s+(?:" + "|".join(_NATIVE_COUNTERS) + ")"
-    + r"|\b(?:" + "|".join(_EN_NUMS) + r")\s",
+    + r"|\b(?:" + "|".join(_EN_NUMS) + r")\s|\b(?:once|twice)\b",
     re.I,
 )
 

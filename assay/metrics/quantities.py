@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from assay.metrics.figure_forms import UNIT_FACTORS, canonical_figures
@@ -37,12 +37,19 @@ _APPROX_AFTER = re.compile(r"^\s*(여|가량|정도|내외|안팎|이상|이하|
 
 @dataclass(frozen=True)
 class Quantity:
-    """A number as written: value with magnitude words applied, unit, whether approximate."""
+    """A number as written: value with magnitude words applied, unit, whether approximate,
+    and, for a number without a known unit, the counter word glued to it (학점, 층, 권)."""
 
     value: float
     unit: str
     text: str
     approx: bool = False
+    counter: str = field(default="", compare=False)
+
+    @property
+    def kind(self) -> str:
+        """What the figure counts: its unit, else its counter ("2층" and "30학점" differ)."""
+        return self.unit or self.counter
 
     @property
     def key(self) -> str:
@@ -57,7 +64,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     오전 8시 = 8 a.m. → 8시, 2024-03-01 → 2024년 3월 1일, 하루 → 1일, 10,000 won → 10000원),
     so equal values compare equal however they were written. Citation tags are ignored.
     """
-    text = strip_citations(canonical_figures(normalize(text)))
+    text = strip_citations(canonical_figures(_without_non_claims(normalize(text))))
     out: list[Quantity] = []
     pos = 0
     while True:
@@ -99,9 +106,67 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         before = text[max(0, start - 4) : start]
         after = text[end : end + 3]
         approx = bool(_APPROX_BEFORE.search(before) or _APPROX_AFTER.match(after))
-        out.append(Quantity(value=value, unit=unit, text=text[start:end].strip(), approx=approx))
+        written = "말일" if (value, unit) == (LAST_DAY, "일") else text[start:end].strip()
+        counter = "" if unit else _counter(text, end)
+        out.append(Quantity(value=value, unit=unit, text=written, approx=approx, counter=counter))
         pos = end
     return tuple(out)
+
+
+_GLUED_HANGUL = re.compile(r"[가-힣]+")
+# Particles and endings after a counter ("130학점이며", "2층에서"), longest first.
+_COUNTER_TAILS = tuple(
+    sorted(
+        "이며 이고 이나 이면 에서 에게 으로 부터 까지 이상 이하 이내 미만 초과 만큼 짜리 입니다 이에요 예요 씩 로 에 은 는 이 가 을 를 의 도 만 과 와".split(),
+        key=len,
+        reverse=True,
+    )
+)
+
+
+def _counter(text: str, end: int) -> str:
+    """The Hangul counter glued to a number without a known unit, particles removed."""
+    m = _GLUED_HANGUL.match(text, end)
+    if not m:
+        return ""
+    word = m.group(0)
+    for _ in range(2):
+        tail = next((t for t in _COUNTER_TAILS if word.endswith(t) and len(word) > len(t)), None)
+        if tail is None:
+            break
+        word = word[: -len(tail)]
+    word = "" if word in _COUNTER_TAILS else word[:3]
+    return _COUNTER_ALIASES.get(word, word)
+
+
+# Counters that count the same thing: an age in 살 or 세.
+_COUNTER_ALIASES = {"살": "세"}
+
+
+# Figures that are no claim: emphasis ("하루라도 늦으면", "1분이라도" = even a day late), idioms
+# ("하루 종일" = all day, "한 번도" = never) and a
+# one-period rate ("1년에 한 번", "한 달에 두 번", "하루에" = per year, per month, per day; "연 1회"
+# says the same without a figure). "1일에" stays: it is as often a date ("매월 1일에").
+_EMPHASIS_RE = re.compile(r"(?<![\d가-힣])(?:\d+\s*[가-힣]{0,2}|하루|이틀|한\s*(?:번|달|시간|명|개))\s*(?:이)?라도")
+_RATE_RE = re.compile(r"(?<![\d가-힣])(?:1\s*(?:년|개월|주일?)|한\s*(?:해|달|주)|일주일|하루)\s*(?:에|마다|당)(?=\s)")
+_IDIOM_RE = re.compile(r"하루\s*종일|한\s*번도")  # all day long, never once: no count
+# The last day of a month is a day of the month, written as a word ("매월 말일까지").
+_LAST_DAY_RE = re.compile(r"(?:말일|월말일?)(?=[\s가-힣]|$)")
+LAST_DAY = 9999.0  # compares equal only to another "last day", unequal to every numbered day
+
+
+def _without_non_claims(text: str) -> str:
+    """``text`` without emphasis, rate and idiom figures, and 말일 as a day (each pattern only
+    where its cue is: this runs on every text, contexts included)."""
+    if "라도" in text:
+        text = _EMPHASIS_RE.sub(" ", text)
+    if "1" in text or "한" in text or "하루" in text or "일주일" in text:
+        text = _RATE_RE.sub(" ", text)
+    if "종일" in text or "번도" in text:
+        text = _IDIOM_RE.sub(" ", text)
+    if "말일" in text or "월말" in text:
+        text = _LAST_DAY_RE.sub(f"{LAST_DAY:.0f}일", text)
+    return text
 
 
 # Hangul that may sit right before a figure without making it part of a name.
@@ -155,8 +220,12 @@ def same_quantity(a: Quantity, b: Quantity) -> bool:
     """Equal value and compatible unit. Dates, times and ordinals must be equal; other values
     may differ by 0.5 % (5 % if either is written as approximate: 약/가량/정도). Durations
     compare across units (2주 = 14일, 1년 = 12개월, 1시간 = 60분)."""
+    if not a.unit and not b.unit and a.counter and b.counter and a.counter != b.counter:
+        return False  # 2층 is not 2권
     if a.unit and b.unit and a.unit != b.unit:
         a, b = _in_smaller_unit(a), _in_smaller_unit(b)
+        if {a.unit, b.unit} == {"개월", "일"}:
+            return _months_as_days(a, b)
         if a.unit != b.unit:
             return False
     if a.unit in EXACT_UNITS or b.unit in EXACT_UNITS:
@@ -164,6 +233,12 @@ def same_quantity(a: Quantity, b: Quantity) -> bool:
     tol = 0.05 if (a.approx or b.approx) else 0.005
     scale = max(abs(a.value), abs(b.value), 1e-12)
     return abs(a.value - b.value) <= tol * scale
+
+
+def _months_as_days(a: Quantity, b: Quantity) -> bool:
+    """"한 달" = "30일", "두 달" = "60일", "1년" = "365일": a month is 28-31 days."""
+    months, days = (a, b) if a.unit == "개월" else (b, a)
+    return 28 * months.value <= days.value <= 31 * months.value
 
 
 def _in_smaller_unit(q: Quantity) -> Quantity:
@@ -191,7 +266,7 @@ def quantity_check(
             continue  # an echo of the question is neither support nor contradiction
         if any(same_quantity(q, r) for r in ref):
             matched.append(q)
-        elif any(r.unit == q.unit for r in ref):
+        elif any(r.kind == q.kind for r in ref):
             contradicted.append(q)
         else:
             unsupported.append(q)

@@ -16,7 +16,7 @@ from assay.judges.offline import text as tx
 EXTRA_CUES: dict[str, tuple[str, ...]] = {
     "DELETE": ("delete", "remove", "deleted", "removed"),
     "MOVE": ("move", "moved", "transfer"),
-    "ADD": ("add", "added", "create", "created", "register"),
+    "ADD": ("잡아", "잡았", "넣어", "넣었", "add", "added", "create", "created", "register", "schedule"),
     "UPDATE": ("연장", "단축", "입력", "기록", "적어", "update", "change", "rename", "edit", "extend", "set "),
     "VIEW": ("show", "list", "look up", "find", "view"),
 }
@@ -55,6 +55,8 @@ def message_action(message: str) -> str:
     if label in {"ERROR", "CLARIFY"}:
         return label
     first = (tx.sentences(message) or [message])[0]
+    if first.rstrip().endswith("?"):  # asks before acting ("…보낼까요? 확인해 주시면 발송하겠습니다")
+        return "CLARIFY"
     found = _positions(first) or _positions(message)
     if found and (label not in {"OTHER", "VIEW"} or not tx.intent_of(message)):
         return found[-1][1] if _positions(first) else found[0][1]
@@ -71,6 +73,14 @@ def other_values(query: str, message: str) -> list[str]:
         if same_unit and not any(tx.same_quantity(a, fig) for a in same_unit):
             out.append(f"{fig.text} (요청: {', '.join(a.text for a in same_unit)})")
     return out
+
+
+_ID_RE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{1,4}-\d+(?!\d)")
+
+
+def ids(text: str) -> set[str]:
+    """Identifiers such as posting numbers (P-903, JOB-12): a target named by code."""
+    return {m.upper() for m in _ID_RE.findall(tx.normalize(text))}
 
 
 def covers_all(query: str) -> bool:

@@ -35,7 +35,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from assay.judges.base import JudgeRequest, JudgeResult, LocalJudge, Usage
-from assay.judges.offline import claims, lexicon, scoring
+from assay.judges.offline import actions, claims, lexicon, record_facts, scoring
 from assay.judges.offline import text as tx
 from assay.judges.offline.rules import FAMILY_RULES
 from assay.judges.offline.scoring import Units, band, pct  # noqa: F401  (re-exported for the judges)
@@ -51,7 +51,8 @@ class OfflineJudge(LocalJudge, *FAMILY_RULES):
     model: str = "offline/base"
     # Shared signal code the rules read; with the rule modules (mixed in) it makes ``version``.
     rule_files: ClassVar[tuple[Path, ...]] = tuple(
-        Path(module.__file__).resolve() for module in (tx, scoring, quantities, figure_forms, claims, lexicon)  # type: ignore[arg-type]
+        Path(module.__file__).resolve()  # type: ignore[arg-type]
+        for module in (tx, scoring, quantities, figure_forms, claims, lexicon, actions, record_facts)
     )
     signal: ClassVar[str] = ""
 

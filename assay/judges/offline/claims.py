@@ -17,10 +17,15 @@ cap on accuracy with its evidence, which the rag rules apply after the signal sc
                                 is compared on its own)
     entity-substitution   1     a reference entity is missing and the answer names another
                                 entity of the same kind (…은행, …점, proper noun, Latin name)
+    figure-swap           1     two answer clauses, each naming one reference clause by a word
+                                no other figure clause has, state each other's figures
+                                ("일반석 32kg, 프레스티지석 23kg" for the reverse)
     key-entity-missing    2     누구/어디/어느/who/which/where questions: the reference's first
                                 entity not in the question is absent from the answer
     yes-no                1     the answer opens with 네/yes and the reference with 아니요/no,
-                                or the other way round
+                                or the other way round; or, the reference opening with neither,
+                                against the reference clause that answers a one-sentence yes/no
+                                question (``implied_answer``)
     polarity              2     every reference clause an answer clause aligns with best
                                 (shared claim tokens: lexicon concepts, lemmas, figures) has
                                 the other sign (않/없/못/아니/불가/금지/무료, not/cannot/free…;
@@ -77,6 +82,7 @@ NO_ANSWER_IN_DOCS = (
     "찾을 수 없", "확인되지 않", "no information", "not mentioned", "not in the", "does not contain", "doesn't contain",
     "문서에 없", "문서에는 없", "자료에 없", "자료에는 없", "내용은 없", "안내되어 있지 않", "기재되어 있지 않", "나와있지 않",
     "do not say", "does not say", "not stated", "do not mention", "does not mention", "no details",
+    "설명이 없", "설명은 없", "안내가 없", "안내는 없",
 )
 
 
@@ -152,9 +158,9 @@ def figure_findings(answer: str, reference: str, question: str) -> list[Finding]
     ref = [r for r in tx.quantities(reference) if not any(tx.same_quantity(r, q) for q in asked)]
     ans = [a for a in tx.quantities(answer) if not any(tx.same_quantity(a, q) for q in asked)]
     out = []
-    for unit in dict.fromkeys(r.unit for r in ref):
-        missing = [r for r in ref if r.unit == unit and not any(tx.same_quantity(r, a) for a in ans)]
-        other = [a for a in ans if a.unit == unit and not any(tx.same_quantity(a, r) for r in ref)]
+    for kind in dict.fromkeys(r.kind for r in ref):
+        missing = [r for r in ref if r.kind == kind and not any(tx.same_quantity(r, a) for a in ans)]
+        other = [a for a in ans if a.kind == kind and not any(tx.same_quantity(a, r) for r in ref)]
         if missing and other:
             out.append(
                 Finding(
@@ -262,7 +268,7 @@ def polarity(text: str) -> int:
     """Parity of the negations that make a claim (1 negative, 0 affirmative): Kiwi's
     negation morphemes (않다/없다/못/안/아니다) except inside a condition (…하지 않으면,
     없으면) or a modifier (안 된 사람, 할 수 없는 경우), denying prefixes (불가, 금지, 제외),
-    and English negations outside if/unless clauses. "Free" words (무료, free) count as a
+    and English negations outside if/unless/when clauses (up to the next comma). "Free" words (무료, free) count as a
     negation, since free is as often said "돈이 들지 않습니다" or "no fee". So "할 수 없습니다",
     "불가합니다" and "cannot" are negative, and "무료입니다" has the sign of "수수료는 없습니다"."""
     return _polarity(text, tx.analyse(text))
@@ -277,11 +283,30 @@ def _polarity(text: str, morphs: tuple[tx.Morph, ...]) -> int:
                 (f.tag == "EC" and f.lemma in _CONDITIONAL_ENDINGS) or f.tag in _MODIFIER_TAGS for f in following
             ):
                 count += 1
-    low = tx.normalize(text)
-    count += sum(low.count(p) for p in lx.NEGATION_KO)
-    if not lx.CONDITIONAL_EN.search(low):
-        count += len(lx.NEGATION_EN.findall(low))
+    # an opening "No —" / "Yes," answers the question (the yes-no check reads it), it does not
+    # negate the clause after it
+    low = _YES_NO_OPENER.sub("", tx.normalize(text))
+    # a quoted label ("'반품 불가'로 표시된 상품") names a thing, it denies nothing
+    count += sum(_QUOTED.sub(" ", low).count(p) for p in lx.NEGATION_KO)
+    count += len(lx.NEGATION_EN.findall(lx.without_conditions(low)))
     return count % 2
+
+
+_QUOTED = re.compile(r"'[^']{1,20}'|\"[^\"]{1,20}\"|‘[^’]{1,20}’|“[^”]{1,20}”|「[^」]{1,20}」")
+_YES_NO_OPENER = re.compile(r"^\s*(?:no|yes|nope)\b\s*[—–,.!:;-]+", re.I)
+
+
+def _free_parity(text: str) -> int:
+    """Parity of the plain "free" words (무료, free) among a clause's negations: they carry a
+    sign only against a clause that also speaks of price."""
+    low = tx.normalize(text).lower()
+    count = sum(low.count(w) for w in lx.FREE_WORDS_KO)
+    count += sum(len(re.findall(rf"\b{w}\b", lx.without_conditions(low))) for w in lx.FREE_WORDS_EN)
+    return count % 2
+
+
+# Concepts that say a clause is about price: only then is "무료" a sign to compare.
+PRICE_CONCEPTS = frozenset({"free", "paid", "fee", "penalty", "discount"})
 
 
 @dataclass(frozen=True)
@@ -289,6 +314,16 @@ class _Clause:
     text: str
     tokens: frozenset[str]
     sign: int
+
+    def agrees_in_sign(self, other: _Clause) -> bool:
+        """Same sign; unless both speak of price, "무료" may be read either way ("앱에서 미리
+        등록하시면 됩니다" does not deny "사전 등록하면 … 무료", and "배달비가 안 붙어요" still
+        agrees with "배달비가 무료")."""
+        if self.sign == other.sign:
+            return True
+        if self.tokens & PRICE_CONCEPTS and other.tokens & PRICE_CONCEPTS:
+            return False
+        return self.sign ^ _free_parity(self.text) == other.sign ^ _free_parity(other.text)
 
 
 @lru_cache(maxsize=4096)
@@ -344,15 +379,88 @@ def polarity_findings(answer: str, reference: str, question: str = "") -> list[F
         if best < 0.5:
             continue
         aligned = [ref for share, ref in scored if share >= best - 0.1]
-        consistent = [r for r in aligned if r.sign == clause.sign and not _reversed_concepts(clause, r)]
+        consistent = [r for r in aligned if clause.agrees_in_sign(r) and not _reversed_concepts(clause, r)]
         if consistent:
             continue
         ref = aligned[0]
         swaps = _reversed_concepts(clause, ref)
-        if swaps and ref.sign == clause.sign:
+        if swaps and clause.agrees_in_sign(ref):
             pairs = ", ".join(f"{a}↔{b}" for a, b in swaps)
             return [Finding("reversed-condition", 2, f"조건이 참조와 반대({pairs}): '{clause.text[:40]}' ↔ '{ref.text[:40]}'")]
         return [Finding("polarity", 2, f"부정/긍정이 참조와 반대: '{clause.text[:40]}' ↔ '{ref.text[:40]}'")]
+    return []
+
+
+def _anchors(clause: _Clause) -> frozenset[str]:
+    """The words that say what a clause is about (일반석, 서귀포, 영업소): its claim tokens that
+    are neither lexicon concepts nor figures."""
+    return frozenset(
+        t
+        for t in clause.tokens
+        if not t.startswith("#")
+        and (t not in lx.CONCEPTS or t in _SUBJECT_CONCEPTS)
+        and len(t) >= 2
+        and t not in _TIME_OF_DAY
+    )
+
+
+# Concepts that name whom or what a figure is for, one of exclusive kinds (성인/어린이,
+# 평일/주말, 방문/온라인): a subject, where other concepts (가능, 이내) are the claim itself.
+_SUBJECT_CONCEPTS = frozenset(
+    "adult child youth senior weekday weekend online visit phone email post".split()
+)
+
+
+# Words of a clock time, not of its subject.
+_TIME_OF_DAY = frozenset("오전 오후 밤 새벽 아침 저녁 낮".split())
+
+
+def _names(words: frozenset[str], clause: _Clause) -> frozenset[str]:
+    """The anchor words a clause says, as tokens or written out ("제주공항" in "제주 공항" is
+    one token in one text and two in another)."""
+    flat = clause.text.replace(" ", "")
+    return frozenset(w for w in words if w in clause.tokens or (w not in lx.CONCEPTS and w in flat))
+
+
+def _figure_clauses(text: str) -> list[tuple[_Clause, tuple[tx.Quantity, ...]]]:
+    return [(c, qs) for c in _clauses(text) if (qs := tx.quantities(c.text))]
+
+
+def swap_findings(answer: str, reference: str) -> list[Finding]:
+    """Two reference figures swapped between their subjects ("일반석 23kg, 프레스티지석 32kg" →
+    "일반석 32kg, 프레스티지석 23kg"). Each answer clause that names exactly one reference clause
+    (by a word no other figure clause of the reference has) and states a figure that clause
+    lacks but another one holds is misplaced; a swap is two such clauses, each with the
+    other's figure. Every figure is "in the reference", so the per-unit figure check cannot
+    see it; a figure merely repeated beside another subject (a total, a rounding) is not a swap."""
+    refs = _figure_clauses(reference)
+    if len(refs) < 2 or cross_language(answer, reference):
+        return []
+    anchors = [_anchors(c) for c, _ in refs]
+    own = [a - frozenset().union(*(b for j, b in enumerate(anchors) if j != i)) for i, a in enumerate(anchors)]
+    misplaced: dict[tuple[int, int], tuple[_Clause, tx.Quantity]] = {}
+    for clause, figures in _figure_clauses(answer):
+        named = [i for i, words in enumerate(own) if _names(words, clause)]
+        if len(named) != 1:
+            continue
+        home = named[0]
+        for q in figures:
+            if any(tx.same_quantity(q, r) for r in refs[home][1]):
+                continue
+            for j, (_, qs) in enumerate(refs):
+                if j != home and own[j] and any(tx.same_quantity(q, r) for r in qs):
+                    misplaced.setdefault((home, j), (clause, q))
+    for (i, j), (clause, q) in misplaced.items():
+        if (j, i) in misplaced:
+            other_clause, other_q = misplaced[(j, i)]
+            return [
+                Finding(
+                    "figure-swap",
+                    1,
+                    f"'{clause.text[:30]}'의 {q.text}와 '{other_clause.text[:30]}'의 {other_q.text}가 "
+                    f"참조에서는 서로 반대 ('{refs[j][0].text[:30]}' / '{refs[i][0].text[:30]}')",
+                )
+            ]
     return []
 
 
@@ -360,12 +468,59 @@ YES_RE = re.compile(r"^\s*(?:네|예|yes)\b|^\s*(?:네|예)[,.]", re.I)
 NO_RE = re.compile(r"^\s*(?:아니요|아뇨|아니오|no)\b|^\s*(?:아니요|아뇨)[,.]", re.I)
 
 
-def yes_no_findings(answer: str, reference: str) -> list[Finding]:
-    """A yes/no answer that opens with the other word than the reference (네 ↔ 아니요)."""
+def yes_no_findings(answer: str, reference: str, question: str = "") -> list[Finding]:
+    """A yes/no answer that opens with the other word than the reference (네 ↔ 아니요), or,
+    when the reference opens with neither, than the reference clause that answers the
+    question (``implied_answer``)."""
     a, r = tx.normalize(answer), tx.normalize(reference)
     if (YES_RE.match(a) and NO_RE.match(r)) or (NO_RE.match(a) and YES_RE.match(r)):
         return [Finding("yes-no", 1, f"답변은 '{a.split()[0]}', 참조는 '{r.split()[0]}'")]
+    said = "yes" if YES_RE.match(a) else "no" if NO_RE.match(a) else None
+    if said is None or YES_RE.match(r) or NO_RE.match(r):
+        return []
+    implied = implied_answer(question, reference)
+    if implied is not None and implied[0] != said:
+        return [Finding("yes-no", 1, f"답변은 '{a.split()[0]}', 질문에 답하는 참조 문장은 '{implied[1].text[:40]}'")]
     return []
+
+
+# Words that make a question ask for content rather than yes or no.
+WH_WORDS = (
+    "뭐", "무엇", "무슨", "언제", "어디", "얼마", "몇", "어떻게", "어떤", "어떡", "누구", "왜", "어느", "며칠",
+    "what", "when", "where", "how", "why", "who", "which",
+)
+
+
+def implied_answer(question: str, reference: str) -> tuple[str, _Clause] | None:
+    """("yes" | "no", clause) for a one-sentence yes/no question whose reference does not say
+    네/아니요: the reference clause that shares the most with the question (claim tokens, and
+    concepts the question has the opposite of: 열다 ↔ 휴관) answers it — "no" if its sign or
+    a condition is the other way round. None when the question asks for content, or no clause
+    shares two tokens, or the best clauses disagree."""
+    q = tx.normalize(question)
+    if not q or len(tx.sentences(q)) != 1 or tx.has_any(q.lower(), WH_WORDS):
+        return None
+    asked = _Clause(q, claim_tokens(q), polarity(q))
+    scored = []
+    for ref in _clauses(reference):
+        opposed = {c for c in asked.tokens for o in lx.opposites(c) if o in ref.tokens and c not in ref.tokens}
+        score = len(asked.tokens & ref.tokens) + len(opposed)
+        if score >= 2:
+            answer = "no" if opposed or not ref.agrees_in_sign(asked) else "yes"
+            scored.append((score, answer, ref))
+    if not scored:
+        return None
+    best = max(score for score, _, _ in scored)
+    top = [(answer, ref) for score, answer, ref in scored if score == best]
+    if len({answer for answer, _ in top}) != 1 or any(_restricted(ref) for _, ref in top):
+        return None
+    return top[0]
+
+
+def _restricted(clause: _Clause) -> bool:
+    """A clause that allows only part of something ("1장만 쓸 수 있습니다", only): to "can I use
+    two?" it says no while its sign says yes, so it implies no answer either way."""
+    return "only" in clause.tokens or any(m.lemma == "만" and m.tag == "JX" for m in tx.analyse(clause.text))
 
 
 def has_predicate(text: str) -> bool:
@@ -415,7 +570,8 @@ def rag_findings(answer: str, reference: str, question: str) -> tuple[Finding, .
         found.append(Finding("debunk", 1, f"답변이 내용을 부정함: {', '.join(cues)}"))
     found += figure_findings(answer, reference, question)
     found += entity_findings(answer, reference, question)
-    found += yes_no_findings(answer, reference)
+    found += swap_findings(answer, reference)
+    found += yes_no_findings(answer, reference, question)
     found += polarity_findings(answer, reference, question)
     found += no_answer_findings(answer, reference, question)
     return tuple(sorted(found, key=lambda f: f.cap))
@@ -448,6 +604,42 @@ def meaning_coverage(answer: str, reference: str, question: str, cross_language:
         return 0.0, 0
     said = claim_tokens(answer)
     return len(key & said) / len(key), len(key)
+
+
+def _figure_kind(q: tx.Quantity) -> str:
+    """What a figure measures, so 2주 and 10일 (days), 1년 and 6개월 (months, as days) are of one
+    kind and 2층 (a bare number) is not of the kind of 9시."""
+    unit = tx.UNIT_FACTORS.get(q.unit, (q.unit,))[0]
+    return "일" if unit == "개월" else unit or q.counter
+
+
+@lru_cache(maxsize=4096)
+def checkable_figures(answer: str, known: str) -> str:
+    """The answer's figures, written out, of a kind ``known`` (the reference and contexts)
+    states at all: a figure of another kind (a floor, a count the reference never gives) is
+    unverifiable, not a contradiction, so the judges' figure conflicts see only the rest."""
+    kinds = {_figure_kind(q) for q in tx.quantities(known)}
+    found = tx.quantities(answer)
+    if all(_figure_kind(q) in kinds for q in found):
+        return answer
+    return " ".join(q.text for q in found if _figure_kind(q) in kinds)
+
+
+@lru_cache(maxsize=4096)
+def split_digression(answer: str, reference: str, question: str) -> tuple[str, str]:
+    """(core, aside): the answer's clauses about the reference or the question — sharing two
+    of their claim tokens, or a third of its own — and the rest, side remarks the reference
+    cannot verify ("참고로 … 주차가 어려울 수 있어요"). The aside is empty when every clause
+    is on the reference. Clauses come from the one analysis the polarity check made."""
+    topic = claim_tokens(reference) | claim_tokens(question)
+    core, aside = [], []
+    for clause in _clauses(answer):
+        shared = len(clause.tokens & topic)
+        on_topic = shared >= 2 or (clause.tokens and shared / len(clause.tokens) >= 1 / 3)
+        (core if on_topic else aside).append(clause.text)
+    if not core or not aside:
+        return answer, ""
+    return ". ".join(core), ", ".join(aside)
 
 
 @lru_cache(maxsize=4096)

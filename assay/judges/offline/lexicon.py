@@ -74,7 +74,7 @@ CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "discount": (("할인", "감면", "경감"), ("discount*", "reduc*")),
     "within": (("이내", "안에", "내에", "까지", "동안", "일간", "개월간", "년간"), ("within", "until", "no later than", "by", "for")),
     "at_least": (("이상", "최소", "적어도"), ("at least", "minimum", "or more")),
-    "at_most": (("이하", "최대", "한도"), ("at most", "maximum", "up to", "or less", "limit*")),
+    "at_most": (("이하", "최대", "한도", "상한"), ("at most", "maximum", "up to", "or less", "limit*", "cap", "capped")),
     "less_than": (("미만",), ("less than", "under", "below", "fewer than")),
     "more_than": (("초과", "넘"), ("more than", "over", "exceed*", "above")),
     "before": (("전", "이전", "사전", "앞서", "미리"), ("before", "prior", "in advance", "ahead")),
@@ -96,7 +96,7 @@ CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "apply": (("신청", "접수", "가입", "등록"), ("apply", "applies", "applied", "application*", "sign up", "enrol*", "enroll*", "register*", "registration", "join", "subscrib*")),
     "issue": (("발급", "떼", "발행", "뗄"), ("issue", "issued", "issuance", "issuing", "reissu*", "obtain*")),
     "submit": (("제출", "청구"), ("submit*", "file", "filed", "claim*")),
-    "pay": (("납부", "결제", "지불", "내다", "송금"), ("pay", "pays", "paid", "payment*")),
+    "pay": (("납부", "결제", "지불", "내다", "송금", "납입", "입금"), ("pay", "pays", "paid", "payment*", "deposit money", "deposited")),
     "change": (("변경", "바꾸", "바꿔", "수정", "교체"), ("change*", "modif*", "updat*", "replac*")),
     "cancel": (("취소", "해지", "철회", "해약"), ("cancel*", "terminat*", "withdraw*")),
     "refund": (("환불", "환급", "돌려받", "돌려 받", "반환"), ("refund*", "reimburs*", "money back", "repay*")),
@@ -111,7 +111,7 @@ CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "attach": (("부착", "붙이", "붙여"), ("attach*", "stick*", "affix*")),
     "dispose": (("배출", "내놓", "버리"), ("dispos*", "put out", "throw away", "discard*")),
     "open": (("열다", "열어", "개방"), ("open", "opens", "opening")),
-    "close": (("닫다", "닫", "마감"), ("close", "closes", "closed", "closing")),
+    "close": (("닫다", "닫", "마감", "휴관", "휴무", "휴업", "쉬는 날"), ("close", "closes", "closed", "closing")),
     "turn_off": (("끄다", "끄", "끈", "꺼", "종료"), ("turn off", "switch off", "power off", "shut down")),
     "turn_on": (("켜다", "켜", "켠", "켭"), ("turn on", "switch on", "power on", "restart*", "reboot*")),
     "operate": (("운영", "영업", "운용"), ("operat*", "open hours", "business hours", "service hours")),
@@ -149,7 +149,7 @@ CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "card": (("카드",), ("card", "cards")),
     "member": (("회원", "멤버십"), ("member*",)),
     "customer": (("고객", "이용자", "사용자"), ("customer*", "user*", "client*")),
-    "loan": (("대출", "융자"), ("loan*", "borrow*")),
+    "loan": (("대출", "융자", "빌리", "빌려", "대여"), ("loan*", "borrow*", "lend*", "rent*")),
     "interest": (("금리", "이자", "이율"), ("interest",)),
     "security": (("보안",), ("security", "secur*")),
     "encrypt": (("암호화",), ("encrypt*",)),
@@ -160,19 +160,46 @@ CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "delivery": (("배송", "택배", "배달"), ("deliver*", "shipping", "ship*")),
     "return": (("반품", "반납"), ("return*",)),
     "exchange": (("교환",), ("exchang*",)),
-    "branch": (("지점", "지사", "영업점"), ("branch*", "office")),
+    "branch": (("지점", "지사", "영업점", "영업소", "대리점"), ("branch*", "office")),
     "resident": (("주민", "거주", "전입"), ("resident*", "residence", "move-in", "moving in")),
     "passport": (("여권",), ("passport*",)),
     "vehicle": (("자동차", "차량", "자차"), ("car", "cars", "vehicle*", "auto")),
     "accident": (("사고",), ("accident*", "crash*")),
     "emergency": (("긴급", "응급"), ("emergenc*", "urgent")),
     "year": (("연간", "매년", "연", "1년"), ("annual*", "yearly", "a year", "per year")),
-    "month": (("매월", "월간", "매달"), ("monthly", "a month", "per month")),
+    "month": (("매월", "월간", "매달", "월"), ("monthly", "a month", "per month")),
     "limit_amount": (("한도액", "최고액"), ("coverage limit",)),
     "storage": (("저장장치", "USB", "외장"), ("storage", "usb", "drive")),
     "computer": (("PC", "컴퓨터", "노트북", "랩톱"), ("pc", "computer*", "laptop*", "notebook*")),
     "printer": (("프린터", "인쇄기"), ("printer*",)),
     "jam": (("걸림", "끼임"), ("jam*", "stuck")),
+    # everyday service vocabulary (orders, bookings, travel, memberships)
+    "order": (("주문",), ("order", "orders", "ordered", "ordering")),
+    "coupon": (("쿠폰", "할인권"), ("coupon*", "voucher*")),
+    "takeout": (("포장 주문", "방문 포장", "테이크아웃"), ("pickup", "pick-up", "takeout", "take-out", "to go")),
+    "reserve": (("예약",), ("reserv*", "booking*", "book", "hold", "holds")),
+    "extend": (("연장", "갱신"), ("extend*", "extension*", "renew*")),
+    "suspend": (("정지", "중지", "멈추", "멈춰", "일시정지"), ("suspend*", "pause*", "freeze", "hold")),
+    "late": (("연체", "늦게", "늦으면", "지연"), ("late", "overdue", "delay*")),
+    "airport": (("공항",), ("airport*",)),
+    "baggage": (("수하물", "짐", "가방"), ("baggage", "luggage", "bag", "bags", "suitcase*")),
+    "cabin": (("기내",), ("cabin", "carry-on", "on board", "onboard")),
+    "checked": (("위탁",), ("checked", "check in", "check-in")),
+    "carry": (("반입", "가져가", "가지고 타", "휴대"), ("carry", "carried", "bring", "take on")),
+    "battery": (("배터리", "보조배터리"), ("battery", "batteries", "power bank*")),
+    "same_day": (("당일", "그날", "바로 당일"), ("same day", "same-day", "on the day")),
+    "vaccine": (("예방접종", "접종", "백신"), ("vaccin*", "immuniz*", "shot", "shots")),
+    "recognise": (("인정",), ("recogni*", "counted", "count toward*")),
+    "income_deduction": (("소득공제",), ("income deduction*", "tax deduction*", "deduct*")),
+    "deposit": (("보증금", "예치금", "선수금"), ("deposit", "deposits", "security deposit")),
+    "admission": (("입원",), ("admit*", "admission*", "hospitali*")),
+    "discharge": (("퇴원",), ("discharg*",)),
+    "settle": (("정산",), ("settle*", "settlement")),
+    "defect": (("하자", "불량", "결함", "파손", "문제가 있"), ("defect*", "faulty", "damaged", "broken")),
+    "mind_change": (("변심", "마음이 바뀌", "마음이 변"), ("change of mind", "changed your mind", "change your mind")),
+    "sale": (("세일", "할인 상품", "할인상품"), ("sale", "sales", "on sale", "clearance")),
+    "regular": (("일반", "정상가"), ("regular", "normal", "standard")),
+    "same": (("같은", "동일", "똑같"), ("same", "identical")),
 }
 
 # Groups of concepts that exclude each other: an answer that keeps a clause but swaps one for
@@ -203,8 +230,14 @@ NEGATION_EN = re.compile(
     re.I,
 )
 # Conditional clauses: a negation inside "…하지 않으면" / "if … not" states a condition, not a
-# claim, and is not counted.
-CONDITIONAL_EN = re.compile(r"\b(?:if|unless|when|otherwise)\b", re.I)
+# claim, and is not counted. The condition itself runs to the next comma or semicolon ("If you do not pay, …"); the main
+# clause around it keeps its negations ("No deposit is required when you are admitted").
+_CONDITION_SPAN = re.compile(r"\b(?:if|unless|when|whenever)\b[^,;]*", re.I)
+
+
+def without_conditions(text: str) -> str:
+    """``text`` without its English condition clauses, whose negations state a condition."""
+    return _CONDITION_SPAN.sub(" ", text)
 
 _EN_WORD = re.compile(r"[a-z][a-z'-]*")
 

@@ -68,7 +68,7 @@ class NumericJudge(OfflineJudge):
         refs = tx.quantities(reference)
         reasons = []
         for q in contradicted:
-            same_unit = [r.text for r in refs if r.unit == q.unit][:3]
+            same_unit = [r.text for r in refs if r.kind == q.kind][:3]
             reasons.append(f"{q.text} (참조: {', '.join(same_unit)})")
         # A matching date does not rescue a wrong amount: partial only if a figure of the
         # same kind (date / non-date) as a contradicted one matched.

@@ -10,8 +10,11 @@ two checks that need no lexicon:
   "하루 4번" against "하루 3회"); a bare figure is compared when the item has exactly one figure
   ("ALT도 80으로" against "ALT 38 U/L");
 - *a recorded fact denied*: a word of a record item followed within two words by a negation
-  ("설파제 알레르기가 없으시니" against "알레르기: 설파제"); items the record itself writes as
-  absent ("엽산 복용하지 않음", "미검출") are not facts to deny.
+  ("설파제 알레르기가 없으시니" against "알레르기: 설파제"), not of a stopping verb ("와파린을
+  끊지 않고" keeps it); items the record itself writes as absent ("엽산 복용하지 않음",
+  "미검출") are not facts to deny;
+- *another time of taking*: a recorded item taken at one time ("매일 아침 공복") said, right
+  after its name, to be taken at another of the same group ("저녁 식후에").
 
 Both are read on Hangul and Latin words as written; an answer in another language than the
 record is not compared (no contradiction is claimed without evidence).
@@ -157,16 +160,46 @@ def value_conflicts(answer: str, question: str, patient: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+# Verbs of stopping: "끊지 않고" / "중단하지 마시고" keep the drug, they deny nothing.
+STOP_VERBS = ("끊", "중단", "중지", "멈추", "멈춰", "그만", "빼")
+# Times of taking a drug that exclude each other ("매일 아침 공복" against "저녁 식후에").
+SCHEDULE_GROUPS = (("아침", "점심", "저녁", "자기 전", "취침 전", "밤"), ("공복", "식전", "식후"))
+
+
+def _tail(answer: str, end: int, words: int = 3) -> list[str]:
+    return re.split(r"[.,!?]", answer[end:], maxsplit=1)[0].split()[:words]
+
+
 def denied_facts(answer: str, patient: str) -> list[str]:
-    """Record items whose word the answer follows with a negation within two words."""
+    """Record items whose word the answer follows with a negation within two words (not the
+    negation of a stopping verb: "와파린을 끊지 않고" keeps the drug)."""
     out: list[str] = []
     for item in record_items(patient):
         if item.absent:
             continue
         for name in item.names:
             for m in re.finditer(re.escape(name), answer):
-                tail = re.split(r"[.,!?]", answer[m.end() :], maxsplit=1)[0].split()[:3]
-                if any(w.startswith(NEGATION_STARTS) or w == "안" for w in tail):
+                tail = _tail(answer, m.end())
+                negated = [i for i, w in enumerate(tail) if w.startswith(NEGATION_STARTS) or w == "안"]
+                if negated and not any(w.startswith(STOP_VERBS) for w in tail[: negated[0]]):
                     out.append(f"'{name}'을(를) 부정함 (기록: {item.text})")
                     break
+    return list(dict.fromkeys(out))
+
+
+def schedule_conflicts(answer: str, patient: str) -> list[str]:
+    """A recorded item taken at one time (아침, 공복) that the answer, right after naming it,
+    says is taken at another of the same group (저녁, 식후)."""
+    out: list[str] = []
+    for item in record_items(patient):
+        recorded = [[t for t in group if t in item.text] for group in SCHEDULE_GROUPS]
+        if item.absent or not any(recorded):
+            continue
+        for name in item.names:
+            for m in re.finditer(re.escape(name), answer):
+                said = " ".join(_tail(answer, m.end(), 4))
+                for group, times in zip(SCHEDULE_GROUPS, recorded, strict=True):
+                    other = [t for t in group if t in said and t not in times]
+                    if times and other and not any(t in said for t in times):
+                        out.append(f"'{name}' {other[0]} (기록: {item.text})")
     return list(dict.fromkeys(out))

@@ -107,15 +107,16 @@ def segment_spans(text: str) -> tuple[tuple[str, int, int], ...]:
 DIGITS_RE = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
 
 
-def digit_strings(text: str, years: bool | None = None) -> set[str]:
+@lru_cache(maxsize=8192)
+def digit_strings(text: str, years: bool | None = None) -> frozenset[str]:
     """Digit sequences as written (thousands separators removed), citation tags ignored;
     ``years`` True/False keeps only / drops 4-digit years (1900-2099)."""
     # Digits inside names ("코로나19", "GPT-4") are not figures: read them from the quantities,
     # as values (1만 원 → 10000, 2주 → 14), so one value written two ways gives one string.
-    out = {f"{comparable_value(q):.10g}" for q in quantities(text)}
+    out = frozenset(f"{comparable_value(q):.10g}" for q in quantities(text))
     if years is None:
         return out
-    return {d for d in out if bool(re.fullmatch(r"(19|20)\d\d", d)) == years}
+    return frozenset(d for d in out if bool(re.fullmatch(r"(19|20)\d\d", d)) == years)
 
 
 # -- Kiwi morphemes ----------------------------------------------------------------------------
@@ -168,7 +169,15 @@ def number_token(q: Quantity) -> str:
 
 
 def comparable_value(q: Quantity) -> float:
-    return q.value * UNIT_FACTORS[q.unit][1] if q.unit in UNIT_FACTORS else q.value
+    """The value in the smallest unit, months as 30 days ("한 달" and "30일" are one value;
+    a year is 12 months)."""
+    return q.value * _DAYS_FACTORS.get(q.unit, 1.0)
+
+
+# UNIT_FACTORS with months as 30 days: 주 → 7, 개월 → 30, 년 → 12 × 30, 시간 → 60 (분).
+_DAYS_FACTORS = {
+    unit: factor * (30.0 if smaller == "개월" else 1.0) for unit, (smaller, factor) in UNIT_FACTORS.items()
+} | {"개월": 30.0}
 
 
 POS_WEIGHTS = {"NNP": 2.0, "SL": 2.0, "SH": 2.0, "NNG": 1.0, "XR": 1.0, "VV": 0.5, "VA": 0.5}
@@ -189,9 +198,10 @@ def weighted_lemmas(text: str) -> dict[str, float]:
     return out
 
 
-def number_tokens(text: str, dates: bool | None = None) -> set[str]:
+@lru_cache(maxsize=8192)
+def number_tokens(text: str, dates: bool | None = None) -> frozenset[str]:
     """``#value`` tokens of the text's quantities; ``dates`` True/False keeps only dates/non-dates."""
-    return {number_token(q) for q in quantities(text) if dates is None or is_date(q) == dates}
+    return frozenset(number_token(q) for q in quantities(text) if dates is None or is_date(q) == dates)
 
 
 def negations(text: str) -> int:
@@ -344,6 +354,13 @@ REFUSAL_CUES = (
     "나오지 않",
     "알려 드릴 수 없",
     "알려드릴 수 없",
+    # the documents "have no explanation / notice" of it, and "hard to say" (말씀드리기 어렵)
+    "설명이 없",
+    "설명은 없",
+    "안내가 없",
+    "안내는 없",
+    "말씀드리기 어렵",
+    "말씀드릴 수 없",
 )
 # The answer calls a statement false ("다음은 사실이 아닙니다: … 모두 틀렸습니다").
 DEBUNK_CUES = (

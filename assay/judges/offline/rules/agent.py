@@ -23,6 +23,7 @@ on the right target → WEAK (harmless, but nothing done).
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar
 
 from assay.judges.offline import actions as acts
@@ -31,10 +32,29 @@ from assay.judges.offline.scoring import pct
 from assay.judges.prompts import AgentIntentInput
 from assay.schemas import JsonObject
 
+ORDINAL_UNITS = frozenset({"차", "위", "단계"})
 # Words that refer to the request's target without naming another one.
 GENERIC_QUALIFIERS = tuple(
     "요청하신 요청한 말씀하신 말씀한 선택하신 선택한 지정하신 지정한 해당 기존 전체 모든 현재 이번 새로운 신규 채용 모집 직무 관련 위의 대로 다른".split()
 )
+
+
+_ORDINAL_RE = re.compile(r"(\d+)\s*차(?=\s|[가-힣])")
+
+
+def _target_words(text: str) -> tuple[str, ...]:
+    """The words naming a target, with stage ordinals kept as words ("1차 면접" vs "최종 면접":
+    ``tx.stems`` drops words with digits, which are compared as figures elsewhere)."""
+    return tx.stems(_ORDINAL_RE.sub(lambda m: f"제{m.group(1)}차 ".translate(_DIGIT_WORDS), tx.strip_action_words(text)))
+
+
+def _shares_a_word(request: str, message: str) -> bool:
+    """Some word of the message starts like a word of the request (지원자들/지원자)."""
+    heads = {w[:2] for w in tx.stems(request) if len(w) >= 2}
+    return any(w[:2] in heads for w in tx.stems(message) if len(w) >= 2)
+
+
+_DIGIT_WORDS = str.maketrans("0123456789", "영일이삼사오육칠팔구")
 
 
 class AgentRules:
@@ -66,7 +86,9 @@ class AgentRules:
             else 1.0
         )
         why = f"요청 의도 {wanted or '불명'}, 메시지 의도 {label}, 대상 포함률 {pct(t)}, 범위(수치) {pct(scope)}"
-        if label in {"OTHER"} and t < 0.2:
+        # a reply that names nothing of the request's target is about something else (rubric:
+        # FAILED), whatever verb it uses ("오늘 서울은 맑고 …입니다" for a count of applicants)
+        if (label == "OTHER" and t < 0.2) or (label != "CLARIFY" and t < 0.1 and not _shares_a_word(request, message)):
             return {
                 "verdict": "FAILED",
                 "intent_label": label,
@@ -98,7 +120,7 @@ class AgentRules:
                 "intent_label": label,
                 "reasoning": f"{tag} {why}: 같은 동작을 요청과 다른 값으로 수행({', '.join(other[:3])}).",
             }
-        swapped = self._swapped_target(item.query, message) if action == 1.0 else []
+        swapped = self._other_target(item.query, message) if action == 1.0 else []
         if swapped and acts.covers_all(item.query):  # one member of the group asked for: part of it
             return {
                 "verdict": "PARTIAL",
@@ -125,10 +147,29 @@ class AgentRules:
         )
         asked, done = tx.intents_in(item.query), tx.intents_in(message)
         note = ""
+        values = [f for f in figures if f.unit not in ORDINAL_UNITS]  # "1차 면접" names a stage
+        if values and not any(tx.same_quantity(f, g) for f in values for g in tx.quantities(message)) and verdict in {"PERFECT", "GOOD"}:
+            # none of the request's values (a filter, a date) is in the message: part of the scope
+            verdict = "PARTIAL"
+            note = ", 요청의 수치 조건이 메시지에 없음"
         if len(asked) >= 2 and not asked <= done and verdict in {"PERFECT", "GOOD"}:
             verdict = "PARTIAL"
             note = f", 요청한 동작 {'/'.join(sorted(asked))} 중 {'/'.join(sorted(asked & done)) or '없음'}만 수행"
         return {"verdict": verdict, "intent_label": label, "reasoning": f"{tag} {why}, 종합 {s:.2f}{note}."}
+
+    @classmethod
+    def _other_target(cls, query: str, message: str) -> list[str]:
+        """Codes first: a request that names its target by code (P-903) is done on another when
+        the message names other codes and not it, and on the same one when the message names
+        it (then the message's other words describe it: "P-859 UX 리서처 공고"), unless the
+        request asked for a whole group (then a missing member still counts); else words."""
+        asked, said = acts.ids(query), acts.ids(message)
+        if asked and said and not asked & said:
+            return sorted(said - asked)
+        words = cls._swapped_target(query, message)
+        if asked and asked <= said and not acts.covers_all(query):
+            return []  # the coded target itself, described in other words
+        return words
 
     @staticmethod
     def _swapped_target(query: str, message: str) -> list[str]:
@@ -136,8 +177,8 @@ class AgentRules:
         qualifier the message lacks and the message has one of its own ("디자이너 공고" for
         "백엔드 개발자 공고", "이영희 지원자" for "김민수 지원자"). Generic references (요청하신,
         해당, 채용…) are not qualifiers."""
-        asked = tx.stems(tx.strip_action_words(query))
-        said = tx.stems(tx.strip_action_words(message))
+        asked = _target_words(query)
+        said = _target_words(message)
         asked_set, said_set = set(asked), set(said)
         out = []
         for i, word in enumerate(said):

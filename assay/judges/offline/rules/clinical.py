@@ -58,7 +58,7 @@ from functools import lru_cache
 from typing import Any, ClassVar
 
 from assay.judges.offline import text as tx
-from assay.judges.offline.record_facts import denied_facts, record_items, value_conflicts
+from assay.judges.offline.record_facts import denied_facts, record_items, schedule_conflicts, value_conflicts
 from assay.judges.offline.scoring import band, pct
 from assay.judges.prompts import ClinicalInput
 from assay.schemas import JsonObject
@@ -114,7 +114,11 @@ class ClinicalRules:
             answer, item.question, item.patient, "\n".join(patient_lines(item.dialogue))
         )
         # the record as written, read without the lexicon: other values, denied facts
-        against = [*value_conflicts(claimed, item.question, item.patient), *denied_facts(answer, item.patient)]
+        against = [
+            *value_conflicts(claimed, item.question, item.patient),
+            *denied_facts(answer, item.patient),
+            *schedule_conflicts(answer, item.patient),
+        ]
         critical = "critical" in severities or bool(against)
         if (critical and violations) or ("critical" in severities) + len(against) >= 2:
             faithfulness = 1
@@ -240,6 +244,7 @@ def _written(figure: str, record: str) -> bool:
 
 
 _NUMBER_RE = re.compile(r"^-?\d+(?:\.\d+)?$")
+_MEASURE_RE = re.compile(r"^([^\d]+?)\s+(-?\d[\d,]*(?:\.\d+)?)\b")
 _LIST_KEYS = ("conditions", "allergies")
 _MAP_KEYS = ("labs", "vitals")
 
@@ -250,29 +255,65 @@ def patient_lines(dialogue: list[str]) -> list[str]:
     return [line for line in dialogue if not line.lstrip().startswith(("A:", "A :"))]
 
 
+# Record keys as charts write them in Korean or English, and the slot each one fills.
+KEY_ALIASES = {
+    "나이": "age", "연령": "age", "성별": "sex", "주진단": "primary_condition", "주 진단": "primary_condition",
+    "진단": "conditions", "병력": "conditions", "기저질환": "conditions", "동반질환": "conditions",
+    "복용 약": "medications", "복용약": "medications", "복용 중인 약": "medications", "투약": "medications",
+    "처방": "medications", "current medications": "medications", "meds": "medications",
+    "알레르기": "allergies", "알러지": "allergies", "allergy": "allergies",
+    "검사": "labs", "검사 결과": "labs", "혈액검사": "labs", "활력징후": "vitals", "생체징후": "vitals",
+}  # fmt: skip
+_SEX = {"남": "M", "남성": "M", "여": "F", "여성": "F"}
+# "없음", "none": an empty list, not an allergy called 없음
+_NONE_VALUES = frozenset({"없음", "없다", "해당 없음", "none", "nkda", "n/a", "-"})
+
+
+def _split_top(value: str) -> list[str]:
+    """Items separated by ";" or "," outside parentheses ("5mg 1일 2회(오전 8시, 오후 8시)")."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(value):
+        depth += ch in "([" and 1 or (-1 if ch in ")]" else 0)
+        between_digits = 0 < i < len(value) - 1 and value[i - 1].isdigit() and value[i + 1].isdigit()
+        if ch in ";," and depth == 0 and not between_digits:
+            out.append(value[start:i])
+            start = i + 1
+    out.append(value[start:])
+    return [part.strip() for part in out if part.strip()]
+
+
 def record_from_lines(text: str) -> dict[str, Any] | None:
     """The patient record from its ``key: value`` lines (lists joined by "; ", measures as
-    "name value, name value", medications as "name dose; …"); None when no line reads so."""
+    "name value, name value", medications as "name dose; …"), in English keys or Korean ones
+    ("복용 약", "알레르기", "검사": ``KEY_ALIASES``, items split on "," as well); None when no
+    line reads so."""
     record: dict[str, Any] = {}
     for line in (text or "").splitlines():
         key, sep, value = line.partition(":")
         key, value = key.strip(), value.strip()
+        key = KEY_ALIASES.get(key, KEY_ALIASES.get(key.lower(), key))
         if not sep or not key or " " in key:
             continue
         if key in _LIST_KEYS:
-            record[key] = [v.strip() for v in value.split(";") if v.strip()]
+            items = [re.sub(r"\s*\(.*?\)", "", v).strip() for v in _split_top(value)]
+            record[key] = [v for v in items if v and v.lower() not in _NONE_VALUES]
+        elif key == "sex":
+            record[key] = _SEX.get(value, value)
         elif key in _MAP_KEYS:
             measures: dict[str, float] = {}
-            for part in value.split(","):
+            for part in _split_top(value):
                 name, _, number = part.strip().rpartition(" ")
                 if name and _NUMBER_RE.match(number):
                     measures[name] = float(number)
+                elif m := _MEASURE_RE.match(part):  # "요산 7.8 mg/dL": the value before its unit
+                    measures[m.group(1)] = float(m.group(2).replace(",", ""))
             record[key] = measures
         elif key == "medications":
             meds = []
-            for part in value.split(";"):
-                words = part.split()
-                cut = next((i for i, w in enumerate(words) if any(ch.isdigit() for ch in w)), len(words))
+            for part in _split_top(value) if ";" not in value else value.split(";"):
+                words = part.replace("—", " — ").split()
+                # the name ends at the first dose figure or a dash ("아픽사반 — 첫 7일 10mg …")
+                cut = next((i for i, w in enumerate(words) if any(ch.isdigit() for ch in w) or w in "—-–"), len(words))
                 if words[:cut]:
                     meds.append({"name": " ".join(words[:cut]), "dose": " ".join(words[cut:])})
             record[key] = meds

@@ -47,7 +47,7 @@ far as the memory shows"; 5-6 when nothing answers the query (nothing to judge).
 Adjustments, each stated in the feedback:
 
 - *stale value* — the query asks what something changed to (바뀌/변경/연기/늘었…) and the
-  answering clause records no change (→, 에서…로, 변경, 기존, 최근…): accuracy ≤ 3,
+  answering clause (or, with none, the clauses on its topic) records no change (→, 에서…로, 변경, 기존, 최근…): accuracy ≤ 3,
   completeness ≤ 3 (seed: 시점 오류, 갱신되지 않은 정보). It asks for the final/current value
   (최종/현재/최신) without a change record: accuracy ≤ 6, completeness − 1 (the judge
   cannot tell whether the value was ever updated).
@@ -96,6 +96,7 @@ HEAD_STOP = (*SLOT_WORDS, "지금", "현재", "최종", "이번", "요즘", "해
 NUMBER_WORD_RE = re.compile(r"\S*\d\S*")
 COPULA_RE = re.compile(r"([가-힣A-Za-z]+?)(?:이야|이지|이었지|였지|이에요|예요|인가요|이었어|였어)")
 # Words that name the value's type, not what it belongs to: the attribute is the word before them.
+RATE_WORDS = frozenset({"하루", "매일", "매주", "매월", "매달", "일주일", "주당", "일당", "한달", "하루당"})
 TYPE_WORDS = ("날짜", "시간", "시각", "일정", "금액", "가격", "비용", "요금", "수치", "기간", "요일", "시점")
 # The memory says the value is not settled yet: the topic is there, the answer is not.
 UNDECIDED_CUES = ("미정", "안 정", "아직", "정하지", "고민 중", "생각 중", "검토 중", "할 예정", "해야 한다")
@@ -223,8 +224,10 @@ class MemoryRules:
             rel, comp, acc = 2, 0, 5
 
         # -- stale values: the query asks for a change the memory does not record -------------
-        answer_text = " ".join(sentences[clauses[c][0]] for hits in answered_by.values() for c in hits)
-        if answered_by and not tx.has_any(answer_text, CHANGE_RECORD_CUES):
+        # (with nothing answered, the clauses on the topic are what the memory has on it)
+        about = answered_by.values() if answered_by else [shared_by.get(f, []) for f in topic_only]
+        answer_text = " ".join(sentences[clauses[c][0]] for hits in about for c in hits)
+        if answer_text and not tx.has_any(answer_text, CHANGE_RECORD_CUES):
             if tx.has_any(item.query, CHANGE_QUERY_CUES):
                 acc, comp = min(acc, 3), min(comp, 3)
                 notes.append("쿼리는 변경된 값을 묻는데 메모리에 변경 기록이 없음(옛 값일 수 있음)")
@@ -357,8 +360,12 @@ def _attribute(part: str, memory: str) -> tuple[str, ...]:
     if not at:
         return ()
     out: list[str] = []
-    for word in reversed(part[: at.start()].split()[-2:]):
+    # only words of the interrogative's own sentence ("… 바뀌었지? 언제로" asks about no 바뀌었지)
+    own = re.split(r"[?.!]", part[: at.start()])[-1]
+    for word in reversed(own.split()[-2:]):
         stem = tx.strip_suffix(word)
+        if stem in RATE_WORDS:  # "하루에 얼마나": the period of a rate, not what is asked about
+            continue
         if NUMBER_WORD_RE.fullmatch(stem):
             if stem in memory:
                 out.append(stem)

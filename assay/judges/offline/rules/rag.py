@@ -15,7 +15,9 @@ perfect answers, so a wrong answer's relevance is capped at 4.
     Latin-script answer to a Hangul reference     figures, Latin names and lexicon concepts
                                                   (claims.py): findings cap; else concept
                                                   share ≥ .7 → 5, ≥ .34 → 4, else 3 (≤ 3 while
-                                                  a reference figure is missing)
+                                                  under half of the reference's figures and
+                                                  names are there, ≤ 2 with none; a figure
+                                                  left out costs completeness)
     wrong: conflict level 2, or N < WRONG_N      1           2 if Q ≥ .6      min(band, 4)
                                                              else 1
     conflict level 1 (some figures wrong)        2           band(N)          band
@@ -32,6 +34,9 @@ perfect answers, so a wrong answer's relevance is capped at 4.
     of the reference's claim tokens said (M =
     claims.meaning_coverage, any wording); N <
     WRONG_N is then not "wrong"
+    claims agree in the clauses about the        ≥ 4 (the rubric's "unverifiable extra"), the
+    reference, the other clauses share nothing   aside quoted in the feedback
+    with it (``claims.split_digression``)
     claim findings (``claims.py``: debunk,       capped at the strongest finding's cap (1 or 2);
     substitutions, yes-no, polarity, reversed    accuracy 1 caps completeness at 2 and relevance at 4
     condition, no answer)                        no-answer as a keyword list (no predicate):
@@ -88,7 +93,8 @@ class RagRules:
         p = 1.0 if p is None else p
         q = self.coverage(u_qcore, u_a)
         q = 1.0 if q is None else q
-        level, reasons = self.conflicts(answer, reference + ("\n" + context if context else ""), question)
+        known = reference + ("\n" + context if context else "")
+        level, reasons = self.conflicts(cl.checkable_figures(answer, known), known, question)
         findings = cl.rag_findings(answer, reference, question)
         facts_in, facts_total = cl.key_facts_present(answer, reference, question)
         meaning, meaning_size = cl.meaning_coverage(answer, reference, question)
@@ -104,7 +110,18 @@ class RagRules:
             and meaning_size > 0
             and meaning >= AGREE_MEANING
         )
-        wrong = level >= 2 or (n < self.WRONG_N and not all_facts and not agrees)
+        # A right answer with side remarks the reference cannot verify (rubric: 4): the
+        # sentences about the reference agree, and the rest share nothing with it.
+        aside = ""
+        if not agrees and not findings and meaning_size > 0 and meaning >= AGREE_MEANING:
+            core, aside = cl.split_digression(answer, reference, question)
+            if aside and not (
+                cl.figures_all_supported(core, reference, question)
+                and self.conflicts(cl.checkable_figures(core, known), known, question)[0] == 0
+            ):
+                aside = ""
+        digression = bool(aside)
+        wrong = level >= 2 or (n < self.WRONG_N and not all_facts and not agrees and not digression)
         completeness = band(n, self.COMP_CUTS, 1)
         relevance = band(max(q, n), self.REL_CUTS, 1)
         notes = [
@@ -134,6 +151,10 @@ class RagRules:
                 completeness = max(completeness, band(meaning, AGREE_CUTS, 3))
                 relevance = max(relevance, 4)
                 notes.append("수치·개체·부정 여부가 모두 참조와 일치: 다른 표현의 같은 답변으로 인정")
+            if digression:
+                accuracy = max(accuracy, 4)
+                completeness = max(completeness, band(meaning, AGREE_CUTS, 3))
+                notes.append(f"참조에 관한 문장은 참조와 일치, 나머지는 확인할 수 없는 곁가지: '{aside[:40]}'")
         if findings:
             accuracy = min(accuracy, findings[0].cap)
             notes.extend(f.note() for f in findings)
@@ -167,8 +188,12 @@ class RagRules:
             return _verdict(tag, notes, 3, 3, 4)
         share = present / total if total else 1.0
         accuracy = band(meaning, CROSS_LANGUAGE_CUTS, 3) if size else 4
-        if not figures_ok or share < 0.5:
-            accuracy = min(accuracy, 3 if share >= 0.5 else 2)
+        # A figure left out is incomplete, not wrong (as for a Korean answer): accuracy is
+        # capped only while most of the reference's figures and names are not there to check.
+        if share < 0.5:
+            accuracy = min(accuracy, 3 if share > 0 else 2)
+        if not figures_ok:
+            notes.append("참조의 수치 일부가 답변에 없음: 완전성에서 감점")
         completeness = band(min(share, meaning if size else 1.0), self.COMP_CUTS, 1)
         return _verdict(tag, notes, accuracy, max(completeness, 2), 4)
 
