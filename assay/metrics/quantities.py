@@ -30,7 +30,8 @@ UNITS = tuple(
 )
 _UNIT_ALIASES = {"퍼센트": "%"}
 _NUM_PIECE = re.compile(r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(조|억|천만|백만|십만|만|천|백)?")
-_UNIT_RE = re.compile(r"\s*(" + "|".join(re.escape(u) for u in UNITS) + r")")
+# 분 is minutes, but not in 분기 (a quarter: "3분기" counts quarters, it is no duration).
+_UNIT_RE = re.compile(r"\s*(" + "|".join(re.escape(u) + ("(?!기)" if u == "분" else "") for u in UNITS) + r")")
 _APPROX_BEFORE = re.compile(r"(약|대략|거의|최대|최소|近)\s*$")
 _APPROX_AFTER = re.compile(r"^\s*(여|가량|정도|내외|안팎|이상|이하|미만|초과)")
 
@@ -149,7 +150,8 @@ _COUNTER_ALIASES = {"살": "세"}
 # says the same without a figure). "1일에" stays: it is as often a date ("매월 1일에").
 _EMPHASIS_RE = re.compile(r"(?<![\d가-힣])(?:\d+\s*[가-힣]{0,2}|하루|이틀|한\s*(?:번|달|시간|명|개))\s*(?:이)?라도")
 _RATE_RE = re.compile(r"(?<![\d가-힣])(?:1\s*(?:년|개월|주일?)|한\s*(?:해|달|주)|일주일|하루)\s*(?:에|마다|당)(?=\s)")
-_IDIOM_RE = re.compile(r"하루\s*종일|한\s*번도")  # all day long, never once: no count
+# all day long, never once, all at once: no count
+_IDIOM_RE = re.compile(r"하루\s*종일|한\s*번도|한\s*번에\s*(?=모두|다\s|전부|몰아)")
 # The last day of a month is a day of the month, written as a word ("매월 말일까지").
 _LAST_DAY_RE = re.compile(r"(?:말일|월말일?)(?=[\s가-힣]|$)")
 LAST_DAY = 9999.0  # compares equal only to another "last day", unequal to every numbered day
@@ -162,7 +164,7 @@ def _without_non_claims(text: str) -> str:
         text = _EMPHASIS_RE.sub(" ", text)
     if "1" in text or "한" in text or "하루" in text or "일주일" in text:
         text = _RATE_RE.sub(" ", text)
-    if "종일" in text or "번도" in text:
+    if "종일" in text or "번" in text:
         text = _IDIOM_RE.sub(" ", text)
     if "말일" in text or "월말" in text:
         text = _LAST_DAY_RE.sub(f"{LAST_DAY:.0f}일", text)
@@ -183,9 +185,10 @@ def _is_name_digit(text: str, start: int) -> bool:
 
 
 # Numbers that label rather than measure: plan stages with their span ("1단계(1~3개월)"),
-# ordinals ("1차 타깃"), frequencies ("월 1회"), age groups ("20~30대").
+# quarters ("2분기"), ordinals ("1차 타깃"), frequencies ("월 1회"), age groups ("20~30대").
 _LABEL_RES = (
     re.compile(r"\d+\s*단계(?:\s*\([^)]*\))?"),
+    re.compile(r"[1-4]\s*분기"),
     re.compile(r"\d+\s*차(?=\s|$|[^\w])"),
     re.compile(r"(?:월|주|연|년|일|하루|매일|매주|매월|매년)\s*\d+\s*(?:회|번)"),
     re.compile(r"\d+0\s*(?:~\s*\d+0\s*)?대(?=\s|$|[^\w])"),

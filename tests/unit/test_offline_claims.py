@@ -98,6 +98,16 @@ def test_figures_inside_names_and_labels_are_not_figures():
     assert label_spans(text) == ["1단계(1~3개월)", "1차", "월 1회", "20~30대"]
 
 
+def test_quarters_are_no_minutes_and_label_a_plan_and_all_at_once_is_no_count():
+    # 분기 is a quarter, not 분 (minutes); in a report's plan it labels a period.
+    assert [(q.value, q.unit) for q in quantities("3분기 매출은 120억 원, 회의는 30분")] == [(3, ""), (1.2e10, "원"), (30, "분")]
+    plan = "1분기에는 품목 분류를 정비하고 2분기에는 계약재배를 시범 도입한다"
+    assert label_spans(plan) == ["1분기", "2분기"] and quantities(mask_labels(plan)) == ()
+    # "한 번에 모두/다" means all at once; "한 번에 2개" is still a per-time limit.
+    assert quantities("전략을 한 번에 모두 도입하기보다 나눠서 시행한다") == ()
+    assert [q.text for q in quantities("한 번에 최대 2개까지 빌릴 수 있다")] == ["1회", "2개"]
+
+
 def test_cross_language_conversion():
     assert canonical_figures("due by January 10, 2025") == "due by 2025년 1월 10일"
     assert "129600000원" in canonical_figures("129.6 million won")
@@ -119,6 +129,15 @@ def test_mkt01_plan_labels_are_not_hallucinations():
         assert halluc["hallucination_count"] <= 3, (judge.name, halluc)
         described = " ".join(c["description"] for c in halluc["hallucinations"])
         assert "출처에 없는 수치" not in described  # no stage, target, age group or frequency counted
+
+
+def test_a_report_plan_by_quarter_and_all_at_once_are_no_unfounded_figures():
+    item = _report_input("pur-01")
+    for judge in offline_jury():
+        halluc = judge.verdict(get_prompt("report_hallucination"), item)
+        unfounded = [c["description"] for c in halluc["hallucinations"] if "출처에 없는 수치" in c["description"]]
+        assert not any("한 번에 모두" in d or "1분기에는" in d for d in unfounded), (judge.name, unfounded)
+        assert all("출처에 없는 수치: " in d for d in unfounded)  # the case names the figure
 
 
 @pytest.mark.parametrize("case_id", ["q013", "q014", "q016", "q019", "q028"])

@@ -253,7 +253,7 @@ class ReportRules:
                     _case("citation_inaccuracy", loc, f"{c['text']} — 인용한 출처와 불일치({why})", 2)
                 )
             elif c["uncited_figure"]:
-                cases.append(_case("unfounded_claims", loc, f"{c['text']} — 출처에 없는 수치", 2))
+                cases.append(_case("unfounded_claims", loc, f"{c['text']} — {c['reasons'][0]}", 2))
         for e in a["exaggerations"]:
             cases.append(
                 _case("exaggeration", f"문장 {e['index']}", f"{e['text']} — 과장 표현 '{e['cue']}'", 1)
