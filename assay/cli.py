@@ -232,19 +232,13 @@ def rerun(
 
 
 def task_runner_for(spec: str) -> Any:
-    """threads (Prefect's default), dask (a local 2-worker cluster) or dask=tcp://host:port."""
-    if spec == "threads":
-        return None
-    if spec == "dask" or spec.startswith("dask="):
-        from prefect_dask import DaskTaskRunner
+    """The task runner ``--runner`` names (``flows/runners.py``); a bad name is a usage error."""
+    from flows.runners import task_runner_for as runner_named
 
-        address = spec.partition("=")[2]
-        if address:
-            return DaskTaskRunner(address=address)
-        return DaskTaskRunner(
-            cluster_kwargs={"n_workers": 2, "threads_per_worker": 2, "processes": True, "dashboard_address": None}
-        )
-    raise typer.BadParameter(f"unknown runner {spec!r}; use threads, dask or dask=ADDRESS", param_hint="--runner")
+    try:
+        return runner_named(spec)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--runner") from None
 
 
 def _start_server_early() -> Any:

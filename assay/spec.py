@@ -342,6 +342,16 @@ class RunSpec(_Strict):
         return self.model_copy(update={"dataset": "", "compare_with": None, "fail_on_regression": False})
 
 
+RUNNER_HELP = "threads, dask (a local 2-worker cluster) or dask=ADDRESS (an existing scheduler)"
+
+
+def check_runner_name(name: str) -> str:
+    """``name`` if it names a task runner; otherwise a ValueError that says which names do."""
+    if name in ("threads", "dask") or (name.startswith("dask=") and len(name) > len("dask=")):
+        return name
+    raise ValueError(f"unknown runner {name!r}; use {RUNNER_HELP}")
+
+
 class RunOptions(_Strict):
     """How a run executes; none of it changes a score, so none of it enters a cache key."""
 
@@ -353,6 +363,11 @@ class RunOptions(_Strict):
         default=DEFAULT_PARTITION_SIZE, ge=1,
         description="cases per partition: a larger dataset is scored partition by partition (never changes results)",
     )
+
+    @field_validator("runner")
+    @classmethod
+    def _known_runner(cls, value: str) -> str:
+        return check_runner_name(value)
 
     def store_url(self) -> str:
         return self.store or str(Path(self.out).resolve())

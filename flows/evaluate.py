@@ -59,6 +59,7 @@ from assay.run_config import fingerprint_dataset  # noqa: E402
 from assay.spec import RunOptions, RunSpec  # noqa: E402
 from assay.suites.registry import get_suite  # noqa: E402
 from flows.recording import StepRunner, describe_error  # noqa: E402
+from flows.runners import runner_in_use  # noqa: E402
 from tasks.common import result_storage  # noqa: E402
 from tasks.steps import (  # noqa: E402
     aggregate_scores,
@@ -75,6 +76,21 @@ from tasks.steps import (  # noqa: E402
 # Partition tasks submitted at once: enough to keep the task runner's workers busy, few enough
 # that memory stays bounded however many partitions a dataset has.
 PARTITIONS_IN_FLIGHT = max(2, 2 * (os.cpu_count() or 1))
+
+
+def with_runner_in_use(options: RunOptions) -> RunOptions:
+    """The options with the task runner this flow run really has, so the manifest records the
+    runner that did the work. A deployment gets its entrypoint's runner (``flows/runners.py``):
+    a runner its parameters ask for that is not that one fails the run before any step."""
+    in_use = runner_in_use(get_run_context().task_runner)
+    if "runner" in options.model_fields_set and options.runner != in_use:
+        raise ValueError(
+            f"options.runner is {options.runner!r} but this flow run's task runner is {in_use!r}: a "
+            "deployment runs on its entrypoint's runner (flows/evaluate.py:evaluate on threads, "
+            "flows/on_dask.py:evaluate_on_dask on Dask, cluster from ASSAY_DASK_RUNNER); "
+            "`assay run --runner` chooses it for a run started by hand"
+        )
+    return options.model_copy(update={"runner": in_use})
 
 
 def new_run_id(suite: str) -> str:
@@ -96,7 +112,7 @@ def evaluate(
     timeline.mark("flow run started")
     install_log_redaction("prefect", "prefect.flow_runs", "prefect.task_runs")
     logger = get_run_logger()
-    options = options or RunOptions()
+    options = with_runner_in_use(options or RunOptions())
     suite = get_suite(spec.suite)
     spec = spec.completed(suite.default_dataset)
     store_url = options.store_url()

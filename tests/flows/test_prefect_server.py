@@ -135,10 +135,24 @@ def test_each_suite_deployment_runs_through_a_worker_and_passes_audit(deployed, 
     assert manifest["status"] == "completed" and manifest["suite"] == deployment["parameters"]["spec"]["suite"]
     assert manifest["prefect"]["flow_run_id"] == flow_run_id
     assert manifest["run_spec"]["jury"]["panel"], "the deployment's open jury was resolved and recorded"
+    on_dask = deployment["entrypoint"].startswith("flows/on_dask.py")
+    assert manifest["options"]["runner"] == ("dask" if on_dask else "threads"), "the runner that did the work"
     audit = subprocess.run(
         [str(BIN / "assay"), "audit", str(out / manifest["run_id"])], capture_output=True, text=True, cwd=ROOT, env=env
     )
     assert audit.returncode == 0 and "audit PASSED" in audit.stdout, audit.stdout + audit.stderr
+
+
+def test_a_deployment_asked_for_a_runner_its_entrypoint_lacks_fails_before_any_step(deployed, tmp_path):
+    """options.runner cannot change a deployment's task runner: asking for Dask on the thread
+    entrypoint fails the flow run with the entrypoint to use, instead of recording a runner
+    that did not run."""
+    out = tmp_path / "runs"
+    flow_run_id = start_deployment(deployed, "rag_qa-nightly", {"options": {"out": str(out), "runner": "dask"}})
+    worker_output = run_worker_once(deployed)
+    assert flow_run_state(deployed, flow_run_id) == "FAILED", worker_output[-4000:]
+    assert "flows/on_dask.py:evaluate_on_dask" in worker_output, worker_output[-4000:]
+    assert not out.exists() or not manifests(out), "no step ran"
 
 
 def test_an_incomplete_deployment_run_is_failed_in_prefect_and_a_retry_reuses_its_steps(deployed, tmp_path):

@@ -113,7 +113,9 @@ def test_every_deployment_in_prefect_yaml_is_a_valid_spec_of_a_registered_suite(
     for deployment in project["deployments"]:
         spec = RunSpec.model_validate(deployment["parameters"]["spec"])
         RunOptions.model_validate(deployment["parameters"].get("options", {}))
-        assert deployment["name"] == f"{spec.suite}-nightly"
+        entrypoint = deployment["entrypoint"]
+        assert entrypoint in ("flows/evaluate.py:evaluate", "flows/on_dask.py:evaluate_on_dask"), entrypoint
+        assert deployment["name"].startswith(f"{spec.suite}-"), deployment["name"]
         suites.add(spec.suite)
     assert suites == {"rag_qa", "report", "memory", "agent", "clinical"}  # every built-in suite is scheduled
 
@@ -132,3 +134,16 @@ def test_cli_rejects_bad_specs_before_any_server_starts(args, message, tmp_path)
     assert result.exit_code == 1, output
     assert message in output and "Traceback" not in output
     assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("name", ["threads", "dask", "dask=tcp://10.0.0.5:8786"])
+def test_run_options_take_the_runners_assay_can_start(name):
+    assert RunOptions(runner=name).runner == name
+
+
+@pytest.mark.parametrize("name", ["thread", "dask=", "ray", ""])
+def test_an_unknown_runner_is_refused_with_the_names_that_work(name):
+    with pytest.raises(ValueError, match=r"unknown runner .*threads, dask .* or dask=ADDRESS"):
+        RunOptions(runner=name)
+    result, output = cli("run", "rag_qa", "--offline", "--runner", name or "''")
+    assert result.exit_code != 0 and "unknown runner" in output

@@ -1,0 +1,39 @@
+"""Task runners by name, and which one a flow run really has.
+
+``assay run --runner`` picks the evaluation flow's task runner when it starts the flow. A
+deployment's flow run gets the runner of its entrypoint instead: ``flows/evaluate.py:evaluate``
+runs on threads and ``flows/on_dask.py:evaluate_on_dask`` on Dask. ``runner_in_use`` names the
+runner a flow run has, so a run records the runner that did the work, never only the one asked for.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assay.spec import check_runner_name
+
+
+def task_runner_for(name: str) -> Any:
+    """The Prefect task runner ``name`` stands for; None for threads (Prefect's default)."""
+    check_runner_name(name)
+    if name == "threads":
+        return None
+    from prefect_dask import DaskTaskRunner
+
+    address = name.partition("=")[2]
+    if address:
+        return DaskTaskRunner(address=address)
+    return DaskTaskRunner(
+        cluster_kwargs={"n_workers": 2, "threads_per_worker": 2, "processes": True, "dashboard_address": None}
+    )
+
+
+def runner_in_use(task_runner: Any) -> str:
+    """The name of the runner a flow run has: threads, dask, dask=ADDRESS, or its class name."""
+    kind = type(task_runner).__name__
+    if kind == "ThreadPoolTaskRunner":
+        return "threads"
+    if kind == "DaskTaskRunner":
+        address = getattr(task_runner, "address", None)
+        return f"dask={address}" if address else "dask"
+    return kind
