@@ -277,7 +277,7 @@ def polarity(text: str) -> int:
 def _polarity(text: str, morphs: tuple[tx.Morph, ...]) -> int:
     count = 0
     for i, m in enumerate(morphs):
-        if m.lemma in tx.NEGATION_LEMMAS and m.tag in {"VX", "VA", "VCN", "MAG"}:
+        if (m.lemma in tx.NEGATION_LEMMAS and m.tag in {"VX", "VA", "VCN", "MAG"}) or _denies(morphs, i):
             following = morphs[i + 1 : i + 3] if m.tag != "MAG" else morphs[i + 2 : i + 4]
             if not any(
                 (f.tag == "EC" and f.lemma in _CONDITIONAL_ENDINGS) or f.tag in _MODIFIER_TAGS for f in following
@@ -290,6 +290,26 @@ def _polarity(text: str, morphs: tuple[tx.Morph, ...]) -> int:
     count += sum(_QUOTED.sub(" ", low).count(p) for p in lx.NEGATION_KO)
     count += len(lx.NEGATION_EN.findall(lx.without_conditions(low)))
     return count % 2
+
+
+# Verbs that tell the reader not to do something ("빨대 사용을 피해야", "흡연은 삼가 주세요",
+# "음주는 자제하세요"): a prohibition, as "하지 않아야" is.
+AVOID_LEMMAS = frozenset({"피하다", "삼가다", "금하다"})
+# Verbs of failing to do something: "-지 말다" after them is a reminder to do it.
+_FAIL_LEMMAS = frozenset({"잊다", "잊어버리다", "놓치다", "빠뜨리다", "빼먹다", "늦다"})
+
+
+def _denies(morphs: tuple[tx.Morph, ...], i: int) -> bool:
+    """A negation Kiwi does not tag as one: the prohibitive "-지 말다" ("내놓지 마세요", not
+    "오늘 말고") and the avoid verbs (피하다, 삼가다, 자제하다)."""
+    m = morphs[i]
+    if m.lemma == "말다" and m.tag == "VX":
+        # "잊지 마세요" (don't forget) tells the reader to do it: two negations
+        return i > 1 and morphs[i - 1].tag == "EC" and morphs[i - 1].lemma == "지" and morphs[i - 2].lemma not in _FAIL_LEMMAS
+    if m.tag == "VV":
+        return m.lemma in AVOID_LEMMAS
+    # 자제하다 is a noun and 하다; 금지 alone is counted with the denying words (NEGATION_KO)
+    return m.tag == "NNG" and m.lemma == "자제" and i + 1 < len(morphs) and morphs[i + 1].tag == "XSV"
 
 
 _QUOTED = re.compile(r"'[^']{1,20}'|\"[^\"]{1,20}\"|‘[^’]{1,20}’|“[^”]{1,20}”|「[^」]{1,20}」")
@@ -314,6 +334,13 @@ class _Clause:
     text: str
     tokens: frozenset[str]
     sign: int
+    # the tokens of the whole segment the clause was cut from (-고/-며 joins): conditions are
+    # read over it, signs per clause
+    scope: frozenset[str] = frozenset()
+
+    @property
+    def wide(self) -> frozenset[str]:
+        return self.scope or self.tokens
 
     def agrees_in_sign(self, other: _Clause) -> bool:
         """Same sign; unless both speak of price, "무료" may be read either way ("앱에서 미리
@@ -333,11 +360,34 @@ def _clauses(text: str) -> tuple[_Clause, ...]:
     if tx.CITATION_RE.search(text):  # offsets would shift where tags are removed
         return tuple(_Clause(c, claim_tokens(c), polarity(c)) for c in tx.segments(text))
     morphs = tx.analyse(text)
+    norm = tx.normalize(text)
     out = []
-    for clause, start, end in tx.segment_spans(text):
-        own = tuple(m for m in morphs if start <= m.start < end)
-        out.append(_Clause(clause, _claim_tokens(clause, own), _polarity(clause, own)))
+    for segment, start, end in tx.segment_spans(text):
+        pieces = _joined_clauses(morphs, start, end)
+        scope = _claim_tokens(segment, tuple(m for m in morphs if start <= m.start < end)) if len(pieces) > 1 else frozenset()
+        for piece_start, piece_end in pieces:
+            clause = norm[piece_start:piece_end].strip()
+            own = tuple(m for m in morphs if piece_start <= m.start < piece_end)
+            if len(clause) >= 2:
+                out.append(_Clause(clause, _claim_tokens(clause, own), _polarity(clause, own), scope))
     return tuple(out)
+
+
+# Connective endings that join two clauses with their own claims ("보관해야 하며 분실 시 배상하지
+# 않습니다", "8시간 금식하고 물은 … 먹일 수 있으며"): each side keeps its own sign. Not before
+# an auxiliary verb ("기다리고 있다", "먹고 싶다": one predicate).
+_CLAUSE_JOINERS = frozenset({"며", "으며", "고"})
+
+
+def _joined_clauses(morphs: tuple[tx.Morph, ...], start: int, end: int) -> list[tuple[int, int]]:
+    """(start, end) of the clauses one segment joins with -며, split after the ending."""
+    cuts = [start]
+    own = [m for m in morphs if start <= m.start < end]
+    for m, nxt in zip(own, own[1:], strict=False):
+        if m.tag == "EC" and m.lemma in _CLAUSE_JOINERS and nxt.tag != "VX":
+            cuts.append(nxt.start)
+    cuts.append(end)
+    return list(zip(cuts, cuts[1:], strict=False))
 
 
 def _reversed_concepts(answer: _Clause, ref: _Clause) -> list[tuple[str, str]]:
@@ -345,11 +395,11 @@ def _reversed_concepts(answer: _Clause, ref: _Clause) -> list[tuple[str, str]]:
     opposite (출국 후 ↔ 출국 전, 이상 ↔ 미만, 무료 ↔ 유료). A clause naming two of one group
     ("7일이 지나기 전에": after and before) is ambiguous and not read as a swap."""
     out = []
-    for concept in answer.tokens:
-        if concept in ref.tokens or lx.opposites(concept) & answer.tokens:
+    for concept in answer.wide:
+        if concept in ref.wide or lx.opposites(concept) & answer.wide:
             continue
         for other in sorted(lx.opposites(concept)):
-            if other in ref.tokens:
+            if other in ref.wide:
                 out.append((concept, other))
     return out
 

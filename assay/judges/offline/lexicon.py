@@ -222,8 +222,9 @@ OPPOSITES: tuple[tuple[str, ...], ...] = (
 )
 
 # Negation cues counted once per clause, besides Kiwi's negation morphemes (않다, 없다, 못,
-# 안, 아니다): prefixes and nouns that deny (불가, 금지, 제외) and English words.
-NEGATION_KO = ("불가", "금지", "불포함", "제외", "미포함", "비대상", *FREE_WORDS_KO)
+# 안, 아니다): prefixes and nouns that deny (불가, 금지, 제외; 금식 = not eating, 금연 = not
+# smoking) and English words.
+NEGATION_KO = ("불가", "금지", "금식", "금연", "불포함", "제외", "미포함", "비대상", *FREE_WORDS_KO)
 NEGATION_EN = re.compile(
     r"\b(?:not|never|no|cannot|can't|don't|doesn't|isn't|aren't|won't|wasn't|weren't|shouldn't|mustn't|"
     r"without|impossible|unable|prohibited|forbidden|neither|nor|none|no longer|" + "|".join(FREE_WORDS_EN) + r")\b",

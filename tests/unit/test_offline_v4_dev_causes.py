@@ -1,0 +1,86 @@
+"""General causes found reading the v4 rows by kind (the sentences here are new, from other
+domains and wordings than the v4 rows): prohibitions Kiwi does not tag as negations (-지 말다,
+피하다, 삼가다, 자제하다, 금식), clauses joined by -고/-며 that carry their own signs, figures
+swapped between subjects named by an entity or by a figure of another kind, a day count turned
+from before to after, and figures written as words (이튿날, 3분의 1, 만 오천 원)."""
+
+from __future__ import annotations
+
+from assay.judges.offline import claims as cl
+from assay.judges.offline import offline_jury
+from assay.judges.prompts import get_prompt
+
+RAG = get_prompt("rag_answer")
+
+
+def verdicts(answer: str, reference: str, question: str) -> list[dict]:
+    item = {"question": question, "generated_answer": answer, "reference_answer": reference}
+    return [judge.verdict(RAG, item) for judge in offline_jury()]
+
+
+def accuracies(answer: str, reference: str, question: str) -> list[float]:
+    return [v["accuracy"] for v in verdicts(answer, reference, question)]
+
+
+# -- prohibitions -----------------------------------------------------------------------------
+
+
+def test_prohibitive_mal_da_is_a_negation_but_not_after_a_verb_of_forgetting():
+    assert cl.polarity("전시실에서는 사진을 찍지 마세요") == 1
+    assert cl.polarity("젖은 손으로 콘센트를 만지지 말고 기다리세요") == 1
+    # "오늘 말고 내일" names the other day; "잊지 마세요" is a reminder to do it
+    assert cl.polarity("오늘 말고 내일 오세요") == 0
+    assert cl.polarity("신분증 챙기는 것 잊지 마세요") == 0
+
+
+def test_avoid_verbs_and_fasting_words_deny():
+    assert cl.polarity("수영 직후에는 사우나 이용을 피해야 합니다") == 1
+    assert cl.polarity("검사 전날 밤에는 음주를 삼가 주세요") == 1
+    assert cl.polarity("운동 당일에는 카페인 섭취를 자제하세요") == 1
+    assert cl.polarity("검사 12시간 전부터 금식합니다") == 1
+    # avoiding it only in a condition states the condition, not the claim
+    assert cl.polarity("붐비는 시간을 피하면 대기 없이 들어갈 수 있습니다") == 0
+
+
+def test_an_answer_allowing_what_the_reference_says_to_avoid_is_caught():
+    q = "염색한 날 머리 감아도 돼요?"
+    ref = "염색 당일에는 샴푸 사용을 피해야 합니다."
+    wrong = "염색 당일에도 샴푸는 쓰셔도 괜찮습니다."
+    right = "염색한 당일엔 샴푸 쓰지 마세요."
+    assert max(accuracies(wrong, ref, q)) <= 2
+    assert any("polarity" in v["feedback"] for v in verdicts(wrong, ref, q))
+    assert min(accuracies(right, ref, q)) >= 4
+
+
+def test_a_prohibition_agrees_with_a_reference_that_says_no_in_other_words():
+    q = "분리수거는 언제 내놓아요?"
+    ref = "월요일부터 목요일 밤 9시 이후에 배출하며, 금요일과 공휴일에는 수거하지 않습니다."
+    answer = "월~목 21:00 이후에 내놓으시고, 금요일이랑 공휴일엔 내놓지 마세요."
+    assert not any(f.rule == "polarity" for f in cl.rag_findings(answer, ref, q))
+
+
+# -- clauses joined by -고 / -며 ----------------------------------------------------------------
+
+
+def test_clauses_joined_by_go_and_myeo_keep_their_own_sign():
+    ref = "여권 사본은 본인이 직접 제출해야 하며 대리 제출은 받지 않습니다."
+    signs = [c.sign for c in cl._clauses(ref)]
+    assert signs == [0, 1]
+    # an auxiliary verb after -고 is one predicate, not two clauses
+    assert len(cl._clauses("서류를 검토하고 있습니다")) == 1
+
+
+def test_an_answer_that_keeps_the_affirmative_half_of_a_joined_reference_is_not_a_denial():
+    q = "세탁 맡긴 옷에 넣어둔 물건 잃어버리면 보상돼요?"
+    ref = "주머니 속 소지품은 고객이 직접 확인해야 하며 분실 시 보상하지 않습니다."
+    answer = "주머니 속 소지품은 고객님이 직접 확인하셔야 하며, 분실 시 보상하지 않습니다."
+    assert not any(f.rule == "polarity" for f in cl.rag_findings(answer, ref, q))
+    assert min(accuracies(answer, ref, q)) >= 4
+
+
+def test_a_step_sequence_split_at_go_is_still_one_condition_scope():
+    # "끄고 … 켭니다": the answer's "끈 뒤" must not read as a swap of the later "켭니다"
+    q = "공유기가 멈추면 어떻게 해요?"
+    ref = "공유기 전원을 끄고 30초 기다린 다음 전원을 다시 켭니다."
+    answer = "전원을 끈 뒤 30초 정도 기다렸다가, 다시 전원을 켜면 됩니다."
+    assert not any(f.rule == "reversed-condition" for f in cl.rag_findings(answer, ref, q))
