@@ -84,3 +84,27 @@ def test_a_step_sequence_split_at_go_is_still_one_condition_scope():
     ref = "공유기 전원을 끄고 30초 기다린 다음 전원을 다시 켭니다."
     answer = "전원을 끈 뒤 30초 정도 기다렸다가, 다시 전원을 켜면 됩니다."
     assert not any(f.rule == "reversed-condition" for f in cl.rag_findings(answer, ref, q))
+
+
+# -- figures swapped between subjects ---------------------------------------------------------
+
+
+def test_figures_swapped_between_two_branches_named_by_the_answer():
+    q = "밤늦게 문 여는 약국이 어디예요?"
+    ref = "중앙점은 밤 11시까지 운영합니다. 역전점은 오후 8시에 문을 닫습니다."
+    swapped = "역전점이 밤 11시까지 하고, 중앙점은 오후 8시에 닫아요."
+    right = "중앙점이 밤 11시까지 하고, 역전점은 오후 8시에 닫아요."
+    found = [f for f in cl.rag_findings(swapped, ref, q) if f.rule == "figure-swap"]
+    assert found and "역전점" in found[0].evidence
+    assert not any(f.rule == "figure-swap" for f in cl.rag_findings(right, ref, q))
+    assert max(accuracies(swapped, ref, q)) <= 1
+
+
+def test_figures_swapped_between_subjects_named_by_a_figure_of_another_kind():
+    q = "수하물 보관료가 크기별로 어떻게 돼요?"
+    ref = "20인치 이하 캐리어는 하루 3,000원, 28인치 이하 캐리어는 하루 5,000원입니다."
+    swapped = "20인치 이하는 하루 5,000원, 28인치 이하는 하루 3,000원이에요."
+    right = "28인치 이하는 하루 5,000원, 20인치 이하는 하루 3,000원이에요."
+    assert any(f.rule == "figure-swap" for f in cl.rag_findings(swapped, ref, q))
+    assert not any(f.rule == "figure-swap" for f in cl.rag_findings(right, ref, q))
+    assert min(accuracies(right, ref, q)) >= 4

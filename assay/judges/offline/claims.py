@@ -479,26 +479,33 @@ def _figure_clauses(text: str) -> list[tuple[_Clause, tuple[tx.Quantity, ...]]]:
 def swap_findings(answer: str, reference: str) -> list[Finding]:
     """Two reference figures swapped between their subjects ("일반석 23kg, 프레스티지석 32kg" →
     "일반석 32kg, 프레스티지석 23kg"). Each answer clause that names exactly one reference clause
-    (by a word no other figure clause of the reference has) and states a figure that clause
-    lacks but another one holds is misplaced; a swap is two such clauses, each with the
-    other's figure. Every figure is "in the reference", so the per-unit figure check cannot
-    see it; a figure merely repeated beside another subject (a total, a rounding) is not a swap."""
+    and states a figure that clause lacks but another one holds is misplaced; a swap is two
+    such clauses, each with the other's figure. A clause names a reference clause by a
+    reference entity only that clause has ("강남점", "성수점"), else by a word no other figure
+    clause has, or by a figure of another kind than the one compared that no other figure clause
+    has ("5kg 이하는 6,000원": 5kg names the clause whose fee is compared). Every figure is "in
+    the reference", so the per-unit figure check cannot see it; a figure merely repeated beside
+    another subject (a total, a rounding) is not a swap."""
     refs = _figure_clauses(reference)
     if len(refs) < 2 or cross_language(answer, reference):
         return []
-    anchors = [_anchors(c) for c, _ in refs]
-    own = [a - frozenset().union(*(b for j, b in enumerate(anchors) if j != i)) for i, a in enumerate(anchors)]
+    flats = [c.text.replace(" ", "") for c, _ in refs]
+    # a word another clause also writes (as a token or inside a longer one) names neither
+    own = [
+        frozenset(w for w in words if not any(w in flat for j, flat in enumerate(flats) if j != i))
+        for i, words in enumerate(_own_words([_anchors(c) for c, _ in refs]))
+    ]
+    own_figures = _own_words([frozenset(figure_token(q) for q in qs) for _, qs in refs])
+    entity_home = _entity_homes(reference, refs)
     misplaced: dict[tuple[int, int], tuple[_Clause, tx.Quantity]] = {}
     for clause, figures in _figure_clauses(answer):
-        named = [i for i, words in enumerate(own) if _names(words, clause)]
-        if len(named) != 1:
-            continue
-        home = named[0]
+        by_entity = {home for entity, home in entity_home.items() if entity in clause.text}
         for q in figures:
-            if any(tx.same_quantity(q, r) for r in refs[home][1]):
+            home = _home(clause, q, own, own_figures, by_entity)
+            if home is None or any(tx.same_quantity(q, r) for r in refs[home][1]):
                 continue
             for j, (_, qs) in enumerate(refs):
-                if j != home and own[j] and any(tx.same_quantity(q, r) for r in qs):
+                if j != home and (own[j] or own_figures[j]) and any(tx.same_quantity(q, r) for r in qs):
                     misplaced.setdefault((home, j), (clause, q))
     for (i, j), (clause, q) in misplaced.items():
         if (j, i) in misplaced:
@@ -512,6 +519,44 @@ def swap_findings(answer: str, reference: str) -> list[Finding]:
                 )
             ]
     return []
+
+
+def _own_words(groups: list[frozenset[str]]) -> list[frozenset[str]]:
+    """Each group without the words any other group has."""
+    return [g - frozenset().union(*(o for j, o in enumerate(groups) if j != i)) for i, g in enumerate(groups)]
+
+
+def _entity_homes(reference: str, refs: list[tuple[_Clause, tuple[tx.Quantity, ...]]]) -> dict[str, int]:
+    """Reference entities (branches, organisations, names) that only one figure clause names."""
+    out = {}
+    for entity in entities(reference):
+        homes = [i for i, (c, _) in enumerate(refs) if entity in c.text]
+        if len(homes) == 1:
+            out[entity] = homes[0]
+    return out
+
+
+def _unit_of_token(token: str) -> str:
+    return re.sub(r"^#[-+\d.e]+", "", token)
+
+
+def _home(
+    clause: _Clause,
+    q: tx.Quantity,
+    own: list[frozenset[str]],
+    own_figures: list[frozenset[str]],
+    by_entity: set[int],
+) -> int | None:
+    """The one reference clause ``clause`` names as the subject of its figure ``q``, or None."""
+    if len(by_entity) == 1:
+        return next(iter(by_entity))
+    named = [i for i in range(len(own)) if _names(own[i], clause)]
+    if not named:  # no word names a subject: a figure of another kind may ("5kg 이하는 …원")
+        unit = _unit_of_token(figure_token(q))
+        named = [
+            i for i in range(len(own)) if any(t in clause.tokens and _unit_of_token(t) != unit for t in own_figures[i])
+        ]
+    return named[0] if len(named) == 1 else None
 
 
 YES_RE = re.compile(r"^\s*(?:네|예|yes)\b|^\s*(?:네|예)[,.]", re.I)
