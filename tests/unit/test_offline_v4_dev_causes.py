@@ -108,3 +108,27 @@ def test_figures_swapped_between_subjects_named_by_a_figure_of_another_kind():
     assert any(f.rule == "figure-swap" for f in cl.rag_findings(swapped, ref, q))
     assert not any(f.rule == "figure-swap" for f in cl.rag_findings(right, ref, q))
     assert min(accuracies(right, ref, q)) >= 4
+
+
+# -- a span of time moved to the other side of its event ----------------------------------------
+
+
+def test_a_span_before_the_event_told_as_after_it_is_a_reversed_condition():
+    q = "정기 점검 신청은 언제까지 해요?"
+    ref = "점검 희망일 5일 전까지 홈페이지로 신청하면 점검 후 결과를 문자로 보내 드립니다."
+    wrong = "점검 희망일이 지난 뒤 5일 이내에 홈페이지로 신청하시면 점검 후 결과를 문자로 받아요."
+    right = "점검 희망일보다 5일 앞서 홈페이지로 신청하시면 돼요."
+    found = [f for f in cl.rag_findings(wrong, ref, q) if f.rule == "reversed-condition"]
+    assert found and "5일 후" in found[0].evidence and "5일 전" in found[0].evidence
+    assert max(accuracies(wrong, ref, q)) <= 2
+    assert not any(f.rule == "reversed-condition" for f in cl.rag_findings(right, ref, q))
+
+
+def test_spans_read_their_side_and_leave_dates_and_other_words_alone():
+    sides = lambda text: [(q.text, side) for q, side, _ in cl._spans(text)]  # noqa: E731
+    assert sides("발급일로부터 7일이 지난 후") == [("7일", "after")]
+    assert sides("출발 2시간 전부터") == [("2시간", "before")]
+    assert sides("2 weeks before the trip") == [("2주", "before")]
+    assert sides("4월 5일 전까지") == []  # a date, not a span
+    assert sides("3일 후회 없이") == []
+    assert sides("3일 전부 환불") == []

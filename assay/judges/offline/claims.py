@@ -17,8 +17,9 @@ cap on accuracy with its evidence, which the rag rules apply after the signal sc
                                 is compared on its own)
     entity-substitution   1     a reference entity is missing and the answer names another
                                 entity of the same kind (…은행, …점, proper noun, Latin name)
-    figure-swap           1     two answer clauses, each naming one reference clause by a word
-                                no other figure clause has, state each other's figures
+    figure-swap           1     two answer clauses, each naming one reference clause (by an
+                                entity or a word no other figure clause has, else by a figure
+                                of another kind: "5kg 이하는"), state each other's figures
                                 ("일반석 32kg, 프레스티지석 23kg" for the reverse)
     key-entity-missing    2     누구/어디/어느/who/which/where questions: the reference's first
                                 entity not in the question is absent from the answer
@@ -28,10 +29,13 @@ cap on accuracy with its evidence, which the rag rules apply after the signal sc
                                 question (``implied_answer``)
     polarity              2     every reference clause an answer clause aligns with best
                                 (shared claim tokens: lexicon concepts, lemmas, figures) has
-                                the other sign (않/없/못/아니/불가/금지/무료, not/cannot/free…;
-                                not inside a condition or a modifier)
+                                the other sign (않/없/못/아니/불가/금지/무료, -지 말다, 피하다/
+                                삼가다/자제하다, not/cannot/free…; not inside a condition or a
+                                modifier); clauses joined by -고/-며 are read one by one
     reversed-condition    2     same sign, but the answer swapped a concept for one of its
-                                exclusive group (전/후, 이상/미만, 평일/주말, 우편/이메일…)
+                                exclusive group (전/후, 이상/미만, 평일/주말, 우편/이메일…);
+                                or put a reference span of time on the other side of its
+                                event ("3일 전까지" → "나간 뒤 3일 이내", ``span_side_findings``)
     no-answer             1     no reference figure, and no sentence (no predicate), or
                                 ≥ 70 % of its words repeat the question, or its words repeat
                                 themselves (≤ 60 % distinct, ≥ 40 % from the question)
@@ -57,6 +61,7 @@ from functools import lru_cache
 
 from assay.judges.offline import lexicon as lx
 from assay.judges.offline import text as tx
+from assay.metrics.figure_forms import canonical_figures
 
 # Entity-like words: a name ending in one of these is an organisation, branch or place.
 ENTITY_SUFFIXES = tuple(
@@ -559,6 +564,48 @@ def _home(
     return named[0] if len(named) == 1 else None
 
 
+# A span of time and the side of its event it lies on: "3일 전까지" (before), "3일이 지난 후",
+# "나간 뒤 3일 이내" (after). Dates ("3월 3일 전") are points, not spans, and are left out.
+_SPAN_RE = re.compile(r"(?<![\d.월])(\d+(?:\.\d+)?)\s*(일|주|개월|년|시간|분)(?![가-힣]*기)")
+_SPAN_BEFORE = re.compile(r"^\s*(?:이|가)?\s*(?:전|이전|앞서|before|prior)(?![화체]|부(?!터))", re.I)
+_SPAN_AFTER = re.compile(r"^\s*(?:이|가|을|를)?\s*(?:후(?![회원보속기])|뒤|이후|지난|지나|경과|after|later)", re.I)
+_AFTER_EVENT = re.compile(r"(?:뒤|후|이후|다음|지나서|after)\s*$", re.I)
+_BEFORE_EVENT = re.compile(r"(?:\s전|이전|before)\s*$", re.I)
+
+
+@lru_cache(maxsize=4096)
+def _spans(text: str) -> tuple[tuple[tx.Quantity, str, str], ...]:
+    """(figure, "before" | "after", as written) for each span of time whose side of its event
+    the text says: by the word after it ("3일 전", "3일이 지난 후") or, for a span with none, by
+    the word before it ("나간 뒤 3일 이내")."""
+    norm = canonical_figures(tx.normalize(text))
+    out = []
+    for m in _SPAN_RE.finditer(norm):
+        if re.search(r"\d\s*월\s*$", norm[: m.start()]):
+            continue  # the day of a date
+        after, before = norm[m.end() : m.end() + 8], norm[max(0, m.start() - 6) : m.start()]
+        side = "before" if _SPAN_BEFORE.match(after) else "after" if _SPAN_AFTER.match(after) else ""
+        if not side:
+            side = "after" if _AFTER_EVENT.search(before) else "before" if _BEFORE_EVENT.search(before) else ""
+        found = tx.quantities(m.group(0))
+        if side and found:
+            out.append((found[0], side, f"{found[0].text} {'전' if side == 'before' else '후'}"))
+    return tuple(out)
+
+
+def span_side_findings(answer: str, reference: str) -> list[Finding]:
+    """A span of time the reference puts before its event ("이사 3일 전까지") that the answer
+    puts after it ("이사 나간 뒤 3일 이내"), or the other way round: a reversed condition
+    the concepts cannot see when the reference says 후 elsewhere ("검침 후 정산")."""
+    ref = _spans(reference)
+    for q, side, written in _spans(answer):
+        sides = {s for r, s, _ in ref if tx.same_quantity(q, r)}
+        if sides and side not in sides:
+            ref_written = next(w for r, s, w in ref if tx.same_quantity(q, r))
+            return [Finding("reversed-condition", 2, f"기간의 앞뒤가 참조와 반대: 답변 '{written}' ↔ 참조 '{ref_written}'")]
+    return []
+
+
 YES_RE = re.compile(r"^\s*(?:네|예|yes)\b|^\s*(?:네|예)[,.]", re.I)
 NO_RE = re.compile(r"^\s*(?:아니요|아뇨|아니오|no)\b|^\s*(?:아니요|아뇨)[,.]", re.I)
 
@@ -668,6 +715,7 @@ def rag_findings(answer: str, reference: str, question: str) -> tuple[Finding, .
     found += swap_findings(answer, reference)
     found += yes_no_findings(answer, reference, question)
     found += polarity_findings(answer, reference, question)
+    found += span_side_findings(answer, reference)
     found += no_answer_findings(answer, reference, question)
     return tuple(sorted(found, key=lambda f: f.cap))
 
