@@ -9,6 +9,7 @@ from __future__ import annotations
 from assay.judges.offline import claims as cl
 from assay.judges.offline import offline_jury
 from assay.judges.prompts import get_prompt
+from assay.metrics.quantities import quantities, same_quantity
 
 RAG = get_prompt("rag_answer")
 
@@ -132,3 +133,41 @@ def test_spans_read_their_side_and_leave_dates_and_other_words_alone():
     assert sides("4월 5일 전까지") == []  # a date, not a span
     assert sides("3일 후회 없이") == []
     assert sides("3일 전부 환불") == []
+
+
+# -- figures written as words -------------------------------------------------------------------
+
+
+def _texts(text: str) -> list[str]:
+    return [q.text for q in quantities(text)]
+
+
+def test_next_day_and_day_before_are_a_one_day_span_unless_they_date_a_clock_time():
+    assert same_quantity(quantities("신청 이튿날 처리됩니다")[0], quantities("신청 하루 뒤 처리")[0])
+    assert same_quantity(quantities("익일 발송")[0], quantities("다음 날 발송")[0])
+    assert _texts("행사 전날 마감") == ["1일"]
+    # "다음 날 6시" dates the clock time: no extra span
+    assert _texts("밤 10시부터 다음 날 6시까지") == ["22시", "6시"]
+
+
+def test_a_next_day_answer_for_a_three_day_wait_is_a_wrong_figure():
+    q = "필기시험 떨어지면 언제 다시 볼 수 있어요?"
+    ref = "불합격일로부터 7일이 지난 후 다시 응시할 수 있습니다."
+    found = cl.rag_findings("떨어진 다음 날 바로 다시 보실 수 있어요.", ref, q)
+    assert any(f.rule == "figure-substitution" for f in found)
+
+
+def test_fractions_compare_as_percentages_in_korean_english_and_slashes():
+    assert same_quantity(quantities("요금의 4분의 1")[0], quantities("요금의 25%")[0])
+    assert same_quantity(quantities("보증금의 1/5을 공제")[0], quantities("one fifth of the deposit")[0])
+    assert same_quantity(quantities("기간의 2/3가 지나면")[0], quantities("two-thirds of the term")[0])
+    # a progress count is no fraction
+    assert all(q.unit != "%" for q in quantities("3/5 완료"))
+
+
+def test_sino_korean_amounts_before_won():
+    assert _texts("입장료는 만 이천 원이에요") == ["12000원"]
+    assert _texts("주차는 30분마다 오백 원씩") == ["30분", "500원"]
+    assert _texts("인천 원정 경기") == []
+    # 만 before an age is "full", not ten thousand
+    assert [q.value for q in quantities("만 7세 이상")] == [7]
