@@ -27,6 +27,7 @@ it is:
     다음 날, 이튿날, 익일; 전날                       1일 후; 1일 전
     5분의 1, 1/3이 지나기 전, two-thirds          20%, 33.3333%, 66.6667%
     만 오천 원, 삼천 원                             15000원, 3000원
+    8킬로, 8킬로그램; 5킬로미터                        8kg; 5km
     ==========================================  ===========================
 
 Durations in different units compare through ``UNIT_FACTORS`` (2주 = 14일, 1년 = 12개월,
@@ -68,6 +69,11 @@ _EN_UNIT_WORDS = (
     (r"minutes?|mins?", "분"), (r"percent|per\s*cent", "%"), (r"people|persons?|employees|staff|members", "명"),
     (r"times", "회"), (r"cases", "건"), (r"won|KRW", "원"), (r"dollars?|USD", "달러"),
 )
+# Metric units written in Hangul: "8킬로" = 8kg, "5킬로미터" = 5km.
+_HANGUL_KM = re.compile(r"(\d)\s*킬로미터")
+_HANGUL_KG = re.compile(r"(\d)\s*(?:킬로그램|킬로)")
+# "groups of 10", "a party of 6": a count of people.
+_EN_GROUP = re.compile(r"\b(groups?|parties|party|teams?)\s+of\s+(\d+)\b(?!\s*(?:people|persons?|members))", re.I)
 _EN_UNIT_RE = re.compile(
     r"(\d+(?:\.\d+)?)\s*(?:(?:working|business|calendar)\s+)?(" + "|".join(p for p, _ in _EN_UNIT_WORDS) + r")\b",
     re.I,
@@ -197,6 +203,8 @@ def canonical_figures(text: str) -> str:
     out = _HALF_HOUR.sub(lambda m: f"{m.group(1)}시 30분", out)
     out = _HOURS_MINUTES.sub(lambda m: f"{int(m.group(1)) * 60 + (int(m.group(2)) if m.group(2) else 30)}분", out)
     out = _NATIVE_DAY_RE.sub(lambda m: f"{_NATIVE_DAYS[m.group(1)]}일", out)
+    if "킬로" in out:
+        out = _HANGUL_KG.sub(r"\1kg", _HANGUL_KM.sub(r"\1km", out))
     out = _NEXT_DAY.sub("1일 후", out)
     out = _DAY_BEFORE.sub("1일 전", out)
     out = _KO_FRACTION.sub(lambda m: _percent(int(m.group(2)), int(m.group(1))), out)
@@ -214,6 +222,7 @@ def canonical_figures(text: str) -> str:
         out = _EN_NUM_WORD_RE.sub(lambda m: f"{_EN_NUMS[m.group(1).lower()]} ", out)
         out = _EN_ONCE.sub(lambda m: "1회" if m.group(1).lower() == "once" else "2회", out)
         out = _EN_COUNT_WORD.sub(lambda m: f"{_EN_NUMS[m.group(1).lower()]} ", out)
+        out = _EN_GROUP.sub(lambda m: f"{m.group(1)} of {m.group(2)}명", out)
         out = _EN_UNIT_RE.sub(_en_unit, out)
     out = _EN_HOURS_DECIMAL.sub(lambda m: f"{_num(float(m.group(1)) * 60)}분", out)
     return out

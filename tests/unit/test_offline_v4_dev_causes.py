@@ -171,3 +171,29 @@ def test_sino_korean_amounts_before_won():
     assert _texts("인천 원정 경기") == []
     # 만 before an age is "full", not ten thousand
     assert [q.value for q in quantities("만 7세 이상")] == [7]
+
+
+def test_counted_people_are_not_a_percentage_and_hangul_units_are_units():
+    assert not same_quantity(quantities("15인 이상")[0], quantities("15% 할인")[0])
+    assert same_quantity(quantities("15인 이상")[0], quantities("15명 이상")[0])
+    assert same_quantity(quantities("a party of 15 or more")[0], quantities("15인 이상")[0])
+    assert _texts("3킬로짜리 상자") == ["3kg"]
+    assert same_quantity(quantities("2킬로미터")[0], quantities("2km")[0])
+
+
+def test_an_english_answer_with_the_wrong_group_size_is_a_wrong_figure():
+    q = "Do tour groups get a discount?"
+    ref = "15인 이상 단체는 입장료의 10%를 할인받습니다."
+    wrong = "Yes, groups of 8 or more get 10% off the admission fee."
+    assert any(f.rule == "figure-substitution" for f in cl.rag_findings(wrong, ref, q))
+
+
+# -- yes/no about paying --------------------------------------------------------------------------
+
+
+def test_no_to_must_i_pay_agrees_with_a_reference_that_says_free():
+    q = "방문객 주차장도 돈 내야 해요?"
+    ref = "방문객 주차장은 무료입니다."
+    assert cl.implied_answer(q, ref)[0] == "no"
+    assert not any(f.rule == "yes-no" for f in cl.rag_findings("아니요, 방문객 주차장은 무료예요.", ref, q))
+    assert any(f.rule == "yes-no" for f in cl.rag_findings("네, 주차비를 내셔야 해요.", ref, q))

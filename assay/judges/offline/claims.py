@@ -331,7 +331,8 @@ def _free_parity(text: str) -> int:
 
 
 # Concepts that say a clause is about price: only then is "무료" a sign to compare.
-PRICE_CONCEPTS = frozenset({"free", "paid", "fee", "penalty", "discount"})
+# Paying ("돈 내야 돼요?") speaks of price as much as a fee does.
+PRICE_CONCEPTS = frozenset({"free", "paid", "fee", "penalty", "discount", "pay"})
 
 
 @dataclass(frozen=True)
