@@ -197,3 +197,25 @@ def test_no_to_must_i_pay_agrees_with_a_reference_that_says_free():
     assert cl.implied_answer(q, ref)[0] == "no"
     assert not any(f.rule == "yes-no" for f in cl.rag_findings("아니요, 방문객 주차장은 무료예요.", ref, q))
     assert any(f.rule == "yes-no" for f in cl.rag_findings("네, 주차비를 내셔야 해요.", ref, q))
+
+
+# -- English answers ----------------------------------------------------------------------------
+
+
+def test_an_english_answer_with_every_reference_figure_and_no_contradiction_is_credited():
+    q = "스터디 카페 사물함은 얼마예요?"
+    ref = "사물함은 월 12,000원이고, 분실 시 열쇠 재발급 비용은 5,000원입니다."
+    answer = "Lockers cost 12,000 won a month, and replacing a lost key is 5,000 won."
+    found = verdicts(answer, ref, q)
+    assert min(v["accuracy"] for v in found) >= 4
+    assert all("수치·고유명이 모두 있고" in v["feedback"] for v in found)
+    # a wrong figure is still a finding
+    assert max(accuracies("Lockers cost 15,000 won a month; a lost key is 5,000 won.", ref, q)) <= 1
+
+
+def test_recycling_steps_compare_across_languages():
+    q = "How do I recycle glass jars?"
+    ref = "내용물을 비우고 물로 헹군 뒤 뚜껑과 라벨을 떼어 유리병 수거함에 배출합니다."
+    answer = "Empty the jar, rinse it with water, take off the lid and the label, and put it out in the glass bin."
+    share, size = cl.meaning_coverage(answer, ref, q, cross_language=True)
+    assert size and share >= 0.6  # empty, rinse, lid, label, take off, put out
