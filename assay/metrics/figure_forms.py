@@ -24,6 +24,10 @@ it is:
     once, twice (a count: "extended once",      1회, 2회
     "twice a year")
     two bags, one coupon (a counted noun)       2 bags, 1 coupon (as 2개, 1장 without unit)
+    다음 날, 이튿날, 익일; 전날                       1일 후; 1일 전
+    5분의 1, 1/3이 지나기 전, two-thirds          20%, 33.3333%, 66.6667%
+    만 오천 원, 삼천 원                             15000원, 3000원
+    8킬로, 8킬로그램; 5킬로미터                        8kg; 5km
     ==========================================  ===========================
 
 Durations in different units compare through ``UNIT_FACTORS`` (2주 = 14일, 1년 = 12개월,
@@ -65,6 +69,11 @@ _EN_UNIT_WORDS = (
     (r"minutes?|mins?", "분"), (r"percent|per\s*cent", "%"), (r"people|persons?|employees|staff|members", "명"),
     (r"times", "회"), (r"cases", "건"), (r"won|KRW", "원"), (r"dollars?|USD", "달러"),
 )
+# Metric units written in Hangul: "8킬로" = 8kg, "5킬로미터" = 5km.
+_HANGUL_KM = re.compile(r"(\d)\s*킬로미터")
+_HANGUL_KG = re.compile(r"(\d)\s*(?:킬로그램|킬로)")
+# "groups of 10", "a party of 6": a count of people.
+_EN_GROUP = re.compile(r"\b(groups?|parties|party|teams?)\s+of\s+(\d+)\b(?!\s*(?:people|persons?|members))", re.I)
 _EN_UNIT_RE = re.compile(
     r"(\d+(?:\.\d+)?)\s*(?:(?:working|business|calendar)\s+)?(" + "|".join(p for p, _ in _EN_UNIT_WORDS) + r")\b",
     re.I,
@@ -101,6 +110,25 @@ _NATIVE_COUNT_RE = re.compile(
 _HOUR_RANGE = re.compile(r"(?<![\d.])(\d{1,2})시(\s*(?:부터|~|-|–|에서)\s*)(\d{1,2})시(?!간)")
 # "한 번에 두 명" = 1회 2명; 건당/회당 (per occurrence) say the same: "건당 3,000원" = "한 번에 3천 원"
 _ONCE_AT_A_TIME = re.compile(r"(?<![가-힣\d])(?:한\s*번에|건당|회당|1\s*회당|1\s*건당)")
+# The day after / before an event, a span of one day: "다음 날 도착" = "하루 뒤 도착"; before
+# a clock time ("다음 날 7시", "익일 07:00") it only dates the time, and stays.
+_CLOCK_NEXT = r"(?!\s*(?:오전|오후|새벽|아침|저녁|밤|낮|\d))"
+_NEXT_DAY = re.compile(r"(?<![가-힣])(?:이튿날|익일|다음\s*날)" + _CLOCK_NEXT)
+_DAY_BEFORE = re.compile(r"(?<![가-힣])전날" + _CLOCK_NEXT)
+# Fractions as the percentages they are: "5분의 1" = 20 %, "two-thirds" = 2/3; "1/3" only
+# before a particle or a word of passing ("1/3이 지나기 전", "1/2을 환불"), since "3/5 완료"
+# counts steps.
+_KO_FRACTION = re.compile(r"(\d+)\s*분의\s*(\d+)")
+_SLASH_FRACTION = re.compile(
+    r"(?<![\d/.:])([1-9])\s*/\s*([2-9]|10)(?![\d/])(?=\s*(?:을|를|이|가|은|는|의|만|까지|씩|로|경과|지나|지난|이상|이하|미만|초과))"
+)
+_EN_FRACTIONS = {"third": 3, "thirds": 3, "fifth": 5, "fifths": 5, "tenth": 10, "tenths": 10}
+_EN_FRACTION = re.compile(r"\b(one|a|two|three|four)[\s-]+(" + "|".join(_EN_FRACTIONS) + r")\b", re.I)
+# Sino-Korean amounts written out before 원: "만 오천 원" = 15,000원, "삼천 원" = 3,000원.
+_SINO = {"일": 1, "이": 2, "삼": 3, "사": 4, "오": 5, "육": 6, "칠": 7, "팔": 8, "구": 9}
+_SINO_AMOUNT = re.compile(
+    r"(?<![가-힣\d])(?:([일이삼사오육칠팔구]?)만)?\s*(?:([일이삼사오육칠팔구]?)천)?\s*(?:([일이삼사오육칠팔구]?)백)?\s*원(?=$|[^가-힣]|씩|이|을|은|의|에|으로|까지|부터|만|짜리|정도|가량|입니다|이에요|예요|이고|이며)"
+)
 _MAGNITUDES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 _LATIN_WORD = re.compile(r"[A-Za-z]")
 # "once"/"twice" as a count (before a pause, a period or a limit word); "once you apply" is
@@ -175,9 +203,18 @@ def canonical_figures(text: str) -> str:
     out = _HALF_HOUR.sub(lambda m: f"{m.group(1)}시 30분", out)
     out = _HOURS_MINUTES.sub(lambda m: f"{int(m.group(1)) * 60 + (int(m.group(2)) if m.group(2) else 30)}분", out)
     out = _NATIVE_DAY_RE.sub(lambda m: f"{_NATIVE_DAYS[m.group(1)]}일", out)
+    if "킬로" in out:
+        out = _HANGUL_KG.sub(r"\1kg", _HANGUL_KM.sub(r"\1km", out))
+    out = _NEXT_DAY.sub("1일 후", out)
+    out = _DAY_BEFORE.sub("1일 전", out)
+    out = _KO_FRACTION.sub(lambda m: _percent(int(m.group(2)), int(m.group(1))), out)
+    out = _SLASH_FRACTION.sub(lambda m: _percent(int(m.group(1)), int(m.group(2))), out)
+    if "원" in out:
+        out = _SINO_AMOUNT.sub(_sino_amount, out)
     out = _ONCE_AT_A_TIME.sub("1회에", out)
     out = _NATIVE_COUNT_RE.sub(_native_count, out)
     if english:
+        out = _EN_FRACTION.sub(lambda m: _percent(_EN_NUMS.get(m.group(1).lower(), 1), _EN_FRACTIONS[m.group(2).lower()]), out)
         out = _EN_MAGNITUDE.sub(lambda m: _num(float(m.group(1)) * _MAGNITUDES[m.group(2).lower()]), out)
     out = _MONEY_PREFIX.sub(lambda m: m.group(1).replace(",", "") + "원", out)
     out = _DOLLAR_PREFIX.sub(lambda m: m.group(1).replace(",", "") + "달러", out)
@@ -185,9 +222,26 @@ def canonical_figures(text: str) -> str:
         out = _EN_NUM_WORD_RE.sub(lambda m: f"{_EN_NUMS[m.group(1).lower()]} ", out)
         out = _EN_ONCE.sub(lambda m: "1회" if m.group(1).lower() == "once" else "2회", out)
         out = _EN_COUNT_WORD.sub(lambda m: f"{_EN_NUMS[m.group(1).lower()]} ", out)
+        out = _EN_GROUP.sub(lambda m: f"{m.group(1)} of {m.group(2)}명", out)
         out = _EN_UNIT_RE.sub(_en_unit, out)
     out = _EN_HOURS_DECIMAL.sub(lambda m: f"{_num(float(m.group(1)) * 60)}분", out)
     return out
+
+
+def _percent(numerator: int, denominator: int) -> str:
+    if not 0 < numerator < denominator:
+        return f"{numerator}/{denominator}"
+    return f"{_num(round(100 * numerator / denominator, 4))}%"
+
+
+def _sino_amount(m: re.Match[str]) -> str:
+    if m.group(1) is None and m.group(2) is None and m.group(3) is None:
+        return m.group(0)
+    value = sum(
+        (_SINO.get(digit, 1) if digit is not None else 0) * scale
+        for digit, scale in ((m.group(1), 10000), (m.group(2), 1000), (m.group(3), 100))
+    )
+    return f"{value}원"
 
 
 def _afternoon_end(m: re.Match[str]) -> str:
@@ -214,7 +268,7 @@ def _en_unit(m: re.Match[str]) -> str:
 
 
 _WORD_FIGURE_RE = re.compile(
-    "|".join(_NATIVE_DAYS) + r"|정오|자정|한\s*번에|건당|회당|(?:" + "|".join(_NATIVE_NUMS) + r")\s+(?:" + "|".join(_NATIVE_COUNTERS) + ")"
+    "|".join(_NATIVE_DAYS) + r"|정오|자정|이튿날|익일|다음\s*날|전날|분의|[만천백]\s*원|\b(?:third|fifth|tenth)s?\b|한\s*번에|건당|회당|(?:" + "|".join(_NATIVE_NUMS) + r")\s+(?:" + "|".join(_NATIVE_COUNTERS) + ")"
     + r"|\b(?:" + "|".join(_EN_NUMS) + r")\s|\b(?:once|twice)\b",
     re.I,
 )

@@ -140,8 +140,8 @@ def _counter(text: str, end: int) -> str:
     return _COUNTER_ALIASES.get(word, word)
 
 
-# Counters that count the same thing: an age in 살 or 세.
-_COUNTER_ALIASES = {"살": "세"}
+# Counters that count the same thing: an age in 살 or 세, people in 인 or 명.
+_COUNTER_ALIASES = {"살": "세", "인": "명"}
 
 
 # Figures that are no claim: emphasis ("하루라도 늦으면", "1분이라도" = even a day late), idioms
@@ -225,6 +225,8 @@ def same_quantity(a: Quantity, b: Quantity) -> bool:
     compare across units (2주 = 14일, 1년 = 12개월, 1시간 = 60분)."""
     if not a.unit and not b.unit and a.counter and b.counter and a.counter != b.counter:
         return False  # 2층 is not 2권
+    if bool(a.unit) != bool(b.unit) and (a.counter or b.counter) and (a.counter or b.counter) != (a.unit or b.unit):
+        return False  # 20인 (people) is not 20%; a bare 20 may still be either
     if a.unit and b.unit and a.unit != b.unit:
         a, b = _in_smaller_unit(a), _in_smaller_unit(b)
         if {a.unit, b.unit} == {"개월", "일"}:

@@ -75,7 +75,7 @@ def test_equal_values_compare_equal_in_any_writing(a: str, b: str):
 def test_values_that_differ_still_differ():
     assert not same_quantity(quantities("2주")[0], quantities("10일")[0])
     assert not same_quantity(quantities("오전 8시")[0], quantities("20:00")[0])
-    assert quantities("1/3 이상")[0].unit == ""  # a fraction is not a date
+    assert quantities("1/3 이상")[0].unit == "%"  # a fraction is not a date: a share (33.3 %)
     assert canonical_figures("두 번째 창구") == "두 번째 창구"  # an ordinal is not a count
 
 

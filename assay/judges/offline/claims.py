@@ -17,8 +17,9 @@ cap on accuracy with its evidence, which the rag rules apply after the signal sc
                                 is compared on its own)
     entity-substitution   1     a reference entity is missing and the answer names another
                                 entity of the same kind (…은행, …점, proper noun, Latin name)
-    figure-swap           1     two answer clauses, each naming one reference clause by a word
-                                no other figure clause has, state each other's figures
+    figure-swap           1     two answer clauses, each naming one reference clause (by an
+                                entity or a word no other figure clause has, else by a figure
+                                of another kind: "5kg 이하는"), state each other's figures
                                 ("일반석 32kg, 프레스티지석 23kg" for the reverse)
     key-entity-missing    2     누구/어디/어느/who/which/where questions: the reference's first
                                 entity not in the question is absent from the answer
@@ -28,10 +29,13 @@ cap on accuracy with its evidence, which the rag rules apply after the signal sc
                                 question (``implied_answer``)
     polarity              2     every reference clause an answer clause aligns with best
                                 (shared claim tokens: lexicon concepts, lemmas, figures) has
-                                the other sign (않/없/못/아니/불가/금지/무료, not/cannot/free…;
-                                not inside a condition or a modifier)
+                                the other sign (않/없/못/아니/불가/금지/무료, -지 말다, 피하다/
+                                삼가다/자제하다, not/cannot/free…; not inside a condition or a
+                                modifier); clauses joined by -고/-며 are read one by one
     reversed-condition    2     same sign, but the answer swapped a concept for one of its
-                                exclusive group (전/후, 이상/미만, 평일/주말, 우편/이메일…)
+                                exclusive group (전/후, 이상/미만, 평일/주말, 우편/이메일…);
+                                or put a reference span of time on the other side of its
+                                event ("3일 전까지" → "나간 뒤 3일 이내", ``span_side_findings``)
     no-answer             1     no reference figure, and no sentence (no predicate), or
                                 ≥ 70 % of its words repeat the question, or its words repeat
                                 themselves (≤ 60 % distinct, ≥ 40 % from the question)
@@ -57,6 +61,7 @@ from functools import lru_cache
 
 from assay.judges.offline import lexicon as lx
 from assay.judges.offline import text as tx
+from assay.metrics.figure_forms import canonical_figures
 
 # Entity-like words: a name ending in one of these is an organisation, branch or place.
 ENTITY_SUFFIXES = tuple(
@@ -277,7 +282,7 @@ def polarity(text: str) -> int:
 def _polarity(text: str, morphs: tuple[tx.Morph, ...]) -> int:
     count = 0
     for i, m in enumerate(morphs):
-        if m.lemma in tx.NEGATION_LEMMAS and m.tag in {"VX", "VA", "VCN", "MAG"}:
+        if (m.lemma in tx.NEGATION_LEMMAS and m.tag in {"VX", "VA", "VCN", "MAG"}) or _denies(morphs, i):
             following = morphs[i + 1 : i + 3] if m.tag != "MAG" else morphs[i + 2 : i + 4]
             if not any(
                 (f.tag == "EC" and f.lemma in _CONDITIONAL_ENDINGS) or f.tag in _MODIFIER_TAGS for f in following
@@ -290,6 +295,26 @@ def _polarity(text: str, morphs: tuple[tx.Morph, ...]) -> int:
     count += sum(_QUOTED.sub(" ", low).count(p) for p in lx.NEGATION_KO)
     count += len(lx.NEGATION_EN.findall(lx.without_conditions(low)))
     return count % 2
+
+
+# Verbs that tell the reader not to do something ("빨대 사용을 피해야", "흡연은 삼가 주세요",
+# "음주는 자제하세요"): a prohibition, as "하지 않아야" is.
+AVOID_LEMMAS = frozenset({"피하다", "삼가다", "금하다"})
+# Verbs of failing to do something: "-지 말다" after them is a reminder to do it.
+_FAIL_LEMMAS = frozenset({"잊다", "잊어버리다", "놓치다", "빠뜨리다", "빼먹다", "늦다"})
+
+
+def _denies(morphs: tuple[tx.Morph, ...], i: int) -> bool:
+    """A negation Kiwi does not tag as one: the prohibitive "-지 말다" ("내놓지 마세요", not
+    "오늘 말고") and the avoid verbs (피하다, 삼가다, 자제하다)."""
+    m = morphs[i]
+    if m.lemma == "말다" and m.tag == "VX":
+        # "잊지 마세요" (don't forget) tells the reader to do it: two negations
+        return i > 1 and morphs[i - 1].tag == "EC" and morphs[i - 1].lemma == "지" and morphs[i - 2].lemma not in _FAIL_LEMMAS
+    if m.tag == "VV":
+        return m.lemma in AVOID_LEMMAS
+    # 자제하다 is a noun and 하다; 금지 alone is counted with the denying words (NEGATION_KO)
+    return m.tag == "NNG" and m.lemma == "자제" and i + 1 < len(morphs) and morphs[i + 1].tag == "XSV"
 
 
 _QUOTED = re.compile(r"'[^']{1,20}'|\"[^\"]{1,20}\"|‘[^’]{1,20}’|“[^”]{1,20}”|「[^」]{1,20}」")
@@ -306,7 +331,8 @@ def _free_parity(text: str) -> int:
 
 
 # Concepts that say a clause is about price: only then is "무료" a sign to compare.
-PRICE_CONCEPTS = frozenset({"free", "paid", "fee", "penalty", "discount"})
+# Paying ("돈 내야 돼요?") speaks of price as much as a fee does.
+PRICE_CONCEPTS = frozenset({"free", "paid", "fee", "penalty", "discount", "pay"})
 
 
 @dataclass(frozen=True)
@@ -314,6 +340,13 @@ class _Clause:
     text: str
     tokens: frozenset[str]
     sign: int
+    # the tokens of the whole segment the clause was cut from (-고/-며 joins): conditions are
+    # read over it, signs per clause
+    scope: frozenset[str] = frozenset()
+
+    @property
+    def wide(self) -> frozenset[str]:
+        return self.scope or self.tokens
 
     def agrees_in_sign(self, other: _Clause) -> bool:
         """Same sign; unless both speak of price, "무료" may be read either way ("앱에서 미리
@@ -333,11 +366,34 @@ def _clauses(text: str) -> tuple[_Clause, ...]:
     if tx.CITATION_RE.search(text):  # offsets would shift where tags are removed
         return tuple(_Clause(c, claim_tokens(c), polarity(c)) for c in tx.segments(text))
     morphs = tx.analyse(text)
+    norm = tx.normalize(text)
     out = []
-    for clause, start, end in tx.segment_spans(text):
-        own = tuple(m for m in morphs if start <= m.start < end)
-        out.append(_Clause(clause, _claim_tokens(clause, own), _polarity(clause, own)))
+    for segment, start, end in tx.segment_spans(text):
+        pieces = _joined_clauses(morphs, start, end)
+        scope = _claim_tokens(segment, tuple(m for m in morphs if start <= m.start < end)) if len(pieces) > 1 else frozenset()
+        for piece_start, piece_end in pieces:
+            clause = norm[piece_start:piece_end].strip()
+            own = tuple(m for m in morphs if piece_start <= m.start < piece_end)
+            if len(clause) >= 2:
+                out.append(_Clause(clause, _claim_tokens(clause, own), _polarity(clause, own), scope))
     return tuple(out)
+
+
+# Connective endings that join two clauses with their own claims ("보관해야 하며 분실 시 배상하지
+# 않습니다", "8시간 금식하고 물은 … 먹일 수 있으며"): each side keeps its own sign. Not before
+# an auxiliary verb ("기다리고 있다", "먹고 싶다": one predicate).
+_CLAUSE_JOINERS = frozenset({"며", "으며", "고"})
+
+
+def _joined_clauses(morphs: tuple[tx.Morph, ...], start: int, end: int) -> list[tuple[int, int]]:
+    """(start, end) of the clauses one segment joins with -며, split after the ending."""
+    cuts = [start]
+    own = [m for m in morphs if start <= m.start < end]
+    for m, nxt in zip(own, own[1:], strict=False):
+        if m.tag == "EC" and m.lemma in _CLAUSE_JOINERS and nxt.tag != "VX":
+            cuts.append(nxt.start)
+    cuts.append(end)
+    return list(zip(cuts, cuts[1:], strict=False))
 
 
 def _reversed_concepts(answer: _Clause, ref: _Clause) -> list[tuple[str, str]]:
@@ -345,11 +401,11 @@ def _reversed_concepts(answer: _Clause, ref: _Clause) -> list[tuple[str, str]]:
     opposite (출국 후 ↔ 출국 전, 이상 ↔ 미만, 무료 ↔ 유료). A clause naming two of one group
     ("7일이 지나기 전에": after and before) is ambiguous and not read as a swap."""
     out = []
-    for concept in answer.tokens:
-        if concept in ref.tokens or lx.opposites(concept) & answer.tokens:
+    for concept in answer.wide:
+        if concept in ref.wide or lx.opposites(concept) & answer.wide:
             continue
         for other in sorted(lx.opposites(concept)):
-            if other in ref.tokens:
+            if other in ref.wide:
                 out.append((concept, other))
     return out
 
@@ -429,26 +485,33 @@ def _figure_clauses(text: str) -> list[tuple[_Clause, tuple[tx.Quantity, ...]]]:
 def swap_findings(answer: str, reference: str) -> list[Finding]:
     """Two reference figures swapped between their subjects ("일반석 23kg, 프레스티지석 32kg" →
     "일반석 32kg, 프레스티지석 23kg"). Each answer clause that names exactly one reference clause
-    (by a word no other figure clause of the reference has) and states a figure that clause
-    lacks but another one holds is misplaced; a swap is two such clauses, each with the
-    other's figure. Every figure is "in the reference", so the per-unit figure check cannot
-    see it; a figure merely repeated beside another subject (a total, a rounding) is not a swap."""
+    and states a figure that clause lacks but another one holds is misplaced; a swap is two
+    such clauses, each with the other's figure. A clause names a reference clause by a
+    reference entity only that clause has ("강남점", "성수점"), else by a word no other figure
+    clause has, or by a figure of another kind than the one compared that no other figure clause
+    has ("5kg 이하는 6,000원": 5kg names the clause whose fee is compared). Every figure is "in
+    the reference", so the per-unit figure check cannot see it; a figure merely repeated beside
+    another subject (a total, a rounding) is not a swap."""
     refs = _figure_clauses(reference)
     if len(refs) < 2 or cross_language(answer, reference):
         return []
-    anchors = [_anchors(c) for c, _ in refs]
-    own = [a - frozenset().union(*(b for j, b in enumerate(anchors) if j != i)) for i, a in enumerate(anchors)]
+    flats = [c.text.replace(" ", "") for c, _ in refs]
+    # a word another clause also writes (as a token or inside a longer one) names neither
+    own = [
+        frozenset(w for w in words if not any(w in flat for j, flat in enumerate(flats) if j != i))
+        for i, words in enumerate(_own_words([_anchors(c) for c, _ in refs]))
+    ]
+    own_figures = _own_words([frozenset(figure_token(q) for q in qs) for _, qs in refs])
+    entity_home = _entity_homes(reference, refs)
     misplaced: dict[tuple[int, int], tuple[_Clause, tx.Quantity]] = {}
     for clause, figures in _figure_clauses(answer):
-        named = [i for i, words in enumerate(own) if _names(words, clause)]
-        if len(named) != 1:
-            continue
-        home = named[0]
+        by_entity = {home for entity, home in entity_home.items() if entity in clause.text}
         for q in figures:
-            if any(tx.same_quantity(q, r) for r in refs[home][1]):
+            home = _home(clause, q, own, own_figures, by_entity)
+            if home is None or any(tx.same_quantity(q, r) for r in refs[home][1]):
                 continue
             for j, (_, qs) in enumerate(refs):
-                if j != home and own[j] and any(tx.same_quantity(q, r) for r in qs):
+                if j != home and (own[j] or own_figures[j]) and any(tx.same_quantity(q, r) for r in qs):
                     misplaced.setdefault((home, j), (clause, q))
     for (i, j), (clause, q) in misplaced.items():
         if (j, i) in misplaced:
@@ -461,6 +524,86 @@ def swap_findings(answer: str, reference: str) -> list[Finding]:
                     f"참조에서는 서로 반대 ('{refs[j][0].text[:30]}' / '{refs[i][0].text[:30]}')",
                 )
             ]
+    return []
+
+
+def _own_words(groups: list[frozenset[str]]) -> list[frozenset[str]]:
+    """Each group without the words any other group has."""
+    return [g - frozenset().union(*(o for j, o in enumerate(groups) if j != i)) for i, g in enumerate(groups)]
+
+
+def _entity_homes(reference: str, refs: list[tuple[_Clause, tuple[tx.Quantity, ...]]]) -> dict[str, int]:
+    """Reference entities (branches, organisations, names) that only one figure clause names."""
+    out = {}
+    for entity in entities(reference):
+        homes = [i for i, (c, _) in enumerate(refs) if entity in c.text]
+        if len(homes) == 1:
+            out[entity] = homes[0]
+    return out
+
+
+def _unit_of_token(token: str) -> str:
+    return re.sub(r"^#[-+\d.e]+", "", token)
+
+
+def _home(
+    clause: _Clause,
+    q: tx.Quantity,
+    own: list[frozenset[str]],
+    own_figures: list[frozenset[str]],
+    by_entity: set[int],
+) -> int | None:
+    """The one reference clause ``clause`` names as the subject of its figure ``q``, or None."""
+    if len(by_entity) == 1:
+        return next(iter(by_entity))
+    named = [i for i in range(len(own)) if _names(own[i], clause)]
+    if not named:  # no word names a subject: a figure of another kind may ("5kg 이하는 …원")
+        unit = _unit_of_token(figure_token(q))
+        named = [
+            i for i in range(len(own)) if any(t in clause.tokens and _unit_of_token(t) != unit for t in own_figures[i])
+        ]
+    return named[0] if len(named) == 1 else None
+
+
+# A span of time and the side of its event it lies on: "3일 전까지" (before), "3일이 지난 후",
+# "나간 뒤 3일 이내" (after). Dates ("3월 3일 전") are points, not spans, and are left out.
+_SPAN_RE = re.compile(r"(?<![\d.월])(\d+(?:\.\d+)?)\s*(일|주|개월|년|시간|분)(?![가-힣]*기)")
+_SPAN_BEFORE = re.compile(r"^\s*(?:이|가)?\s*(?:전|이전|앞서|before|prior)(?![화체]|부(?!터))", re.I)
+_SPAN_AFTER = re.compile(r"^\s*(?:이|가|을|를)?\s*(?:후(?![회원보속기])|뒤|이후|지난|지나|경과|after|later)", re.I)
+_AFTER_EVENT = re.compile(r"(?:뒤|후|이후|다음|지나서|after)\s*$", re.I)
+_BEFORE_EVENT = re.compile(r"(?:\s전|이전|before)\s*$", re.I)
+
+
+@lru_cache(maxsize=4096)
+def _spans(text: str) -> tuple[tuple[tx.Quantity, str, str], ...]:
+    """(figure, "before" | "after", as written) for each span of time whose side of its event
+    the text says: by the word after it ("3일 전", "3일이 지난 후") or, for a span with none, by
+    the word before it ("나간 뒤 3일 이내")."""
+    norm = canonical_figures(tx.normalize(text))
+    out = []
+    for m in _SPAN_RE.finditer(norm):
+        if re.search(r"\d\s*월\s*$", norm[: m.start()]):
+            continue  # the day of a date
+        after, before = norm[m.end() : m.end() + 8], norm[max(0, m.start() - 6) : m.start()]
+        side = "before" if _SPAN_BEFORE.match(after) else "after" if _SPAN_AFTER.match(after) else ""
+        if not side:
+            side = "after" if _AFTER_EVENT.search(before) else "before" if _BEFORE_EVENT.search(before) else ""
+        found = tx.quantities(m.group(0))
+        if side and found:
+            out.append((found[0], side, f"{found[0].text} {'전' if side == 'before' else '후'}"))
+    return tuple(out)
+
+
+def span_side_findings(answer: str, reference: str) -> list[Finding]:
+    """A span of time the reference puts before its event ("이사 3일 전까지") that the answer
+    puts after it ("이사 나간 뒤 3일 이내"), or the other way round: a reversed condition
+    the concepts cannot see when the reference says 후 elsewhere ("검침 후 정산")."""
+    ref = _spans(reference)
+    for q, side, written in _spans(answer):
+        sides = {s for r, s, _ in ref if tx.same_quantity(q, r)}
+        if sides and side not in sides:
+            ref_written = next(w for r, s, w in ref if tx.same_quantity(q, r))
+            return [Finding("reversed-condition", 2, f"기간의 앞뒤가 참조와 반대: 답변 '{written}' ↔ 참조 '{ref_written}'")]
     return []
 
 
@@ -573,6 +716,7 @@ def rag_findings(answer: str, reference: str, question: str) -> tuple[Finding, .
     found += swap_findings(answer, reference)
     found += yes_no_findings(answer, reference, question)
     found += polarity_findings(answer, reference, question)
+    found += span_side_findings(answer, reference)
     found += no_answer_findings(answer, reference, question)
     return tuple(sorted(found, key=lambda f: f.cap))
 

@@ -107,9 +107,14 @@ CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "request": (("요청", "요구", "문의", "연락"), ("request*", "ask", "contact*")),
     "receive": (("받다", "수령", "수취"), ("receiv*", "get", "gets", "collect*")),
     "send": (("보내", "발송", "전송"), ("send*", "sent")),
-    "remove": (("제거", "빼내", "빼다", "꺼내", "삭제", "치우"), ("remov*", "take out", "pull out", "delet*")),
+    "remove": (("제거", "빼내", "빼다", "꺼내", "삭제", "치우", "떼어", "벗기"), ("remov*", "take out", "pull out", "delet*", "peel*", "strip off", "take off")),
     "attach": (("부착", "붙이", "붙여"), ("attach*", "stick*", "affix*")),
-    "dispose": (("배출", "내놓", "버리"), ("dispos*", "put out", "throw away", "discard*")),
+    "dispose": (("배출", "내놓", "버리"), ("dispos*", "put out", "throw away", "discard*", r"re:\bput\s+(?:\w+\s+){1,2}out\b", "throw out")),
+    "empty": (("비우", "비워", "비운"), ("empty", "empties", "emptied", "drain*")),
+    "contents": (("내용물",), ("contents",)),
+    "label": (("라벨", "상표", "스티커"), ("label*", "sticker*")),
+    "crush": (("찌그러뜨", "찌그러트", "납작", "압착"), ("crush*", "flatten*", "squash*", "compress*")),
+    "wash": (("씻", "헹구", "헹궈", "세척"), ("wash*", "rins*", "clean")),
     "open": (("열다", "열어", "개방"), ("open", "opens", "opening")),
     "close": (("닫다", "닫", "마감", "휴관", "휴무", "휴업", "쉬는 날"), ("close", "closes", "closed", "closing")),
     "turn_off": (("끄다", "끄", "끈", "꺼", "종료"), ("turn off", "switch off", "power off", "shut down")),
@@ -140,7 +145,7 @@ CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "insurance": (("보험",), ("insur*", "policy")),
     "treatment": (("진료", "치료", "진찰"), ("treatment*", "medical", "visit to the doctor")),
     "paper": (("용지", "종이"), ("paper",)),
-    "cover": (("커버", "덮개", "뚜껑"), ("cover", "lid", "panel")),
+    "cover": (("커버", "덮개", "뚜껑", "마개"), ("cover", "lid", "panel", "cap", "caps")),
     "power": (("전원",), ("power",)),
     "adult": (("성인", "어른"), ("adult*",)),
     "child": (("어린이", "아동", "소아", "아이"), ("child*", "kid*", "minor*")),
@@ -222,8 +227,9 @@ OPPOSITES: tuple[tuple[str, ...], ...] = (
 )
 
 # Negation cues counted once per clause, besides Kiwi's negation morphemes (않다, 없다, 못,
-# 안, 아니다): prefixes and nouns that deny (불가, 금지, 제외) and English words.
-NEGATION_KO = ("불가", "금지", "불포함", "제외", "미포함", "비대상", *FREE_WORDS_KO)
+# 안, 아니다): prefixes and nouns that deny (불가, 금지, 제외; 금식 = not eating, 금연 = not
+# smoking) and English words.
+NEGATION_KO = ("불가", "금지", "금식", "금연", "불포함", "제외", "미포함", "비대상", *FREE_WORDS_KO)
 NEGATION_EN = re.compile(
     r"\b(?:not|never|no|cannot|can't|don't|doesn't|isn't|aren't|won't|wasn't|weren't|shouldn't|mustn't|"
     r"without|impossible|unable|prohibited|forbidden|neither|nor|none|no longer|" + "|".join(FREE_WORDS_EN) + r")\b",

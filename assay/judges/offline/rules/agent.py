@@ -6,8 +6,9 @@ nothing the request names); action class
 of request vs message: same 1, related (MOVE/UPDATE, ADD/UPDATE) or unknown 0.5, different
 0 → RELATED_BUT_WRONG (FAILED if T ≤ .2); the right action on another target (before a target word
 both share, the request's qualifier is missing and the message has its own, not a generic
-reference such as 요청하신/해당: "디자이너 공고" for "백엔드 개발자 공고", "이영희 지원자" for
-"김민수 지원자") → RELATED_BUT_WRONG; else s = 0.5·action + 0.4·T + 0.1·scope (share of
+reference such as 요청하신/해당 or the honorific 님: "디자이너 공고" for "백엔드 개발자 공고", "이영희 지원자" for
+"김민수 지원자"; on a posting named by its code, another stage of it: "최종 면접" for "2차 면접")
+→ RELATED_BUT_WRONG; else s = 0.5·action + 0.4·T + 0.1·scope (share of
 the request's figures repeated): s ≥ .9 PERFECT, ≥ .65 GOOD, ≥ .5 PARTIAL, ≥ .3 WEAK, else
 RELATED_BUT_WRONG; a request with two or more actions of which the message performs only
 some is at most PARTIAL. ``intent_label`` is the message's action class by cue words.
@@ -36,6 +37,7 @@ ORDINAL_UNITS = frozenset({"차", "위", "단계"})
 # Words that refer to the request's target without naming another one.
 GENERIC_QUALIFIERS = tuple(
     "요청하신 요청한 말씀하신 말씀한 선택하신 선택한 지정하신 지정한 해당 기존 전체 모든 현재 이번 새로운 신규 채용 모집 직무 관련 위의 대로 다른".split()
+    + ["님"]  # the honorific after a name ("도하람 님을") names no other target
 )
 
 
@@ -55,6 +57,8 @@ def _shares_a_word(request: str, message: str) -> bool:
 
 
 _DIGIT_WORDS = str.maketrans("0123456789", "영일이삼사오육칠팔구")
+# A stage word as ``_target_words`` writes it: an ordinal (제일차) or 최종 (final).
+_STAGE_WORD = re.compile(r"^(?:제[영일이삼사오육칠팔구]+차|최종)$")
 
 
 class AgentRules:
@@ -168,7 +172,9 @@ class AgentRules:
             return sorted(said - asked)
         words = cls._swapped_target(query, message)
         if asked and asked <= said and not acts.covers_all(query):
-            return []  # the coded target itself, described in other words
+            # the coded target itself, described in other words; but another stage of it
+            # ("1차 면접" for "최종 면접" of the same posting) is another target
+            return [w for w in words if _STAGE_WORD.match(w)]
         return words
 
     @staticmethod

@@ -10,8 +10,11 @@ compared as figures (U = the answer's figures found in neither record, dialogue 
 The record is the prompt's ``key: value`` lines (``labs: egfr 48, potassium 5.4``); a record
 that cannot be read that way is judged by figures alone and the feedback says so. Whatever the
 layout, the record as written is also read without the lexicon (``record_facts``): a figure the
-answer gives for a recorded item in the item's unit with another value, and a recorded fact the
-answer negates, each count as a critical contradiction (two or more → 1). A value the lexicon
+answer gives for a recorded item in the item's unit with another value, a recorded fact the
+answer negates (an allergy too, when the answer says there is none without naming it), and
+another time of taking each count as a critical contradiction (two or more → 1; a figure the
+lexicon already found contradicted counts once); a drug from the record's contraindication line
+recommended is forbidden advice. A value the lexicon
 files under a slot the record lacks but that the record writes is the record's own, not an
 invention. Record items the answer names count as patient facts for relevance, and an answer
 that declines to advise does not perform the asked act.
@@ -58,7 +61,14 @@ from functools import lru_cache
 from typing import Any, ClassVar
 
 from assay.judges.offline import text as tx
-from assay.judges.offline.record_facts import denied_facts, record_items, schedule_conflicts, value_conflicts
+from assay.judges.offline.record_facts import (
+    contraindicated_advice,
+    denied_allergy,
+    denied_facts,
+    record_items,
+    schedule_conflicts,
+    value_conflicts,
+)
 from assay.judges.offline.scoring import band, pct
 from assay.judges.prompts import ClinicalInput
 from assay.schemas import JsonObject
@@ -114,13 +124,21 @@ class ClinicalRules:
             answer, item.question, item.patient, "\n".join(patient_lines(item.dialogue))
         )
         # the record as written, read without the lexicon: other values, denied facts
+        denied = denied_facts(answer, item.patient)
         against = [
             *value_conflicts(claimed, item.question, item.patient),
-            *denied_facts(answer, item.patient),
+            *denied,
             *schedule_conflicts(answer, item.patient),
+            # "알레르기가 없으시니" without naming it; the same denial is counted once
+            *([] if denied else denied_allergy(answer, item.patient)),
         ]
+        # a drug on the record's contraindication line, recommended: advice the record forbids
+        violations = (*violations, *contraindicated_advice(answer, item.patient))
         critical = "critical" in severities or bool(against)
-        if (critical and violations) or ("critical" in severities) + len(against) >= 2:
+        # a figure the lexicon already found contradicted is one contradiction, not two
+        seen = {n for c in claims for n in re.findall(r"\d+(?:\.\d+)?", c.split(" (")[0])}
+        extra = [a for a in against if not (set(re.findall(r"^'[^']*' (\d+(?:\.\d+)?)", a)) & seen)]
+        if (critical and violations) or ("critical" in severities) + len(extra) >= 2:
             faithfulness = 1
         elif critical or violations:
             faithfulness = 2

@@ -46,7 +46,7 @@ far as the memory shows"; 5-6 when nothing answers the query (nothing to judge).
 
 Adjustments, each stated in the feedback:
 
-- *stale value* — the query asks what something changed to (바뀌/변경/연기/늘었…) and the
+- *stale value* — the query asks what something changed to (바뀌/바꿨/변경/연기/늘었…) and the
   answering clause (or, with none, the clauses on its topic) records no change (→, 에서…로, 변경, 기존, 최근…): accuracy ≤ 3,
   completeness ≤ 3 (seed: 시점 오류, 갱신되지 않은 정보). It asks for the final/current value
   (최종/현재/최신) without a change record: accuracy ≤ 6, completeness − 1 (the judge
@@ -55,7 +55,8 @@ Adjustments, each stated in the feedback:
   while such a value sits in a clause naming another entity (60만 원 beside 영어 학원 when asked
   for 수학 과외비), or in a clause naming the asked attribute in a sentence without the entity
   (사용자 여권 만료일 when asked for 남편's): relevance ≤ 8, completeness ≤ 5, accuracy ≤ 4
-  (seed: 대상 오류).
+  (seed: 대상 오류). An entity that holds a query word ("건사료" when asked about 사료) is the
+  thing asked about, not another target, and a value beside it answers.
 - *conflicting values* — one subject with two different figures and no update cue: relevance
   − 1, completeness − 3, accuracy ≤ 4; with an update cue: completeness − 1, accuracy ≤ 8.
 
@@ -103,7 +104,7 @@ UNDECIDED_CUES = ("미정", "안 정", "아직", "정하지", "고민 중", "생
 TIME_QUESTION = ("언제", "며칠", "날짜", "요일", "시점", "몇 시")
 # The query asks what a value changed to / for the latest value.
 CHANGE_QUERY_CUES = (
-    "바뀌", "바뀐", "변경", "연기", "늘었", "줄었", "조정", "옮겼", "미뤄", "올랐", "오른", "내렸",
+    "바뀌", "바뀐", "바꿨", "바꾼", "바꾸었", "변경", "연기", "늘었", "줄었", "조정", "옮겼", "미뤄", "올랐", "오른", "내렸",
     "내린", "인상", "인하", "새로 정한", "새 ",
 )  # fmt: skip
 CURRENT_QUERY_CUES = ("최종", "현재", "최신")
@@ -325,12 +326,16 @@ class MemoryRules:
         wants = [f.want for f in facets if f.want]
         if not asked or not wants:
             return None
+        # an entity holding a query word is the thing asked about ("건사료" for 사료), not
+        # another target, and a value beside it is the asked value
+        query_words = [w for w in tx.stems(item.query) if len(w) >= 2]
+        asked_things = [o for o in item.entities if o not in asked and any(w in o for w in query_words)]
         for entity in asked:
             own = [seg for _, seg in clauses if entity in seg]
             if not own or any(_typed(w, seg, tx.quantities(seg)) for w in wants for seg in own):
                 continue
             for other in item.entities:
-                if other == entity or other in item.query:
+                if other == entity or other in item.query or other in asked_things:
                     continue
                 if any(other in seg and _typed(w, seg, tx.quantities(seg)) for w in wants for _, seg in clauses):
                     return entity, other
@@ -339,6 +344,8 @@ class MemoryRules:
             for s_idx, seg in clauses:
                 sentence = sentences[s_idx]
                 for f in facets:
+                    if any(t in seg for t in asked_things):
+                        continue
                     if f.want and f.attribute and entity not in sentence and _typed(f.want, seg, tx.quantities(seg)):
                         if _names(seg, f.attribute):
                             return entity, seg.split()[0]

@@ -14,7 +14,8 @@ perfect answers, so a wrong answer's relevance is capped at 4.
     an answer where the reference says none       1           1                3
     Latin-script answer to a Hangul reference     figures, Latin names and lexicon concepts
                                                   (claims.py): findings cap; else concept
-                                                  share ≥ .7 → 5, ≥ .34 → 4, else 3 (≤ 3 while
+                                                  share ≥ .7 → 5, ≥ .34 → 4, else 3 (≥ 4 when
+                                                  all of ≥ 2 figures and names are there; ≤ 3 while
                                                   under half of the reference's figures and
                                                   names are there, ≤ 2 with none; a figure
                                                   left out costs completeness)
@@ -188,6 +189,11 @@ class RagRules:
             return _verdict(tag, notes, 3, 3, 4)
         share = present / total if total else 1.0
         accuracy = band(meaning, CROSS_LANGUAGE_CUTS, 3) if size else 4
+        if total >= 2 and present == total:
+            # every figure and name of the reference is there and nothing contradicts it: the
+            # words between them are what does not translate, not what is wrong
+            accuracy = max(accuracy, 4)
+            notes.append("참조의 수치·고유명이 모두 있고 모순 없음: 정확도 4 이상")
         # A figure left out is incomplete, not wrong (as for a Korean answer): accuracy is
         # capped only while most of the reference's figures and names are not there to check.
         if share < 0.5:
