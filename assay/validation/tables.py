@@ -34,7 +34,9 @@ class ImportField:
     name: str
     aliases: tuple[str, ...]
     required: bool = False
-    kind: str = "text"  # text | list (a JSON/Python list, or one text) | keywords (a list, or comma-separated)
+    # text | list (a JSON/Python list, or one text) | keywords (a list, or comma-separated)
+    # | json (a JSON value, or a cell holding one as text) | number
+    kind: str = "text"
     help: str = ""
 
 
@@ -150,6 +152,23 @@ def cell(row: TableRow, field_: ImportField, column: str | None, problems: list[
         if isinstance(raw, str | int | float) and not isinstance(raw, bool):
             return str(raw).strip()
         problem(f"expected text, got {type(raw).__name__}")
+        return None
+    if field_.kind == "json":
+        if not isinstance(raw, str):
+            return raw  # a JSONL or Parquet cell already holds the value
+        try:
+            return json.loads(raw)
+        except json.JSONDecodeError as exc:
+            problem(f"expected JSON, got {raw[:80]!r} ({exc.msg} at character {exc.pos})")
+            return None
+    if field_.kind == "number":
+        try:
+            value = float(raw) if not isinstance(raw, bool) else math.nan
+        except (TypeError, ValueError):
+            value = math.nan
+        if math.isfinite(value):
+            return value
+        problem(f"expected a number, got {str(raw)[:80]!r}")
         return None
     items = _as_list(raw, comma_separated=field_.kind == "keywords")
     if items is None or not all(isinstance(i, str | int | float) and not isinstance(i, bool) for i in items):

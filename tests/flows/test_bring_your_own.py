@@ -196,3 +196,27 @@ def test_malformed_import_is_named_by_row_and_column(tmp_path):
     assert "row 1 [question]: import question — empty; this field is required" in output
     assert "row 2 [contexts]: import contexts — expected a list of texts" in output
     assert not (tmp_path / "out").exists()
+
+
+def test_import_agent_calls_then_run(prefect_server, tmp_path):
+    """A harness's log of agent calls (one row per call, repeats sharing an id) imports into an
+    agent dataset that runs offline: repeats give consistency, response times give latency."""
+    body = json.dumps({"assistantMessage": "이동했습니다", "dataUIList": [{"actionType": "MOVE", "planId": "P-7"}]},
+                      ensure_ascii=False)
+    check = json.dumps([{"path": "dataUIList[0].actionType", "op": "equals", "value": "MOVE"}])
+    rows = [{"query_id": "m1", "input": "P-7 공고 박지호 지원자를 1차면접으로 옮겨줘", "intent": "MOVE",
+             "accuracy_checks": check, "response": body, "latency_sec": seconds} for seconds in (2.0, 2.5, 3.0)]
+    source = tmp_path / "calls.jsonl"
+    source.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    dataset = tmp_path / "dataset"
+    result, output = cli("import", "agent", str(source), "--out", str(dataset))
+    assert result.exit_code == 0, output
+    assert "wrote 1 records to cases.jsonl" in output and "wrote 3 records to responses.jsonl" in output
+    out = tmp_path / "runs"
+    result, output = cli("run", "agent", "--dataset", str(dataset), "--offline", "--out", str(out))
+    assert result.exit_code == 0, output
+    scores = final(out, run_id_of(output))
+    assert scores.loc[("m1", "accuracy"), "value"] == 5.0  # the check passes on every repeat
+    assert scores.loc[("m1", "consistency"), "value"] == 5.0  # three identical repeats
+    assert scores.loc[("m1", "latency"), "value"] == 5.0
+    assert pd.notna(scores.loc[("m1", "total"), "value"])

@@ -10,6 +10,7 @@ import pandas as pd
 from assay.schemas import JsonObject, LoadedDataset
 from assay.spec import RunSpec
 from assay.suites.agent import dataset, metrics, summary
+from assay.suites.agent.importing import AgentImporter
 from assay.suites.agent.schema import AgentCase, AgentGeneration
 from assay.suites.kit import (
     AggregateResult,
@@ -36,6 +37,7 @@ class AgentSuite(Suite[AgentCase, AgentGeneration]):
     case_model = AgentCase
     group_label = "latency class"
     recorded_outputs = ("responses",)
+    importer = AgentImporter()  # `assay import agent FILE`
     generation_model = AgentGeneration
     summary_model = summary.AgentSummary
 
