@@ -5,8 +5,9 @@ offline judges are pure Python (a few ms per call, three calls per case), so abo
 busy however many there are. A partition scored by the offline jury is therefore scored in a worker
 process instead, one worker per usable core, whenever this process may use 2 cores or more
 (``ASSAY_WORKERS=0`` keeps them on the threads, ``ASSAY_WORKERS=1`` uses workers even on one
-core). Measured in ``docs/performance.md``: on 2 cores a 10,000-case run is about a quarter
-faster, and a 100,000-case run stays within its 3 GB.
+core). Measured in ``docs/performance.md``: on 2 cores a 10,000-case run took a quarter less
+time when the second core was free (as long as the threads when another process held it), and a
+100,000-case run stayed within its 3 GB.
 
 What crosses the process boundary is our own JSON text: the run spec goes in as its JSON
 (``RunSpec.model_dump_json``) with the store's location and the partition's hash, and the
