@@ -429,10 +429,10 @@ def incomplete_reasons(store: ArtifactStore, spec: RunSpec, families: list[Famil
             reasons.append(f"metric family {family.family}: the cost budget stopped the jury before it finished")
     metrics: dict[str, _MetricTally] = {}
     any_row = False
-    for record in store.iter_jsonl(scores_sha):  # one row at a time: a large run has millions
+    # One row at a time (a large run has millions), each parsed straight into a ScoreRow.
+    for row in store.iter_jsonl(scores_sha, parse=ScoreRow.model_validate_json):
         any_row = True
-        if record.get("judge") is None:
-            row = ScoreRow.model_validate(record)
+        if row.judge is None:
             metrics.setdefault(row.metric, _MetricTally(row)).add(row)
     unscored = [
         (metric, tally) for metric, tally in sorted(metrics.items())

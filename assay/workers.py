@@ -3,9 +3,11 @@
 On Prefect's thread task runner the partition tasks of a large run share one GIL, and the
 offline judges are pure Python (a few ms per call, three calls per case), so about one core is
 busy however many there are. A partition scored by the offline jury is therefore scored in a worker
-process instead, one worker per usable core — when switched on with ``ASSAY_WORKERS=1``: measured
-on a shared 2-core machine it was slower than the threads (``docs/performance.md``), so it is
-not the default.
+process instead, one worker per usable core, whenever this process may use 2 cores or more
+(``ASSAY_WORKERS=0`` keeps them on the threads, ``ASSAY_WORKERS=1`` uses workers even on one
+core). Measured in ``docs/performance.md``: on 2 cores a 10,000-case run took a quarter less
+time when the second core was free (as long as the threads when another process held it), and a
+100,000-case run stayed within its 3 GB.
 
 What crosses the process boundary is our own JSON text: the run spec goes in as its JSON
 (``RunSpec.model_dump_json``) with the store's location and the partition's hash, and the
@@ -48,6 +50,8 @@ def _warm_worker() -> None:
     """Load what every offline partition needs before the first one arrives."""
     from assay.judges.offline.text import kiwi
 
+    # Not its first analysis too (about 2 CPU s and 225 MB more per worker, which would then
+    # coincide with the partition step's peak: above 3 GB in all at 100,000 cases).
     kiwi()
 
 
@@ -165,10 +169,16 @@ def runs_in_worker(family_uses_jury: bool, jury_offline: bool, store_url: str) -
     return family_uses_jury and jury_offline and available(store_url)
 
 
+SWITCH = "ASSAY_WORKERS"
+
+
 def enabled() -> bool:
-    """Opt-in (``ASSAY_WORKERS=1``): on the 2-core machine these figures come from, shared with
-    other work, the worker path was slower than the threads (docs/performance.md)."""
-    return os.environ.get("ASSAY_WORKERS") == "1"
+    """On when this process may use 2 cores or more (one worker alone only adds its start-up);
+    ``ASSAY_WORKERS=0`` switches them off, ``ASSAY_WORKERS=1`` on whatever the cores."""
+    switch = os.environ.get(SWITCH, "").strip()
+    if switch in {"0", "1"}:
+        return switch == "1"
+    return usable_cores() >= 2
 
 
 def available(store_url: str) -> bool:

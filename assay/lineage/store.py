@@ -29,7 +29,7 @@ import os
 import posixpath
 import stat
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -295,9 +295,11 @@ class ArtifactStore:
     def get_jsonl(self, sha: str) -> list[JsonObject]:
         return list(self.iter_jsonl(sha))
 
-    def iter_jsonl(self, sha: str) -> Iterator[JsonObject]:
+    def iter_jsonl(self, sha: str, parse: Callable[[bytes], Any] = json.loads) -> Iterator[Any]:
         """The records of a JSONL artifact one at a time, so a large one (a 100,000-case run's
-        scores, ~650 MB) is never held whole: only the line being read.
+        scores, ~650 MB) is never held whole: only the line being read. ``parse`` turns a
+        line's bytes into its record (a reader that wants typed rows, or the line itself, skips
+        a ``json.loads``); a ``ValueError`` it raises is a line that cannot be read.
 
         The bytes are hashed as they are read and checked after the last line: a corrupt object
         raises ``CorruptArtifact`` (and is set aside) when the iteration ends, so a reader must
@@ -305,7 +307,7 @@ class ArtifactStore:
         returns nothing). Other than local stores read the object whole and check it first.
         """
         if not self.is_local:
-            yield from (json.loads(line) for line in _lines(self.get(sha)) if line.strip())
+            yield from (parse(line) for line in _lines(self.get(sha)) if line.strip())
             return
         path = self.pool_path(sha)
         digest = hashlib.sha256()
@@ -319,7 +321,7 @@ class ArtifactStore:
                 if not line.strip():
                     continue
                 try:
-                    record = json.loads(line)
+                    record = parse(line)
                 except ValueError:
                     # Unreadable bytes are most likely an edit: name it as corruption if the
                     # whole object does not match its hash, not as a parse error.

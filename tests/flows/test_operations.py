@@ -35,7 +35,7 @@ def test_dask_local_cluster_gives_identical_scores(thread_run, tmp_path):
 def test_partitions_on_dask_or_in_a_memory_store_are_scored_in_place(thread_run, tmp_path, monkeypatch):
     """Dask's workers are daemonic (no worker pool inside them) and a memory store is one
     process's: both score the offline jury's partitions in place, with the same scores."""
-    monkeypatch.setenv("ASSAY_WORKERS", "1")
+    monkeypatch.setenv("ASSAY_WORKERS", "1")  # switched on (the default from 2 cores) whatever the machine
     out, run_id = thread_run
     pools = workers.pools_started()
     result, output = cli("run", "rag_qa", "--offline", "--out", str(tmp_path), "--runner", "dask",
@@ -50,6 +50,13 @@ def test_partitions_on_dask_or_in_a_memory_store_are_scored_in_place(thread_run,
     result, output = cli("audit", run_id_of(output), "--store", store)
     assert result.exit_code == 0, output
     assert workers.pools_started() == pools
+    # ASSAY_WORKERS=0: a partitioned run on the threads and a local store scores in place too.
+    monkeypatch.setenv("ASSAY_WORKERS", "0")
+    result, output = cli("run", "rag_qa", "--offline", "--out", str(tmp_path / "off"), "--partition-size", "7")
+    assert result.exit_code == 0, output
+    assert workers.pools_started() == pools
+    switched_off = pd.read_parquet(tmp_path / "off" / run_id_of(output) / "scores.parquet")
+    pd.testing.assert_frame_equal(pd.read_parquet(out / run_id / "scores.parquet"), switched_off)
 
 
 def test_run_in_a_non_default_fsspec_store_passes_audit(prefect_server, tmp_path):

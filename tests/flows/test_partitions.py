@@ -38,7 +38,7 @@ def rag_runs(prefect_server, tmp_path_factory):
     out = tmp_path_factory.mktemp("runs")
     pools = workers.pools_started()
     with pytest.MonkeyPatch.context() as env:
-        env.setenv("ASSAY_WORKERS", "1")  # the worker-process path must score exactly as one batch too
+        env.setenv("ASSAY_WORKERS", "1")  # workers (the default from 2 cores) on any machine: they must score as one batch
         whole = run(out, "rag_qa", dataset)
         assert workers.pools_started() == pools  # one partition: no worker processes started
         parted = run(out, "rag_qa", dataset, "--partition-size", str(SIZE))

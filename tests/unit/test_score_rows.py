@@ -2,13 +2,23 @@
 the rows and summary of reducing every row at once, and scores.parquet written in chunks holds
 the table of one DataFrame."""
 
+import json
+
 import pandas as pd
 
 from assay import pipeline
 from assay.lineage.store import ArtifactStore
 from assay.schemas import ScoreRow
 from assay.spec import JurySpec, PanelJudge, RunSpec
-from assay.suites.kit import ScoreRows, ensemble, group_means, jury_summary, metric_stats, value_index
+from assay.suites.kit import (
+    RowSpool,
+    ScoreRows,
+    ensemble,
+    group_means,
+    jury_summary,
+    metric_stats,
+    value_index,
+)
 from assay.suites.rag_qa import summary as rag_summary
 from assay.suites.rag_qa.schema import RagCase
 
@@ -79,3 +89,56 @@ def test_scores_parquet_in_chunks_is_the_table_of_one_frame(tmp_path, monkeypatc
     assert set(listed["case_id"]) == {"q001"} and len(listed) == len(case_rows(1))
     everything = pipeline.scores_parquet(store, sha, None)[1]
     pd.testing.assert_frame_equal(everything, whole)
+
+
+def odd_rows() -> list[ScoreRow]:
+    """Rows whose JSON is easy to get wrong: NaN, infinities, -0.0, big and tiny numbers, escapes."""
+    details = {"nan": float("nan"), "inf": float("-inf"), "zero": -0.0, "big": 10**30, "tiny": 1e-310,
+               "sum": 0.1 + 0.2, "text": 'é\n"\\\u2028', "nested": [{"b": 1, "a": [True, None]}]}
+    return [
+        ScoreRow(case_id="q000", metric="ndcg@10", family="retrieval", value=float("nan"), scale="0-1", details=details),
+        ScoreRow(case_id="q000", metric="accuracy", family="answer", value=float("inf"), scale="1-5", judge="j1",
+                 details=details),
+        ScoreRow.unscored("q000", "accuracy", "answer", "1-5", "키 없음 \"quoted\"", judge="j2"),
+    ]
+
+
+def test_stored_rows_read_back_as_json_loads_and_model_validate_read_them(tmp_path):
+    """The aggregate step parses stored rows with pydantic's JSON parser and spools their lines:
+    every row must be the one json.loads + model_validate gives, written back byte for byte."""
+    store = ArtifactStore(str(tmp_path))
+    rows = odd_rows() + case_rows(7)
+    sha = store.put_jsonl(row.model_dump(mode="json") for row in rows)
+    expected = [ScoreRow.model_validate(record) for record in store.iter_jsonl(sha)]
+    stored = ScoreRows.stored(store, [sha])
+    spool = RowSpool()
+    for part in stored.parts_with_lines():
+        for row, line in part:
+            spool.add(row, line)
+    for got in (list(stored), list(spool.rows())):
+        assert store.put_jsonl(r.model_dump(mode="json") for r in got) == sha
+        assert [repr(r) for r in got] == [repr(r) for r in expected]  # repr: nan != nan
+
+
+def test_a_spool_of_rows_never_stored_gives_back_what_the_scores_file_would_hold():
+    spool = RowSpool()
+    for row in odd_rows():
+        spool.add(row)
+
+    def written(rows):  # the scores file's text: NaN in details is already null there
+        return [json.dumps(r.model_dump(mode="json"), sort_keys=True) for r in rows]
+
+    assert written(spool.rows()) == written(odd_rows())
+    assert "NaN" in written(odd_rows())[0]
+
+
+def test_rag_qa_aggregate_of_stored_rows_equals_rows_in_memory(tmp_path):
+    store = ArtifactStore(str(tmp_path))
+    cases = [RagCase(id=f"q{n:03d}", question="?", reference_answer="!", category=f"c{n % 3}") for n in range(30)]
+    parts = [[row for n in range(lo, hi) for row in case_rows(n) if row.family == family]
+             for family in ("answer", "retrieval") for lo, hi in ((0, 20), (20, 30))]
+    shas = [store.put_jsonl(row.model_dump(mode="json") for row in part) for part in parts]
+    expected = rag_summary.aggregate(ScoreRows([lambda p=p: p for p in parts]), cases, SPEC)
+    result = rag_summary.aggregate(ScoreRows.stored(store, shas), cases, SPEC)
+    assert result.summary == expected.summary
+    assert [r.model_dump(mode="json") for r in result.rows] == [r.model_dump(mode="json") for r in expected.rows]

@@ -40,9 +40,20 @@ def test_a_worker_crash_is_retried_by_the_task_options_and_a_data_error_is_not()
     assert retry_transient(None, None, Failed(data=ValueError("row 3: no question"))) is False
 
 
-def test_only_offline_jury_families_on_a_shared_store_go_to_workers(monkeypatch):
+def test_workers_are_on_by_default_from_two_cores_and_the_switch_overrides(monkeypatch):
     monkeypatch.delenv("ASSAY_WORKERS", raising=False)
-    assert not workers.runs_in_worker(True, True, "/tmp/runs")  # opt-in
+    monkeypatch.setattr(workers, "usable_cores", lambda: 2)
+    assert workers.runs_in_worker(True, True, "/tmp/runs")
+    monkeypatch.setenv("ASSAY_WORKERS", "0")
+    assert not workers.runs_in_worker(True, True, "/tmp/runs")  # switched off: the flow's threads
+    monkeypatch.delenv("ASSAY_WORKERS")
+    monkeypatch.setattr(workers, "usable_cores", lambda: 1)
+    assert not workers.runs_in_worker(True, True, "/tmp/runs")  # one core: a worker would only add its start
+    monkeypatch.setenv("ASSAY_WORKERS", "1")
+    assert workers.runs_in_worker(True, True, "/tmp/runs")  # switched on whatever the cores
+
+
+def test_only_offline_jury_families_on_a_shared_store_go_to_workers(monkeypatch):
     monkeypatch.setenv("ASSAY_WORKERS", "1")
     assert workers.runs_in_worker(family_uses_jury=True, jury_offline=True, store_url="/tmp/runs")
     assert not workers.runs_in_worker(True, False, "/tmp/runs")  # remote judges: network-bound

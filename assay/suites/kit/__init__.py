@@ -12,7 +12,7 @@ from assay.rendering.case_view import CaseContext, CaseField, CaseView, as_text,
 from assay.rendering.sections import ReportSection
 from assay.schemas import LoadedDataset
 from assay.suites.kit.families import AutomaticFamily, JuryFamily, JuryPrompt, missing_generation
-from assay.suites.kit.rows import ScoreRows, as_score_rows
+from assay.suites.kit.rows import RowSpool, ScoreRows, as_score_rows
 from assay.suites.kit.suite import (
     AggregateResult,
     MetricContext,
@@ -57,6 +57,7 @@ __all__ = [
     "ProgressFn",
     "ReplayContext",
     "ReportSection",
+    "RowSpool",
     "ScoreRows",
     "Suite",
     "Summary",

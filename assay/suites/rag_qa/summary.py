@@ -15,6 +15,7 @@ from assay.suites.kit import (
     AggregateResult,
     JuryTally,
     ReportSection,
+    RowSpool,
     ScoreRows,
     Summary,
     as_score_rows,
@@ -45,25 +46,29 @@ def aggregate(rows: ScoreRows | Iterable[ScoreRow], cases: list[RagCase], spec: 
 
     One pass over the parts keeps per row only its value (the summary's means) and what the
     jury summary counts, and per part the ensembles of its cases (a case's per-judge rows are all
-    in its partition's file) as JSON, sorted at the end; the final rows are then streamed from a
-    second and third pass.
+    in its partition's file) as JSON, sorted at the end. The rows themselves are set aside in two
+    spools (automatic, per judge) as they are read, so the final rows are streamed without
+    reading the score files a second and third time.
     """
     rows = as_score_rows(rows)
     values: dict[tuple[str, str], float | None] = {}
     tally = JuryTally(ANSWER_METRICS)
     ensembles: list[tuple[tuple[str, str], str]] = []
+    automatic, judged = RowSpool(), RowSpool()
 
     def final(row: ScoreRow) -> None:
         values[(sys.intern(row.case_id), row.metric)] = row.value
         tally.add(row)
 
-    for part in rows.parts():
-        for row in part:
+    for part in rows.parts_with_lines():
+        for row, line in part:
             if row.judge is None:
                 final(row)
+                automatic.add(row, line)
             else:
                 tally.add(row)
-        ensembles += [((row.case_id, row.metric), row.model_dump_json()) for row in ensemble(part, spec)]
+                judged.add(row, line)
+        ensembles += [((row.case_id, row.metric), row.model_dump_json()) for row in ensemble([r for r, _ in part], spec)]
     ensembles.sort(key=lambda keyed: keyed[0])
     for _, text in ensembles:
         final(ScoreRow.model_validate_json(text))
@@ -90,10 +95,10 @@ def aggregate(rows: ScoreRows | Iterable[ScoreRow], cases: list[RagCase], spec: 
     )
 
     def final_rows() -> Iterator[ScoreRow]:
-        yield from (row for row in rows if row.judge is None)
+        yield from automatic.rows()
         yield from (ScoreRow.model_validate_json(text) for _, text in ensembles)
         # Per-judge rows stay in the table (judge column set) so every ensemble can be traced.
-        yield from (row for row in rows if row.judge is not None)
+        yield from judged.rows()
 
     return AggregateResult(rows=final_rows(), summary=summary)
 
