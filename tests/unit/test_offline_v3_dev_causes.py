@@ -6,20 +6,8 @@ refusals worded as "no explanation"."""
 from __future__ import annotations
 
 from assay.judges.offline import claims as cl
-from assay.judges.offline import offline_jury
-from assay.judges.prompts import get_prompt
 from assay.metrics.quantities import quantities, same_quantity
-
-RAG = get_prompt("rag_answer")
-
-
-def verdicts(answer: str, reference: str, question: str) -> list[dict]:
-    item = {"question": question, "generated_answer": answer, "reference_answer": reference}
-    return [judge.verdict(RAG, item) for judge in offline_jury()]
-
-
-def accuracies(answer: str, reference: str, question: str) -> list[float]:
-    return [v["accuracy"] for v in verdicts(answer, reference, question)]
+from tests.support.offline_rag import accuracies
 
 
 def _one(text: str):
