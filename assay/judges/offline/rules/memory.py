@@ -102,6 +102,18 @@ TYPE_WORDS = ("날짜", "시간", "시각", "일정", "금액", "가격", "비�
 # The memory says the value is not settled yet: the topic is there, the answer is not.
 UNDECIDED_CUES = ("미정", "안 정", "아직", "정하지", "고민 중", "생각 중", "검토 중", "할 예정", "해야 한다")
 TIME_QUESTION = ("언제", "며칠", "날짜", "요일", "시점", "몇 시")
+# Words that say which occurrence ("마지막으로 언제 갈았지"), not what is asked about.
+ORDER_WORDS = ("마지막", "처음", "최근", "가장", "제일", "지난번", "맨 처음")
+# English interrogatives and the answer type they want.
+EN_TIME_RE = re.compile(r"(?i)\b(?:when|what (?:day|date|time|month)|which (?:day|date|month))\b")
+EN_DURATION_RE = re.compile(r"(?i)\bhow long\b|\bhow many (?:minutes|hours|days|weeks|months|years)\b")
+EN_AMOUNT_RE = re.compile(r"(?i)\bhow (?:much|many)\b")
+# People other than the user a memory may file facts under ("어머니 자동차세", "아내 차").
+OTHER_PEOPLE = (
+    "어머니", "아버지", "엄마", "아빠", "부모님", "남편", "아내", "배우자", "와이프", "딸", "아들", "동생", "언니",
+    "누나", "오빠", "형", "친구", "동료", "시어머니", "장모", "할머니", "할아버지", "mother", "father", "wife",
+    "husband", "son", "daughter", "friend",
+)  # fmt: skip
 # The query asks what a value changed to / for the latest value.
 CHANGE_QUERY_CUES = (
     "바뀌", "바뀐", "바꿨", "바꾼", "바꾸었", "변경", "연기", "늘었", "줄었", "조정", "옮겼", "미뤄", "올랐", "오른", "내렸",
@@ -155,7 +167,7 @@ class MemoryRules:
         clauses = [(i, seg) for i, sent in enumerate(sentences) for seg in tx.segments(sent)]
         ctx = self.prepare([item.query, *sentences, *item.entities])
         clause_units = [self.units(seg, ctx) for _, seg in clauses]
-        figures = [tx.quantities(sent) for sent in sentences]
+        figures = [tx.quantities(_year_month(sent)) for sent in sentences]
         by_sentence: dict[int, list[int]] = {}
         for c, (s_idx, _) in enumerate(clauses):
             by_sentence.setdefault(s_idx, []).append(c)
@@ -216,6 +228,15 @@ class MemoryRules:
             rel, comp, acc = 7, 5, 6
         elif topic_only:  # nothing to check against the query: accuracy cannot be judged
             rel, comp, acc = 5, 3, 6
+        elif other_script and facets and all(
+            f.want and any(_typed(f.want, sent, figs) for sent, figs in zip(sentences, figures, strict=True)) for f in facets
+        ):  # words cannot be compared across languages, but every value of the asked type is there
+            rel, comp, acc = 10, 9, 9
+            typed_hits = [
+                c for c, (i, _) in enumerate(clauses) if any(_typed(f.want, sentences[i], figures[i]) for f in facets)
+            ]
+            answered_by = {f_idx: typed_hits for f_idx in range(len(facets))}
+            notes.append("쿼리와 메모리의 언어가 달라 단어로는 비교할 수 없으나, 묻는 유형의 값이 메모리에 있음")
         elif other_script:  # words cannot be compared across languages: no evidence either way
             rel, comp, acc = 5, 4, 6
             notes.append("쿼리와 메모리의 언어가 달라 단어로 비교할 수 없음(관련성 판단 보류)")
@@ -237,9 +258,12 @@ class MemoryRules:
                 notes.append("쿼리는 최종/현재 값을 묻는데 갱신 여부를 알 수 없음")
 
         # -- target confusion: the asked value sits beside another entity ---------------------
-        confused = self._confused_target(item, facets, clauses, sentences)
+        confused = self._confused_target(item, facets, clauses, sentences) or _other_person(
+            item.query, [clauses[c][1] for hits in answered_by.values() for c in hits]
+        )
         if confused:
-            rel, comp, acc = min(rel, 8), min(comp, 5), min(acc, 4)
+            # the stored fact is true of the other one (accuracy stands); it answers nothing asked
+            rel, comp = min(rel, 5), min(comp, 2)
             notes.append(f"'{confused[0]}'의 값이 없고 같은 유형의 값이 다른 대상 '{confused[1]}'에 붙어 있음")
 
         # -- conflicting values ---------------------------------------------------------------
@@ -352,6 +376,37 @@ class MemoryRules:
         return None
 
 
+_MINE_RE = re.compile(r"(?:^|\s)(?:내|제|나의|my)\s+([가-힣A-Za-z]{2,})", re.I)
+
+
+def _other_person(query: str, answering: list[str]) -> tuple[str, str] | None:
+    """The query asks about the user's own thing ("내 자동차세") and every answering clause
+    files that thing under another person named right before it ("어머니 자동차세 … 완료"):
+    (asked, other). A clause naming the thing without another person before it is the user's."""
+    mine = _MINE_RE.search(tx.normalize(query))
+    if not answering or not mine:
+        return None
+    thing = tx.strip_suffix(mine.group(1))
+    people = "|".join(map(re.escape, OTHER_PEOPLE))
+    found: list[str] = []
+    for clause in answering:
+        for m in re.finditer(re.escape(thing), clause):
+            before = re.search(rf"({people})\S{{0,3}}\s*$", clause[: m.start()])
+            if not before:
+                return None
+            found.append(before.group(1))
+    return (f"사용자의 {thing}", found[0]) if found else None
+
+
+_YEAR_MONTH_RE = re.compile(r"(?<![\d-])((?:19|20)\d\d)-(0?[1-9]|1[0-2])(?![\d-])")
+
+
+def _year_month(sentence: str) -> str:
+    """A year and month written "2026-02" read as the date it is (2026년 2월), not as two
+    bare figures (an amount); a full "2026-02-14" is read as a date already."""
+    return _YEAR_MONTH_RE.sub(lambda m: f"{m.group(1)}년 {int(m.group(2))}월", sentence)
+
+
 def _other_script(query: str, memory: str) -> bool:
     """The query and the memory are written in different scripts (Hangul against Latin)."""
     q, m = hangul_share(query), hangul_share(memory)
@@ -378,7 +433,7 @@ def _attribute(part: str, memory: str) -> tuple[str, ...]:
                 out.append(stem)
                 break
             continue
-        if len(stem) < 2 or stem.startswith((*TYPE_WORDS, *HEAD_STOP)):
+        if len(stem) < 2 or stem.startswith((*TYPE_WORDS, *HEAD_STOP, *ORDER_WORDS)):
             continue
         out.append(stem)
         break
@@ -404,6 +459,12 @@ def _names(sentence: str, attributes: tuple[str, ...]) -> bool:
 
 
 def _answer_type(part: str) -> str:
+    if EN_TIME_RE.search(part):
+        return "time"
+    if EN_DURATION_RE.search(part):
+        return "duration"
+    if EN_AMOUNT_RE.search(part):
+        return "amount"
     counter = COUNTER_RE.search(part)
     if counter:
         word = counter.group(1)
