@@ -93,3 +93,16 @@ def test_a_value_beside_another_entity_lowers_relevance_not_accuracy():
         ["보일러", "에어컨"],
     )
     assert min(field(found, "accuracy")) >= 6.0
+
+
+def test_two_questions_joined_by_a_verbs_go_are_two_facets():
+    found = verdicts(
+        "식기세척기 언제 샀고 얼마 줬는지 알려줘.", "식기세척기 2025-11-02 구매(빌트인).", ["식기세척기"]
+    )
+    assert max(field(found, "completeness")) <= 7.0  # the price is not stored
+    assert min(field(found, "relevance")) >= 7.0  # the date is
+    # a -고 with an interrogative on one side only joins no two questions
+    one = verdicts(
+        "식기세척기 언제 사고 싶다고 했지?", "식기세척기는 이사 후 2026-03에 사기로 함.", ["식기세척기"]
+    )
+    assert min(field(one, "completeness")) >= 9.0

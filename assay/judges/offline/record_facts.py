@@ -22,6 +22,17 @@ two checks that need no lexicon:
   patient takes, named there as the reason) named in an answer clause with no warning in it
   (``contraindicated_advice``).
 
+- *a result of an unrecorded test*: a result (정상, 달라진 게 없, normal) the answer reports for a
+  test (시야 검사, MRI scan) that neither the record nor the question names
+  (``unrecorded_results``).
+
+Counts in Korean numerals ("하루 한 번", "두 알") are figures; a count or dose in the unit of the
+one item a clause names is that item's, even when another item writes the same value; an
+answer that names no recorded item talks, in its first sentence, about the one the question
+names (for the time of taking). A contraindicated name may be a word with its letter ("비타민
+A") or written in the other script: a Latin name and a Hangul transcription with the same
+consonant skeleton (paroxetine / 파록세틴, at least five consonant classes) are the same drug.
+
 A record may also be one line of ``|`` fields ("환자 | 71세 남 | 탐스로신 0.4mg 1일 1회 취침 전");
 an item's parenthesised range or target ("6.8 ng/mL(목표 5–8)", "(ref 0.9-1.7)") is not its value,
 though an answer quoting it says nothing new; a digit inside a name (T4, B12) is no figure.

@@ -20,6 +20,17 @@ cases the scale above would misplace: the right action with a value other than t
 RELATED_BUT_WRONG; the right action on one member where the request named the whole group
 (전원, 모두, all) → PARTIAL, not another target; a look-up (VIEW) where a change was asked,
 on the right target → WEAK (harmless, but nothing done).
+
+After the v5 round: a message whose first sentence sends the user elsewhere (문의해 주세요, please
+contact) → FAILED/OTHER; an unrelated statement's intent label is OTHER; a move to another
+destination stage than the one asked ("2차 면접 단계로" for "최종 합격 단계로"; a destination of
+the request's own words or 다음/next is none) or another status (rejected for on hold, 불합격 for
+보류) → RELATED_BUT_WRONG; on a coded posting, another person before 지원자/님 is another target;
+the right action whose message names nothing but the request's words and words that name
+nothing ("The interview has been rescheduled as requested", "메모를 추가했어요") → GOOD (vague
+target); one of two targets the request joins (A and B, A와 B) left out, or a list's filter
+("X만", "only … with X") not in the message → at most PARTIAL. English function words are no
+target words.
 """
 
 from __future__ import annotations

@@ -14,7 +14,9 @@ answer gives for a recorded item in the item's unit with another value, a record
 answer negates (an allergy too, when the answer says there is none without naming it), and
 another time of taking each count as a critical contradiction (two or more → 1; a figure the
 lexicon already found contradicted counts once); a drug from the record's contraindication line
-recommended is forbidden advice. A value the lexicon
+recommended is forbidden advice; a result of a test the record never names is an unsupported
+claim (faithfulness 3). Dates a record writes as 2025-12 are compared as "2025년 12월", and a
+reference limit the answer cites ("정상 상한(150)") is no value of the patient. A value the lexicon
 files under a slot the record lacks but that the record writes is the record's own, not an
 invention. Record items the answer names count as patient facts for relevance, and an answer
 that declines to advise does not perform the asked act.
@@ -47,7 +49,11 @@ longer words) mentioned in the answer; A = the answer performs the act the quest
     what to take or do ("뭘 먹으면", "어떻게 써야")       recommends or directs
     how a result or state is ("어떻게 나왔어요")          gives a value or a status word
     a symptom told ("숨이 차요")                          directs to care or advises
+    an amount or duration ("몇 년", "how long")          gives a figure
     ==================================================  ===============================
+
+English permission questions (can I, is it okay to) and decisions (better not, you can, must
+not) are read, and English function words are no subject words.
 
     relevance = 5 if A and (S, or the answer names one of the patient's drugs, conditions or
     values); 4 if S covers ≥ .4 of the question's subject words; 3 if A alone; otherwise band(R)

