@@ -150,3 +150,7 @@ def test_english_function_words_are_not_target_words():
         "Noor Haddad is now at the technical interview stage for Q-31 (Data Engineer).",
     )
     assert labels(found) == {"PERFECT"}
+
+
+def test_a_present_tense_change_with_hyeonjae_is_no_look_up():
+    assert acts.message_action("현재 Q-31 공고 마감일을 1월 20일로 변경합니다.") == "UPDATE"

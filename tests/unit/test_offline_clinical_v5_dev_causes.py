@@ -149,3 +149,16 @@ def test_an_english_warning_about_a_forbidden_drug_named_in_the_other_script_is_
     )
     assert scores(found) == {5.0}
     assert scores(found, "answer_relevance") == {5.0}
+
+
+def test_a_paraphrased_recorded_test_is_no_unrecorded_result():
+    record = "진단명: 결핵\n현재 투약: 이소니아지드 300mg 1일 1회\n검사결과: ALT 24 U/L, AST 22 U/L\n알레르기: 없음"
+    found = verdicts(record, "간 수치 괜찮아요?", "최근 간 기능 검사는 ALT 24로 정상이었습니다.")
+    assert scores(found) == {5.0}
+
+
+def test_a_word_holding_yes_is_no_decision():
+    found = verdicts(
+        ENGLISH, "Can I use eye drops with warfarin?", "Dry eyes are common in winter and a humidifier helps."
+    )
+    assert max(scores(found, "answer_relevance")) <= 3.0

@@ -106,3 +106,9 @@ def test_two_questions_joined_by_a_verbs_go_are_two_facets():
         "식기세척기 언제 사고 싶다고 했지?", "식기세척기는 이사 후 2026-03에 사기로 함.", ["식기세척기"]
     )
     assert min(field(one, "completeness")) >= 9.0
+
+
+def test_a_typed_value_in_the_other_script_must_sit_beside_the_memorys_entity():
+    memory = "Gym membership renews on 2026-05-01. Dentist: Dr. Han at Mapo clinic."
+    found = verdicts("치과 예약 언제야?", memory, ["Dentist", "Dr. Han"])
+    assert max(field(found, "relevance")) <= 5.0

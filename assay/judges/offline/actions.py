@@ -65,7 +65,7 @@ _DEFLECT_RE = re.compile(
     r"(?:문의|연락|요청|접수)(?:해|하여|하시기|를?\s*해)?\s*(?:주세요|주시기\s*바랍니다|바랍니다|하세요)|please\s+(?:contact|reach out|ask)"
 )
 # A state described, not an action reported ("…은 현재 2월 2일로 등록되어 있습니다"): a look-up.
-_STATE_RE = re.compile(r"(?:되어|돼|된\s*상태로?)\s*있(?:습니다|어요|네요|음)|현재\s")
+_STATE_RE = re.compile(r"(?:되어|돼|된\s*상태로?)\s*있(?:습니다|어요|네요|음)")
 # The request covers every member of a group ("전원", "모두"): doing one of them is part of it.
 ALL_CUES = ("전원", "모두", "전부", "모든", "다 ", "every", "all ")
 WRITE_ACTIONS = frozenset({"ADD", "UPDATE", "MOVE", "DELETE"})

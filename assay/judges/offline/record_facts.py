@@ -368,7 +368,11 @@ _RESULT_CUES = (
     "정상", "이상 없", "이상이 없", "문제없", "문제 없", "달라진 게 없", "변화 없", "변화가 없", "나왔", "좋았",
     "깨끗", "normal", "unchanged", "came back", "was clear", "were clear",
 )  # fmt: skip
-_TEST_STOP = frozenset("혈액 피 소변 다음 추가 정기 같은 이번 지난 그 이 최근 blood urine the a next".split())
+# words before 검사 that name no test of their own ("간 기능 검사" is the recorded ALT, "추적 검사")
+_TEST_STOP = frozenset(
+    "혈액 피 소변 다음 추가 정기 같은 이번 지난 그 이 최근 기능 추적 확인 후속 관련 기본 일반 수치 결과 "
+    "blood urine the a next follow function".split()
+)
 
 
 def unrecorded_results(answer: str, patient: str, question: str = "") -> list[str]:

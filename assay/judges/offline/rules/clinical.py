@@ -90,7 +90,7 @@ DECISION_CUES = (
     "드세요", "드셔도", "드시면", "드시고", "드시지", "피하", "마세요", "안 됩니다", "안 돼", "괜찮습니다", "괜찮아요",
     "계속", "중단", "쓰지", "쓰시", "권합니다", "권장", "좋습니다", "낫습니다", "네,", "아니요", "필요합니다", "하세요",
     # any verb of taking or using, decided ("넣으시면 됩니다", "바르셔도 돼요"), and English decisions
-    "시면 됩니다", "시면 돼요", "셔도 됩니다", "셔도 돼요", "yes", "no,", "no.", "better not", "you can ", "you may ",
+    "시면 됩니다", "시면 돼요", "셔도 됩니다", "셔도 돼요", "better not", "you can ", "you may ",
     "it's fine", "it is fine", "it's safe", "it is safe", "avoid", "don't", "do not", "should not", "shouldn't", "stop ",
     "keep taking", "continue", "must not", "mustn't", "cannot", "can't", "should ",
 )  # fmt: skip
@@ -113,6 +113,8 @@ NOT_A_CLAIM_RE = re.compile(
 # A patient's sentence that states a fact about themselves (taking, started, diagnosed).
 STATEMENT_CUES = ("먹고 있", "먹기 시작", "복용 중", "복용하고", "복용해요", "먹어요", "먹습니다", "맞고 있",
                   "진단", "처방받", "있어요", "있습니다", "했어요", "했습니다", "받았")
+# An English answer opening with its decision ("Yes, …", "No. …"), as a word (not "eyes").
+EN_YES_NO_RE = re.compile(r"(?i)(?:^|[.!?]\s+)(?:yes|no)\b[,.!]")
 EN_FUNCTION = frozenset(
     "is it to on in at of for the a an and or my me i i'm im can may should do does did be are was with while "
     "what how when okay ok take taking use using safe fine".split()
@@ -255,7 +257,7 @@ def _act(question: str, answer: str) -> tuple[bool, str]:
     if tx.has_any(question, WHAT_CUES):
         return tx.has_any(answer, DECISION_CUES) or tx.has_any(answer, DIRECTIVE_CUES), "무엇을/어떻게 질문"
     if tx.has_any(question, PERMISSION_CUES):
-        return tx.has_any(answer, DECISION_CUES), "해도 되는지 질문"
+        return tx.has_any(answer, DECISION_CUES) or bool(EN_YES_NO_RE.search(answer)), "해도 되는지 질문"
     if question.rstrip().endswith("?"):
         return tx.has_any(answer, DECISION_CUES) or tx.has_any(answer, STATUS_WORDS), "질문"
     return tx.has_any(answer, DIRECTIVE_CUES), "증상 호소"

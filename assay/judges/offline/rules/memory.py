@@ -224,6 +224,7 @@ class MemoryRules:
         n = max(len(facets), 1)
         share = len(answered_by) / n
         other_script = _other_script(item.query, memory)
+        bridged = False  # answered across scripts by the asked type of value
         notes = [
             f"쿼리 핵심어 포함률 {pct(q)}",
             f"묻는 항목 {len(facets)}개 중 답 있음 {len(answered_by)}개"
@@ -241,11 +242,20 @@ class MemoryRules:
         elif topic_only:  # nothing to check against the query: accuracy cannot be judged
             rel, comp, acc = 5, 3, 6
         elif other_script and facets and all(
-            f.want and any(_typed(f.want, sent, figs) for sent, figs in zip(sentences, figures, strict=True)) for f in facets
+            f.want
+            and any(
+                _typed(f.want, sent, figs) and _about_entity(sent, item.entities, memory)
+                for sent, figs in zip(sentences, figures, strict=True)
+            )
+            for f in facets
         ):  # words cannot be compared across languages, but every value of the asked type is there
             rel, comp, acc = 10, 9, 9
+            bridged = True
             typed_hits = [
-                c for c, (i, _) in enumerate(clauses) if any(_typed(f.want, sentences[i], figures[i]) for f in facets)
+                c
+                for c, (i, _) in enumerate(clauses)
+                if any(_typed(f.want, sentences[i], figures[i]) for f in facets)
+                and _about_entity(sentences[i], item.entities, memory)
             ]
             answered_by = {f_idx: typed_hits for f_idx in range(len(facets))}
             notes.append("쿼리와 메모리의 언어가 달라 단어로는 비교할 수 없으나, 묻는 유형의 값이 메모리에 있음")
@@ -298,7 +308,10 @@ class MemoryRules:
                 flagged.append(sent)
             elif any(c in helpful_clauses for c in own):
                 helpful.append(sent)
-            elif not any((self.coverage(query_units, clause_units[c]) or 0.0) >= self.SEGMENT_OVERLAP for c in own):
+            elif not bridged and not any(
+                (self.coverage(query_units, clause_units[c]) or 0.0) >= self.SEGMENT_OVERLAP for c in own
+            ):  # (a memory in another script that answers shares no word with the query: its other
+                # sentences are not off the query by words)
                 off_topic.append(sent)
         others = len(sentences) - len(flagged)
         raw = FLAGGED_WEIGHT * len(flagged) + (OFF_TOPIC_WEIGHT * len(off_topic) / others if others else 0.0)
@@ -412,6 +425,14 @@ def _other_person(query: str, answering: list[str]) -> tuple[str, str] | None:
 
 
 _YEAR_MONTH_RE = re.compile(r"(?<![\d-])((?:19|20)\d\d)-(0?[1-9]|1[0-2])(?![\d-])")
+
+
+def _about_entity(sentence: str, entities: list[str], memory: str) -> bool:
+    """Whether the sentence names one of the prompt's entities that the memory writes (any
+    sentence does when the memory writes none of them): the subject the caller extracted."""
+    low = memory.lower()
+    present = [e.lower() for e in entities if e and e.lower() in low]
+    return not present or any(e in sentence.lower() for e in present)
 
 
 def _split_joined_questions(part: str) -> list[str]:
