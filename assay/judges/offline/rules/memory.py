@@ -28,8 +28,9 @@ is a word of the head. An untyped facet answered only by sentences that say it i
 (미정, 아직, 생각 중…), with no sentence about it that settles it, is *undecided*: relevance 7, completeness 5, accuracy 6. A query and
 memory in different scripts (Hangul against Latin) cannot be compared word for word: with
 nothing matched, relevance 5, completeness 4, accuracy 6 and the feedback says why — unless every
-facet wants a typed value and the memory holds one of that type (relevance 10, completeness 9,
-accuracy 9). English interrogatives type a facet too (when/what day → a date, how long / how
+facet wants a typed value and the memory holds one of that type, in a sentence naming one of the
+prompt's entities the memory writes (relevance 10, completeness 9, accuracy 9; its other
+sentences are not counted off the query, which words cannot tell across scripts). English interrogatives type a facet too (when/what day → a date, how long / how
 many minutes → a duration, how much/many → an amount); two questions joined by a verb's -고
 ("언제 갈았고 얼마 들었는지") are two facets; order words (마지막으로, 처음, 최근) are not the
 attribute; a year-month written "2026-02" is a date, not two bare figures.
