@@ -29,7 +29,7 @@ from pydantic import ValidationError
 from assay.schemas import JsonObject, RowProblem
 from assay.suites.memory.dataset import CASES_FILE, MEMORIES_FILE, SESSIONS_FILE
 from assay.suites.memory.schema import FactSpec, MemoryCase, Session
-from assay.validation.tables import ImportField, TableRow, cell
+from assay.validation.tables import ImportField, SharedFields, TableRow, cell, model_problems
 
 FIELDS = (
     ImportField("id", ("id", "case_id", "query_id")),
@@ -59,9 +59,7 @@ class MemoryImporter:
         problems: list[RowProblem] = []
         cases: list[JsonObject] = []
         case_rows: dict[str, int] = {}
-        sessions: dict[str, JsonObject] = {}  # session id -> the session fields given so far
-        given_by: dict[tuple[str, str], int] = {}  # (session, field) -> the row that gave it
-        first_row: dict[str, int] = {}  # session id -> its first row
+        shared = SharedFields("session")
         unreadable: set[str] = set()  # sessions whose conversation cell was already named as a problem
         by_name = {f.name: f for f in FIELDS if f.kind != "raw"}
         for row in rows:
@@ -78,8 +76,6 @@ class MemoryImporter:
                 problem("id", f"id {case_id!r} already used by row {case_rows[case_id]}")
             case_rows.setdefault(case_id, row.number)
             session_id = v["session_id"] or case_id
-            session = sessions.setdefault(session_id, {})
-            first_row.setdefault(session_id, row.number)
             turns = _turns(v["conversation"], problem) if v["conversation"] is not None else None
             if v["conversation"] is not None and turns is None:
                 unreadable.add(session_id)
@@ -90,15 +86,7 @@ class MemoryImporter:
                 "entities": v["entities"],
                 "title": v["title"],
             }
-            for field, value in values.items():
-                if value is None:
-                    continue
-                if field not in session:
-                    session[field] = value
-                    given_by[(session_id, field)] = row.number
-                elif session[field] != value:
-                    problem(field, f"row {given_by[(session_id, field)]} gave session {session_id!r} another "
-                                   f"{field}; rows of one session must agree")
+            session = shared.add(session_id, row.number, values, problem)
             case = {
                 "id": case_id,
                 "session_id": session_id,
@@ -108,8 +96,9 @@ class MemoryImporter:
                 "stale_facts": _facts(v["stale_facts"], "stale_facts", problem),
             }
             cases.append(case)
-            _check(MemoryCase, {**case, "scenario": case["scenario"] or session.get("scenario") or "continuous"},
-                   problem, skip_empty=case)
+            model_problems(MemoryCase, {**case, "scenario": case["scenario"] or session.get("scenario") or "continuous"},
+                           problem, skip=case)
+        sessions = shared.groups
         for case in cases:
             case["scenario"] = sessions[case["session_id"]].get("scenario") or "continuous"
         files: dict[str, list[JsonObject]] = {CASES_FILE: cases}
@@ -122,7 +111,7 @@ class MemoryImporter:
             for sid, s in sessions.items():
                 if not s.get("conversation") and sid not in unreadable:
                     problems.append(RowProblem(
-                        row=f"row {first_row[sid]}", line=None, file=file,
+                        row=f"row {shared.first_row[sid]}", line=None, file=file,
                         column=mapping["conversation"], expectation="import conversation",
                         detail=f"session {sid!r} has no conversation in any of its rows"))
         if "memory" in mapping:
@@ -212,16 +201,3 @@ def _transcript(text: str, problem: Any) -> list[JsonObject] | None:
             return None
     return turns
 
-
-def _check(model: Any, record: JsonObject, problem: Any, skip_empty: JsonObject) -> None:
-    """Each way the record breaks the suite's model, named by the column it came from."""
-    try:
-        model.model_validate(record)
-    except ValidationError as exc:
-        for error in exc.errors():
-            field = str(error["loc"][0]) if error["loc"] else "query"
-            if skip_empty.get(field, "") is None:
-                continue  # an empty required cell, already named by the table reader
-            where = ".".join(str(part) for part in error["loc"][1:])
-            problem(field, f"{error['msg']}" + (f" (at {where})" if where else "")
-                    + f"; got {str(error.get('input'))[:80]!r}")
