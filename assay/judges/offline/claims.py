@@ -282,8 +282,15 @@ def polarity(text: str) -> int:
 def _polarity(text: str, morphs: tuple[tx.Morph, ...]) -> int:
     count = 0
     for i, m in enumerate(morphs):
-        if (m.lemma in tx.NEGATION_LEMMAS and m.tag in {"VX", "VA", "VCN", "MAG"}) or _denies(morphs, i):
-            following = morphs[i + 1 : i + 3] if m.tag != "MAG" else morphs[i + 2 : i + 4]
+        if (
+            (m.lemma in tx.NEGATION_LEMMAS and m.tag in {"VX", "VA", "VCN", "MAG"} and not _inside(morphs, i))
+            or _denies(morphs, i)
+            or _negative_predicate(morphs, i)
+        ):
+            # the endings after the predicate, past honorific and tense markers ("않으셨다면":
+            # 않 + 으시 + 었 + 다면 is a condition as "않으면" is)
+            rest = [f for f in morphs[i + 1 :] if f.tag != "EP"]
+            following = rest[:2] if m.tag != "MAG" else rest[1:3]
             if not any(
                 (f.tag == "EC" and f.lemma in _CONDITIONAL_ENDINGS) or f.tag in _MODIFIER_TAGS for f in following
             ):
@@ -315,6 +322,40 @@ def _denies(morphs: tuple[tx.Morph, ...], i: int) -> bool:
         return m.lemma in AVOID_LEMMAS
     # 자제하다 is a noun and 하다; 금지 alone is counted with the denying words (NEGATION_KO)
     return m.tag == "NNG" and m.lemma == "자제" and i + 1 < len(morphs) and morphs[i + 1].tag == "XSV"
+
+
+# Nouns "안" (inside) follows: a span or a place ("보증 기간 안이어도", "산 날 안에는", "3일 안").
+_INSIDE_NOUNS = frozenset("기간 날 당일 시간 기한 범위 구역 지역 건물 시내 관내 단지 매장 경내 주 달 해 년 안".split())
+
+
+def _inside(morphs: tuple[tx.Morph, ...], i: int) -> bool:
+    """"안" as the noun inside, which Kiwi may tag as the negating adverb ("기간 안이어도" →
+    안/MAG + 잇다): after a figure, a bound noun or a span/place noun, or before a particle
+    or the copula. "예약 안 돼요" (a noun, then a verb) stays a negation."""
+    m = morphs[i]
+    if m.lemma != "안" or m.tag != "MAG":
+        return False
+    prev = morphs[i - 1] if i else None
+    nxt = morphs[i + 1] if i + 1 < len(morphs) else None
+    if nxt is not None and (nxt.tag.startswith("J") or nxt.tag == "VCP" or nxt.lemma == "잇다"):
+        return True
+    return prev is not None and (prev.tag in {"SN", "NNB"} or (prev.tag == "NNG" and prev.lemma in _INSIDE_NOUNS))
+
+
+# Predicates whose meaning is a denial though no negation is written: "예약이 제한됩니다" says
+# "예약할 수 없습니다", "헌혈은 어렵습니다" says "할 수 없습니다". Only as the predicate (not
+# "제한 시간", "어려운 경우": a noun or a modifier names a thing and denies nothing).
+_NEGATIVE_NOUN_PREDICATES = frozenset({"제한", "중단", "불허", "거절", "거부"})
+_NEGATIVE_ADJECTIVES = frozenset({"어렵다", "힘들다"})
+
+
+def _negative_predicate(morphs: tuple[tx.Morph, ...], i: int) -> bool:
+    m = morphs[i]
+    if m.tag == "NNG" and m.lemma in _NEGATIVE_NOUN_PREDICATES:
+        return i + 1 < len(morphs) and morphs[i + 1].tag == "XSV"
+    # "환불은 어렵습니다", "하기 힘듭니다": the polite "cannot" of service answers ("어려운
+    # 경우" is a modifier, left out with the other modifiers)
+    return m.tag == "VA" and m.lemma in _NEGATIVE_ADJECTIVES
 
 
 _QUOTED = re.compile(r"'[^']{1,20}'|\"[^\"]{1,20}\"|‘[^’]{1,20}’|“[^”]{1,20}”|「[^」]{1,20}」")
