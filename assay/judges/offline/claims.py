@@ -409,15 +409,32 @@ def _clauses(text: str) -> tuple[_Clause, ...]:
     morphs = tx.analyse(text)
     norm = tx.normalize(text)
     out = []
-    for segment, start, end in tx.segment_spans(text):
+    for _segment, start, end in tx.segment_spans(text):
         pieces = _joined_clauses(morphs, start, end)
-        scope = _claim_tokens(segment, tuple(m for m in morphs if start <= m.start < end)) if len(pieces) > 1 else frozenset()
-        for piece_start, piece_end in pieces:
+        owns = [tuple(m for m in morphs if a <= m.start < b) for a, b in pieces]
+        # a later clause with a topic of its own ("토요일은 … 운영하며 일요일은 휴무입니다") is a
+        # claim about another subject: its words are not conditions of the others, nor theirs of it
+        apart = [k > 0 and _has_topic(own) for k, own in enumerate(owns)]
+        shared = [k for k in range(len(pieces)) if not apart[k]]
+        scope: frozenset[str] = frozenset()
+        if len(shared) > 1:
+            scope = _claim_tokens(
+                " ".join(norm[pieces[k][0] : pieces[k][1]] for k in shared),
+                tuple(m for k in shared for m in owns[k]),
+            )
+        for k, ((piece_start, piece_end), own) in enumerate(zip(pieces, owns, strict=True)):
             clause = norm[piece_start:piece_end].strip()
-            own = tuple(m for m in morphs if piece_start <= m.start < piece_end)
             if len(clause) >= 2:
-                out.append(_Clause(clause, _claim_tokens(clause, own), _polarity(clause, own), scope))
+                out.append(_Clause(clause, _claim_tokens(clause, own), _polarity(clause, own), frozenset() if apart[k] else scope))
     return tuple(out)
+
+
+def _has_topic(morphs: tuple[tx.Morph, ...]) -> bool:
+    """A noun marked as the topic (은/는 after a noun or a figure)."""
+    return any(
+        m.tag == "JX" and m.lemma in {"은", "는"} and prev.tag in {"NNG", "NNP", "NNB", "SN", "SL"}
+        for prev, m in zip(morphs, morphs[1:], strict=False)
+    )
 
 
 # Connective endings that join two clauses with their own claims ("보관해야 하며 분실 시 배상하지
@@ -698,7 +715,21 @@ def implied_answer(question: str, reference: str) -> tuple[str, _Clause] | None:
     top = [(answer, ref) for score, answer, ref in scored if score == best]
     if len({answer for answer, _ in top}) != 1 or any(_restricted(ref) for _, ref in top):
         return None
+    # the clause must be about what the question names: a clause that matched by a shared
+    # concept and an opposite ("토요일에도 열어요?" ↔ "일요일은 휴무", both weekend) does not
+    # answer it while another clause says the question's own words ("토요일은 … 운영")
+    said = _content_lemmas(q)
+    if max(len(said & _content_lemmas(ref.text)) for ref in _clauses(reference)) > len(
+        said & _content_lemmas(top[0][1].text)
+    ):
+        return None
     return top[0]
+
+
+@lru_cache(maxsize=4096)
+def _content_lemmas(text: str) -> frozenset[str]:
+    """The words a text says as written (lemmas of content morphemes, no concepts)."""
+    return frozenset(m.lemma for m in tx.analyse(text) if m.tag in CONTENT_TAGS and m.lemma not in _WEAK_TOKENS)
 
 
 def _restricted(clause: _Clause) -> bool:
