@@ -239,14 +239,31 @@ def claim_tokens(text: str) -> frozenset[str]:
 def _claim_tokens(text: str, morphs: tuple[tx.Morph, ...]) -> frozenset[str]:
     out: set[str] = set(lx.phrase_concepts(tx.normalize(text)))
     out.update(lx.english_concepts(tx.normalize(text)))
-    for m in morphs:
+    skip = -1
+    prefixed: set[str] = set()  # concepts only a prefixed noun names ("회원" in "비회원")
+    plain: set[str] = set()
+    for i, m in enumerate(morphs):
+        if i == skip:
+            continue
+        if m.tag == "XPN" and m.lemma in _NEGATING_PREFIXES and i + 1 < len(morphs) and morphs[i + 1].tag == "NNG":
+            # "비회원" is not "회원": the prefix and its noun are one word, another subject
+            out.add(m.lemma + morphs[i + 1].lemma)
+            prefixed.add(lx.concept_of_lemma(morphs[i + 1].lemma) or "")
+            skip = i + 1
+            continue
         if m.tag not in CONTENT_TAGS or m.lemma in _WEAK_TOKENS:
             continue
         concept = lx.concept_of_lemma(m.lemma)
         out.add(concept if concept is not None else m.lemma)
+        plain.add(concept or "")
+    out -= prefixed - plain
     for q in tx.quantities(text):
         out.add(figure_token(q))
     return frozenset(out)
+
+
+# Prefixes that make a noun its complement (비회원, 미성년, 무자격, 불합격).
+_NEGATING_PREFIXES = frozenset({"비", "미", "무", "불"})
 
 
 def figure_token(q: tx.Quantity) -> str:
@@ -521,8 +538,14 @@ def _anchors(clause: _Clause) -> frozenset[str]:
 # Concepts that name whom or what a figure is for, one of exclusive kinds (성인/어린이,
 # 평일/주말, 방문/온라인): a subject, where other concepts (가능, 이내) are the claim itself.
 _SUBJECT_CONCEPTS = frozenset(
-    "adult child youth senior weekday weekend online visit phone email post".split()
+    "adult child youth senior weekday weekend online visit phone email post member".split()
 )
+
+
+def _is_subject(token: str) -> bool:
+    """A token naming whom a figure is for: a subject concept, or a noun made its complement
+    by a negating prefix (비회원 beside 회원)."""
+    return token in _SUBJECT_CONCEPTS or (len(token) >= 3 and token[0] in _NEGATING_PREFIXES and token not in lx.CONCEPTS)
 
 
 # Words of a clock time, not of its subject.
@@ -614,6 +637,11 @@ def _home(
     """The one reference clause ``clause`` names as the subject of its figure ``q``, or None."""
     if len(by_entity) == 1:
         return next(iter(by_entity))
+    # a subject of exclusive kinds (회원/비회원, 성인/어린이) names the clause before other words,
+    # which the sentence's topic may carry into another clause ("급속충전은 비회원이 …")
+    by_subject = [i for i in range(len(own)) if any(_is_subject(w) for w in _names(own[i], clause))]
+    if len(by_subject) == 1:
+        return by_subject[0]
     named = [i for i in range(len(own)) if _names(own[i], clause)]
     if not named:  # no word names a subject: a figure of another kind may ("5kg 이하는 …원")
         unit = _unit_of_token(figure_token(q))
