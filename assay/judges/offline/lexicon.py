@@ -61,7 +61,9 @@ FREE_NEGATED_EN = (
 
 CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # -- modality, price, conditions ------------------------------------------------------------
-    "possible": (("가능", "수 있", "수 없", "불가", "허용", "면 됩니다", "면 돼", "면 되"), ("can", "cannot", "can't", "possible", "impossible", "able", "unable", "allowed", "permitted", "may")),
+    # 금지 says "not possible" as 불가 does (its negation is counted by ``NEGATION_KO``), so
+    # "양도는 가능합니다" and "양도는 금지되며" are one claim with two signs
+    "possible": (("가능", "수 있", "수 없", "불가", "허용", "면 됩니다", "면 돼", "면 되", "금지"), ("can", "cannot", "can't", "possible", "impossible", "able", "unable", "allowed", "permitted", "may")),
     "allow": (("허가", "금지", "허락"), ("prohibit*", "forbid*", "forbidden", "permission", "permit")),
     "required": (("필수", "해야", "반드시", "의무", "필요"), ("must", "required", "require*", "need", "needs", "mandatory", "have to", "has to", "necessary")),
     "free": (
