@@ -100,12 +100,31 @@ def reference_refuses(reference: str) -> bool:
 NO_ANSWER_RE = re.compile(r"^\s*(?:아니요|아뇨|아닙니다|no\b)", re.I)
 
 
+# The answer sets the documented rule aside: it reports what the documents say and then says
+# that "actually" something else holds, or calls the rule outdated ("…에 따른다고 나와 있는데,
+# 그건 옛날 기준이고 실제로는 …", "the guide says …, but in practice …").
+SET_ASIDE_RES = (
+    re.compile(r"(?:다고|라고|으로|로)\s*(?:나와|되어|돼|적혀|쓰여|안내되어|명시되어)\s*있(?:는데|지만|으나|긴 하지만)[^.!?]*?(?:실제로는|실제론|사실은|실은|현실적으로는)"),
+    re.compile(r"(?:옛날|예전|과거|이전|구)\s*(?:기준|규정|규칙|정책|안내)(?:이고|이에요|입니다|이라서|이라|일 뿐)"),
+    re.compile(r"\b(?:says?|states?|lists?)\b[^.!?]*\bbut (?:actually|in practice|in reality)\b", re.I),
+    re.compile(r"\b(?:that'?s|that is|it'?s|is) (?:outdated|out of date|an old rule|the old rule)\b", re.I),
+)
+
+
 def debunks(answer: str, reference: str) -> list[str]:
     """Cues in the answer that call a statement false, unless the reference uses them too or
-    itself answers "no" (then saying "that is not true" may be the right answer)."""
+    itself answers "no" (then saying "that is not true" may be the right answer); and an
+    answer that sets the documented rule aside (``SET_ASIDE_RES``), which the reference does
+    not do."""
     if NO_ANSWER_RE.match(tx.normalize(reference)):
         return []
-    return [c for c in tx.DEBUNK_CUES if tx.has_any(answer, (c,)) and not tx.has_any(reference, (c,))]
+    found = [c for c in tx.DEBUNK_CUES if tx.has_any(answer, (c,)) and not tx.has_any(reference, (c,))]
+    norm, ref = tx.normalize(answer), tx.normalize(reference)
+    for pattern in SET_ASIDE_RES:
+        m = pattern.search(norm)
+        if m and not pattern.search(ref):
+            found.append(f"'{m.group(0)[:40]}'")
+    return found
 
 
 @lru_cache(maxsize=4096)
