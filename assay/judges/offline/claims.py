@@ -276,11 +276,15 @@ def _claim_tokens(text: str, morphs: tuple[tx.Morph, ...]) -> frozenset[str]:
         out.add(concept if concept is not None else m.lemma)
         plain.add(concept or "")
     out -= prefixed - plain
+    if "next_day" in out and len(_NEXT_DAY.findall(text)) == len(_OVERNIGHT.findall(text)):
+        out.discard("next_day")  # "21시~다음 날 7시": the end of an overnight span, not a condition
     for q in tx.quantities(text):
         out.add(figure_token(q))
     return frozenset(out)
 
 
+_NEXT_DAY = re.compile(r"다음\s?날|익일|이튿\s?날")
+_OVERNIGHT = re.compile(r"[~∼-]\s*(?:다음\s?날|익일|이튿\s?날)\s*(?:오전|새벽|아침)?\s*\d")
 # Prefixes that make a noun its complement (비회원, 미성년, 무자격, 불합격).
 _NEGATING_PREFIXES = frozenset({"비", "미", "무", "불"})
 

@@ -195,6 +195,8 @@ CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "carry": (("반입", "가져가", "가지고 타", "휴대"), ("carry", "carried", "bring", "take on")),
     "battery": (("배터리", "보조배터리"), ("battery", "batteries", "power bank*")),
     "same_day": (("당일", "그날", "바로 당일"), ("same day", "same-day", "on the day")),
+    "next_day": (("다음 날", "다음날", "익일", "이튿날", "이튿 날", "그다음 날"), ("next day", "following day", "the day after")),
+    "day_before": (("전날", "전일", "하루 전날"), ("day before", "previous day", "the eve")),
     "vaccine": (("예방접종", "접종", "백신"), ("vaccin*", "immuniz*", "shot", "shots")),
     "recognise": (("인정",), ("recogni*", "counted", "count toward*")),
     "income_deduction": (("소득공제",), ("income deduction*", "tax deduction*", "deduct*")),
@@ -224,6 +226,7 @@ OPPOSITES: tuple[tuple[str, ...], ...] = (
     ("include", "exclude"),
     ("turn_on", "turn_off"),
     ("open", "close"),
+    ("same_day", "next_day", "day_before"),  # 당일부터 ↔ 다음 날부터: days apart, no figure written
     ("online", "visit", "phone", "email", "post"),
     ("adult", "child", "youth", "senior"),
 )
