@@ -716,6 +716,47 @@ def span_side_findings(answer: str, reference: str) -> list[Finding]:
     return []
 
 
+# The period a charge is counted by ("하루 500원", "일주일마다 500원씩", "월 5만 원", "per day"),
+# after ``canonical_figures`` (하루 → 1일, 일주일 → 7일, 한 달 → 1개월).
+_PERIODS = (
+    ("hour", r"1\s*시간\s*(?:마다|당|에)?|시간당|매\s*시간|an hour|per hour|hourly"),
+    ("day", r"1\s*일\s*(?:마다|당|에)?|매일|일일|per day|a day|daily"),
+    ("week", r"7\s*일\s*(?:마다|당|에)|1\s*주일?\s*(?:마다|당|에)?|매주|주당|per week|a week|weekly"),
+    ("month", r"1\s*개월\s*(?:마다|당|에)?|매월|매달|월|per month|a month|monthly"),
+    ("year", r"1\s*년\s*(?:마다|당|에)?|매년|연|per year|a year|yearly|annually"),
+)
+_PERIOD_ALT = "|".join(f"(?P<{name}>{pattern})" for name, pattern in _PERIODS)
+_AMOUNT = r"\d[\d,]*(?:\.\d+)?\s*(?:만\s*|천\s*)?(?:원|달러|won)"
+_RATE_BEFORE = re.compile(rf"(?<![\d가-힣])(?<!월\s)(?:{_PERIOD_ALT})\s*(?:최대|최고|기준|약)?\s*(?P<amount>{_AMOUNT})", re.I)
+_RATE_AFTER = re.compile(rf"(?P<amount>{_AMOUNT})\s*씩?\s*(?:{_PERIOD_ALT})(?![가-힣\d])", re.I)
+
+
+def _rates(text: str) -> list[tuple[tx.Quantity, str, str]]:
+    """(amount, period, as written) for each charge the text states per period of time."""
+    norm = canonical_figures(tx.normalize(text))
+    out = []
+    for pattern in (_RATE_BEFORE, _RATE_AFTER):
+        for m in pattern.finditer(norm):
+            period = next(name for name, _ in _PERIODS if m.group(name))
+            found = tx.quantities(m.group("amount"))
+            if found:
+                out.append((found[0], period, m.group(0).strip()))
+    return out
+
+
+def rate_period_findings(answer: str, reference: str) -> list[Finding]:
+    """A charge the reference counts by one period that the answer counts by another ("하루
+    500원" → "일주일마다 500원씩"): the amount agrees, so the figure checks see nothing (a
+    one-period rate is no figure of its own: "1년에 한 번" = "연 1회")."""
+    ref = _rates(reference) if tx.has_any(reference, ("원", "달러", "won")) else []
+    for amount, period, written in _rates(answer) if ref else []:
+        periods = {p for r, p, _ in ref if tx.same_quantity(amount, r)}
+        if periods and period not in periods:
+            ref_written = next(w for r, p, w in ref if tx.same_quantity(amount, r))
+            return [Finding("rate-period", 1, f"같은 금액의 기준 기간이 다름: 답변 '{written}' ↔ 참조 '{ref_written}'")]
+    return []
+
+
 YES_RE = re.compile(r"^\s*(?:네|예|yes)\b|^\s*(?:네|예)[,.]", re.I)
 NO_RE = re.compile(r"^\s*(?:아니요|아뇨|아니오|no)\b|^\s*(?:아니요|아뇨)[,.]", re.I)
 
@@ -840,6 +881,7 @@ def rag_findings(answer: str, reference: str, question: str) -> tuple[Finding, .
     found += yes_no_findings(answer, reference, question)
     found += polarity_findings(answer, reference, question)
     found += span_side_findings(answer, reference)
+    found += rate_period_findings(answer, reference)
     found += no_answer_findings(answer, reference, question)
     return tuple(sorted(found, key=lambda f: f.cap))
 
