@@ -209,6 +209,12 @@ CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "sale": (("세일", "할인 상품", "할인상품"), ("sale", "sales", "on sale", "clearance")),
     "regular": (("일반", "정상가"), ("regular", "normal", "standard")),
     "same": (("같은", "동일", "똑같"), ("same", "identical")),
+    # buying and proving it (warranties, returns, repairs)
+    "purchase": (("구입", "구매", "산 날", "사신"), ("purchas*", "buy", "bought")),
+    "receipt": (("영수증", "구매 내역", "구매내역", "거래 내역"), ("receipt*",)),
+    "warranty": (("보증서", "보증 기간", "품질보증", "무상 보증", "보증"), ("warrant*", "guarantee*")),
+    "confirm": (("확인",), ("confirm*", "verif*")),
+    "repair": (("수리", "고치", "고쳐"), ("repair*", "fix", "fixed", "fixing")),
 }
 
 # Groups of concepts that exclude each other: an answer that keeps a clause but swaps one for
