@@ -194,6 +194,11 @@ class RagRules:
             # words between them are what does not translate, not what is wrong
             accuracy = max(accuracy, 4)
             notes.append("참조의 수치·고유명이 모두 있고 모순 없음: 정확도 4 이상")
+        elif present and cl.figures_all_supported(answer, reference, question):
+            # what it says is the reference's and nothing contradicts it: what it leaves out is
+            # incompleteness (the completeness band), not a wrong claim — as for a Korean answer
+            accuracy = max(accuracy, 4)
+            notes.append("답변의 수치는 모두 참조와 같고 모순 없음(빠진 내용은 완전성에서 감점): 정확도 4 이상")
         # A figure left out is incomplete, not wrong (as for a Korean answer): accuracy is
         # capped only while most of the reference's figures and names are not there to check.
         if share < 0.5:
