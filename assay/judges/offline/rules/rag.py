@@ -162,6 +162,10 @@ class RagRules:
         if accuracy <= 1:
             completeness = min(completeness, 2 if q >= 0.6 else 1)
             relevance = min(relevance, 4)
+        elif findings and findings[0].rule in REVERSING_RULES:
+            # the words of a reversed claim are not its point: an answer that says the opposite
+            # of the reference has not covered it, however many of its words it repeats
+            completeness = min(completeness, 2)
         if any(f.rule == "no-answer" for f in findings) and not cl.has_predicate(answer):
             # a list of the question's words is on topic but is no answer at all (a sentence
             # that echoes a yes/no question may still answer it, so only the keyword list)
@@ -209,6 +213,8 @@ class RagRules:
         return _verdict(tag, notes, accuracy, max(completeness, 2), 4)
 
 
+# Findings that say the answer states the reference's claim the other way round.
+REVERSING_RULES = frozenset({"polarity", "reversed-condition"})
 # Share of the reference's concepts an agreeing answer says: ≥ .7 → 5, ≥ .3 → 4. A third is
 # enough once nothing contradicts: a paraphrase shares few words, and an answer that leaves
 # part out is incomplete, not wrong (its completeness band still says so).
