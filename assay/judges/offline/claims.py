@@ -10,7 +10,9 @@ cap on accuracy with its evidence, which the rag rules apply after the signal sc
     finding               cap   when
     ====================  ====  ===========================================================
     debunk                1     the answer calls a statement false (사실이 아닙니다, 틀렸습니다,
-                                not true, is false…) and the reference does not
+                                not true, is false…) and the reference does not, or sets the
+                                documented rule aside ("…라고 나와 있는데 … 실제로는", "옛날
+                                기준이고", "says … but in practice", ``SET_ASIDE_RES``)
     figure-substitution   1     a reference figure (not in the question) is missing from the
                                 answer and the answer states another of the same unit
                                 (a wrong date beside a right amount is caught: each unit
@@ -20,22 +22,31 @@ cap on accuracy with its evidence, which the rag rules apply after the signal sc
     figure-swap           1     two answer clauses, each naming one reference clause (by an
                                 entity or a word no other figure clause has, else by a figure
                                 of another kind: "5kg 이하는"), state each other's figures
-                                ("일반석 32kg, 프레스티지석 23kg" for the reverse)
+                                ("일반석 32kg, 프레스티지석 23kg" for the reverse); a subject of
+                                exclusive kinds names a clause first, and a noun with a
+                                negating prefix is its own subject (회원 ≠ 비회원)
     key-entity-missing    2     누구/어디/어느/who/which/where questions: the reference's first
                                 entity not in the question is absent from the answer
     yes-no                1     the answer opens with 네/yes and the reference with 아니요/no,
                                 or the other way round; or, the reference opening with neither,
                                 against the reference clause that answers a one-sentence yes/no
-                                question (``implied_answer``)
+                                question (``implied_answer``; the clause must say the
+                                question's own words as much as any other clause does)
     polarity              2     every reference clause an answer clause aligns with best
                                 (shared claim tokens: lexicon concepts, lemmas, figures) has
                                 the other sign (않/없/못/아니/불가/금지/무료, -지 말다, 피하다/
-                                삼가다/자제하다, not/cannot/free…; not inside a condition or a
-                                modifier); clauses joined by -고/-며 are read one by one
+                                삼가다/자제하다, predicates that deny: 제한되다/중단되다/어렵다,
+                                not/cannot/free…; not inside a condition, also behind
+                                honorific/tense markers "않으셨다면", or a modifier; 안 as the noun
+                                "inside" is none); clauses joined by -고/-며 are read one by one
     reversed-condition    2     same sign, but the answer swapped a concept for one of its
-                                exclusive group (전/후, 이상/미만, 평일/주말, 우편/이메일…);
+                                exclusive group (전/후, 이상/미만, 평일/주말, 우편/이메일, 당일/
+                                다음 날…; a joined clause with a topic of its own lends its
+                                concepts to no sibling);
                                 or put a reference span of time on the other side of its
                                 event ("3일 전까지" → "나간 뒤 3일 이내", ``span_side_findings``)
+    rate-period           1     the same amount charged per another period than the
+                                reference's ("일주일마다 500원씩" for "하루 500원")
     no-answer             1     no reference figure, and no sentence (no predicate), or
                                 ≥ 70 % of its words repeat the question, or its words repeat
                                 themselves (≤ 60 % distinct, ≥ 40 % from the question)

@@ -17,8 +17,10 @@ perfect answers, so a wrong answer's relevance is capped at 4.
                                                   share ≥ .7 → 5, ≥ .34 → 4, else 3 (≥ 4 when
                                                   all of ≥ 2 figures and names are there; ≤ 3 while
                                                   under half of the reference's figures and
-                                                  names are there, ≤ 2 with none; a figure
-                                                  left out costs completeness)
+                                                  names are there, ≤ 2 with none; ≥ 4 when
+                                                  some are there and every figure the answer
+                                                  states is the reference's; a figure left out
+                                                  costs completeness)
     wrong: conflict level 2, or N < WRONG_N      1           2 if Q ≥ .6      min(band, 4)
                                                              else 1
     conflict level 1 (some figures wrong)        2           band(N)          band
@@ -39,8 +41,10 @@ perfect answers, so a wrong answer's relevance is capped at 4.
     reference, the other clauses share nothing   aside quoted in the feedback
     with it (``claims.split_digression``)
     claim findings (``claims.py``: debunk,       capped at the strongest finding's cap (1 or 2);
-    substitutions, yes-no, polarity, reversed    accuracy 1 caps completeness at 2 and relevance at 4
-    condition, no answer)                        no-answer as a keyword list (no predicate):
+    substitutions, yes-no, polarity, reversed    accuracy 1 caps completeness at 2 and relevance at 4;
+    condition, rate period, no answer)           a reversed claim (polarity, reversed-condition)
+                                                 caps completeness at 2;
+                                                 no-answer as a keyword list (no predicate):
                                                  completeness 1, relevance ≤ 2
     ===========================================  ==========  ===============  ============
 """
