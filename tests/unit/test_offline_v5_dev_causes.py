@@ -45,6 +45,7 @@ def test_an_as_the_noun_inside_denies_nothing():
     # near miss: 안 before a verb is the negation, with or without a particle before it
     assert cl.polarity("주말에는 배송 안 돼요") == 1
     assert cl.polarity("현금 결제는 안 됩니다") == 1
+    assert cl.polarity("재고가 1개 안 남았어요") == 1
 
 
 def test_predicates_that_deny_without_a_negation_carry_the_negative_sign():

@@ -381,8 +381,9 @@ _INSIDE_NOUNS = frozenset("기간 날 당일 시간 기한 범위 구역 지역 
 
 def _inside(morphs: tuple[tx.Morph, ...], i: int) -> bool:
     """"안" as the noun inside, which Kiwi may tag as the negating adverb ("기간 안이어도" →
-    안/MAG + 잇다): after a figure, a bound noun or a span/place noun, or before a particle
-    or the copula. "예약 안 돼요" (a noun, then a verb) stays a negation."""
+    안/MAG + 잇다): before a particle or the copula, or after a figure, a bound noun or a
+    span/place noun with no predicate after it. "예약 안 돼요" and "1개 안 남았어요" (a predicate
+    follows) stay negations."""
     m = morphs[i]
     if m.lemma != "안" or m.tag != "MAG":
         return False
@@ -390,7 +391,12 @@ def _inside(morphs: tuple[tx.Morph, ...], i: int) -> bool:
     nxt = morphs[i + 1] if i + 1 < len(morphs) else None
     if nxt is not None and (nxt.tag.startswith("J") or nxt.tag == "VCP" or nxt.lemma == "잇다"):
         return True
-    return prev is not None and (prev.tag in {"SN", "NNB"} or (prev.tag == "NNG" and prev.lemma in _INSIDE_NOUNS))
+    # after a span or a place, unless a predicate follows ("1개 안 남았어요" still denies)
+    return (
+        prev is not None
+        and (prev.tag in {"SN", "NNB"} or (prev.tag == "NNG" and prev.lemma in _INSIDE_NOUNS))
+        and (nxt is None or nxt.tag not in {"VV", "VA", "VX", "XSV", "XSA"})
+    )
 
 
 # Predicates whose meaning is a denial though no negation is written: "예약이 제한됩니다" says
