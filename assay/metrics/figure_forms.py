@@ -19,6 +19,7 @@ it is:
     1.5 million, 2 thousand                      1500000, 2000
     하루, 이틀, 사흘 … 열흘, 보름                    1일, 2일, 3일 … 10일, 15일
     한 달, 두 달, 석 달; 두 시간; 세 명; 두 번       1개월, 2개월, 3개월; 2시간; 3명; 2회
+    3달, 6달간 (digits before 달, not 달러)          3개월, 6개월간
     한 번에, 건당, 회당 (at a time, per use)          1회에
     two weeks, 14 working days, 10 percent      2주, 14일, 10%
     once, twice (a count: "extended once",      1회, 2회
@@ -69,6 +70,8 @@ _EN_UNIT_WORDS = (
     (r"minutes?|mins?", "분"), (r"percent|per\s*cent", "%"), (r"people|persons?|employees|staff|members", "명"),
     (r"times", "회"), (r"cases", "건"), (r"won|KRW", "원"), (r"dollars?|USD", "달러"),
 )
+# Months counted with digits and the native 달 ("3달 됐는데" = 3개월); not 달러, 달성, 달라, 달력.
+_DIGIT_MONTHS = re.compile(r"(\d+)\s*달(?![러성라력리려렸걀])")
 # Metric units written in Hangul: "8킬로" = 8kg, "5킬로미터" = 5km.
 _HANGUL_KM = re.compile(r"(\d)\s*킬로미터")
 _HANGUL_KG = re.compile(r"(\d)\s*(?:킬로그램|킬로)")
@@ -205,6 +208,8 @@ def canonical_figures(text: str) -> str:
     out = _NATIVE_DAY_RE.sub(lambda m: f"{_NATIVE_DAYS[m.group(1)]}일", out)
     if "킬로" in out:
         out = _HANGUL_KG.sub(r"\1kg", _HANGUL_KM.sub(r"\1km", out))
+    if "달" in out:
+        out = _DIGIT_MONTHS.sub(r"\1개월", out)
     out = _NEXT_DAY.sub("1일 후", out)
     out = _DAY_BEFORE.sub("1일 전", out)
     out = _KO_FRACTION.sub(lambda m: _percent(int(m.group(2)), int(m.group(1))), out)

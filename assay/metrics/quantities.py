@@ -32,8 +32,10 @@ _UNIT_ALIASES = {"퍼센트": "%"}
 _NUM_PIECE = re.compile(r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(조|억|천만|백만|십만|만|천|백)?")
 # 분 is minutes, but not in 분기 (a quarter: "3분기" counts quarters, it is no duration).
 _UNIT_RE = re.compile(r"\s*(" + "|".join(re.escape(u) + ("(?!기)" if u == "분" else "") for u in UNITS) + r")")
-_APPROX_BEFORE = re.compile(r"(약|대략|거의|최대|최소|近)\s*$")
-_APPROX_AFTER = re.compile(r"^\s*(여|가량|정도|내외|안팎|이상|이하|미만|초과)")
+# Words that make a figure approximate. A bound (이상, 이하, 미만, 초과, 최대, 최소) is not one:
+# "45kg 이상" is a threshold, exact, and 47kg is another figure.
+_APPROX_BEFORE = re.compile(r"(약|대략|거의|近)\s*$")
+_APPROX_AFTER = re.compile(r"^\s*(여|가량|정도|내외|안팎)")
 
 
 @dataclass(frozen=True)

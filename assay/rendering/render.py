@@ -45,7 +45,13 @@ def render_markdown(header: ReportHeader, sections: list[ReportSection]) -> str:
         lines += [f"> - {md_text(reason)}" for reason in header.incomplete]
         lines.append("")
     if header.offline_jury:
-        lines += ["> **Offline jury.** Judged answers come from deterministic offline judges, not LLMs.", ""]
+        lines += [
+            "> **Offline jury.** Judged answers come from deterministic offline judges, not LLMs. They are a",
+            "> screen: on blind labelled sets they agree with people much less than on the data their rules",
+            "> were written on (`docs/judges.md`, \"Agreement with people\"). Where scores matter, use an LLM",
+            "> jury and measure it against your own labels with `assay calibrate RUN --labels FILE`.",
+            "",
+        ]
     quarantined = f", {len(header.quarantined)} quarantined" if header.quarantined else ""
     lines += [
         f"- Dataset snapshot: `{header.snapshot[:16]}` ({header.n_cases} cases{quarantined})",

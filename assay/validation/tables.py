@@ -211,3 +211,50 @@ def parse_map(items: Sequence[str]) -> dict[str, str]:
 def write_jsonl(path: Path, records: Sequence[Mapping[str, Any]]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+
+
+# -- rows that describe one shared thing (a session, a patient) -------------------------------------
+class SharedFields:
+    """Fields of a group that several rows belong to (a memory session, a clinical patient): any
+    row may give them, and where two rows both give one they must agree."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind  # "session", "patient": how problems name the group
+        self.groups: dict[str, JsonObject] = {}
+        self.first_row: dict[str, int] = {}
+        self._given_by: dict[tuple[str, str], int] = {}
+
+    def add(self, group: str, row: int, values: Mapping[str, Any], problem: Any) -> JsonObject:
+        """Record this row's non-empty values; ``problem(field, detail)`` for each disagreement."""
+        shared = self.groups.setdefault(group, {})
+        self.first_row.setdefault(group, row)
+        for name, value in values.items():
+            if value is None:
+                continue
+            if name not in shared:
+                shared[name] = value
+                self._given_by[(group, name)] = row
+            elif shared[name] != value:
+                problem(name, f"row {self._given_by[(group, name)]} gave {self.kind} {group!r} another {name}; "
+                              f"rows of one {self.kind} must agree")
+        return shared
+
+
+def model_problems(model: Any, record: Mapping[str, Any], problem: Any, skip: Mapping[str, Any],
+                   strip: int = 0) -> None:
+    """``problem(field, detail)`` for each way ``record`` breaks the pydantic ``model``, named by the
+    field it came from; a field that is None in ``skip`` (an empty required cell, already named by
+    ``cell``) is passed over. ``strip`` drops that many leading parts of an error's location."""
+    from pydantic import ValidationError
+
+    try:
+        model.model_validate(record)
+    except ValidationError as exc:
+        for error in exc.errors():
+            loc = error["loc"][strip:]
+            field_ = str(loc[0]) if loc else "record"
+            if skip.get(field_, "") is None:
+                continue
+            where = ".".join(str(part) for part in loc[1:])
+            problem(field_, f"{error['msg']}" + (f" (at {where})" if where else "")
+                    + f"; got {str(error.get('input'))[:80]!r}")

@@ -46,7 +46,7 @@ def test_offline_run_writes_an_audited_run_directory(first_run, bundled_rag_qa):
 
     report = (run_dir / "report.md").read_text()
     assert "## By category" in report and "## Per case" in report
-    assert "Offline jury" in report
+    assert "Offline jury" in report and "assay calibrate RUN --labels FILE" in report
     html = (run_dir / "report.html").read_text()
     head = html.split("<body>")[0]
     assert "data:image/png;base64," in html and "http://" not in head and "https://" not in head

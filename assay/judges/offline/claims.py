@@ -10,7 +10,9 @@ cap on accuracy with its evidence, which the rag rules apply after the signal sc
     finding               cap   when
     ====================  ====  ===========================================================
     debunk                1     the answer calls a statement false (사실이 아닙니다, 틀렸습니다,
-                                not true, is false…) and the reference does not
+                                not true, is false…) and the reference does not, or sets the
+                                documented rule aside ("…라고 나와 있는데 … 실제로는", "옛날
+                                기준이고", "says … but in practice", ``SET_ASIDE_RES``)
     figure-substitution   1     a reference figure (not in the question) is missing from the
                                 answer and the answer states another of the same unit
                                 (a wrong date beside a right amount is caught: each unit
@@ -20,22 +22,31 @@ cap on accuracy with its evidence, which the rag rules apply after the signal sc
     figure-swap           1     two answer clauses, each naming one reference clause (by an
                                 entity or a word no other figure clause has, else by a figure
                                 of another kind: "5kg 이하는"), state each other's figures
-                                ("일반석 32kg, 프레스티지석 23kg" for the reverse)
+                                ("일반석 32kg, 프레스티지석 23kg" for the reverse); a subject of
+                                exclusive kinds names a clause first, and a noun with a
+                                negating prefix is its own subject (회원 ≠ 비회원)
     key-entity-missing    2     누구/어디/어느/who/which/where questions: the reference's first
                                 entity not in the question is absent from the answer
     yes-no                1     the answer opens with 네/yes and the reference with 아니요/no,
                                 or the other way round; or, the reference opening with neither,
                                 against the reference clause that answers a one-sentence yes/no
-                                question (``implied_answer``)
+                                question (``implied_answer``; the clause must say the
+                                question's own words as much as any other clause does)
     polarity              2     every reference clause an answer clause aligns with best
                                 (shared claim tokens: lexicon concepts, lemmas, figures) has
                                 the other sign (않/없/못/아니/불가/금지/무료, -지 말다, 피하다/
-                                삼가다/자제하다, not/cannot/free…; not inside a condition or a
-                                modifier); clauses joined by -고/-며 are read one by one
+                                삼가다/자제하다, predicates that deny: 제한되다/중단되다/어렵다,
+                                not/cannot/free…; not inside a condition, also behind
+                                honorific/tense markers "않으셨다면", or a modifier; 안 as the noun
+                                "inside" is none); clauses joined by -고/-며 are read one by one
     reversed-condition    2     same sign, but the answer swapped a concept for one of its
-                                exclusive group (전/후, 이상/미만, 평일/주말, 우편/이메일…);
+                                exclusive group (전/후, 이상/미만, 평일/주말, 우편/이메일, 당일/
+                                다음 날…; a joined clause with a topic of its own lends its
+                                concepts to no sibling);
                                 or put a reference span of time on the other side of its
                                 event ("3일 전까지" → "나간 뒤 3일 이내", ``span_side_findings``)
+    rate-period           1     the same amount charged per another period than the
+                                reference's ("일주일마다 500원씩" for "하루 500원")
     no-answer             1     no reference figure, and no sentence (no predicate), or
                                 ≥ 70 % of its words repeat the question, or its words repeat
                                 themselves (≤ 60 % distinct, ≥ 40 % from the question)
@@ -100,12 +111,31 @@ def reference_refuses(reference: str) -> bool:
 NO_ANSWER_RE = re.compile(r"^\s*(?:아니요|아뇨|아닙니다|no\b)", re.I)
 
 
+# The answer sets the documented rule aside: it reports what the documents say and then says
+# that "actually" something else holds, or calls the rule outdated ("…에 따른다고 나와 있는데,
+# 그건 옛날 기준이고 실제로는 …", "the guide says …, but in practice …").
+SET_ASIDE_RES = (
+    re.compile(r"(?:다고|라고|으로|로)\s*(?:나와|되어|돼|적혀|쓰여|안내되어|명시되어)\s*있(?:는데|지만|으나|긴 하지만)[^.!?]*?(?:실제로는|실제론|사실은|실은|현실적으로는)"),
+    re.compile(r"(?:옛날|예전|과거|이전|구)\s*(?:기준|규정|규칙|정책|안내)(?:이고|이에요|입니다|이라서|이라|일 뿐)"),
+    re.compile(r"\b(?:says?|states?|lists?)\b[^.!?]*\bbut (?:actually|in practice|in reality)\b", re.I),
+    re.compile(r"\b(?:that'?s|that is|it'?s|is) (?:outdated|out of date|an old rule|the old rule)\b", re.I),
+)
+
+
 def debunks(answer: str, reference: str) -> list[str]:
     """Cues in the answer that call a statement false, unless the reference uses them too or
-    itself answers "no" (then saying "that is not true" may be the right answer)."""
+    itself answers "no" (then saying "that is not true" may be the right answer); and an
+    answer that sets the documented rule aside (``SET_ASIDE_RES``), which the reference does
+    not do."""
     if NO_ANSWER_RE.match(tx.normalize(reference)):
         return []
-    return [c for c in tx.DEBUNK_CUES if tx.has_any(answer, (c,)) and not tx.has_any(reference, (c,))]
+    found = [c for c in tx.DEBUNK_CUES if tx.has_any(answer, (c,)) and not tx.has_any(reference, (c,))]
+    norm, ref = tx.normalize(answer), tx.normalize(reference)
+    for pattern in SET_ASIDE_RES:
+        m = pattern.search(norm)
+        if m and not pattern.search(ref):
+            found.append(f"'{m.group(0)[:40]}'")
+    return found
 
 
 @lru_cache(maxsize=4096)
@@ -239,14 +269,35 @@ def claim_tokens(text: str) -> frozenset[str]:
 def _claim_tokens(text: str, morphs: tuple[tx.Morph, ...]) -> frozenset[str]:
     out: set[str] = set(lx.phrase_concepts(tx.normalize(text)))
     out.update(lx.english_concepts(tx.normalize(text)))
-    for m in morphs:
+    skip = -1
+    prefixed: set[str] = set()  # concepts only a prefixed noun names ("회원" in "비회원")
+    plain: set[str] = set()
+    for i, m in enumerate(morphs):
+        if i == skip:
+            continue
+        if m.tag == "XPN" and m.lemma in _NEGATING_PREFIXES and i + 1 < len(morphs) and morphs[i + 1].tag == "NNG":
+            # "비회원" is not "회원": the prefix and its noun are one word, another subject
+            out.add(m.lemma + morphs[i + 1].lemma)
+            prefixed.add(lx.concept_of_lemma(morphs[i + 1].lemma) or "")
+            skip = i + 1
+            continue
         if m.tag not in CONTENT_TAGS or m.lemma in _WEAK_TOKENS:
             continue
         concept = lx.concept_of_lemma(m.lemma)
         out.add(concept if concept is not None else m.lemma)
+        plain.add(concept or "")
+    out -= prefixed - plain
+    if "next_day" in out and len(_NEXT_DAY.findall(text)) == len(_OVERNIGHT.findall(text)):
+        out.discard("next_day")  # "21시~다음 날 7시": the end of an overnight span, not a condition
     for q in tx.quantities(text):
         out.add(figure_token(q))
     return frozenset(out)
+
+
+_NEXT_DAY = re.compile(r"다음\s?날|익일|이튿\s?날")
+_OVERNIGHT = re.compile(r"[~∼-]\s*(?:다음\s?날|익일|이튿\s?날)\s*(?:오전|새벽|아침)?\s*\d")
+# Prefixes that make a noun its complement (비회원, 미성년, 무자격, 불합격).
+_NEGATING_PREFIXES = frozenset({"비", "미", "무", "불"})
 
 
 def figure_token(q: tx.Quantity) -> str:
@@ -282,8 +333,15 @@ def polarity(text: str) -> int:
 def _polarity(text: str, morphs: tuple[tx.Morph, ...]) -> int:
     count = 0
     for i, m in enumerate(morphs):
-        if (m.lemma in tx.NEGATION_LEMMAS and m.tag in {"VX", "VA", "VCN", "MAG"}) or _denies(morphs, i):
-            following = morphs[i + 1 : i + 3] if m.tag != "MAG" else morphs[i + 2 : i + 4]
+        if (
+            (m.lemma in tx.NEGATION_LEMMAS and m.tag in {"VX", "VA", "VCN", "MAG"} and not _inside(morphs, i))
+            or _denies(morphs, i)
+            or _negative_predicate(morphs, i)
+        ):
+            # the endings after the predicate, past honorific and tense markers ("않으셨다면":
+            # 않 + 으시 + 었 + 다면 is a condition as "않으면" is)
+            rest = [f for f in morphs[i + 1 :] if f.tag != "EP"]
+            following = rest[:2] if m.tag != "MAG" else rest[1:3]
             if not any(
                 (f.tag == "EC" and f.lemma in _CONDITIONAL_ENDINGS) or f.tag in _MODIFIER_TAGS for f in following
             ):
@@ -315,6 +373,46 @@ def _denies(morphs: tuple[tx.Morph, ...], i: int) -> bool:
         return m.lemma in AVOID_LEMMAS
     # 자제하다 is a noun and 하다; 금지 alone is counted with the denying words (NEGATION_KO)
     return m.tag == "NNG" and m.lemma == "자제" and i + 1 < len(morphs) and morphs[i + 1].tag == "XSV"
+
+
+# Nouns "안" (inside) follows: a span or a place ("보증 기간 안이어도", "산 날 안에는", "3일 안").
+_INSIDE_NOUNS = frozenset("기간 날 당일 시간 기한 범위 구역 지역 건물 시내 관내 단지 매장 경내 주 달 해 년 안".split())
+
+
+def _inside(morphs: tuple[tx.Morph, ...], i: int) -> bool:
+    """"안" as the noun inside, which Kiwi may tag as the negating adverb ("기간 안이어도" →
+    안/MAG + 잇다): before a particle or the copula, or after a figure, a bound noun or a
+    span/place noun with no predicate after it. "예약 안 돼요" and "1개 안 남았어요" (a predicate
+    follows) stay negations."""
+    m = morphs[i]
+    if m.lemma != "안" or m.tag != "MAG":
+        return False
+    prev = morphs[i - 1] if i else None
+    nxt = morphs[i + 1] if i + 1 < len(morphs) else None
+    if nxt is not None and (nxt.tag.startswith("J") or nxt.tag == "VCP" or nxt.lemma == "잇다"):
+        return True
+    # after a span or a place, unless a predicate follows ("1개 안 남았어요" still denies)
+    return (
+        prev is not None
+        and (prev.tag in {"SN", "NNB"} or (prev.tag == "NNG" and prev.lemma in _INSIDE_NOUNS))
+        and (nxt is None or nxt.tag not in {"VV", "VA", "VX", "XSV", "XSA"})
+    )
+
+
+# Predicates whose meaning is a denial though no negation is written: "예약이 제한됩니다" says
+# "예약할 수 없습니다", "헌혈은 어렵습니다" says "할 수 없습니다". Only as the predicate (not
+# "제한 시간", "어려운 경우": a noun or a modifier names a thing and denies nothing).
+_NEGATIVE_NOUN_PREDICATES = frozenset({"제한", "중단", "불허", "거절", "거부"})
+_NEGATIVE_ADJECTIVES = frozenset({"어렵다", "힘들다"})
+
+
+def _negative_predicate(morphs: tuple[tx.Morph, ...], i: int) -> bool:
+    m = morphs[i]
+    if m.tag == "NNG" and m.lemma in _NEGATIVE_NOUN_PREDICATES:
+        return i + 1 < len(morphs) and morphs[i + 1].tag == "XSV"
+    # "환불은 어렵습니다", "하기 힘듭니다": the polite "cannot" of service answers ("어려운
+    # 경우" is a modifier, left out with the other modifiers)
+    return m.tag == "VA" and m.lemma in _NEGATIVE_ADJECTIVES
 
 
 _QUOTED = re.compile(r"'[^']{1,20}'|\"[^\"]{1,20}\"|‘[^’]{1,20}’|“[^”]{1,20}”|「[^」]{1,20}」")
@@ -368,15 +466,32 @@ def _clauses(text: str) -> tuple[_Clause, ...]:
     morphs = tx.analyse(text)
     norm = tx.normalize(text)
     out = []
-    for segment, start, end in tx.segment_spans(text):
+    for _segment, start, end in tx.segment_spans(text):
         pieces = _joined_clauses(morphs, start, end)
-        scope = _claim_tokens(segment, tuple(m for m in morphs if start <= m.start < end)) if len(pieces) > 1 else frozenset()
-        for piece_start, piece_end in pieces:
+        owns = [tuple(m for m in morphs if a <= m.start < b) for a, b in pieces]
+        # a later clause with a topic of its own ("토요일은 … 운영하며 일요일은 휴무입니다") is a
+        # claim about another subject: its words are not conditions of the others, nor theirs of it
+        apart = [k > 0 and _has_topic(own) for k, own in enumerate(owns)]
+        shared = [k for k in range(len(pieces)) if not apart[k]]
+        scope: frozenset[str] = frozenset()
+        if len(shared) > 1:
+            scope = _claim_tokens(
+                " ".join(norm[pieces[k][0] : pieces[k][1]] for k in shared),
+                tuple(m for k in shared for m in owns[k]),
+            )
+        for k, ((piece_start, piece_end), own) in enumerate(zip(pieces, owns, strict=True)):
             clause = norm[piece_start:piece_end].strip()
-            own = tuple(m for m in morphs if piece_start <= m.start < piece_end)
             if len(clause) >= 2:
-                out.append(_Clause(clause, _claim_tokens(clause, own), _polarity(clause, own), scope))
+                out.append(_Clause(clause, _claim_tokens(clause, own), _polarity(clause, own), frozenset() if apart[k] else scope))
     return tuple(out)
+
+
+def _has_topic(morphs: tuple[tx.Morph, ...]) -> bool:
+    """A noun marked as the topic (은/는 after a noun or a figure)."""
+    return any(
+        m.tag == "JX" and m.lemma in {"은", "는"} and prev.tag in {"NNG", "NNP", "NNB", "SN", "SL"}
+        for prev, m in zip(morphs, morphs[1:], strict=False)
+    )
 
 
 # Connective endings that join two clauses with their own claims ("보관해야 하며 분실 시 배상하지
@@ -463,8 +578,14 @@ def _anchors(clause: _Clause) -> frozenset[str]:
 # Concepts that name whom or what a figure is for, one of exclusive kinds (성인/어린이,
 # 평일/주말, 방문/온라인): a subject, where other concepts (가능, 이내) are the claim itself.
 _SUBJECT_CONCEPTS = frozenset(
-    "adult child youth senior weekday weekend online visit phone email post".split()
+    "adult child youth senior weekday weekend online visit phone email post member".split()
 )
+
+
+def _is_subject(token: str) -> bool:
+    """A token naming whom a figure is for: a subject concept, or a noun made its complement
+    by a negating prefix (비회원 beside 회원)."""
+    return token in _SUBJECT_CONCEPTS or (len(token) >= 3 and token[0] in _NEGATING_PREFIXES and token not in lx.CONCEPTS)
 
 
 # Words of a clock time, not of its subject.
@@ -556,6 +677,11 @@ def _home(
     """The one reference clause ``clause`` names as the subject of its figure ``q``, or None."""
     if len(by_entity) == 1:
         return next(iter(by_entity))
+    # a subject of exclusive kinds (회원/비회원, 성인/어린이) names the clause before other words,
+    # which the sentence's topic may carry into another clause ("급속충전은 비회원이 …")
+    by_subject = [i for i in range(len(own)) if any(_is_subject(w) for w in _names(own[i], clause))]
+    if len(by_subject) == 1:
+        return by_subject[0]
     named = [i for i in range(len(own)) if _names(own[i], clause)]
     if not named:  # no word names a subject: a figure of another kind may ("5kg 이하는 …원")
         unit = _unit_of_token(figure_token(q))
@@ -604,6 +730,47 @@ def span_side_findings(answer: str, reference: str) -> list[Finding]:
         if sides and side not in sides:
             ref_written = next(w for r, s, w in ref if tx.same_quantity(q, r))
             return [Finding("reversed-condition", 2, f"기간의 앞뒤가 참조와 반대: 답변 '{written}' ↔ 참조 '{ref_written}'")]
+    return []
+
+
+# The period a charge is counted by ("하루 500원", "일주일마다 500원씩", "월 5만 원", "per day"),
+# after ``canonical_figures`` (하루 → 1일, 일주일 → 7일, 한 달 → 1개월).
+_PERIODS = (
+    ("hour", r"1\s*시간\s*(?:마다|당|에)?|시간당|매\s*시간|an hour|per hour|hourly"),
+    ("day", r"1\s*일\s*(?:마다|당|에)?|매일|일일|per day|a day|daily"),
+    ("week", r"7\s*일\s*(?:마다|당|에)|1\s*주일?\s*(?:마다|당|에)?|매주|주당|per week|a week|weekly"),
+    ("month", r"1\s*개월\s*(?:마다|당|에)?|매월|매달|월|per month|a month|monthly"),
+    ("year", r"1\s*년\s*(?:마다|당|에)?|매년|연|per year|a year|yearly|annually"),
+)
+_PERIOD_ALT = "|".join(f"(?P<{name}>{pattern})" for name, pattern in _PERIODS)
+_AMOUNT = r"\d[\d,]*(?:\.\d+)?\s*(?:만\s*|천\s*)?(?:원|달러|won)"
+_RATE_BEFORE = re.compile(rf"(?<![\d가-힣])(?<!월\s)(?:{_PERIOD_ALT})\s*(?:최대|최고|기준|약)?\s*(?P<amount>{_AMOUNT})", re.I)
+_RATE_AFTER = re.compile(rf"(?P<amount>{_AMOUNT})\s*씩?\s*(?:{_PERIOD_ALT})(?![가-힣\d])", re.I)
+
+
+def _rates(text: str) -> list[tuple[tx.Quantity, str, str]]:
+    """(amount, period, as written) for each charge the text states per period of time."""
+    norm = canonical_figures(tx.normalize(text))
+    out = []
+    for pattern in (_RATE_BEFORE, _RATE_AFTER):
+        for m in pattern.finditer(norm):
+            period = next(name for name, _ in _PERIODS if m.group(name))
+            found = tx.quantities(m.group("amount"))
+            if found:
+                out.append((found[0], period, m.group(0).strip()))
+    return out
+
+
+def rate_period_findings(answer: str, reference: str) -> list[Finding]:
+    """A charge the reference counts by one period that the answer counts by another ("하루
+    500원" → "일주일마다 500원씩"): the amount agrees, so the figure checks see nothing (a
+    one-period rate is no figure of its own: "1년에 한 번" = "연 1회")."""
+    ref = _rates(reference) if tx.has_any(reference, ("원", "달러", "won")) else []
+    for amount, period, written in _rates(answer) if ref else []:
+        periods = {p for r, p, _ in ref if tx.same_quantity(amount, r)}
+        if periods and period not in periods:
+            ref_written = next(w for r, p, w in ref if tx.same_quantity(amount, r))
+            return [Finding("rate-period", 1, f"같은 금액의 기준 기간이 다름: 답변 '{written}' ↔ 참조 '{ref_written}'")]
     return []
 
 
@@ -657,7 +824,21 @@ def implied_answer(question: str, reference: str) -> tuple[str, _Clause] | None:
     top = [(answer, ref) for score, answer, ref in scored if score == best]
     if len({answer for answer, _ in top}) != 1 or any(_restricted(ref) for _, ref in top):
         return None
+    # the clause must be about what the question names: a clause that matched by a shared
+    # concept and an opposite ("토요일에도 열어요?" ↔ "일요일은 휴무", both weekend) does not
+    # answer it while another clause says the question's own words ("토요일은 … 운영")
+    said = _content_lemmas(q)
+    if max(len(said & _content_lemmas(ref.text)) for ref in _clauses(reference)) > len(
+        said & _content_lemmas(top[0][1].text)
+    ):
+        return None
     return top[0]
+
+
+@lru_cache(maxsize=4096)
+def _content_lemmas(text: str) -> frozenset[str]:
+    """The words a text says as written (lemmas of content morphemes, no concepts)."""
+    return frozenset(m.lemma for m in tx.analyse(text) if m.tag in CONTENT_TAGS and m.lemma not in _WEAK_TOKENS)
 
 
 def _restricted(clause: _Clause) -> bool:
@@ -717,6 +898,7 @@ def rag_findings(answer: str, reference: str, question: str) -> tuple[Finding, .
     found += yes_no_findings(answer, reference, question)
     found += polarity_findings(answer, reference, question)
     found += span_side_findings(answer, reference)
+    found += rate_period_findings(answer, reference)
     found += no_answer_findings(answer, reference, question)
     return tuple(sorted(found, key=lambda f: f.cap))
 

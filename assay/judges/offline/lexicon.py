@@ -61,7 +61,9 @@ FREE_NEGATED_EN = (
 
 CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # -- modality, price, conditions ------------------------------------------------------------
-    "possible": (("가능", "수 있", "수 없", "불가", "허용", "면 됩니다", "면 돼", "면 되"), ("can", "cannot", "can't", "possible", "impossible", "able", "unable", "allowed", "permitted", "may")),
+    # 금지 says "not possible" as 불가 does (its negation is counted by ``NEGATION_KO``), so
+    # "양도는 가능합니다" and "양도는 금지되며" are one claim with two signs
+    "possible": (("가능", "수 있", "수 없", "불가", "허용", "면 됩니다", "면 돼", "면 되", "금지"), ("can", "cannot", "can't", "possible", "impossible", "able", "unable", "allowed", "permitted", "may")),
     "allow": (("허가", "금지", "허락"), ("prohibit*", "forbid*", "forbidden", "permission", "permit")),
     "required": (("필수", "해야", "반드시", "의무", "필요"), ("must", "required", "require*", "need", "needs", "mandatory", "have to", "has to", "necessary")),
     "free": (
@@ -193,6 +195,8 @@ CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "carry": (("반입", "가져가", "가지고 타", "휴대"), ("carry", "carried", "bring", "take on")),
     "battery": (("배터리", "보조배터리"), ("battery", "batteries", "power bank*")),
     "same_day": (("당일", "그날", "바로 당일"), ("same day", "same-day", "on the day")),
+    "next_day": (("다음 날", "다음날", "익일", "이튿날", "이튿 날", "그다음 날"), ("next day", "following day", "the day after")),
+    "day_before": (("전날", "전일", "하루 전날"), ("day before", "previous day", "the eve")),
     "vaccine": (("예방접종", "접종", "백신"), ("vaccin*", "immuniz*", "shot", "shots")),
     "recognise": (("인정",), ("recogni*", "counted", "count toward*")),
     "income_deduction": (("소득공제",), ("income deduction*", "tax deduction*", "deduct*")),
@@ -205,6 +209,12 @@ CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "sale": (("세일", "할인 상품", "할인상품"), ("sale", "sales", "on sale", "clearance")),
     "regular": (("일반", "정상가"), ("regular", "normal", "standard")),
     "same": (("같은", "동일", "똑같"), ("same", "identical")),
+    # buying and proving it (warranties, returns, repairs)
+    "purchase": (("구입", "구매", "산 날", "사신"), ("purchas*", "buy", "bought")),
+    "receipt": (("영수증", "구매 내역", "구매내역", "거래 내역"), ("receipt*",)),
+    "warranty": (("보증서", "보증 기간", "품질보증", "무상 보증", "보증"), ("warrant*", "guarantee*")),
+    "confirm": (("확인",), ("confirm*", "verif*")),
+    "repair": (("수리", "고치", "고쳐"), ("repair*", "fix", "fixed", "fixing")),
 }
 
 # Groups of concepts that exclude each other: an answer that keeps a clause but swaps one for
@@ -222,6 +232,7 @@ OPPOSITES: tuple[tuple[str, ...], ...] = (
     ("include", "exclude"),
     ("turn_on", "turn_off"),
     ("open", "close"),
+    ("same_day", "next_day", "day_before"),  # 당일부터 ↔ 다음 날부터: days apart, no figure written
     ("online", "visit", "phone", "email", "post"),
     ("adult", "child", "youth", "senior"),
 )

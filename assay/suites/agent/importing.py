@@ -16,12 +16,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import ValidationError
-
 from assay.schemas import JsonObject, RowProblem
 from assay.suites.agent.dataset import CASES_FILE, RESPONSES_FILE
 from assay.suites.agent.schema import AgentCase
-from assay.validation.tables import ImportField, TableRow, cell
+from assay.validation.tables import ImportField, TableRow, cell, model_problems
 
 FIELDS = (
     ImportField("id", ("id", "case_id", "query_id", "queryid")),
@@ -74,7 +72,7 @@ class AgentImporter:
             else:
                 first_row[case_id] = row.number
                 cases[case_id] = {"id": case_id, **case}
-                _check_case(cases[case_id], problem)
+                model_problems(AgentCase, cases[case_id], problem, skip=cases[case_id])
             if records_calls:
                 call = _call(case_id, v, repeats, problem)
                 key = (case_id, call["repeat"])
@@ -91,20 +89,6 @@ def _case(v: dict[str, Any]) -> JsonObject:
     if v["latency_class"]:
         case["latency_class"] = v["latency_class"].upper()
     return case
-
-
-def _check_case(case: JsonObject, problem: Any) -> None:
-    """Each way the case breaks the agent suite's case model, named by the column it came from."""
-    try:
-        AgentCase.model_validate(case)
-    except ValidationError as exc:
-        for error in exc.errors():
-            field = str(error["loc"][0]) if error["loc"] else "query"
-            if case.get(field, "") is None:
-                continue  # an empty required cell, already named by the table reader
-            where = ".".join(str(part) for part in error["loc"][1:])
-            problem(field, f"{error['msg']}" + (f" (at {where})" if where else "")
-                    + f"; got {str(error.get('input'))[:80]!r}")
 
 
 def _call(case_id: str, v: dict[str, Any], repeats: dict[str, int], problem: Any) -> JsonObject:

@@ -9,6 +9,7 @@ import pandas as pd
 from assay.schemas import JsonObject, LoadedDataset
 from assay.spec import RunSpec
 from assay.suites.clinical import dataset, metrics, summary
+from assay.suites.clinical.importing import ClinicalImporter
 from assay.suites.clinical.schema import ClinicalAnswer, ClinicalCase
 from assay.suites.kit import AggregateResult, MetricFamily, ReplayContext, ReportSection, ScoreRows, Suite
 
@@ -25,6 +26,7 @@ class ClinicalSuite(Suite[ClinicalCase, ClinicalAnswer]):
     case_model = ClinicalCase
     generation_model = ClinicalAnswer
     summary_model = summary.ClinicalSummary
+    importer = ClinicalImporter()  # `assay import clinical FILE`
 
     def partition_group(self, case: ClinicalCase) -> str:
         """A patient's turns are read as one dialogue: they stay in one partition."""

@@ -19,6 +19,7 @@ from assay.suites.kit import (
     labelled,
 )
 from assay.suites.memory import dataset, metrics, summary
+from assay.suites.memory.importing import MemoryImporter
 from assay.suites.memory.schema import MemoryCase, MemoryGeneration
 
 
@@ -34,6 +35,7 @@ class MemorySuite(Suite[MemoryCase, MemoryGeneration]):
     generation_model = MemoryGeneration
     group_label = "scenario"
     recorded_outputs = ("memories",)
+    importer = MemoryImporter()  # `assay import memory FILE`
     summary_model = summary.MemorySummary
 
     def parse_cases(self, data: LoadedDataset, skip_ids: set[str] = frozenset()) -> list[MemoryCase]:  # type: ignore[assignment]

@@ -17,8 +17,10 @@ perfect answers, so a wrong answer's relevance is capped at 4.
                                                   share ≥ .7 → 5, ≥ .34 → 4, else 3 (≥ 4 when
                                                   all of ≥ 2 figures and names are there; ≤ 3 while
                                                   under half of the reference's figures and
-                                                  names are there, ≤ 2 with none; a figure
-                                                  left out costs completeness)
+                                                  names are there, ≤ 2 with none; ≥ 4 when
+                                                  some are there and every figure the answer
+                                                  states is the reference's; a figure left out
+                                                  costs completeness)
     wrong: conflict level 2, or N < WRONG_N      1           2 if Q ≥ .6      min(band, 4)
                                                              else 1
     conflict level 1 (some figures wrong)        2           band(N)          band
@@ -39,8 +41,10 @@ perfect answers, so a wrong answer's relevance is capped at 4.
     reference, the other clauses share nothing   aside quoted in the feedback
     with it (``claims.split_digression``)
     claim findings (``claims.py``: debunk,       capped at the strongest finding's cap (1 or 2);
-    substitutions, yes-no, polarity, reversed    accuracy 1 caps completeness at 2 and relevance at 4
-    condition, no answer)                        no-answer as a keyword list (no predicate):
+    substitutions, yes-no, polarity, reversed    accuracy 1 caps completeness at 2 and relevance at 4;
+    condition, rate period, no answer)           a reversed claim (polarity, reversed-condition)
+                                                 caps completeness at 2;
+                                                 no-answer as a keyword list (no predicate):
                                                  completeness 1, relevance ≤ 2
     ===========================================  ==========  ===============  ============
 """
@@ -162,6 +166,10 @@ class RagRules:
         if accuracy <= 1:
             completeness = min(completeness, 2 if q >= 0.6 else 1)
             relevance = min(relevance, 4)
+        elif findings and findings[0].rule in REVERSING_RULES:
+            # the words of a reversed claim are not its point: an answer that says the opposite
+            # of the reference has not covered it, however many of its words it repeats
+            completeness = min(completeness, 2)
         if any(f.rule == "no-answer" for f in findings) and not cl.has_predicate(answer):
             # a list of the question's words is on topic but is no answer at all (a sentence
             # that echoes a yes/no question may still answer it, so only the keyword list)
@@ -194,6 +202,11 @@ class RagRules:
             # words between them are what does not translate, not what is wrong
             accuracy = max(accuracy, 4)
             notes.append("참조의 수치·고유명이 모두 있고 모순 없음: 정확도 4 이상")
+        elif present and cl.figures_all_supported(answer, reference, question):
+            # what it says is the reference's and nothing contradicts it: what it leaves out is
+            # incompleteness (the completeness band), not a wrong claim — as for a Korean answer
+            accuracy = max(accuracy, 4)
+            notes.append("답변의 수치는 모두 참조와 같고 모순 없음(빠진 내용은 완전성에서 감점): 정확도 4 이상")
         # A figure left out is incomplete, not wrong (as for a Korean answer): accuracy is
         # capped only while most of the reference's figures and names are not there to check.
         if share < 0.5:
@@ -204,6 +217,8 @@ class RagRules:
         return _verdict(tag, notes, accuracy, max(completeness, 2), 4)
 
 
+# Findings that say the answer states the reference's claim the other way round.
+REVERSING_RULES = frozenset({"polarity", "reversed-condition"})
 # Share of the reference's concepts an agreeing answer says: ≥ .7 → 5, ≥ .3 → 4. A third is
 # enough once nothing contradicts: a paraphrase shares few words, and an answer that leaves
 # part out is incomplete, not wrong (its completeness band still says so).

@@ -43,7 +43,7 @@ class ReportRules:
         """Per-sentence analysis shared by the four report rules."""
         sources = {s.number: s for s in item.sources}
         all_sources = "\n".join(f"{s.title}\n{s.content}" for s in item.sources)
-        sents = [s for s in tx.sentences(item.report) if not tx.HEADER_RE.match(s)]
+        sents, in_recommendations = _body_sentences(item.report)
         ctx = self.prepare([*sents, *(s.content for s in item.sources), item.query])
         source_units = {n: self.units(f"{s.title}\n{s.content}", ctx) for n, s in sources.items()}
         claims = []
@@ -54,7 +54,8 @@ class ReportRules:
             body = tx.strip_citations(sent)
             facts = tx.mask_labels(body)
             figures = tx.quantities(facts)
-            if not tags and (not figures or tx.has_any(body, tx.PROPOSAL_CUES)):
+            proposes = tx.has_any(body, tx.PROPOSAL_CUES) or (idx in in_recommendations and _directs(body))
+            if not tags and (not figures or proposes):
                 continue
             text = _clean(body)
             valid = [n for n in tags if n in sources]
@@ -264,6 +265,51 @@ class ReportRules:
             "hallucinations": cases,
             "citation_accuracy": citation_accuracy,
         }
+
+
+# Section headings under which a report advises. There an uncited sentence that directs
+# ("… 두 곳 이상의 공급업체와 거래하여 리스크를 분산한다") proposes; its count is no factual claim.
+# A sentence that predicts an effect ("… 15%를 절감할 수 있다") or reports the past still claims.
+# Only sections (## and deeper) count: the title ("… 전략 보고서") names the whole report.
+RECOMMENDATION_HEADINGS = (
+    "추천",
+    "권고",
+    "권장",
+    "제언",
+    "제안",
+    "실행 계획",
+    "향후 과제",
+    "recommend",
+    "next step",
+    "action plan",
+)
+DIRECTIVE_END = re.compile(
+    r"(?:한다|해야 한다|하여야 한다|하자|바람직하다|필요가 있다|권장한다|권고한다|검토한다"
+    r"|should [^.]*|we recommend [^.]*)[.!]?$",
+    re.IGNORECASE,
+)
+
+
+def _directs(sentence: str) -> bool:
+    return bool(DIRECTIVE_END.search(sentence.strip()))
+
+
+def _body_sentences(report: str) -> tuple[list[str], set[int]]:
+    """The report's sentences without headings, and the 1-based numbers of those that sit in a
+    recommendations section."""
+    sents: list[str] = []
+    advising = False
+    in_recommendations: set[int] = set()
+    for sent in tx.sentences(report):
+        heading = tx.HEADER_RE.match(sent)
+        if heading:
+            if not sent.lstrip().startswith("# "):
+                advising = any(word in heading.group(1).lower() for word in RECOMMENDATION_HEADINGS)
+            continue
+        sents.append(sent)
+        if advising:
+            in_recommendations.add(len(sents))
+    return sents, in_recommendations
 
 
 def _clean(text: str) -> str:
