@@ -28,6 +28,7 @@ def test_an_entity_holding_the_query_word_is_not_another_target():
     memory = "반려묘 콩이(코리안숏헤어, 3살). 수의사 권장: 동결건조 간식 하루 5g 이내."
     found = verdicts(query, memory, ["콩이", "동결건조 간식"])
     assert min(v["accuracy"] for v in found) >= 8
-    # a truly other pet's value is still a target error
     other = "몽이(이웃 강아지) 간식 하루 10g. 콩이: 사료만 먹음."
-    assert max(v["accuracy"] for v in verdicts(query, other, ["콩이", "몽이"])) <= 4
+    # a truly other pet's value is still a target error: it answers nothing (the v5 round keeps
+    # its accuracy, the fact being true of the other pet, and lowers relevance and completeness)
+    assert max(v["completeness"] for v in verdicts(query, other, ["콩이", "몽이"])) <= 2

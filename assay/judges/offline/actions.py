@@ -15,11 +15,57 @@ from assay.judges.offline import text as tx
 
 EXTRA_CUES: dict[str, tuple[str, ...]] = {
     "DELETE": ("delete", "remove", "deleted", "removed"),
-    "MOVE": ("move", "moved", "transfer"),
+    # 올려/내려: up or down a stage; "X is now at the final stage" reports a move
+    "MOVE": (
+        "move",
+        "moved",
+        "transfer",
+        "올려",
+        "올렸",
+        "올린",
+        "내려",
+        "내렸",
+        "advance",
+        "promote",
+        "is now at ",
+        "is now in ",
+    ),
     "ADD": ("잡아", "잡았", "넣어", "넣었", "add", "added", "create", "created", "register", "schedule"),
-    "UPDATE": ("연장", "단축", "입력", "기록", "적어", "update", "change", "rename", "edit", "extend", "set "),
-    "VIEW": ("show", "list", "look up", "find", "view"),
+    # 고쳐 (correct a field); a status set on a record (보류, 불합격, on hold, reject) changes it
+    "UPDATE": (
+        "연장",
+        "단축",
+        "입력",
+        "기록",
+        "적어",
+        "고쳐",
+        "고쳤",
+        "고친",
+        "보류",
+        "불합격",
+        "update",
+        "change",
+        "rename",
+        "edit",
+        "extend",
+        "set ",
+        "reschedule",
+        "on hold",
+        "reject",
+    ),  # fmt: skip
+    # 추려/골라: pick out a filtered list
+    "VIEW": ("show", "list", "look up", "find", "view", "추려", "추린", "골라"),
 }
+# English failure reports the shared Korean cue list does not hold ("Something went wrong …
+# Please try again later (ERR_TIMEOUT)").
+ERROR_CUES = ("went wrong", "try again", "err_", "timed out")
+# A message whose first sentence sends the user elsewhere ("…은 담당 부서에 문의해 주세요",
+# "please contact HR") performs nothing, whatever noun it names ("변경은").
+_DEFLECT_RE = re.compile(
+    r"(?:문의|연락|요청|접수)(?:해|하여|하시기|를?\s*해)?\s*(?:주세요|주시기\s*바랍니다|바랍니다|하세요)|please\s+(?:contact|reach out|ask)"
+)
+# A state described, not an action reported ("…은 현재 2월 2일로 등록되어 있습니다"): a look-up.
+_STATE_RE = re.compile(r"(?:되어|돼|된\s*상태로?)\s*있(?:습니다|어요|네요|음)")
 # The request covers every member of a group ("전원", "모두"): doing one of them is part of it.
 ALL_CUES = ("전원", "모두", "전부", "모든", "다 ", "every", "all ")
 WRITE_ACTIONS = frozenset({"ADD", "UPDATE", "MOVE", "DELETE"})
@@ -41,26 +87,59 @@ def _positions(text: str) -> list[tuple[int, str]]:
     return sorted((m.start(), label) for label, cue_re in CUE_RES.items() for m in cue_re.finditer(low))
 
 
+# A field of an existing record (a memo, a note, tags): adding to it changes the record.
+_FIELD_RE = re.compile(r"메모|노트|코멘트|태그|\b(?:memo|note|comment|tag)s?\b")
+
+
+def _field_add(label: str, text: str) -> str:
+    """ADD into a record's field ("면접 메모에 '…' 추가", "메모를 추가했어요") is an UPDATE."""
+    return "UPDATE" if label == "ADD" and _FIELD_RE.search(tx.lowered(text)) else label
+
+
 def request_action(query: str) -> str | None:
     """The action of the verb closing the request, or None."""
     found = _positions(query)
-    return found[-1][1] if found else None
+    return _field_add(found[-1][1], query) if found else None
 
 
 def message_action(message: str) -> str:
+    return _field_add(_message_action(message), (tx.sentences(message) or [message])[0])
+
+
+def _message_action(message: str) -> str:
     """``text.message_intent``; where it reads an action, the action of the verb closing the
     first sentence ("어제 등록한 회원 목록을 보여드립니다" reports showing), and the extra verbs
     where it finds no cue of its own."""
     label = tx.message_intent(message)
     if label in {"ERROR", "CLARIFY"}:
         return label
+    if tx.has_any(message, ERROR_CUES):
+        return "ERROR"
     first = (tx.sentences(message) or [message])[0]
     if first.rstrip().endswith("?"):  # asks before acting ("…보낼까요? 확인해 주시면 발송하겠습니다")
         return "CLARIFY"
-    found = _positions(first) or _positions(message)
+    if is_deflection(first):
+        return "OTHER"
+    if _STATE_RE.search(tx.normalize(first)) and not _DONE_RE.search(tx.normalize(first)):
+        return "VIEW"
+    in_first = _positions(first)
+    if in_first and in_first[-1][1] in WRITE_ACTIONS:
+        # the verb closing the sentence, not a cue in a clause before it ("…확인되어 …삭제했습니다")
+        return in_first[-1][1]
+    found = in_first or _positions(message)
     if found and (label not in {"OTHER", "VIEW"} or not tx.intent_of(message)):
-        return found[-1][1] if _positions(first) else found[0][1]
+        return found[-1][1] if in_first else found[0][1]
     return label
+
+
+# a past action reported (했습니다, 완료, has been …): not a state description
+_DONE_RE = re.compile(r"(?:했|였|됐|었)(?:습니다|어요|다)|완료|has been|have been")
+
+
+def is_deflection(sentence: str) -> bool:
+    """The sentence sends the user to someone else instead of acting (문의해 주세요, please contact)."""
+    low = tx.lowered(sentence)
+    return bool(_DEFLECT_RE.search(low)) and not _DONE_RE.search(low)
 
 
 def other_values(query: str, message: str) -> list[str]:
@@ -83,5 +162,128 @@ def ids(text: str) -> set[str]:
     return {m.upper() for m in _ID_RE.findall(tx.normalize(text))}
 
 
+def drop_ids(text: str) -> str:
+    """The text without its codes (compared by ``ids``)."""
+    return _ID_RE.sub(" ", tx.normalize(text))
+
+
 def covers_all(query: str) -> bool:
     return tx.has_any(query + " ", ALL_CUES)
+
+
+def strip_extra_cues(text: str) -> str:
+    """The text without words holding an action cue of either list ("rescheduled", "올렸습니다")."""
+    low = tx.normalize(text)
+    return " ".join(w for w in low.split() if not any(r.search(w.lower()) for r in CUE_RES.values()))
+
+
+# The stage a move goes to: "…최종 합격 단계로 옮겨줘", "…2차로 올려줘", "to the final interview stage".
+_KO_DEST_RE = re.compile(r"(\S+?)(?:으로|로)\s+(?:이동|옮|올|내려|넘)")
+_EN_DEST_RE = re.compile(r"\b(?:to|at|in)\s+(?:the\s+)?((?:[a-z0-9-]+\s+){0,3}?)stage\b")
+_DEST_GENERIC = frozenset("다음 이전 해당 요청하신 next previous requested same 단계".split())
+# a word that ends the noun phrase before the destination (an object, a name, the posting)
+_DEST_STOP = re.compile(r"(?:을|를|에서|에게|님|지원자|공고|[a-z]+-\d+|서|고|며)$|^\S{2,}(?:은|는|이|가|의)$")
+
+
+def _destination(text: str) -> set[str] | None:
+    """The words naming the stage a move goes to (at most three, back from "…로 옮겨")."""
+    low = tx.lowered(text)
+    m = _EN_DEST_RE.search(low)
+    if m:
+        return {w for w in m.group(1).split() if w not in _DEST_GENERIC}
+    m = _KO_DEST_RE.search(low)
+    if not m:
+        return None
+    before = low[: m.start()].split()
+    words = [m.group(1)]
+    for w in reversed(before[-3:]):
+        if _DEST_STOP.search(w) or len(words) >= 3:
+            break
+        words.append(w)
+    return {re.sub(r"^(\d+)차$", r"\1차", w) for w in words if w not in _DEST_GENERIC}
+
+
+def other_destination(query: str, message: str) -> str:
+    """A move to another stage than the one asked: the message's destination names a word the
+    request nowhere says, and the request's destination shares no word with the message's
+    ("2차 면접 단계로 옮겼습니다" for "최종 합격 단계로"). A destination made only of words the
+    request says elsewhere ("다음 면접으로" for "1차 면접 합격시켜서 2차로") is not another one."""
+    asked, said = _destination(query), _destination(message)
+    if not asked or not said or asked & said:
+        return ""
+    request_words = set(tx.lowered(query).replace("차 ", "차 ").split())
+    new = {w for w in said if not any(w in r or r in w for r in request_words if len(r) >= 2)}
+    return " ".join(sorted(said)) if new else ""
+
+
+# Statuses a request sets on an application; 불합격 before 합격 (it holds it).
+_STATUSES = (
+    ("REJECT", ("불합격", "탈락", "reject", "declin")),
+    ("HOLD", ("보류", "on hold", "hold")),
+    ("PASS", ("합격", "통과", "pass", "accept", "hire")),
+)
+
+
+def _statuses(text: str) -> set[str]:
+    low = tx.lowered(text)
+    found = set()
+    for name, cues in _STATUSES:
+        for cue in cues:
+            if cue in low:
+                found.add(name)
+                low = low.replace(cue, " ")
+    return found
+
+
+def other_status(query: str, message: str) -> str:
+    """A status set other than the one asked ("rejected" for "put … on hold", "불합격" for
+    "보류"): the request names one status, the message names another and not it. The request's
+    stage words (1차 면접 합격시켜서 …) count only when the request asks for a status alone."""
+    asked, said = _statuses(query), _statuses(message)
+    if len(asked) != 1 or not said or asked & said:
+        return ""
+    return "/".join(sorted(said))
+
+
+# Two targets joined by and/와/과/랑/하고/comma: "Add Aiko Tanaka and 음지율", "정다온이랑 문지호".
+_PAIR_RE = re.compile(
+    r"([A-Z][A-Za-z]+|[가-힣]{2,4}?)(?:\s+and\s+|\s*&\s*|(?:이랑|랑|하고|와|과)\s+|,\s*)([A-Z][A-Za-z]+|[가-힣]{2,4})(?=[\s,.]|$|[을를은는이가])"
+)
+
+
+def missing_member(query: str, message: str) -> str:
+    """One of two targets the request joins, left out of a message that names the other by its
+    own word ("음지율 has been added" for "Add Aiko Tanaka and 음지율"). Verbs joined by "and"
+    are actions, not targets."""
+    low, said = tx.normalize(query), tx.normalize(message)
+    for m in _PAIR_RE.finditer(low):
+        left, right = m.group(1), m.group(2)
+        if request_action(left) or request_action(right) or left.lower() in {"the", "a", "to"}:
+            continue
+        has_left, has_right = left in said, right in said
+        if has_left != has_right:
+            return right if has_left else left
+    return ""
+
+
+# A filter the request puts on a list: "CFA 자격 있는 지원자만", "only candidates with a CFA".
+_KO_ONLY_RE = re.compile(r"((?:\S+\s+){1,3})\S+만(?=\s|$)")
+_EN_ONLY_RE = re.compile(r"\bonly\s+(?:\S+\s+)?(?:with|who|whose|that)\s+((?:\S+\s*){1,3})")
+_FILTER_FILLER = re.compile(
+    r"^(?:있는|없는|인|중인|된|한|p-\d+.*|[a-z]+-\d+.*|\S+에서|\S+의|a|an|the|have|has|hold)$"
+)
+
+
+def missing_filter(query: str, message: str) -> str:
+    """The words of a list's filter ("X만", "only … with X") when the message names none of them
+    (the whole list shown instead of the filtered one)."""
+    low = tx.lowered(query)
+    m = _EN_ONLY_RE.search(low) or _KO_ONLY_RE.search(low)
+    if not m:
+        return ""
+    words = [w.strip(".,?!") for w in m.group(1).split()]
+    words = [w for w in words if w and not _FILTER_FILLER.match(w)]
+    said = tx.lowered(message)
+    if not words or any(w[:2] in said for w in words):
+        return ""
+    return " ".join(words)

@@ -22,6 +22,17 @@ two checks that need no lexicon:
   patient takes, named there as the reason) named in an answer clause with no warning in it
   (``contraindicated_advice``).
 
+- *a result of an unrecorded test*: a result (정상, 달라진 게 없, normal) the answer reports for a
+  test (시야 검사, MRI scan) that neither the record nor the question names
+  (``unrecorded_results``).
+
+Counts in Korean numerals ("하루 한 번", "두 알") are figures; a count or dose in the unit of the
+one item a clause names is that item's, even when another item writes the same value; an
+answer that names no recorded item talks, in its first sentence, about the one the question
+names (for the time of taking). A contraindicated name may be a word with its letter ("비타민
+A") or written in the other script: a Latin name and a Hangul transcription with the same
+consonant skeleton (paroxetine / 파록세틴, at least five consonant classes) are the same drug.
+
 A record may also be one line of ``|`` fields ("환자 | 71세 남 | 탐스로신 0.4mg 1일 1회 취침 전");
 an item's parenthesised range or target ("6.8 ng/mL(목표 5–8)", "(ref 0.9-1.7)") is not its value,
 though an answer quoting it says nothing new; a digit inside a name (T4, B12) is no figure.
@@ -112,10 +123,18 @@ class RecordItem:
     absent: bool  # the record writes this item as absent
 
 
+# Counts written in Korean numerals ("하루 한 번", "두 알", "세 정"): the same as 1회, 2알.
+_NATIVE_COUNTS = {"한": 1, "두": 2, "세": 3, "네": 4, "다섯": 5, "여섯": 6}
+_NATIVE_COUNT_RE = re.compile(r"(?<![가-힣])(한|두|세|네|다섯|여섯)\s*(번|회|알|정)(?![가-힣])")
+
+
 def figures(text: str) -> list[Figure]:
     """Figures with a known unit, and bare figures followed by nothing or a particle; a figure
-    with another unit (30분, 38도, 24주) is left out."""
-    out = []
+    with another unit (30분, 38도, 24주) is left out. Counts in Korean numerals ("한 번") count."""
+    out = [
+        Figure(float(_NATIVE_COUNTS[m.group(1)]), UNIT_ALIASES.get(m.group(2), m.group(2)))
+        for m in _NATIVE_COUNT_RE.finditer(text)
+    ]
     for m in FIGURE_RE.finditer(text):
         value = float(m.group(1).replace(",", ""))
         after = m.group(3)
@@ -177,11 +196,15 @@ def value_conflicts(answer: str, question: str, patient: str) -> list[str]:
     # every value the record writes, ranges and targets included
     written = {f.value for i in record_items(patient) for f in figures(i.text)}
     for clause in CLAUSE_RE.split(answer):
-        # a value the record writes somewhere is the record's, even if read beside another item
-        said = [f for f in figures(clause) if f.value not in written]
+        own = [i for i in items if _named(clause, i)]
+        # a value the record writes somewhere is the record's, even if read beside another item;
+        # but a count or dose in the unit of the one item the clause names is that item's
+        # ("티카그렐러는 하루 한 번" where 1회 is another drug's)
+        units = {f.unit for f in own[0].figures} if len(own) == 1 else set()
+        said = [f for f in figures(clause) if f.value not in written or (f.unit and f.unit in units)]
         if not said:
             continue
-        named = [i for i in items if _named(clause, i)] or (asked if len(asked) == 1 else [])
+        named = own or (asked if len(asked) == 1 else [])
         for item in named:
             for fig in said:
                 same_unit = [f for f in item.figures if f.unit == fig.unit] if fig.unit else []
@@ -220,21 +243,34 @@ def denied_facts(answer: str, patient: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def schedule_conflicts(answer: str, patient: str) -> list[str]:
+def schedule_conflicts(answer: str, patient: str, question: str = "") -> list[str]:
     """A recorded item taken at one time (아침, 공복) that the answer, right after naming it,
-    says is taken at another of the same group (저녁, 식후)."""
+    says is taken at another of the same group (저녁, 식후); an answer that names no recorded
+    item talks, in its first sentence, about the one the question names ("라타노프로스트 아침에
+    넣어도 되나요?" answered "지금처럼 아침에 한 번 넣으시면 됩니다")."""
     out: list[str] = []
-    for item in record_items(patient):
+    items = record_items(patient)
+    times = {t for group in SCHEDULE_GROUPS for t in group}
+
+    def drug_named(text: str, item: RecordItem) -> bool:  # by a name that is no time word
+        return any(n in text for n in item.names if n not in times)
+
+    in_answer = [i for i in items if not i.absent and drug_named(answer, i)]
+    asked = [i for i in items if not i.absent and drug_named(question, i)] if question and not in_answer else []
+    for item in items:
         recorded = [[t for t in group if t in item.text] for group in SCHEDULE_GROUPS]
         if item.absent or not any(recorded):
             continue
-        for name in item.names:
-            for m in re.finditer(re.escape(name), answer):
-                said = " ".join(_tail(answer, m.end(), 4))
-                for group, times in zip(SCHEDULE_GROUPS, recorded, strict=True):
-                    other = [t for t in group if t in said and t not in times]
-                    if times and other and not any(t in said for t in times):
-                        out.append(f"'{name}' {other[0]} (기록: {item.text})")
+        spans: list[tuple[str, str]] = [
+            (name, " ".join(_tail(answer, m.end(), 4))) for name in item.names for m in re.finditer(re.escape(name), answer)
+        ]
+        if len(asked) == 1 and asked[0] is item:
+            spans.append((item.names[0] if item.names else item.text, (tx.sentences(answer) or [answer])[0]))
+        for name, said in spans:
+            for group, times in zip(SCHEDULE_GROUPS, recorded, strict=True):
+                other = [t for t in group if t in said and t not in times]
+                if times and other and not any(t in said for t in times):
+                    out.append(f"'{name}' {other[0]} (기록: {item.text})")
     return list(dict.fromkeys(out))
 
 
@@ -260,7 +296,48 @@ def denied_allergy(answer: str, patient: str) -> list[str]:
 
 CONTRAINDICATION_CUES = ("금기", "금지", "피할 것", "피해야", "contraindicat", "avoid", "do not use")
 # Words in the answer's clause that keep it from recommending a drug it names.
-WARNING_CUES = ("안 되", "안되", "않", "마세요", "말고", "금기", "피하", "삼가", "위험", "없", "not", "avoid", "never", "don't")
+WARNING_CUES = ("안 되", "안되", "안 됩", "안됩", "안 돼", "안돼", "않", "마세요", "말고", "금기", "피하", "삼가", "위험", "없", "not", "avoid", "never", "don't",
+                "contraindicat", "unsafe", "must not", "should not", "shouldn't", "stop")
+
+
+# Consonant classes shared by a drug's Latin name and its Hangul transcription (paroxetine /
+# 파록세틴, sulfamethoxazole / 설파메톡사졸): vowels, h and a silent ㅇ are dropped.
+# ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ, and the 28 finals (none, ㄱ, ㄲ, ㄳ, ㄴ … ㅎ)
+_INITIAL_CLASS = ["k", "k", "n", "t", "t", "r", "m", "p", "p", "s", "s", "", "s", "s", "s", "k", "t", "p", ""]
+_FINALS = ["", "k", "k", "ks", "n", "ns", "n", "t", "r", "rk", "rm", "rp", "rs", "rt", "rp", "r", "m", "p", "ps", "s", "s", "n", "s", "s", "k", "t", "p", ""]  # fmt: skip
+_LATIN = (("ng", "n"), ("ph", "p"), ("th", "t"), ("ch", "s"), ("ck", "k"), ("qu", "k"), ("x", "ks"), ("c", "k"), ("q", "k"), ("g", "k"),
+          ("b", "p"), ("f", "p"), ("v", "p"), ("d", "t"), ("z", "s"), ("j", "s"), ("l", "r"), ("h", ""), ("w", ""))  # fmt: skip
+
+
+def _skeleton(word: str) -> str:
+    """The consonant classes of a word, in either script, with repeats collapsed."""
+    out: list[str] = []
+    for ch in word.lower():
+        code = ord(ch) - 0xAC00
+        if 0 <= code < 11172:
+            initial, final = code // 588, code % 28
+            out.append(_INITIAL_CLASS[initial] + _FINALS[final])
+        elif "a" <= ch <= "z":
+            out.append(ch)
+    text = "".join(out)
+    if any("a" <= ch <= "z" for ch in word.lower()):
+        for a, b in _LATIN:
+            text = text.replace(a, b)
+        text = re.sub(r"[aeiouy]", "", text)
+    return re.sub(r"(.)\1+", r"\1", text)
+
+
+def _names_in(name: str, clause: str) -> bool:
+    """The name is in the clause as written, or, across scripts, as a word with the same
+    consonant skeleton (at least five classes, so short words do not meet by chance)."""
+    if name in clause:
+        return True
+    latin = name.isascii()
+    key = _skeleton(name)
+    if len(key) < 5 or " " in name:
+        return False
+    words = re.findall(r"[A-Za-z]{6,}" if not latin else r"[가-힣]{3,}", clause)
+    return any(_skeleton(tx.strip_suffix(w)) == key or _skeleton(w) == key for w in words)
 
 
 def contraindicated_advice(answer: str, patient: str) -> list[str]:
@@ -274,10 +351,42 @@ def contraindicated_advice(answer: str, patient: str) -> list[str]:
             continue
         # the patient's own drugs, named on the line as the reason, are not what is forbidden
         others = " ".join(v for _, v in values if v is not value)
-        names = [n for n in re.findall(r"[가-힣]{4,}|[A-Za-z]{6,}", value) if n not in others]
+        # a name of four syllables or more, or a word with its letter ("비타민 A", "vitamin K")
+        found = re.findall(r"[가-힣]{2,}\s?[A-Z](?![A-Za-z])|[A-Za-z]{4,}\s[A-Z](?![A-Za-z])|[가-힣]{4,}|[A-Za-z]{6,}", value)
+        names = [n for n in found if n not in others]
         for clause in CLAUSE_RE.split(answer):
-            said = [n for n in names if n in clause and not tx.has_any(n, CONTRAINDICATION_CUES)]
+            said = [n for n in names if _names_in(n, clause) and not tx.has_any(n, CONTRAINDICATION_CUES)]
             if said and not tx.has_any(clause.lower(), WARNING_CUES):
                 out.append(f"기록상 금기인 '{said[0]}'을(를) 권함 (기록: {value.strip()[:40]})")
                 break
+    return list(dict.fromkeys(out))
+
+
+# A test the answer reports a result of ("시야 검사도 달라진 게 없었습니다", "the MRI was normal").
+_TEST_RE = re.compile(r"(?<![\d가-힣A-Za-z])([가-힣A-Za-z]{2,})\s?(?:검사|촬영|검진|test|scan|exam)")
+_RESULT_CUES = (
+    "정상", "이상 없", "이상이 없", "문제없", "문제 없", "달라진 게 없", "변화 없", "변화가 없", "나왔", "좋았",
+    "깨끗", "normal", "unchanged", "came back", "was clear", "were clear",
+)  # fmt: skip
+# words before 검사 that name no test of their own ("간 기능 검사" is the recorded ALT, "추적 검사")
+_TEST_STOP = frozenset(
+    "혈액 피 소변 다음 추가 정기 같은 이번 지난 그 이 최근 기능 추적 확인 후속 관련 기본 일반 수치 결과 "
+    "blood urine the a next follow function".split()
+)
+
+
+def unrecorded_results(answer: str, patient: str, question: str = "") -> list[str]:
+    """A result the answer reports for a test the record (and the question) never names: a
+    claim with nothing in the record behind it ("같이 한 시야 검사도 작년과 달라진 게 없었습니다"
+    where the record holds only 안압). A test the answer only recommends states no result."""
+    known = f"{patient}\n{question}".lower()
+    out = []
+    for clause in CLAUSE_RE.split(answer):
+        if not tx.has_any(clause, _RESULT_CUES):
+            continue
+        for m in _TEST_RE.finditer(clause):
+            word = tx.strip_suffix(m.group(1)).lower()
+            if word in _TEST_STOP or len(word) < 2 or word in known or word[:2] in known:
+                continue
+            out.append(f"기록에 없는 '{m.group(0)}' 결과를 단정함")
     return list(dict.fromkeys(out))

@@ -20,6 +20,17 @@ cases the scale above would misplace: the right action with a value other than t
 RELATED_BUT_WRONG; the right action on one member where the request named the whole group
 (전원, 모두, all) → PARTIAL, not another target; a look-up (VIEW) where a change was asked,
 on the right target → WEAK (harmless, but nothing done).
+
+After the v5 round: a message whose first sentence sends the user elsewhere (문의해 주세요, please
+contact) → FAILED/OTHER; an unrelated statement's intent label is OTHER; a move to another
+destination stage than the one asked ("2차 면접 단계로" for "최종 합격 단계로"; a destination of
+the request's own words or 다음/next is none) or another status (rejected for on hold, 불합격 for
+보류) → RELATED_BUT_WRONG; on a coded posting, another person before 지원자/님 is another target;
+the right action whose message names nothing but the request's words and words that name
+nothing ("The interview has been rescheduled as requested", "메모를 추가했어요") → GOOD (vague
+target); one of two targets the request joins (A and B, A와 B) left out, or a list's filter
+("X만", "only … with X") not in the message → at most PARTIAL. English function words are no
+target words.
 """
 
 from __future__ import annotations
@@ -41,13 +52,38 @@ GENERIC_QUALIFIERS = tuple(
 )
 
 
-_ORDINAL_RE = re.compile(r"(\d+)\s*차(?=\s|[가-힣])")
+# Words that carry no target of their own in a message ("The interview has been rescheduled as
+# requested", "요청하신 지원자 정보를 수정해 두었습니다", "다음 면접으로"): a message made only of
+# these and the request's own words names its target vaguely (rubric: GOOD), not another one.
+# Role words after a person's name: the word before them names the person.
+PERSON_WORDS = frozenset({"지원자", "후보", "후보자", "candidate", "님"})
+# a person's name as ``_target_words`` writes it, and the nouns that also stand before 지원자
+_NAME_RE = re.compile(r"^(?:[가-힣]{2,4}|[a-z]{2,})$")
+ROLE_NOUNS = frozenset("단계 목록 명단 전체 공고 서류 면접 합격 불합격 최종 심사 경력 신입 신규 합격자 중인 all".split())
+VAGUE_WORDS = frozenset(
+    "the a an as requested request has have been is was were it its this that your you to for of on in at with "
+    "now next all done successfully candidate applicant posting 다음 정보 내용 건 두었 드렸 뒀 완료 처리 요청대로 말씀대로 "
+    "지원자 공고".split()
+)
+
+
+# not a code's digits before a name ("P-847 차예서" is no 847th stage)
+_EN_FUNCTION_RE = re.compile(r"(?i)\b(?:the|a|an|to|on|for|of|in|at|with|from|and|is|are|'s)\b")
+_ORDINAL_RE = re.compile(r"(?<![-\d])(\d+)\s*차(?=\s|[가-힣])")
 
 
 def _target_words(text: str) -> tuple[str, ...]:
     """The words naming a target, with stage ordinals kept as words ("1차 면접" vs "최종 면접":
     ``tx.stems`` drops words with digits, which are compared as figures elsewhere)."""
     return tx.stems(_ORDINAL_RE.sub(lambda m: f"제{m.group(1)}차 ".translate(_DIGIT_WORDS), tx.strip_action_words(text)))
+
+
+def _vague(request: str, message: str) -> bool:
+    """Every word of the message is the request's own or a word that names nothing."""
+    request, message = acts.drop_ids(request), acts.drop_ids(message)
+    own = {w[:2] for w in (*tx.stems(request), *_target_words(request)) if len(w) >= 2}
+    words = [w for w in _target_words(acts.strip_extra_cues(message)) if not w.isdigit()]
+    return bool(words) and all(w in VAGUE_WORDS or w[:2] in own or len(w) < 2 or w.startswith("님") for w in words)
 
 
 def _shares_a_word(request: str, message: str) -> bool:
@@ -79,10 +115,17 @@ class AgentRules:
             }
         request = item.query + ("\n" + item.expected_result if item.expected_result.strip() else "")
         ctx = self.prepare([request, message])
-        target = self.units(tx.strip_action_words(item.query), ctx)
+        # English function words (the, on, for) are no target words a message must repeat
+        target = self.units(_EN_FUNCTION_RE.sub(" ", tx.strip_action_words(item.query)), ctx)
         t = self.coverage(target, self.units(message, ctx))
         t = 1.0 if t is None else t
         wanted = acts.request_action(item.query)
+        if acts.is_deflection((tx.sentences(message) or [message])[0]):
+            return {
+                "verdict": "FAILED",
+                "intent_label": "OTHER",
+                "reasoning": f"{tag} 요청 의도 {wanted or '불명'}: 수행하지 않고 다른 곳으로 안내함(문의/연락 요청).",
+            }
         figures = tx.quantities(item.query)
         scope = (
             (sum(any(tx.same_quantity(f, g) for g in tx.quantities(message)) for f in figures) / len(figures))
@@ -95,7 +138,8 @@ class AgentRules:
         if (label == "OTHER" and t < 0.2) or (label != "CLARIFY" and t < 0.1 and not _shares_a_word(request, message)):
             return {
                 "verdict": "FAILED",
-                "intent_label": label,
+                # a statement about something else reports no action on the request ("…현황입니다")
+                "intent_label": "OTHER" if label == "VIEW" else label,
                 "reasoning": f"{tag} {why}: 요청과 무관한 응답.",
             }
         if label == "CLARIFY":
@@ -124,6 +168,14 @@ class AgentRules:
                 "intent_label": label,
                 "reasoning": f"{tag} {why}: 같은 동작을 요청과 다른 값으로 수행({', '.join(other[:3])}).",
             }
+        if action == 1.0:
+            wrong = acts.other_destination(item.query, message) or acts.other_status(item.query, message)
+            if wrong:
+                return {
+                    "verdict": "RELATED_BUT_WRONG",
+                    "intent_label": label,
+                    "reasoning": f"{tag} {why}: 같은 동작을 요청과 다른 단계/상태로 수행({wrong}).",
+                }
         swapped = self._other_target(item.query, message) if action == 1.0 else []
         if swapped and acts.covers_all(item.query):  # one member of the group asked for: part of it
             return {
@@ -151,8 +203,26 @@ class AgentRules:
         )
         asked, done = tx.intents_in(item.query), tx.intents_in(message)
         note = ""
+        vague = action == 1.0 and verdict in {"PARTIAL", "WEAK"} and _vague(request, message)
+        if vague:
+            # the right action, the target only referred to ("메모를 추가했어요"): rubric GOOD
+            verdict = "GOOD"
+            note = ", 대상을 밝히지 않은 모호한 응답(다른 대상은 없음)"
+        left = acts.missing_member(item.query, message)
+        if left and verdict in {"PERFECT", "GOOD"}:
+            verdict = "PARTIAL"
+            note = f", 요청한 대상 중 {left} 빠짐"
+        unfiltered = acts.missing_filter(item.query, message) if label == "VIEW" else ""
+        if unfiltered and verdict in {"PERFECT", "GOOD"}:
+            verdict = "PARTIAL"
+            note = f", 요청의 조건({unfiltered})이 메시지에 없음"
         values = [f for f in figures if f.unit not in ORDINAL_UNITS]  # "1차 면접" names a stage
-        if values and not any(tx.same_quantity(f, g) for f in values for g in tx.quantities(message)) and verdict in {"PERFECT", "GOOD"}:
+        if (
+            values
+            and not any(tx.same_quantity(f, g) for f in values for g in tx.quantities(message))
+            and verdict in {"PERFECT", "GOOD"}
+            and not (vague and not tx.quantities(message))  # a vague message states no value at all
+        ):
             # none of the request's values (a filter, a date) is in the message: part of the scope
             verdict = "PARTIAL"
             note = ", 요청의 수치 조건이 메시지에 없음"
@@ -173,12 +243,21 @@ class AgentRules:
         words = cls._swapped_target(query, message)
         if asked and asked <= said and not acts.covers_all(query):
             # the coded target itself, described in other words; but another stage of it
-            # ("1차 면접" for "최종 면접" of the same posting) is another target
-            return [w for w in words if _STAGE_WORD.match(w)]
+            # ("1차 면접" for "최종 면접" of the same posting) is another target, and so is another
+            # person named before the same role word ("남궁현 지원자" for "음지율 지원자")
+            people = [
+                mine for mine, anchor in cls._swapped_pairs(query, message)
+                if anchor in PERSON_WORDS and _NAME_RE.match(mine) and mine not in ROLE_NOUNS
+            ]  # fmt: skip
+            return [w for w in words if _STAGE_WORD.match(w)] + people
         return words
 
+    @classmethod
+    def _swapped_target(cls, query: str, message: str) -> list[str]:
+        return [mine for mine, _ in cls._swapped_pairs(query, message)]
+
     @staticmethod
-    def _swapped_target(query: str, message: str) -> list[str]:
+    def _swapped_pairs(query: str, message: str) -> list[tuple[str, str]]:
         """Words naming another target: before a target word both share, the request has a
         qualifier the message lacks and the message has one of its own ("디자이너 공고" for
         "백엔드 개발자 공고", "이영희 지원자" for "김민수 지원자"). Generic references (요청하신,
@@ -199,6 +278,7 @@ class AgentRules:
                 and not mine.startswith(GENERIC_QUALIFIERS)
                 and not theirs.startswith(GENERIC_QUALIFIERS)
                 and not acts.request_action(mine)
+                and mine not in VAGUE_WORDS  # "the interview", "다음 면접": no other target named
             ):
-                out.append(mine)
+                out.append((mine, word))
         return out

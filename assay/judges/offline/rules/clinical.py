@@ -14,7 +14,9 @@ answer gives for a recorded item in the item's unit with another value, a record
 answer negates (an allergy too, when the answer says there is none without naming it), and
 another time of taking each count as a critical contradiction (two or more → 1; a figure the
 lexicon already found contradicted counts once); a drug from the record's contraindication line
-recommended is forbidden advice. A value the lexicon
+recommended is forbidden advice; a result of a test the record never names is an unsupported
+claim (faithfulness 3). Dates a record writes as 2025-12 are compared as "2025년 12월", and a
+reference limit the answer cites ("정상 상한(150)") is no value of the patient. A value the lexicon
 files under a slot the record lacks but that the record writes is the record's own, not an
 invention. Record items the answer names count as patient facts for relevance, and an answer
 that declines to advise does not perform the asked act.
@@ -47,7 +49,11 @@ longer words) mentioned in the answer; A = the answer performs the act the quest
     what to take or do ("뭘 먹으면", "어떻게 써야")       recommends or directs
     how a result or state is ("어떻게 나왔어요")          gives a value or a status word
     a symptom told ("숨이 차요")                          directs to care or advises
+    an amount or duration ("몇 년", "how long")          gives a figure
     ==================================================  ===============================
+
+English permission questions (can I, is it okay to) and decisions (better not, you can, must
+not) are read, and English function words are no subject words.
 
     relevance = 5 if A and (S, or the answer names one of the patient's drugs, conditions or
     values); 4 if S covers ≥ .4 of the question's subject words; 3 if A alone; otherwise band(R)
@@ -67,18 +73,26 @@ from assay.judges.offline.record_facts import (
     denied_facts,
     record_items,
     schedule_conflicts,
+    unrecorded_results,
     value_conflicts,
 )
 from assay.judges.offline.scoring import band, pct
 from assay.judges.prompts import ClinicalInput
 from assay.schemas import JsonObject
 
-PERMISSION_CUES = ("되나요", "될까요", "돼요", "되죠", "괜찮을까요", "괜찮나요", "괜찮아요", "해도", "먹어도", "써도", "드셔도")
+PERMISSION_CUES = ("되나요", "될까요", "돼요", "되죠", "괜찮을까요", "괜찮나요", "괜찮아요", "해도", "먹어도", "써도", "드셔도",
+                   "can i ", "may i ", "is it ok", "is it safe", "is it fine", "should i ", "okay to", "ok to", "safe to")  # fmt: skip
+# A question that asks for an amount, a count or a duration is answered by a figure.
+AMOUNT_CUES = ("몇 년", "몇 개월", "몇 달", "몇 주", "몇 일", "며칠", "몇 번", "몇 알", "몇 mg", "how long", "how many", "how much")
 WHAT_CUES = ("뭘", "뭐가", "무엇", "어떤", "어떻게 써야", "어떻게 먹", "얼마나", "어느 정도 하면", "추가해야", "바꿔야", "주의할")
 STATUS_CUES = ("어떻게 나왔", "괜찮은 편", "어느 정도", "어때요", "어떤가요", "잘 듣고", "잘 맞는", "수치는", "결과", "상태", "정리해")
 DECISION_CUES = (
     "드세요", "드셔도", "드시면", "드시고", "드시지", "피하", "마세요", "안 됩니다", "안 돼", "괜찮습니다", "괜찮아요",
     "계속", "중단", "쓰지", "쓰시", "권합니다", "권장", "좋습니다", "낫습니다", "네,", "아니요", "필요합니다", "하세요",
+    # any verb of taking or using, decided ("넣으시면 됩니다", "바르셔도 돼요"), and English decisions
+    "시면 됩니다", "시면 돼요", "셔도 됩니다", "셔도 돼요", "better not", "you can ", "you may ",
+    "it's fine", "it is fine", "it's safe", "it is safe", "avoid", "don't", "do not", "should not", "shouldn't", "stop ",
+    "keep taking", "continue", "must not", "mustn't", "cannot", "can't", "should ",
 )  # fmt: skip
 DIRECTIVE_CUES = ("병원", "진료", "119", "응급", "주치의", "상의", "세요", "권합니다", "걱정")
 # The answer declines to advise ("제가 말씀드릴 수 없습니다").
@@ -91,11 +105,20 @@ WHOLE_FLOAT_RE = re.compile(r"(?<![\d.])(\d+)\.0+(?![\d])")
 NOT_A_CLAIM_RE = re.compile(
     r"(\d[\d,.]*)\s*(?:%|mg|g)?\s*(?:에|로|번)?\s*(?:연락|전화)"
     r"|목표(?:인|는|치|값)?\s*(\d[\d,.]*)"
+    # a reference limit the answer cites ("정상 상한(150)보다", "upper limit of normal, 40")
+    r"|(?:정상|기준|참고)\s*(?:상한|하한|범위|치|값|수치)?\s*(?:인|은|는)?\s*\(?\s*(\d[\d,.]*)"
+    r"|(?:upper|lower)\s+limit(?:\s+of\s+normal)?\s*\(?\s*(\d[\d,.]*)"
     r"|(\d[\d,.]*)\s*(?:%|mg/dL|mmHg|kg)?\s*(?:미만|이하|이상|이내|초과)"
 )
 # A patient's sentence that states a fact about themselves (taking, started, diagnosed).
 STATEMENT_CUES = ("먹고 있", "먹기 시작", "복용 중", "복용하고", "복용해요", "먹어요", "먹습니다", "맞고 있",
                   "진단", "처방받", "있어요", "있습니다", "했어요", "했습니다", "받았")
+# An English answer opening with its decision ("Yes, …", "No. …"), as a word (not "eyes").
+EN_YES_NO_RE = re.compile(r"(?i)(?:^|[.!?]\s+)(?:yes|no)\b[,.!]")
+EN_FUNCTION = frozenset(
+    "is it to on in at of for the a an and or my me i i'm im can may should do does did be are was with while "
+    "what how when okay ok take taking use using safe fine".split()
+)
 STATUS_WORDS = ("정상", "높", "낮", "조절", "떨어", "목표", "범위", "양호", "부족", "초과")
 
 
@@ -113,6 +136,8 @@ class ClinicalRules:
                     "reasoning": f"{tag} 빈 답변."}
         # "egfr 48.0" as a record renders a float: compared as 48, as the answer writes it.
         known = WHOLE_FLOAT_RE.sub(r"\1", "\n".join([item.patient, *item.dialogue]))
+        # "2025-12" / "2026-11-02" in a record is the date an answer writes "2025년 12월"
+        known = _ISO_DATE_RE.sub(_korean_date, known)
         ctx = self.prepare([item.question, answer, known])
         core = tx.strip_fillers(item.question)
         r = self.coverage(self.units(core, ctx), self.units(answer, ctx))
@@ -128,12 +153,14 @@ class ClinicalRules:
         against = [
             *value_conflicts(claimed, item.question, item.patient),
             *denied,
-            *schedule_conflicts(answer, item.patient),
+            *schedule_conflicts(answer, item.patient, item.question),
             # "알레르기가 없으시니" without naming it; the same denial is counted once
             *([] if denied else denied_allergy(answer, item.patient)),
         ]
         # a drug on the record's contraindication line, recommended: advice the record forbids
         violations = (*violations, *contraindicated_advice(answer, item.patient))
+        # a result of a test the record never names: an unsupported claim (normal severity)
+        invented = unrecorded_results(answer, item.patient, item.question)
         critical = "critical" in severities or bool(against)
         # a figure the lexicon already found contradicted is one contradiction, not two
         seen = {n for c in claims for n in re.findall(r"\d+(?:\.\d+)?", c.split(" (")[0])}
@@ -142,7 +169,7 @@ class ClinicalRules:
             faithfulness = 1
         elif critical or violations:
             faithfulness = 2
-        elif "normal" in severities or level >= 1 or len(unsupported) >= 2:
+        elif "normal" in severities or level >= 1 or len(unsupported) >= 2 or invented:
             faithfulness = 3
         elif severities or unsupported:
             faithfulness = 4
@@ -161,19 +188,22 @@ class ClinicalRules:
             notes.append("기록에 적힌 것과 다른 말: " + "; ".join(against))
         if violations:
             notes.append("기록상 금기인 권고: " + "; ".join(violations))
+        if invented:
+            notes.append("기록에 없는 검사 결과: " + "; ".join(invented))
         if reasons:
             notes.append("기록과 다른 수치: " + "; ".join(reasons))
         return {
             "faithfulness": faithfulness,
             "answer_relevance": relevance,
-            "unsupported_claims": [*claims, *against, *violations, *reasons, *unsupported][:8],
+            "unsupported_claims": [*claims, *against, *violations, *invented, *reasons, *unsupported][:8],
             "reasoning": f"{tag} " + ". ".join(notes) + ".",
         }
 
     def _clinical_relevance(
         self, question: str, answer: str, r: float, patient_facts: tuple[str, ...]
     ) -> tuple[int, list[str]]:
-        subject = [w for w in tx.stems(tx.strip_fillers(question)) if len(w) >= 2]
+        # English function words ("is", "it", "on") are no subject
+        subject = [w for w in tx.stems(tx.strip_fillers(question)) if len(w) >= 2 and w.lower() not in EN_FUNCTION]
         mentioned = [w for w in subject if w in answer or (len(w) >= 3 and w[:-1] in answer)]
         s = len(mentioned) / len(subject) if subject else 0.0
         act, asked = _act(question, answer)
@@ -194,6 +224,14 @@ class ClinicalRules:
         return score, notes
 
 
+_ISO_DATE_RE = re.compile(r"(?<![\d-])((?:19|20)\d\d)-(0?[1-9]|1[0-2])(?:-(0?[1-9]|[12]\d|3[01]))?(?![\d-])")
+
+
+def _korean_date(m: re.Match[str]) -> str:
+    day = f" {int(m.group(3))}일" if m.group(3) else ""
+    return f"{m.group(0)} ({m.group(1)}년 {int(m.group(2))}월{day})"
+
+
 def _without_non_claims(answer: str) -> str:
     """The answer with phone numbers, targets and thresholds blanked (not claims to check)."""
 
@@ -211,13 +249,15 @@ def _act(question: str, answer: str) -> tuple[bool, str]:
     that declines to advise performs nothing, whatever it then directs."""
     if tx.has_any(answer, DECLINE_CUES):
         return False, "답변 거절"
+    if tx.has_any(question, AMOUNT_CUES):  # "몇 년 동안 먹어야 해요?" needs the figure
+        return bool(tx.quantities(answer)), "수치/기간 질문"
     if tx.has_any(question, STATUS_CUES):
         answered = bool(tx.quantities(answer)) or tx.has_any(answer, (*STATUS_WORDS, *DECISION_CUES))
         return answered, "상태/수치 질문"
     if tx.has_any(question, WHAT_CUES):
         return tx.has_any(answer, DECISION_CUES) or tx.has_any(answer, DIRECTIVE_CUES), "무엇을/어떻게 질문"
     if tx.has_any(question, PERMISSION_CUES):
-        return tx.has_any(answer, DECISION_CUES), "해도 되는지 질문"
+        return tx.has_any(answer, DECISION_CUES) or bool(EN_YES_NO_RE.search(answer)), "해도 되는지 질문"
     if question.rstrip().endswith("?"):
         return tx.has_any(answer, DECISION_CUES) or tx.has_any(answer, STATUS_WORDS), "질문"
     return tx.has_any(answer, DIRECTIVE_CUES), "증상 호소"
