@@ -327,9 +327,27 @@ def _skeleton(word: str) -> str:
     return re.sub(r"(.)\1+", r"\1", text)
 
 
+# The Hangul vowels a transcription writes for a Latin vowel (paroxetine 파, sertraline 서,
+# warfarin 와, bupropion 부). ㅡ is skipped: it is inserted between clustered consonants (플루).
+_FIRST_VOWELS = {
+    "a": "ㅏㅐㅓㅘㅙㅑ", "e": "ㅔㅐㅓㅣㅖㅞ", "i": "ㅣㅏㅟㅢ", "o": "ㅗㅓㅏㅛㅚㅘ", "u": "ㅜㅠㅓㅝ", "y": "ㅣㅏ",
+}
+_HANGUL_VOWELS = "ㅏㅐㅑㅒㅓㅔㅕㅖㅗㅘㅙㅚㅛㅜㅝㅞㅟㅠㅡㅢㅣ"
+
+
+def _first_vowels_agree(latin: str, hangul: str) -> bool:
+    """Two names with one consonant skeleton still differ when their first vowels cannot be one
+    transcription (paroxetine / 플루옥세틴, fluoxetine's: a ↔ ㅜ)."""
+    first_latin = next((ch for ch in latin.lower() if ch in _FIRST_VOWELS), None)
+    vowels = [_HANGUL_VOWELS[(ord(ch) - 0xAC00) % 588 // 28] for ch in hangul if 0 <= ord(ch) - 0xAC00 < 11172]
+    first_hangul = next((v for v in vowels if v != "ㅡ"), None)
+    return first_latin is None or first_hangul is None or first_hangul in _FIRST_VOWELS[first_latin]
+
+
 def _names_in(name: str, clause: str) -> bool:
     """The name is in the clause as written, or, across scripts, as a word with the same
-    consonant skeleton (at least five classes, so short words do not meet by chance)."""
+    consonant skeleton (at least five classes, so short words do not meet by chance) and a first
+    vowel one transcription could give."""
     if name in clause:
         return True
     latin = name.isascii()
@@ -337,7 +355,12 @@ def _names_in(name: str, clause: str) -> bool:
     if len(key) < 5 or " " in name:
         return False
     words = re.findall(r"[A-Za-z]{6,}" if not latin else r"[가-힣]{3,}", clause)
-    return any(_skeleton(tx.strip_suffix(w)) == key or _skeleton(w) == key for w in words)
+    for word in words:
+        if _skeleton(tx.strip_suffix(word)) == key or _skeleton(word) == key:
+            latin_name, hangul_name = (name, word) if latin else (word, name)
+            if _first_vowels_agree(latin_name, hangul_name):
+                return True
+    return False
 
 
 def contraindicated_advice(answer: str, patient: str) -> list[str]:
