@@ -70,6 +70,7 @@ from assay.judges.offline import text as tx
 from assay.judges.offline.record_facts import (
     contraindicated_advice,
     denied_allergy,
+    dismissed_cautions,
     denied_facts,
     record_items,
     schedule_conflicts,
@@ -138,6 +139,8 @@ class ClinicalRules:
         known = WHOLE_FLOAT_RE.sub(r"\1", "\n".join([item.patient, *item.dialogue]))
         # "2025-12" / "2026-11-02" in a record is the date an answer writes "2025년 12월"
         known = _ISO_DATE_RE.sub(_korean_date, known)
+        # "48 h", "2 wk" in an English record are the 48시간, 2주 an answer writes
+        known = _EN_DURATION_RE.sub(lambda m: m.group(1) + _EN_DURATIONS[m.group(2).lower().rstrip("s")], known)
         ctx = self.prepare([item.question, answer, known])
         core = tx.strip_fillers(item.question)
         r = self.coverage(self.units(core, ctx), self.units(answer, ctx))
@@ -158,7 +161,7 @@ class ClinicalRules:
             *([] if denied else denied_allergy(answer, item.patient)),
         ]
         # a drug on the record's contraindication line, recommended: advice the record forbids
-        violations = (*violations, *contraindicated_advice(answer, item.patient))
+        violations = (*violations, *contraindicated_advice(answer, item.patient), *dismissed_cautions(answer, item.patient))
         # a result of a test the record never names: an unsupported claim (normal severity)
         invented = unrecorded_results(answer, item.patient, item.question)
         critical = "critical" in severities or bool(against)
@@ -224,6 +227,8 @@ class ClinicalRules:
         return score, notes
 
 
+_EN_DURATIONS = {"h": "시간", "hr": "시간", "min": "분", "wk": "주", "d": "일"}
+_EN_DURATION_RE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(hrs?|h|mins?|wks?|d)\b(?!\s*/)", re.I)
 _ISO_DATE_RE = re.compile(r"(?<![\d-])((?:19|20)\d\d)-(0?[1-9]|1[0-2])(?:-(0?[1-9]|[12]\d|3[01]))?(?![\d-])")
 
 
