@@ -70,8 +70,8 @@ from assay.judges.offline import text as tx
 from assay.judges.offline.record_facts import (
     contraindicated_advice,
     denied_allergy,
-    dismissed_cautions,
     denied_facts,
+    dismissed_cautions,
     record_items,
     schedule_conflicts,
     unrecorded_results,
