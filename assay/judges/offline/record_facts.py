@@ -483,7 +483,11 @@ _TEST_RE = re.compile(r"(?<![\d가-힣A-Za-z])([가-힣A-Za-z]{2,})\s?(?:검사|
 _RESULT_CUES = (
     "정상", "이상 없", "이상이 없", "문제없", "문제 없", "달라진 게 없", "변화 없", "변화가 없", "나왔", "좋았",
     "깨끗", "normal", "unchanged", "came back", "was clear", "were clear",
+    # a finding reported absent ("망막병증은 없었습니다", "showed no damage")
+    "없었", "보이지 않았", "showed no", "no sign", "negative",
 )  # fmt: skip
+# a clause about what the record holds ("기록에는 안저 검사 결과가 없었습니다") reports no result
+_ABOUT_RECORD = ("기록", "차트", "record", "chart")
 # words before 검사 that name no test of their own ("간 기능 검사" is the recorded ALT, "추적 검사")
 _TEST_STOP = frozenset(
     "혈액 피 소변 다음 추가 정기 같은 이번 지난 그 이 최근 기능 추적 확인 후속 관련 기본 일반 수치 결과 "
@@ -498,7 +502,7 @@ def unrecorded_results(answer: str, patient: str, question: str = "") -> list[st
     known = f"{patient}\n{question}".lower()
     out = []
     for clause in CLAUSE_RE.split(answer):
-        if not tx.has_any(clause, _RESULT_CUES):
+        if not tx.has_any(clause, _RESULT_CUES) or tx.has_any(clause.lower(), _ABOUT_RECORD):
             continue
         for m in _TEST_RE.finditer(clause):
             word = tx.strip_suffix(m.group(1)).lower()

@@ -84,7 +84,9 @@ from assay.schemas import JsonObject
 PERMISSION_CUES = ("되나요", "될까요", "돼요", "되죠", "괜찮을까요", "괜찮나요", "괜찮아요", "해도", "먹어도", "써도", "드셔도",
                    "can i ", "may i ", "is it ok", "is it safe", "is it fine", "should i ", "okay to", "ok to", "safe to")  # fmt: skip
 # A question that asks for an amount, a count or a duration is answered by a figure.
-AMOUNT_CUES = ("몇 년", "몇 개월", "몇 달", "몇 주", "몇 일", "며칠", "몇 번", "몇 알", "몇 mg", "how long", "how many", "how much")
+AMOUNT_CUES = ("몇 년", "몇 개월", "몇 달", "몇 주", "몇 일", "며칠", "몇 번", "몇 알", "몇 mg", "how long", "how many", "how much",
+               # a dose or a target range asked for ("얼마씩 먹고", "어느 정도로 유지해야") is a figure too
+               "얼마씩", "몇으로", "어느 정도로 유지", "what dose", "what range", "what level")  # fmt: skip
 WHAT_CUES = ("뭘", "뭐가", "무엇", "어떤", "어떻게 써야", "어떻게 먹", "얼마나", "어느 정도 하면", "추가해야", "바꿔야", "주의할")
 STATUS_CUES = ("어떻게 나왔", "괜찮은 편", "어느 정도", "어때요", "어떤가요", "잘 듣고", "잘 맞는", "수치는", "결과", "상태", "정리해")
 DECISION_CUES = (
@@ -118,7 +120,7 @@ STATEMENT_CUES = ("먹고 있", "먹기 시작", "복용 중", "복용하고", "
 EN_YES_NO_RE = re.compile(r"(?i)(?:^|[.!?]\s+)(?:yes|no)\b[,.!]")
 EN_FUNCTION = frozenset(
     "is it to on in at of for the a an and or my me i i'm im can may should do does did be are was with while "
-    "what how when okay ok take taking use using safe fine".split()
+    "what how when okay ok take taking use using safe fine keep have has need still long much many".split()
 )
 STATUS_WORDS = ("정상", "높", "낮", "조절", "떨어", "목표", "범위", "양호", "부족", "초과")
 
@@ -218,6 +220,10 @@ class ClinicalRules:
             score = 3
         else:
             score = int(band(max(r, s), self.REL_CUTS, 1))
+        # an answer that declines to advise, or that neither does the asked act nor names the
+        # question's subject (a drug asked about, a diet talked about), sidesteps it
+        if not act and (asked == "답변 거절" or (subject and not mentioned)):
+            score = min(score, 2)
         notes = [
             f"질문 핵심어 포함률 {pct(max(r, s))}" + (f" ({', '.join(mentioned[:4])})" if mentioned else ""),
             f"질문 유형 {asked}: " + ("답변이 그에 답함" if act else "답변이 그에 답하지 않음"),
