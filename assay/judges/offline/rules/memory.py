@@ -281,8 +281,11 @@ class MemoryRules:
                 notes.append("쿼리는 최종/현재 값을 묻는데 갱신 여부를 알 수 없음")
 
         # -- target confusion: the asked value sits beside another entity ---------------------
-        confused = self._confused_target(item, facets, clauses, sentences) or _other_person(
-            item.query, [clauses[c][1] for hits in answered_by.values() for c in hits]
+        answering = [sentences[clauses[c][0]] for hits in answered_by.values() for c in hits]
+        confused = (
+            self._confused_target(item, facets, clauses, sentences)
+            or _other_person(item.query, [clauses[c][1] for hits in answered_by.values() for c in hits])
+            or _unnamed_person(item.query, memory, answering)
         )
         if confused:
             # the stored fact is true of the other one (accuracy stands); it answers nothing asked
@@ -423,6 +426,41 @@ def _other_person(query: str, answering: list[str]) -> tuple[str, str] | None:
                 return None
             found.append(before.group(1))
     return (f"사용자의 {thing}", found[0]) if found else None
+
+
+# One person, several words ("아빠 여권" asks about 아버지 too).
+PERSON_ALIASES = (
+    ("아버지", "아빠", "부친", "father", "dad"), ("어머니", "엄마", "모친", "mother", "mom"),
+    ("남편", "husband"), ("아내", "와이프", "wife"), ("딸", "daughter"), ("아들", "son"),
+    ("사용자", "본인", "user", "my "),
+)  # fmt: skip
+
+
+def _person_of(word: str) -> tuple[str, ...] | None:
+    return next((group for group in PERSON_ALIASES if word in group), None)
+
+
+def _unnamed_person(query: str, memory: str, answering: list[str]) -> tuple[str, str] | None:
+    """The query asks about a person ("아빠 여권 만료일") whom the memory never names, while every
+    sentence that answers it names another person ("User's passport", "어머니 여권"): the value
+    is someone else's. (asked, other)."""
+    low_query = tx.normalize(query).lower()
+    asked = next(
+        (g for g in PERSON_ALIASES[:-1] if any(re.search(rf"(?:^|\s){re.escape(a)}", low_query) for a in g)), None
+    )
+    if asked is None or not answering:
+        return None
+    low_memory = memory.lower()
+    if any(a in low_memory for a in asked):
+        return None
+    others = []
+    for sentence in answering:
+        low = sentence.lower()
+        other = next((a for g in PERSON_ALIASES if g is not asked for a in g if a.strip() in low), None)
+        if other is None:
+            return None
+        others.append(other.strip())
+    return asked[0], others[0]
 
 
 _YEAR_MONTH_RE = re.compile(r"(?<![\d-])((?:19|20)\d\d)-(0?[1-9]|1[0-2])(?![\d-])")
