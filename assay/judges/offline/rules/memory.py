@@ -464,6 +464,11 @@ PERSON_ALIASES = (
 )  # fmt: skip
 
 
+_ASKED_PERSON_RE = re.compile(
+    r"(?:^|\s)(" + "|".join(re.escape(a) for g in PERSON_ALIASES[:-1] for a in sorted(g, key=len, reverse=True)) + ")(?![a-z])"
+)
+
+
 def _person_of(word: str) -> tuple[str, ...] | None:
     return next((group for group in PERSON_ALIASES if word in group), None)
 
@@ -473,9 +478,8 @@ def _unnamed_person(query: str, memory: str, answering: list[str]) -> tuple[str,
     sentence that answers it names another person ("User's passport", "어머니 여권"): the value
     is someone else's. (asked, other)."""
     low_query = tx.normalize(query).lower()
-    asked = next(
-        (g for g in PERSON_ALIASES[:-1] if any(re.search(rf"(?:^|\s){re.escape(a)}", low_query) for a in g)), None
-    )
+    found = _ASKED_PERSON_RE.search(low_query)
+    asked = _person_of(found.group(1)) if found else None
     if asked is None or not answering:
         return None
     low_memory = memory.lower()
