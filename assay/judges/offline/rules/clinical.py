@@ -102,6 +102,7 @@ DIRECTIVE_CUES = ("병원", "진료", "119", "응급", "주치의", "상의", "�
 DECLINE_CUES = (
     *tx.REFUSAL_CUES, "말씀드릴 수 없", "말씀드리기 어렵", "답변드릴 수 없", "조언할 수 없", "조언드릴 수 없",
     "판단할 수 없", "can't advise", "cannot advise", "can't tell you", "cannot tell you",
+    "해 드릴 수 없", "해드릴 수 없", "해석할 수 없", "can't interpret", "cannot interpret",
 )  # fmt: skip
 WHOLE_FLOAT_RE = re.compile(r"(?<![\d.])(\d+)\.0+(?![\d])")
 # Figures that are not claims about the patient: a phone number to call, a target or threshold.
