@@ -162,7 +162,7 @@ def is_deflection(sentence: str) -> bool:
 
 # The action a request rules out: "instead of rejecting him", "rather than deleting",
 # "불합격 처리 말고", "삭제하지 말고", "삭제 대신".
-_EXCLUDED_RE = re.compile(r"\b(?:instead of|rather than)\s+(\S+)|(\S+?)(?:하지)?\s*(?:말고|대신)(?=\s|$)")
+_EXCLUDED_RE = re.compile(r"\b(?:instead of|rather than)\s+(\S+)|(\S+?)(?:하지)?\s*(?:말고|대신)(?=\s|$)", re.I)
 
 
 def excluded_actions(query: str) -> set[str]:
@@ -170,13 +170,16 @@ def excluded_actions(query: str) -> set[str]:
     precede 말고/대신)."""
     out: set[str] = set()
     for m in _EXCLUDED_RE.finditer(tx.lowered(query)):
-        out |= {label for _, label in _positions(m.group(1) or m.group(2))}
+        word = (m.group(1) or m.group(2)).lower()
+        # "deleting", "moving": the gerund of a verb ending in e
+        forms = [word, word[:-3] + "e"] if word.endswith("ing") else [word]
+        out |= {label for form in forms for _, label in _positions(form)}
     return out
 
 
 def without_excluded(query: str) -> str:
     """The request without the phrases that rule an action out."""
-    return _EXCLUDED_RE.sub(" ", tx.lowered(query))
+    return _EXCLUDED_RE.sub(" ", tx.normalize(query))
 
 
 def other_values(query: str, message: str) -> list[str]:

@@ -130,7 +130,8 @@ class AgentRules:
         request = item.query + ("\n" + item.expected_result if item.expected_result.strip() else "")
         ctx = self.prepare([request, message])
         # English function words (the, on, for) are no target words a message must repeat
-        target = self.units(_EN_FUNCTION_RE.sub(" ", tx.strip_action_words(item.query)), ctx)
+        # (the words that rule an action out, "삭제하지 말고", name no target)
+        target = self.units(_EN_FUNCTION_RE.sub(" ", tx.strip_action_words(acts.without_excluded(item.query))), ctx)
         t = self.coverage(target, self.units(message, ctx))
         t = 1.0 if t is None else t
         wanted = acts.request_action(item.query)
@@ -219,7 +220,8 @@ class AgentRules:
             if s >= 0.3
             else "RELATED_BUT_WRONG"
         )
-        asked, done = tx.intents_in(item.query), tx.intents_in(message)
+        # an action the request rules out is not one of the actions it asks for
+        asked, done = tx.intents_in(acts.without_excluded(item.query)), tx.intents_in(message)
         note = ""
         vague = action == 1.0 and verdict in {"PARTIAL", "WEAK"} and _vague(request, message)
         if vague:
