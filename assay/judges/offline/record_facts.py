@@ -37,6 +37,15 @@ A record may also be one line of ``|`` fields ("환자 | 71세 남 | 탐스로�
 an item's parenthesised range or target ("6.8 ng/mL(목표 5–8)", "(ref 0.9-1.7)") is not its value,
 though an answer quoting it says nothing new; a digit inside a name (T4, B12) is no figure.
 
+After the v6 round: reassurance ("문제없으니", "상관없는", "괜찮") and words inside a condition
+("없으셨으면") are no warning, and a negation inside a condition denies nothing; only the
+sentences of a line that forbid name forbidden things, a word glued to a figure ("3개월마다")
+names none, and a line whose label is an act ("운전: … 금지") forbids it; two things one caution
+line links, called unrelated in one clause ("피임약은 라모트리진과 상관없으니"), is forbidden
+advice (``dismissed_cautions``); two other times of one mention are one contradiction, 식사 후 is
+식후, and a question naming no drug but a time asks about the record's one timed drug; a finding
+reported absent ("망막병증은 없었습니다") is a result, unless the clause is about the record.
+
 All are read on Hangul and Latin words as written; an answer in another language than the
 record is not compared (no contradiction is claimed without evidence).
 """

@@ -31,6 +31,13 @@ nothing ("The interview has been rescheduled as requested", "메모를 추가했
 target); one of two targets the request joins (A and B, A와 B) left out, or a list's filter
 ("X만", "only … with X") not in the message → at most PARTIAL. English function words are no
 target words.
+
+After the v6 round: 배정/assign, 늘려/줄여/push/postpone (updates), 남겨 (into a field) and 뽑아 (a
+list) are read; an action the request rules out ("instead of rejecting him", "삭제하지 말고")
+is neither its action nor one of its asked actions, its words are no target words, and a
+message performing it → RELATED_BUT_WRONG; a first sentence saying it cannot act ("처리해 드릴
+수 없어요") → FAILED/OTHER; one person named before 지원자/님 where the request asked for the
+whole group and named no one → at most PARTIAL.
 """
 
 from __future__ import annotations

@@ -57,7 +57,13 @@ not) are read, and English function words are no subject words.
 
     relevance = 5 if A and (S, or the answer names one of the patient's drugs, conditions or
     values); 4 if S covers ≥ .4 of the question's subject words; 3 if A alone; otherwise band(R)
-    over the coverage R of the question's words (≥ .6 → 5, ≥ .4 → 4, ≥ .25 → 3, ≥ .1 → 2, else 1).
+    over the coverage R of the question's words (≥ .6 → 5, ≥ .4 → 4, ≥ .25 → 3, ≥ .1 → 2, else 1);
+    at most 2 when the answer declines, or does not perform A and names none of S.
+
+After the v6 round: a dose or target asked for (얼마씩, 어느 정도로 유지) is answered only by a
+figure; "keep", "have", "long"… are no subject words; "48 h" / "2 wk" in an English record are
+read as 48시간 / 2주; a clause that calls two things of one caution line unrelated
+(``record_facts.dismissed_cautions``) is forbidden advice.
 """
 
 from __future__ import annotations

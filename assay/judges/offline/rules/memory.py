@@ -69,6 +69,13 @@ Adjustments, each stated in the feedback:
 - *conflicting values* — one subject with two different figures and no update cue: relevance
   − 1, completeness − 3, accuracy ≤ 4; with an update cue: completeness − 1, accuracy ≤ 8.
 
+After the v6 round: a person the query asks about ("아빠 여권") whom the memory never names,
+while every answering sentence names another (User's, 어머니), is a target error; quoted or
+reminding verbs ("바뀌었다고 했잖아") are no head words; "몇 박" wants a figure with 박; the stale
+check reads the answering clauses with the other clauses on the same topic, so a dated update
+sentence there ("업데이트: …로 바뀜") dates the answer, and the old value kept before such an
+update is superseded (accuracy ≤ 8, noise + 2); a stale value is also relevance ≤ 7.
+
 **Noise** (lower is better): 1.5 per sentence that is a notice, greeting, small talk or a
 resolved / completed / expired item (unless the query asks about a status), plus 3 × the share
 of the other sentences that answer no facet and share no word with the query; rounded, capped at
