@@ -30,11 +30,21 @@ EXTRA_CUES: dict[str, tuple[str, ...]] = {
         "is now at ",
         "is now in ",
     ),
-    "ADD": ("잡아", "잡았", "넣어", "넣었", "add", "added", "create", "created", "register", "schedule"),
+    # 남겨 (leave a comment or note: an ADD into a field, so an UPDATE)
+    "ADD": ("잡아", "잡았", "넣어", "넣었", "남겨", "남겼", "add", "added", "create", "created", "register", "schedule"),
     # 고쳐 (correct a field); a status set on a record (보류, 불합격, on hold, reject) changes it
     "UPDATE": (
         "연장",
         "단축",
+        # assigning a person to a field, raising or lowering a figure, pushing a date back
+        "배정",
+        "늘려",
+        "늘렸",
+        "줄여",
+        "줄였",
+        "postpone",
+        "push",
+        "assign",
         "입력",
         "기록",
         "적어",
@@ -54,7 +64,7 @@ EXTRA_CUES: dict[str, tuple[str, ...]] = {
         "reject",
     ),  # fmt: skip
     # 추려/골라: pick out a filtered list
-    "VIEW": ("show", "list", "look up", "find", "view", "추려", "추린", "골라"),
+    "VIEW": ("show", "list", "look up", "find", "view", "추려", "추린", "골라", "뽑아"),
 }
 # English failure reports the shared Korean cue list does not hold ("Something went wrong …
 # Please try again later (ERR_TIMEOUT)").
@@ -97,8 +107,9 @@ def _field_add(label: str, text: str) -> str:
 
 
 def request_action(query: str) -> str | None:
-    """The action of the verb closing the request, or None."""
-    found = _positions(query)
+    """The action of the verb closing the request, or None; an action the request rules out
+    ("instead of rejecting him") is not the one it asks for."""
+    found = _positions(without_excluded(query))
     return _field_add(found[-1][1], query) if found else None
 
 
@@ -136,10 +147,39 @@ def _message_action(message: str) -> str:
 _DONE_RE = re.compile(r"(?:했|였|됐|었)(?:습니다|어요|다)|완료|has been|have been")
 
 
+# The message says it cannot act ("제가 처리해 드릴 수 없어요", "I'm not able to change that").
+_CANNOT_RE = re.compile(
+    r"(?:드릴|해 드릴|할|처리할|변경할)\s*수(?:가)?\s*없|권한이\s*없|\b(?:unable to|not able to|can't|cannot|not allowed to)\b"
+)
+
+
 def is_deflection(sentence: str) -> bool:
-    """The sentence sends the user to someone else instead of acting (문의해 주세요, please contact)."""
+    """The sentence sends the user to someone else, or says it cannot act, instead of acting
+    (문의해 주세요, please contact, 처리해 드릴 수 없어요)."""
     low = tx.lowered(sentence)
-    return bool(_DEFLECT_RE.search(low)) and not _DONE_RE.search(low)
+    return bool(_DEFLECT_RE.search(low) or _CANNOT_RE.search(low)) and not _DONE_RE.search(low)
+
+
+# The action a request rules out: "instead of rejecting him", "rather than deleting",
+# "불합격 처리 말고", "삭제하지 말고", "삭제 대신".
+_EXCLUDED_RE = re.compile(r"\b(?:instead of|rather than)\s+(\S+)|(\S+?)(?:하지)?\s*(?:말고|대신)(?=\s|$)", re.I)
+
+
+def excluded_actions(query: str) -> set[str]:
+    """Actions the request names only to rule them out (their verbs follow "instead of", or
+    precede 말고/대신)."""
+    out: set[str] = set()
+    for m in _EXCLUDED_RE.finditer(tx.lowered(query)):
+        word = (m.group(1) or m.group(2)).lower()
+        # "deleting", "moving": the gerund of a verb ending in e
+        forms = [word, word[:-3] + "e"] if word.endswith("ing") else [word]
+        out |= {label for form in forms for _, label in _positions(form)}
+    return out
+
+
+def without_excluded(query: str) -> str:
+    """The request without the phrases that rule an action out."""
+    return _EXCLUDED_RE.sub(" ", tx.normalize(query))
 
 
 def other_values(query: str, message: str) -> list[str]:

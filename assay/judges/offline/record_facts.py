@@ -37,6 +37,15 @@ A record may also be one line of ``|`` fields ("환자 | 71세 남 | 탐스로�
 an item's parenthesised range or target ("6.8 ng/mL(목표 5–8)", "(ref 0.9-1.7)") is not its value,
 though an answer quoting it says nothing new; a digit inside a name (T4, B12) is no figure.
 
+After the v6 round: reassurance ("문제없으니", "상관없는", "괜찮") and words inside a condition
+("없으셨으면") are no warning, and a negation inside a condition denies nothing; only the
+sentences of a line that forbid name forbidden things, a word glued to a figure ("3개월마다")
+names none, and a line whose label is an act ("운전: … 금지") forbids it; two things one caution
+line links, called unrelated in one clause ("피임약은 라모트리진과 상관없으니"), is forbidden
+advice (``dismissed_cautions``); two other times of one mention are one contradiction, 식사 후 is
+식후, and a question naming no drug but a time asks about the record's one timed drug; a finding
+reported absent ("망막병증은 없었습니다") is a result, unless the clause is about the record.
+
 All are read on Hangul and Latin words as written; an answer in another language than the
 record is not compared (no contradiction is claimed without evidence).
 """
@@ -216,6 +225,8 @@ def value_conflicts(answer: str, question: str, patient: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+# A conditional ending ("없으셨으면", "없다면", "않으면"): the clause supposes, it does not state.
+CONDITIONAL_RE = re.compile(r"(?:으면|다면|라면|면)(?:서)?$|으면|다면")
 # Verbs of stopping: "끊지 않고" / "중단하지 마시고" keep the drug, they deny nothing.
 STOP_VERBS = ("끊", "중단", "중지", "멈추", "멈춰", "그만", "빼")
 # Times of taking a drug that exclude each other ("매일 아침 공복" against "저녁 식후에").
@@ -237,10 +248,17 @@ def denied_facts(answer: str, patient: str) -> list[str]:
             for m in re.finditer(re.escape(name), answer):
                 tail = _tail(answer, m.end())
                 negated = [i for i, w in enumerate(tail) if w.startswith(NEGATION_STARTS) or w == "안"]
+                # a negation inside a condition ("발작이 없으셨으면", "없다면") asserts nothing
+                if negated and CONDITIONAL_RE.search(tail[negated[0]]):
+                    continue
                 if negated and not any(w.startswith(STOP_VERBS) for w in tail[: negated[0]]):
                     out.append(f"'{name}'을(를) 부정함 (기록: {item.text})")
                     break
     return list(dict.fromkeys(out))
+
+
+# "식사 후에", "밥 먹은 뒤": 식후; "식사 전": 식전.
+_MEAL_RE = re.compile(r"식사\s?(후|뒤|다음|전)|밥\s?먹(?:은|고)\s?(?:뒤|후|다음)?")
 
 
 def schedule_conflicts(answer: str, patient: str, question: str = "") -> list[str]:
@@ -255,8 +273,13 @@ def schedule_conflicts(answer: str, patient: str, question: str = "") -> list[st
     def drug_named(text: str, item: RecordItem) -> bool:  # by a name that is no time word
         return any(n in text for n in item.names if n not in times)
 
+    answer = _MEAL_RE.sub(lambda m: "식전" if m.group(1) == "전" else "식후", answer)
     in_answer = [i for i in items if not i.absent and drug_named(answer, i)]
     asked = [i for i in items if not i.absent and drug_named(question, i)] if question and not in_answer else []
+    timed = [i for i in items if not i.absent and any(t in i.text for t in times)]
+    if question and not in_answer and not asked and len(timed) == 1 and any(t in question for t in times):
+        asked = timed  # "갑상선 약을 자기 전에 먹어도 될까요?" about the one drug with a time
+
     for item in items:
         recorded = [[t for t in group if t in item.text] for group in SCHEDULE_GROUPS]
         if item.absent or not any(recorded):
@@ -267,10 +290,13 @@ def schedule_conflicts(answer: str, patient: str, question: str = "") -> list[st
         if len(asked) == 1 and asked[0] is item:
             spans.append((item.names[0] if item.names else item.text, (tx.sentences(answer) or [answer])[0]))
         for name, said in spans:
+            wrong = []  # "저녁 식후" against "아침 공복" is one other time, not two
             for group, times in zip(SCHEDULE_GROUPS, recorded, strict=True):
                 other = [t for t in group if t in said and t not in times]
                 if times and other and not any(t in said for t in times):
-                    out.append(f"'{name}' {other[0]} (기록: {item.text})")
+                    wrong.append(other[0])
+            if wrong:
+                out.append(f"'{name}' {' '.join(wrong)} (기록: {item.text})")
     return list(dict.fromkeys(out))
 
 
@@ -363,24 +389,100 @@ def _names_in(name: str, clause: str) -> bool:
     return False
 
 
+# Reassurance is no warning: "상관없는", "문제없습니다" carry 없 but say the opposite of a warning.
+REASSURANCE_RE = re.compile(
+    r"(?:상관|관계|문제|지장|걱정|영향)\s?(?:이|가|은|는)?\s?없|무관|괜찮|no problem|no interaction|unrelated", re.I
+)
+# A word in a condition ("발작이 없으셨으면", "if you have no") supposes; it warns of nothing.
+_CONDITION_WORD_RE = re.compile(r"\S*(?:으면|다면|라면)\S*")
+# Labels that name no forbidden thing of their own ("주의:", "P:", "caution:").
+_GENERIC_LABELS = frozenset(
+    "주의 주의사항 금기 참고 기타 메모 계획 note notes caution cautions warning warnings plan p s o a".split()
+)
+
+
+def _warned(clause: str) -> bool:
+    """Whether the clause warns (안 됩니다, 피하세요, avoid…), reassurance and conditions aside."""
+    bare = _CONDITION_WORD_RE.sub(" ", REASSURANCE_RE.sub(" ", clause.lower()))
+    return tx.has_any(bare, WARNING_CUES)
+
+
+def _forbidding_parts(label: str, value: str) -> list[str]:
+    """The sentences of a line that forbid (a SOAP plan holds other sentences: "3개월마다 검사")."""
+    if tx.has_any(label.lower(), CONTRAINDICATION_CUES):
+        return [value]
+    return [p for p in re.split(r"(?<!\d)\.\s+|;", value) if tx.has_any(p.lower(), CONTRAINDICATION_CUES)]
+
+
 def contraindicated_advice(answer: str, patient: str) -> list[str]:
     """A drug the record lists on a contraindication line ("주의사항: 플루오로퀴놀론 … 금기
     (… 시프로플록사신 …)") that the answer names in a clause with no warning in it ("남은
-    시프로플록사신을 드시면 잘 듣습니다"): advice the record forbids."""
+    시프로플록사신을 드시면 잘 듣습니다"): advice the record forbids. Only the sentences of the
+    line that forbid are read; a word glued to a figure ("3개월마다") names no drug; a line whose
+    own label is the forbidden act ("운전: … 1년까지 금지") forbids that act; reassurance
+    ("상관없는", "문제없습니다") and a condition ("없으셨으면") are no warning."""
     out: list[str] = []
     values = _values(patient)
     for label, value in values:
-        if not tx.has_any(f"{label} {value}".lower(), CONTRAINDICATION_CUES):
+        parts = _forbidding_parts(label, value)
+        if not parts:
             continue
         # the patient's own drugs, named on the line as the reason, are not what is forbidden
         others = " ".join(v for _, v in values if v is not value)
         # a name of four syllables or more, or a word with its letter ("비타민 A", "vitamin K")
-        found = re.findall(r"[가-힣]{2,}\s?[A-Z](?![A-Za-z])|[A-Za-z]{4,}\s[A-Z](?![A-Za-z])|[가-힣]{4,}|[A-Za-z]{6,}", value)
+        found = [
+            n
+            for part in parts
+            for n in re.findall(r"(?<![\d.])(?:[가-힣]{2,}\s?[A-Z](?![A-Za-z])|[A-Za-z]{4,}\s[A-Z](?![A-Za-z])|[가-힣]{4,}|[A-Za-z]{6,})", part)
+        ]
+        own = label.strip()
+        if (
+            re.fullmatch(r"[가-힣]{2,}|[A-Za-z]{4,}", own)
+            and own.lower() not in _GENERIC_LABELS
+            and own not in KEY_LABELS
+            and not tx.has_any(own.lower(), CONTRAINDICATION_CUES)
+        ):
+            found.append(own)
         names = [n for n in found if n not in others]
         for clause in CLAUSE_RE.split(answer):
             said = [n for n in names if _names_in(n, clause) and not tx.has_any(n, CONTRAINDICATION_CUES)]
-            if said and not tx.has_any(clause.lower(), WARNING_CUES):
+            if said and not _warned(clause):
                 out.append(f"기록상 금기인 '{said[0]}'을(를) 권함 (기록: {value.strip()[:40]})")
+                break
+    return list(dict.fromkeys(out))
+
+
+# Labels of the record's own sections (not a forbidden act): 나이, 진단, 복용 약, 알레르기…
+KEY_LABELS = frozenset(
+    "나이 연령 성별 주진단 진단 진단명 병력 기저질환 동반질환 투약 처방 알레르기 알러지 검사 검사결과 활력징후 "
+    "생체징후 환자 age sex diagnosis medications meds allergies allergy labs vitals Dx Rx Allergy".split()
+)
+# A line that cautions (주의, 금기, 병용, 농도를 낮춤, interacts) links the things it names.
+CAUTION_LINE_CUES = (*CONTRAINDICATION_CUES, "주의", "병용", "상호작용", "농도를", "상승", "caution", "interact")
+# The answer says two things are unrelated ("피임약은 라모트리진과 상관없으니", "no interaction").
+DISMISS_RE = re.compile(
+    r"(?:상관|관계|상호작용|영향)\s?(?:이|가|은|는)?\s?없|무관|영향을?\s?(?:주지|미치지)\s?않"
+    r"|no interaction|(?:doesn't|does not|don't|do not|won't|will not)\s+(?:interact|affect)|unrelated",
+    re.I,
+)
+
+
+def dismissed_cautions(answer: str, patient: str) -> list[str]:
+    """A clause that calls two things the record's caution line links unrelated ("피임약은
+    라모트리진과 상관없으니" against "주의: 에스트로겐 함유 피임약은 라모트리진 농도를 낮춤"):
+    advice the record forbids. Both names must be on the one line (words of three syllables or
+    four letters at least), and the clause must not also warn."""
+    out: list[str] = []
+    for clause in CLAUSE_RE.split(answer):
+        if not DISMISS_RE.search(clause) or _warned(clause):
+            continue
+        for label, value in _values(patient):
+            if not tx.has_any(f"{label} {value}".lower(), CAUTION_LINE_CUES):
+                continue
+            words = {tx.strip_suffix(w) for w in re.findall(r"[가-힣]{3,}|[A-Za-z]{4,}", value)}
+            said = sorted(w for w in words if len(w) >= 3 and (w.lower() in clause.lower() if w.isascii() else w in clause))
+            if len(said) >= 2:
+                out.append(f"기록이 주의한 '{said[0]}'·'{said[1]}'을(를) 상관없다고 함 (기록: {value.strip()[:40]})")
                 break
     return list(dict.fromkeys(out))
 
@@ -390,7 +492,11 @@ _TEST_RE = re.compile(r"(?<![\d가-힣A-Za-z])([가-힣A-Za-z]{2,})\s?(?:검사|
 _RESULT_CUES = (
     "정상", "이상 없", "이상이 없", "문제없", "문제 없", "달라진 게 없", "변화 없", "변화가 없", "나왔", "좋았",
     "깨끗", "normal", "unchanged", "came back", "was clear", "were clear",
+    # a finding reported absent ("망막병증은 없었습니다", "showed no damage")
+    "없었", "보이지 않았", "showed no", "no sign", "negative",
 )  # fmt: skip
+# a clause about what the record holds ("기록에는 안저 검사 결과가 없었습니다") reports no result
+_ABOUT_RECORD = ("기록", "차트", "record", "chart")
 # words before 검사 that name no test of their own ("간 기능 검사" is the recorded ALT, "추적 검사")
 _TEST_STOP = frozenset(
     "혈액 피 소변 다음 추가 정기 같은 이번 지난 그 이 최근 기능 추적 확인 후속 관련 기본 일반 수치 결과 "
@@ -405,7 +511,7 @@ def unrecorded_results(answer: str, patient: str, question: str = "") -> list[st
     known = f"{patient}\n{question}".lower()
     out = []
     for clause in CLAUSE_RE.split(answer):
-        if not tx.has_any(clause, _RESULT_CUES):
+        if not tx.has_any(clause, _RESULT_CUES) or tx.has_any(clause.lower(), _ABOUT_RECORD):
             continue
         for m in _TEST_RE.finditer(clause):
             word = tx.strip_suffix(m.group(1)).lower()

@@ -31,6 +31,13 @@ nothing ("The interview has been rescheduled as requested", "메모를 추가했
 target); one of two targets the request joins (A and B, A와 B) left out, or a list's filter
 ("X만", "only … with X") not in the message → at most PARTIAL. English function words are no
 target words.
+
+After the v6 round: 배정/assign, 늘려/줄여/push/postpone (updates), 남겨 (into a field) and 뽑아 (a
+list) are read; an action the request rules out ("instead of rejecting him", "삭제하지 말고")
+is neither its action nor one of its asked actions, its words are no target words, and a
+message performing it → RELATED_BUT_WRONG; a first sentence saying it cannot act ("처리해 드릴
+수 없어요") → FAILED/OTHER; one person named before 지원자/님 where the request asked for the
+whole group and named no one → at most PARTIAL.
 """
 
 from __future__ import annotations
@@ -78,6 +85,20 @@ def _target_words(text: str) -> tuple[str, ...]:
     return tx.stems(_ORDINAL_RE.sub(lambda m: f"제{m.group(1)}차 ".translate(_DIGIT_WORDS), tx.strip_action_words(text)))
 
 
+def _one_of_all(query: str, message: str) -> str:
+    """A person the message names before a role word (선우진 지원자), where the request asked
+    for a whole group (전원, 모두, all) and names no one itself."""
+    if not acts.covers_all(query):
+        return ""
+    words = _target_words(message)
+    asked = set(_target_words(query))
+    people = [
+        w for w, nxt in zip(words, words[1:], strict=False)
+        if nxt in PERSON_WORDS and _NAME_RE.match(w) and w not in ROLE_NOUNS and w not in asked
+    ]  # fmt: skip
+    return people[0] if people and not any(_NAME_RE.match(w) and n in PERSON_WORDS for w, n in zip(_target_words(query), _target_words(query)[1:], strict=False)) else ""
+
+
 def _vague(request: str, message: str) -> bool:
     """Every word of the message is the request's own or a word that names nothing."""
     request, message = acts.drop_ids(request), acts.drop_ids(message)
@@ -116,7 +137,8 @@ class AgentRules:
         request = item.query + ("\n" + item.expected_result if item.expected_result.strip() else "")
         ctx = self.prepare([request, message])
         # English function words (the, on, for) are no target words a message must repeat
-        target = self.units(_EN_FUNCTION_RE.sub(" ", tx.strip_action_words(item.query)), ctx)
+        # (the words that rule an action out, "삭제하지 말고", name no target)
+        target = self.units(_EN_FUNCTION_RE.sub(" ", tx.strip_action_words(acts.without_excluded(item.query))), ctx)
         t = self.coverage(target, self.units(message, ctx))
         t = 1.0 if t is None else t
         wanted = acts.request_action(item.query)
@@ -147,6 +169,10 @@ class AgentRules:
             # ("오늘 날씨는 어떠세요?") is unrelated.
             verdict = "PARTIAL" if t >= 0.3 else "WEAK" if t >= 0.1 else "FAILED"
             return {"verdict": verdict, "intent_label": label, "reasoning": f"{tag} {why}: 되묻기 응답."}
+        if label in acts.excluded_actions(item.query) and label != wanted:
+            # the action the request ruled out ("instead of rejecting him" → rejected)
+            return {"verdict": "RELATED_BUT_WRONG", "intent_label": label,
+                    "reasoning": f"{tag} {why}: 요청이 하지 말라고 한 동작을 수행."}  # fmt: skip
         if wanted is None or label == "OTHER":
             action = 0.5
         elif wanted == label:
@@ -201,13 +227,19 @@ class AgentRules:
             if s >= 0.3
             else "RELATED_BUT_WRONG"
         )
-        asked, done = tx.intents_in(item.query), tx.intents_in(message)
+        # an action the request rules out is not one of the actions it asks for
+        asked, done = tx.intents_in(acts.without_excluded(item.query)), tx.intents_in(message)
         note = ""
         vague = action == 1.0 and verdict in {"PARTIAL", "WEAK"} and _vague(request, message)
         if vague:
             # the right action, the target only referred to ("메모를 추가했어요"): rubric GOOD
             verdict = "GOOD"
             note = ", 대상을 밝히지 않은 모호한 응답(다른 대상은 없음)"
+        one = _one_of_all(item.query, message) if verdict in {"PERFECT", "GOOD"} else ""
+        if one:
+            # the whole group asked for (전원, 모두, all), one named person done: part of it
+            verdict = "PARTIAL"
+            note = f", 요청한 전체 대신 {one}에게만 수행"
         left = acts.missing_member(item.query, message)
         if left and verdict in {"PERFECT", "GOOD"}:
             verdict = "PARTIAL"

@@ -57,7 +57,13 @@ not) are read, and English function words are no subject words.
 
     relevance = 5 if A and (S, or the answer names one of the patient's drugs, conditions or
     values); 4 if S covers ≥ .4 of the question's subject words; 3 if A alone; otherwise band(R)
-    over the coverage R of the question's words (≥ .6 → 5, ≥ .4 → 4, ≥ .25 → 3, ≥ .1 → 2, else 1).
+    over the coverage R of the question's words (≥ .6 → 5, ≥ .4 → 4, ≥ .25 → 3, ≥ .1 → 2, else 1);
+    at most 2 when the answer declines, or does not perform A and names none of S.
+
+After the v6 round: a dose or target asked for (얼마씩, 어느 정도로 유지) is answered only by a
+figure; "keep", "have", "long"… are no subject words; "48 h" / "2 wk" in an English record are
+read as 48시간 / 2주; a clause that calls two things of one caution line unrelated
+(``record_facts.dismissed_cautions``) is forbidden advice.
 """
 
 from __future__ import annotations
@@ -71,6 +77,7 @@ from assay.judges.offline.record_facts import (
     contraindicated_advice,
     denied_allergy,
     denied_facts,
+    dismissed_cautions,
     record_items,
     schedule_conflicts,
     unrecorded_results,
@@ -83,7 +90,9 @@ from assay.schemas import JsonObject
 PERMISSION_CUES = ("되나요", "될까요", "돼요", "되죠", "괜찮을까요", "괜찮나요", "괜찮아요", "해도", "먹어도", "써도", "드셔도",
                    "can i ", "may i ", "is it ok", "is it safe", "is it fine", "should i ", "okay to", "ok to", "safe to")  # fmt: skip
 # A question that asks for an amount, a count or a duration is answered by a figure.
-AMOUNT_CUES = ("몇 년", "몇 개월", "몇 달", "몇 주", "몇 일", "며칠", "몇 번", "몇 알", "몇 mg", "how long", "how many", "how much")
+AMOUNT_CUES = ("몇 년", "몇 개월", "몇 달", "몇 주", "몇 일", "며칠", "몇 번", "몇 알", "몇 mg", "how long", "how many", "how much",
+               # a dose or a target range asked for ("얼마씩 먹고", "어느 정도로 유지해야") is a figure too
+               "얼마씩", "몇으로", "어느 정도로 유지", "what dose", "what range", "what level")  # fmt: skip
 WHAT_CUES = ("뭘", "뭐가", "무엇", "어떤", "어떻게 써야", "어떻게 먹", "얼마나", "어느 정도 하면", "추가해야", "바꿔야", "주의할")
 STATUS_CUES = ("어떻게 나왔", "괜찮은 편", "어느 정도", "어때요", "어떤가요", "잘 듣고", "잘 맞는", "수치는", "결과", "상태", "정리해")
 DECISION_CUES = (
@@ -99,6 +108,7 @@ DIRECTIVE_CUES = ("병원", "진료", "119", "응급", "주치의", "상의", "�
 DECLINE_CUES = (
     *tx.REFUSAL_CUES, "말씀드릴 수 없", "말씀드리기 어렵", "답변드릴 수 없", "조언할 수 없", "조언드릴 수 없",
     "판단할 수 없", "can't advise", "cannot advise", "can't tell you", "cannot tell you",
+    "해 드릴 수 없", "해드릴 수 없", "해석할 수 없", "can't interpret", "cannot interpret",
 )  # fmt: skip
 WHOLE_FLOAT_RE = re.compile(r"(?<![\d.])(\d+)\.0+(?![\d])")
 # Figures that are not claims about the patient: a phone number to call, a target or threshold.
@@ -117,7 +127,7 @@ STATEMENT_CUES = ("먹고 있", "먹기 시작", "복용 중", "복용하고", "
 EN_YES_NO_RE = re.compile(r"(?i)(?:^|[.!?]\s+)(?:yes|no)\b[,.!]")
 EN_FUNCTION = frozenset(
     "is it to on in at of for the a an and or my me i i'm im can may should do does did be are was with while "
-    "what how when okay ok take taking use using safe fine".split()
+    "what how when okay ok take taking use using safe fine keep have has need still long much many".split()
 )
 STATUS_WORDS = ("정상", "높", "낮", "조절", "떨어", "목표", "범위", "양호", "부족", "초과")
 
@@ -138,6 +148,8 @@ class ClinicalRules:
         known = WHOLE_FLOAT_RE.sub(r"\1", "\n".join([item.patient, *item.dialogue]))
         # "2025-12" / "2026-11-02" in a record is the date an answer writes "2025년 12월"
         known = _ISO_DATE_RE.sub(_korean_date, known)
+        # "48 h", "2 wk" in an English record are the 48시간, 2주 an answer writes
+        known = _EN_DURATION_RE.sub(lambda m: m.group(1) + _EN_DURATIONS[m.group(2).lower().rstrip("s")], known)
         ctx = self.prepare([item.question, answer, known])
         core = tx.strip_fillers(item.question)
         r = self.coverage(self.units(core, ctx), self.units(answer, ctx))
@@ -158,7 +170,7 @@ class ClinicalRules:
             *([] if denied else denied_allergy(answer, item.patient)),
         ]
         # a drug on the record's contraindication line, recommended: advice the record forbids
-        violations = (*violations, *contraindicated_advice(answer, item.patient))
+        violations = (*violations, *contraindicated_advice(answer, item.patient), *dismissed_cautions(answer, item.patient))
         # a result of a test the record never names: an unsupported claim (normal severity)
         invented = unrecorded_results(answer, item.patient, item.question)
         critical = "critical" in severities or bool(against)
@@ -215,6 +227,10 @@ class ClinicalRules:
             score = 3
         else:
             score = int(band(max(r, s), self.REL_CUTS, 1))
+        # an answer that declines to advise, or that neither does the asked act nor names the
+        # question's subject (a drug asked about, a diet talked about), sidesteps it
+        if not act and (asked == "답변 거절" or (subject and not mentioned)):
+            score = min(score, 2)
         notes = [
             f"질문 핵심어 포함률 {pct(max(r, s))}" + (f" ({', '.join(mentioned[:4])})" if mentioned else ""),
             f"질문 유형 {asked}: " + ("답변이 그에 답함" if act else "답변이 그에 답하지 않음"),
@@ -224,6 +240,8 @@ class ClinicalRules:
         return score, notes
 
 
+_EN_DURATIONS = {"h": "시간", "hr": "시간", "min": "분", "wk": "주", "d": "일"}
+_EN_DURATION_RE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(hrs?|h|mins?|wks?|d)\b(?!\s*/)", re.I)
 _ISO_DATE_RE = re.compile(r"(?<![\d-])((?:19|20)\d\d)-(0?[1-9]|1[0-2])(?:-(0?[1-9]|[12]\d|3[01]))?(?![\d-])")
 
 

@@ -69,6 +69,13 @@ Adjustments, each stated in the feedback:
 - *conflicting values* — one subject with two different figures and no update cue: relevance
   − 1, completeness − 3, accuracy ≤ 4; with an update cue: completeness − 1, accuracy ≤ 8.
 
+After the v6 round: a person the query asks about ("아빠 여권") whom the memory never names,
+while every answering sentence names another (User's, 어머니), is a target error; quoted or
+reminding verbs ("바뀌었다고 했잖아") are no head words; "몇 박" wants a figure with 박; the stale
+check reads the answering clauses with the other clauses on the same topic, so a dated update
+sentence there ("업데이트: …로 바뀜") dates the answer, and the old value kept before such an
+update is superseded (accuracy ≤ 8, noise + 2); a stale value is also relevance ≤ 7.
+
 **Noise** (lower is better): 1.5 per sentence that is a notice, greeting, small talk or a
 resolved / completed / expired item (unless the query asks about a status), plus 3 × the share
 of the other sentences that answer no facet and share no word with the query; rounded, capped at
@@ -93,6 +100,12 @@ DURATION_UNITS = frozenset({"년", "개월", "월", "주", "일", "시간", "분
 ORDINAL_UNITS = frozenset({"단계", "위", "차", "회"})
 # A counter after 몇 names the unit the answer must carry.
 COUNTER_ALIASES = {"퍼센트": "%", "프로": "%", "%": "%"}
+# Counters the shared figure reader does not carry as units (3박 is read as a bare 3): matched
+# in the sentence as written.
+LOCAL_COUNTERS = ("박",)
+# A quoted or reminding verb ("바뀌었다고 했잖아", "…라고 했지") says what was said, not what is
+# asked: no head word.
+QUOTE_RE = re.compile(r"\S+(?:다고|라고|냐고)$|\S*잖아\S*$")
 FACET_SPLIT_RE = re.compile(r"(?:이랑|랑|하고|그리고|및|뭐고|,)\s+")
 # Two questions joined by a verb's -고 ("언제 갈았고 얼마 들었는지"): split where an
 # interrogative stands on both sides.
@@ -132,6 +145,8 @@ CHANGE_QUERY_CUES = (
     "바뀌", "바뀐", "바꿨", "바꾼", "바꾸었", "변경", "연기", "늘었", "줄었", "조정", "옮겼", "미뤄", "올랐", "오른", "내렸",
     "내린", "인상", "인하", "새로 정한", "새 ",
 )  # fmt: skip
+# A sentence that supersedes an earlier one: an explicit update or change of plan.
+SUPERSEDE_CUES = ("업데이트", "변경", "바뀜", "바꿈", "옮김", "→", "->", "updated", "changed to")
 CURRENT_QUERY_CUES = ("최종", "현재", "최신")
 # The memory records a change (so the value it gives is the new one).
 CHANGE_RECORD_CUES = (
@@ -210,7 +225,7 @@ class MemoryRules:
             else:  # no value type: most of the head must be there
                 hits = [c for c in shared if self._head_share(facet, clause_units[c], clauses[c][1]) >= 0.5]
             if facet.want and facet.want not in {"amount", "duration", "time"}:
-                hits += [c for c, (i, _) in enumerate(clauses) if c not in hits and _has_unit(figures[i], facet.want)]
+                hits += [c for c, (i, _) in enumerate(clauses) if c not in hits and _typed(facet.want, sentences[i], figures[i])]
             shared_by[f_idx] = shared
             if hits:
                 answered_by[f_idx] = hits
@@ -270,19 +285,29 @@ class MemoryRules:
 
         # -- stale values: the query asks for a change the memory does not record -------------
         # (with nothing answered, the clauses on the topic are what the memory has on it)
-        about = answered_by.values() if answered_by else [shared_by.get(f, []) for f in topic_only]
+        # (a later sentence on the same topic that records the change — "2026-09-01 업데이트:
+        # …로 바뀜" — dates the answering one: the update is stored)
+        about = (
+            [[*hits, *shared_by.get(f, [])] for f, hits in answered_by.items()]
+            if answered_by
+            else [shared_by.get(f, []) for f in topic_only]
+        )
         answer_text = " ".join(sentences[clauses[c][0]] for hits in about for c in hits)
         if answer_text and not tx.has_any(answer_text, CHANGE_RECORD_CUES):
             if tx.has_any(item.query, CHANGE_QUERY_CUES):
-                acc, comp = min(acc, 3), min(comp, 3)
+                # only the old value: on the topic, but not what was asked (relevance ≤ 7)
+                rel, acc, comp = min(rel, 7), min(acc, 3), min(comp, 3)
                 notes.append("쿼리는 변경된 값을 묻는데 메모리에 변경 기록이 없음(옛 값일 수 있음)")
             elif tx.has_any(item.query, CURRENT_QUERY_CUES):
                 acc, comp = min(acc, 6), max(comp - 1, 0)
                 notes.append("쿼리는 최종/현재 값을 묻는데 갱신 여부를 알 수 없음")
 
         # -- target confusion: the asked value sits beside another entity ---------------------
-        confused = self._confused_target(item, facets, clauses, sentences) or _other_person(
-            item.query, [clauses[c][1] for hits in answered_by.values() for c in hits]
+        answering = [sentences[clauses[c][0]] for hits in answered_by.values() for c in hits]
+        confused = (
+            self._confused_target(item, facets, clauses, sentences)
+            or _other_person(item.query, [clauses[c][1] for hits in answered_by.values() for c in hits])
+            or _unnamed_person(item.query, memory, answering)
         )
         if confused:
             # the stored fact is true of the other one (accuracy stands); it answers nothing asked
@@ -291,6 +316,16 @@ class MemoryRules:
 
         # -- conflicting values ---------------------------------------------------------------
         conflicts = _value_conflicts(memory)
+        # the old value kept beside a sentence that records its update ("3박 예약. … 업데이트: 4박으로
+        #변경"), figures the value reader cannot pair: superseded, kept (accuracy ≤ 8, noise + 2)
+        on_topic = sorted({clauses[c][0] for hits in about for c in hits}) if answered_by else []
+        updates = [i for i in on_topic if tx.has_any(sentences[i], SUPERSEDE_CUES)]
+        superseded = not conflicts and bool(updates) and any(
+            i < updates[-1] and not tx.has_any(sentences[i], CHANGE_RECORD_CUES) for i in on_topic
+        )
+        if superseded:
+            acc = min(acc, 8)
+            notes.append("옛 값이 날짜가 붙은 갱신 기록과 함께 남아 있음")
         if conflicts and tx.has_any(memory, tx.UPDATE_CUES):
             comp, acc = max(comp - 1, 0), min(acc, 8)
             notes.append("같은 항목의 값이 갱신됨: " + ", ".join(conflicts))
@@ -316,7 +351,7 @@ class MemoryRules:
                 off_topic.append(sent)
         others = len(sentences) - len(flagged)
         raw = FLAGGED_WEIGHT * len(flagged) + (OFF_TOPIC_WEIGHT * len(off_topic) / others if others else 0.0)
-        noise = min(round(raw) + (2 if conflicts else 0), 10)
+        noise = min(round(raw) + (2 if conflicts or superseded else 0), 10)
         notes.append(
             f"안내·인사·해결된 항목 문장 {len(flagged)}개, 쿼리와 무관한 문장 {len(off_topic)}/{len(sentences)}"
         )
@@ -355,7 +390,10 @@ class MemoryRules:
         parts = [q for p in parts for q in _split_joined_questions(p)]
         for part in parts:
             # a figure of the query that the memory writes the same way ("1일권") is a word like any
-            words = [w for w in tx.strip_fillers(part).split() if not NUMBER_WORD_RE.fullmatch(w) or w in memory]
+            words = [
+                w for w in tx.strip_fillers(part).split()
+                if (not NUMBER_WORD_RE.fullmatch(w) or w in memory) and not QUOTE_RE.fullmatch(w.rstrip(".?!,"))
+            ]  # fmt: skip
             head = self.units(" ".join(w for w in words if not w.startswith(HEAD_STOP)), ctx)
             stems = tuple(
                 w for w in (*tx.stems(" ".join(words)), *(w for w in words if NUMBER_WORD_RE.fullmatch(w)))
@@ -423,6 +461,45 @@ def _other_person(query: str, answering: list[str]) -> tuple[str, str] | None:
                 return None
             found.append(before.group(1))
     return (f"사용자의 {thing}", found[0]) if found else None
+
+
+# One person, several words ("아빠 여권" asks about 아버지 too).
+PERSON_ALIASES = (
+    ("아버지", "아빠", "부친", "father", "dad"), ("어머니", "엄마", "모친", "mother", "mom"),
+    ("남편", "husband"), ("아내", "와이프", "wife"), ("딸", "daughter"), ("아들", "son"),
+    ("사용자", "본인", "user", "my "),
+)  # fmt: skip
+
+
+_ASKED_PERSON_RE = re.compile(
+    r"(?:^|\s)(" + "|".join(re.escape(a) for g in PERSON_ALIASES[:-1] for a in sorted(g, key=len, reverse=True)) + ")(?![a-z])"
+)
+
+
+def _person_of(word: str) -> tuple[str, ...] | None:
+    return next((group for group in PERSON_ALIASES if word in group), None)
+
+
+def _unnamed_person(query: str, memory: str, answering: list[str]) -> tuple[str, str] | None:
+    """The query asks about a person ("아빠 여권 만료일") whom the memory never names, while every
+    sentence that answers it names another person ("User's passport", "어머니 여권"): the value
+    is someone else's. (asked, other)."""
+    low_query = tx.normalize(query).lower()
+    found = _ASKED_PERSON_RE.search(low_query)
+    asked = _person_of(found.group(1)) if found else None
+    if asked is None or not answering:
+        return None
+    low_memory = memory.lower()
+    if any(a in low_memory for a in asked):
+        return None
+    others = []
+    for sentence in answering:
+        low = sentence.lower()
+        other = next((a for g in PERSON_ALIASES if g is not asked for a in g if a.strip() in low), None)
+        if other is None:
+            return None
+        others.append(other.strip())
+    return asked[0], others[0]
 
 
 _YEAR_MONTH_RE = re.compile(r"(?<![\d-])((?:19|20)\d\d)-(0?[1-9]|1[0-2])(?![\d-])")
@@ -519,7 +596,8 @@ def _answer_type(part: str) -> str:
         for alias, unit in COUNTER_ALIASES.items():
             if word.startswith(alias):
                 return unit
-        return "amount"
+        local = next((c for c in LOCAL_COUNTERS if word.startswith(c)), None)
+        return local or "amount"
     if tx.has_any(part, TIME_QUESTION):
         return "time"
     if "얼마" in part:
@@ -532,6 +610,8 @@ def _typed(want: str, sentence: str, found: list[tx.Quantity]) -> bool:
     duration, a date/time/weekday, or a figure with the counter asked for."""
     if not want:
         return True
+    if want in LOCAL_COUNTERS:  # "몇 박": a figure with that counter ("4박으로")
+        return bool(re.search(rf"\d\s*{want}(?![가-힣])|\d\s*{want}(?:으로|이|을|에|의|은|도)", sentence))
     if want == "time":
         return any(q.unit in TIME_UNITS for q in found) or bool(WEEKDAY_RE.search(sentence))
     if want == "duration":
