@@ -190,8 +190,8 @@ def _kind(entity: str) -> str:
 def figure_findings(answer: str, reference: str, question: str) -> list[Finding]:
     """Per unit: a reference figure the answer lacks, replaced by another of that unit."""
     asked = tx.quantities(question)
-    ref = [r for r in tx.quantities(reference) if not any(tx.same_quantity(r, q) for q in asked)]
-    ans = [a for a in tx.quantities(answer) if not any(tx.same_quantity(a, q) for q in asked)]
+    ref = [r for r in _claimed_quantities(reference) if not any(tx.same_quantity(r, q) for q in asked)]
+    ans = [a for a in _claimed_quantities(answer) if not any(tx.same_quantity(a, q) for q in asked)]
     out = []
     for kind in dict.fromkeys(r.kind for r in ref):
         missing = [r for r in ref if r.kind == kind and not any(tx.same_quantity(r, a) for a in ans)]
@@ -205,6 +205,25 @@ def figure_findings(answer: str, reference: str, question: str) -> list[Finding]
                 )
             )
     return out
+
+
+_PERIOD_UNITS = {"hour": "시간", "day": "일", "month": "개월", "year": "년"}
+
+
+@lru_cache(maxsize=4096)
+def _claimed_quantities(text: str) -> tuple[tx.Quantity, ...]:
+    """The text's figures less the one-unit period a charge is counted by ("하루 12,000원" says
+    no span of one day, so "최소 3일" beside it substitutes nothing); ``rate_period_findings``
+    compares periods."""
+    found = tx.quantities(text)
+    periods = [_PERIOD_UNITS.get(period) for _, period, _ in _rates(text)] if found else []
+    out = []
+    for q in found:  # one occurrence per rate: "1일까지 무료, 이후 하루 12,000원" keeps its 1일
+        if q.value == 1 and q.unit in periods:
+            periods.remove(q.unit)
+            continue
+        out.append(q)
+    return tuple(out)
 
 
 @lru_cache(maxsize=4096)
@@ -733,6 +752,50 @@ def span_side_findings(answer: str, reference: str) -> list[Finding]:
     return []
 
 
+# A span of time as a limit ("7일 이내", "within 7 days": the thing is done inside it) or as a
+# wait ("7일이 지난 뒤부터", "7일 경과 후", "after 7 days": the thing starts once it has passed).
+_SPAN_LIMIT = re.compile(r"^\s*(?:이내|안에|내에|까지|within)", re.I)
+_SPAN_WAIT = re.compile(r"^\s*(?:이|가)?\s*(?:지난|지나|경과)|^\s*(?:후|뒤|이후)\s*부터", re.I)
+_SPAN_LIMIT_BEFORE = re.compile(r"(?:within|no later than)\s*$", re.I)
+_SPAN_WAIT_BEFORE = re.compile(r"(?:after|once|only after)\s*$", re.I)
+
+
+@lru_cache(maxsize=4096)
+def _span_reaches(text: str) -> tuple[tuple[tx.Quantity, str, str], ...]:
+    """(figure, "limit" | "wait", as written) for each span of time the text reads as a limit
+    to act within or as a wait to sit out."""
+    norm = canonical_figures(tx.normalize(text))
+    out = []
+    for m in _SPAN_RE.finditer(norm):
+        if re.search(r"\d\s*월\s*$", norm[: m.start()]):
+            continue
+        after, before = norm[m.end() : m.end() + 10], norm[max(0, m.start() - 14) : m.start()]
+        reach, written = "", ""
+        for name, later, earlier in (("limit", _SPAN_LIMIT, _SPAN_LIMIT_BEFORE), ("wait", _SPAN_WAIT, _SPAN_WAIT_BEFORE)):
+            cue_after, cue_before = later.match(after), earlier.search(before)
+            if cue_after or cue_before:
+                reach = name
+                written = m.group(0) + cue_after.group(0) if cue_after else cue_before.group(0) + m.group(0)
+                break
+        found = tx.quantities(m.group(0))
+        if reach and found:
+            out.append((found[0], reach, written.strip()))
+    return tuple(out)
+
+
+def span_reach_findings(answer: str, reference: str) -> list[Finding]:
+    """A span the reference sets as a limit ("7일 이내에 접수") that the answer turns into a
+    wait ("7일이 지난 뒤부터 접수"), or the other way round: both may sit on the same side of
+    the event ("완료 후 7일 이내" / "끝나고 7일이 지난 뒤"), so ``span_side_findings`` cannot see it."""
+    ref = _span_reaches(reference)
+    for q, reach, written in _span_reaches(answer):
+        reaches = {r for f, r, _ in ref if tx.same_quantity(q, f)}
+        if reaches and reach not in reaches:
+            ref_written = next(w for f, r, w in ref if tx.same_quantity(q, f))
+            return [Finding("reversed-condition", 2, f"기간이 기한↔대기로 뒤바뀜: 답변 '{written}' ↔ 참조 '{ref_written}'")]
+    return []
+
+
 # The period a charge is counted by ("하루 500원", "일주일마다 500원씩", "월 5만 원", "per day"),
 # after ``canonical_figures`` (하루 → 1일, 일주일 → 7일, 한 달 → 1개월).
 _PERIODS = (
@@ -897,7 +960,7 @@ def rag_findings(answer: str, reference: str, question: str) -> tuple[Finding, .
     found += swap_findings(answer, reference)
     found += yes_no_findings(answer, reference, question)
     found += polarity_findings(answer, reference, question)
-    found += span_side_findings(answer, reference)
+    found += span_side_findings(answer, reference) or span_reach_findings(answer, reference)
     found += rate_period_findings(answer, reference)
     found += no_answer_findings(answer, reference, question)
     return tuple(sorted(found, key=lambda f: f.cap))
