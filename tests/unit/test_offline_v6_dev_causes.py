@@ -108,3 +108,38 @@ def test_a_weekday_named_in_english_matches_the_korean():
     assert min(accuracies("Laundry left on a Friday is ready on the following Tuesday.", ref, q)) >= 4
     # near miss: another day is no match
     assert max(accuracies("Laundry left on a Friday is ready on the following Thursday.", ref, q)) <= 3
+
+
+# -- a bare clock hour read in the context's half of the day ----------------------------------------
+
+
+def test_a_bare_hour_takes_the_afternoon_the_question_states():
+    known = "저녁 7시 공연도 있나요?\n공연은 18:00과 20:30에 시작하며 19시 공연은 없습니다."
+    text, read = cl.clock_in_context("6시랑 8시 반에만 있고 7시 공연은 없어요.", known)
+    assert "19시 공연" in text and "18시" in text and read
+    q = "저녁 7시 공연도 있나요?"
+    ref = "공연은 18:00과 20:30에 시작하며 19시 공연은 없습니다."
+    assert min(accuracies("공연은 6시랑 8시 반에 있어서 7시 공연은 없어요.", ref, q)) >= 4
+    # near miss: a morning hour the answer marks, and a span of hours, stay as written
+    assert cl.clock_in_context("오전 7시 공연", known) == ("오전 7시 공연", ())
+    assert cl.clock_in_context("공연은 2시간 해요", known)[1] == ()
+
+
+def test_a_bare_hour_the_context_states_in_the_morning_stays():
+    known = "몇 시에 열어요?\n평일 9시와 21시에 엽니다."
+    assert cl.clock_in_context("9시에 열어요", known) == ("9시에 열어요", ())
+
+
+# -- the event moved to another day ------------------------------------------------------------------
+
+
+def test_the_same_day_for_the_next_day_is_a_reversed_condition():
+    q = "밤 10시에 주문하면 언제 와요?"
+    ref = "21시 이후 주문은 다음 날 발송됩니다."
+    answer = "주문은 21시에 모아서 보내니까, 10시에 하셔도 그날 바로 출발해요."
+    assert "reversed-condition" in _rules(answer, ref, q)
+    # near miss: the answer names both days, or the question itself names the other day
+    assert "reversed-condition" not in _rules("그날은 안 되고 다음 날 발송돼요.", ref, q)
+    assert "reversed-condition" not in _rules(
+        "당일 발송은 안 되고 다음 날 나가요.", ref, "밤 10시에 주문하면 당일 발송돼요?"
+    )

@@ -207,6 +207,33 @@ def figure_findings(answer: str, reference: str, question: str) -> list[Finding]
     return out
 
 
+# A clock hour said without 오전/오후 ("3시", "1시 타임"): Korean leaves the half of the day to
+# the context.
+_BARE_HOUR = re.compile(r"(?<![\d:.])(?<!오전 )(?<!오후 )(?<!저녁 )(?<!새벽 )(?<!아침 )(?<![오전후녁벽침밤낮])(\d{1,2})(\s*시)(?![간각])")
+_HOUR_OF = re.compile(r"(?<![\d:.])(\d{1,2})\s*시(?!간)")
+
+
+@lru_cache(maxsize=4096)
+def clock_in_context(answer: str, known: str) -> tuple[str, tuple[str, ...]]:
+    """(answer, rewritten hours) with each bare hour below 12 written as the afternoon hour the
+    question or reference states ("1시 타임은 없어요" to "오후 1시 예식 있어요?" is 13시), when
+    neither states the morning hour: the answer keeps the context's half of the day."""
+    if "시" not in answer:
+        return answer, ()
+    hours = {int(h) for h in _HOUR_OF.findall(canonical_figures(tx.normalize(known)))}
+    changed: list[str] = []
+
+    def rewrite(m: re.Match[str]) -> str:
+        hour = int(m.group(1))
+        if 1 <= hour < 12 and hour + 12 in hours and hour not in hours:
+            changed.append(f"{hour}시 → {hour + 12}시")
+            return f"{hour + 12}{m.group(2)}"
+        return m.group(0)
+
+    out = _BARE_HOUR.sub(rewrite, answer)
+    return out, tuple(changed)
+
+
 _PERIOD_UNITS = {"hour": "시간", "day": "일", "month": "개월", "year": "년"}
 
 
@@ -542,6 +569,23 @@ def _reversed_concepts(answer: _Clause, ref: _Clause) -> list[tuple[str, str]]:
             if other in ref.wide:
                 out.append((concept, other))
     return out
+
+
+# Day concepts a reference rarely says in passing: one of them the answer swaps for another
+# anywhere ("다음 날 수거" answered "그날 바로 나가요" in a clause of its own) is a reversal,
+# though no clause aligns with the reference's.
+_DAY_CONCEPTS = frozenset({"same_day", "next_day", "day_before"})
+
+
+def day_swap_findings(answer: str, reference: str, question: str = "") -> list[Finding]:
+    """The reference names one day (당일 / 다음 날 / 전날) and the answer only another, which
+    the question does not name either: the answer moved the event to another day."""
+    ref = claim_tokens(reference) & _DAY_CONCEPTS
+    said = claim_tokens(answer) & _DAY_CONCEPTS
+    if len(ref) != 1 or not said or said & ref or said & claim_tokens(question):
+        return []
+    clause = next((c.text for c in _clauses(answer) if c.tokens & said), answer)
+    return [Finding("reversed-condition", 2, f"참조와 다른 날: 답변 '{clause[:40]}' ↔ 참조 '{reference[:40]}'")]
 
 
 def polarity_findings(answer: str, reference: str, question: str = "") -> list[Finding]:
@@ -961,6 +1005,8 @@ def rag_findings(answer: str, reference: str, question: str) -> tuple[Finding, .
     found += yes_no_findings(answer, reference, question)
     found += polarity_findings(answer, reference, question)
     found += span_side_findings(answer, reference) or span_reach_findings(answer, reference)
+    if not any(f.rule == "reversed-condition" for f in found):
+        found += day_swap_findings(answer, reference, question)
     found += rate_period_findings(answer, reference)
     found += no_answer_findings(answer, reference, question)
     return tuple(sorted(found, key=lambda f: f.cap))
