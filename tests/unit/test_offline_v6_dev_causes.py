@@ -143,3 +143,30 @@ def test_the_same_day_for_the_next_day_is_a_reversed_condition():
     assert "reversed-condition" not in _rules(
         "당일 발송은 안 되고 다음 날 나가요.", ref, "밤 10시에 주문하면 당일 발송돼요?"
     )
+
+
+# -- a negated clause joined by -고 to a condition is part of the condition ---------------------------
+
+
+def test_a_negation_joined_to_a_condition_is_a_condition():
+    signs = [c.sign for c in cl._clauses("사물함에 짐을 빼지 않고 3일을 넘기면 관리실에서 처분합니다.")]
+    assert signs[0] == 0
+    # near miss: a clause with a topic of its own still denies
+    signs = [c.sign for c in cl._clauses("수표는 받지 않고 현금으로 내면 할인됩니다.")]
+    assert signs[0] == 1
+
+
+def test_an_answer_about_another_case_is_no_reversal_of_a_negated_condition():
+    q = "사물함 짐을 오래 두면 어떻게 돼요?"
+    ref = "사물함에 짐을 빼지 않고 3일을 넘기면 관리실에서 처분합니다."
+    answer = "3일을 넘기면 관리실에서 처분해요. 망가진 사물함은 같은 층 사물함에 짐을 옮겨 두고 관리실에 알리면 돼요."
+    assert "polarity" not in _rules(answer, ref, q)
+
+
+# -- figures re-joined for the conflict check stay apart ---------------------------------------------
+
+
+def test_figures_of_checkable_kinds_do_not_fuse_into_one_span():
+    known = "기본 2시간이며 10분마다 300원이 붙습니다."
+    text = cl.checkable_figures("2시간 넘으면 10분마다 300원, 3층 주차장은 무료예요.", known)
+    assert "2시간 10분" not in text and "2시간" in text and "10분" in text

@@ -528,8 +528,19 @@ def _clauses(text: str) -> tuple[_Clause, ...]:
         for k, ((piece_start, piece_end), own) in enumerate(zip(pieces, owns, strict=True)):
             clause = norm[piece_start:piece_end].strip()
             if len(clause) >= 2:
-                out.append(_Clause(clause, _claim_tokens(clause, own), _polarity(clause, own), frozenset() if apart[k] else scope))
+                # "반납하지 않고 4시간을 넘기면 …": a clause -고 joins to a condition is part of it
+                # (unless it has a topic of its own: "현금은 받지 않고 카드로 결제하면 …" denies)
+                leads = k + 1 < len(owns) and _opens_condition(owns[k + 1]) and not _has_topic(own)
+                sign = 0 if leads else _polarity(clause, own)
+                out.append(_Clause(clause, _claim_tokens(clause, own), sign, frozenset() if apart[k] else scope))
     return tuple(out)
+
+
+def _opens_condition(morphs: tuple[tx.Morph, ...]) -> bool:
+    """The clause's first connective ending is conditional (-면/-으면): it states a condition,
+    and a clause joined before it with -고 is part of that condition."""
+    first = next((m for m in morphs if m.tag == "EC"), None)
+    return first is not None and first.lemma in {"면", "으면"}
 
 
 def _has_topic(morphs: tuple[tx.Morph, ...]) -> bool:
@@ -1057,7 +1068,8 @@ def checkable_figures(answer: str, known: str) -> str:
     found = tx.quantities(answer)
     if all(_figure_kind(q) in kinds for q in found):
         return answer
-    return " ".join(q.text for q in found if _figure_kind(q) in kinds)
+    # "; " between figures: "4시간 5분" written side by side would read as one span (245분)
+    return "; ".join(q.text for q in found if _figure_kind(q) in kinds)
 
 
 @lru_cache(maxsize=4096)
