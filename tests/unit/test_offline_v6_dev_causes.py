@@ -170,3 +170,15 @@ def test_figures_of_checkable_kinds_do_not_fuse_into_one_span():
     known = "기본 2시간이며 10분마다 300원이 붙습니다."
     text = cl.checkable_figures("2시간 넘으면 10분마다 300원, 3층 주차장은 무료예요.", known)
     assert "2시간 10분" not in text and "2시간" in text and "10분" in text
+
+
+# -- the case past the reference's bound --------------------------------------------------------------
+
+
+def test_the_case_past_a_bound_is_no_polarity_reversal():
+    q = "아이 셋 데리고 가도 입장료 안 내요?"
+    ref = "보호자 1명당 어린이 2명까지 무료로 입장할 수 있습니다."
+    answer = "보호자 한 분당 아이 두 명까지는 무료예요. 세 번째 아이부터는 5,000원씩 내시면 돼요."
+    assert "polarity" not in _rules(answer, ref, q)
+    # near miss: the bounded case itself charged is still a reversal
+    assert "polarity" in _rules("아이 두 명까지는 돈을 내야 입장할 수 있어요.", ref, q)

@@ -599,6 +599,21 @@ def day_swap_findings(answer: str, reference: str, question: str = "") -> list[F
     return [Finding("reversed-condition", 2, f"참조와 다른 날: 답변 '{clause[:40]}' ↔ 참조 '{reference[:40]}'")]
 
 
+# A clause about what lies past a bound: "세 번째 분부터는", "3명째부터", "초과분은", "넘으면".
+_PAST_BOUND = re.compile(r"(?:번째|째)\S*\s*(?:\S+\s*)?부터|초과|넘(?:으면|는|어가면|을\s*경우|어서)")
+
+
+def _past_the_bound(clause: _Clause, ref: _Clause) -> bool:
+    """The answer clause speaks of the case past the reference clause's upper bound ("2명까지
+    무료" → "세 번째 분부터는 … 내시면 돼요"): the other sign is its complement, not a reversal."""
+    return bool(
+        _PAST_BOUND.search(clause.text)
+        and ref.tokens & {"within", "at_most"}
+        and "more_than" not in ref.tokens
+        and not _PAST_BOUND.search(ref.text)
+    )
+
+
 def polarity_findings(answer: str, reference: str, question: str = "") -> list[Finding]:
     """Clause by clause (split on punctuation and commas, so two negated clauses in one
     sentence do not cancel out): each answer clause is aligned with the reference clauses that
@@ -628,6 +643,8 @@ def polarity_findings(answer: str, reference: str, question: str = "") -> list[F
         if consistent:
             continue
         ref = aligned[0]
+        if _past_the_bound(clause, ref) and not _reversed_concepts(clause, ref):
+            continue
         swaps = _reversed_concepts(clause, ref)
         if swaps and clause.agrees_in_sign(ref):
             pairs = ", ".join(f"{a}↔{b}" for a, b in swaps)
