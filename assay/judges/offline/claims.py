@@ -16,7 +16,8 @@ cap on accuracy with its evidence, which the rag rules apply after the signal sc
     figure-substitution   1     a reference figure (not in the question) is missing from the
                                 answer and the answer states another of the same unit
                                 (a wrong date beside a right amount is caught: each unit
-                                is compared on its own)
+                                is compared on its own; the one-unit period of a
+                                charge, "하루 12,000원", is no figure)
     entity-substitution   1     a reference entity is missing and the answer names another
                                 entity of the same kind (…은행, …점, proper noun, Latin name)
     figure-swap           1     two answer clauses, each naming one reference clause (by an
@@ -39,12 +40,18 @@ cap on accuracy with its evidence, which the rag rules apply after the signal sc
                                 not/cannot/free…; not inside a condition, also behind
                                 honorific/tense markers "않으셨다면", or a modifier; 안 as the noun
                                 "inside" is none); clauses joined by -고/-며 are read one by one
+                                (a -고 clause before a -면 condition is part of it); a clause
+                                past the reference's upper bound ("세 번째부터", 초과) is its
+                                complement, not a reversal
     reversed-condition    2     same sign, but the answer swapped a concept for one of its
                                 exclusive group (전/후, 이상/미만, 평일/주말, 우편/이메일, 당일/
                                 다음 날…; a joined clause with a topic of its own lends its
                                 concepts to no sibling);
                                 or put a reference span of time on the other side of its
-                                event ("3일 전까지" → "나간 뒤 3일 이내", ``span_side_findings``)
+                                event ("3일 전까지" → "나간 뒤 3일 이내", ``span_side_findings``),
+                                or a limit into a wait ("7일 이내" → "7일이 지난 뒤부터",
+                                ``span_reach_findings``), or the reference's day (당일/다음 날/
+                                전날) for another anywhere (``day_swap_findings``)
     rate-period           1     the same amount charged per another period than the
                                 reference's ("일주일마다 500원씩" for "하루 500원")
     no-answer             1     no reference figure, and no sentence (no predicate), or
@@ -53,7 +60,8 @@ cap on accuracy with its evidence, which the rag rules apply after the signal sc
     ====================  ====  ===========================================================
 
 Figures are compared after ``figure_forms.canonical_figures`` (08:00 = 오전 8시, 2주 = 14일,
-1만 원 = 10,000 won); concepts come from the bilingual ``lexicon``.
+1만 원 = 10,000 won), and a bare hour the question or reference states in the afternoon is
+read as such (``clock_in_context``); concepts come from the bilingual ``lexicon``.
 
 Refusals: ``reference_refuses`` says the reference itself states the documents do not hold
 the answer; a refusal then is correct. ``cross_language`` says the answer is written in Latin
