@@ -520,7 +520,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("\n".join(result.details))
         print("\n".join(set_table(result, args.judges)))
         print()
-    clinical_relevance(clinical_rows())
+    bundled_clinical = clinical_rows()
+    print(f"== in-sample clinical answers ({len(bundled_clinical)}, no relevance labels; each addresses its "
+          "question): how each offline judge scores their relevance")
+    clinical_relevance(bundled_clinical)
     print()
     print("== side by side (ensemble; · = no labels for that field in the set)")
     print("\n".join(side_by_side(results)))

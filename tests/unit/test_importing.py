@@ -93,4 +93,4 @@ def test_unusable_options_say_what_to_do(tmp_path):
     with pytest.raises(ImportError_, match="unknown format"):
         import_dataset("rag_qa", tmp_path / "x.xlsx", tmp_path / "o", {})
     with pytest.raises(ImportError_, match="has no importer"):
-        import_dataset("memory", source, tmp_path / "o", {})
+        import_dataset("report", source, tmp_path / "o", {})
