@@ -95,6 +95,11 @@ _SLASH_DATE = re.compile(r"(?<![\d/.])(\d{1,2})/(\d{1,2})(?=\s*(?:\(|까지|부�
 _CLOCK = re.compile(r"(?<![\d:])([01]?\d|2[0-4]):([0-5]\d)(?::[0-5]\d)?(?![\d:])(\s*(?:a\.?m\.?|p\.?m\.?)(?![a-z]))?", re.I)
 _EN_AMPM = re.compile(r"(?<![\d:])(\d{1,2})\s*(a\.?m\.?|p\.?m\.?)(?![a-z])", re.I)
 _KO_AMPM = re.compile(r"(오전|오후|저녁|밤|새벽|아침)\s*(\d{1,2})\s*시(?:\s*(반|(\d{1,2})\s*분))?")
+# "오후 2시, 3시 반, 5시": a list of clock hours after one 오후 is all in the afternoon.
+_HOUR_ITEM = r"\d{1,2}\s*시(?!간)(?:\s*(?:반|\d{1,2}\s*분))?"
+_PM_LIST = re.compile(
+    r"((?:오후|저녁|밤)\s*)(" + _HOUR_ITEM + r")((?:\s*(?:,|、|와|과|하고|및|또는|이나)\s*" + _HOUR_ITEM + r")+)"
+)
 _HALF_HOUR = re.compile(r"(\d{1,2})\s*시\s*반")
 _HOURS_MINUTES = re.compile(r"(\d+)\s*시간\s*(?:반|(\d{1,2})\s*분)")
 _EN_HOURS_DECIMAL = re.compile(r"(\d+\.\d+)\s*시간")
@@ -181,6 +186,20 @@ def _ko_ampm(m: re.Match[str]) -> str:
     return _clock(0 if midnight else hour, minute, "p" if afternoon else "")
 
 
+def _pm_list(m: re.Match[str]) -> str:
+    """Each later hour of the list gets the first one's 오후 while the hours rise and stay
+    below 12 ("오후 2시, 3시 반, 5시"); a list that falls back ("밤 11시, 1시") keeps its own."""
+    meridiem = m.group(1).strip()
+    last = int(re.match(r"\d+", m.group(2)).group(0))
+    out = m.group(1) + m.group(2)
+    for sep, item in re.findall(r"(\s*(?:,|、|와|과|하고|및|또는|이나)\s*)(" + _HOUR_ITEM + ")", m.group(3)):
+        hour = int(re.match(r"\d+", item).group(0))
+        rising = last < hour < 12
+        out += sep + (f"{meridiem} {item}" if rising else item)
+        last = hour if rising else 99
+    return out
+
+
 def _clock_colon(m: re.Match[str]) -> str:
     return _clock(int(m.group(1)), int(m.group(2)), (m.group(3) or "").strip())
 
@@ -197,6 +216,8 @@ def canonical_figures(text: str) -> str:
     out = _SLASH_DATE.sub(
         lambda m: _date(None, int(m.group(1)), m.group(2)) if 1 <= int(m.group(1)) <= 12 else m.group(0), out
     )
+    if "시" in out:
+        out = _PM_LIST.sub(_pm_list, out)
     out = _KO_AMPM.sub(_ko_ampm, out)
     out = _CLOCK.sub(_clock_colon, out)
     if english:

@@ -16,7 +16,8 @@ cap on accuracy with its evidence, which the rag rules apply after the signal sc
     figure-substitution   1     a reference figure (not in the question) is missing from the
                                 answer and the answer states another of the same unit
                                 (a wrong date beside a right amount is caught: each unit
-                                is compared on its own)
+                                is compared on its own; the one-unit period of a
+                                charge, "하루 12,000원", is no figure)
     entity-substitution   1     a reference entity is missing and the answer names another
                                 entity of the same kind (…은행, …점, proper noun, Latin name)
     figure-swap           1     two answer clauses, each naming one reference clause (by an
@@ -39,12 +40,18 @@ cap on accuracy with its evidence, which the rag rules apply after the signal sc
                                 not/cannot/free…; not inside a condition, also behind
                                 honorific/tense markers "않으셨다면", or a modifier; 안 as the noun
                                 "inside" is none); clauses joined by -고/-며 are read one by one
+                                (a -고 clause before a -면 condition is part of it); a clause
+                                past the reference's upper bound ("세 번째부터", 초과) is its
+                                complement, not a reversal
     reversed-condition    2     same sign, but the answer swapped a concept for one of its
                                 exclusive group (전/후, 이상/미만, 평일/주말, 우편/이메일, 당일/
                                 다음 날…; a joined clause with a topic of its own lends its
                                 concepts to no sibling);
                                 or put a reference span of time on the other side of its
-                                event ("3일 전까지" → "나간 뒤 3일 이내", ``span_side_findings``)
+                                event ("3일 전까지" → "나간 뒤 3일 이내", ``span_side_findings``),
+                                or a limit into a wait ("7일 이내" → "7일이 지난 뒤부터",
+                                ``span_reach_findings``), or the reference's day (당일/다음 날/
+                                전날) for another anywhere (``day_swap_findings``)
     rate-period           1     the same amount charged per another period than the
                                 reference's ("일주일마다 500원씩" for "하루 500원")
     no-answer             1     no reference figure, and no sentence (no predicate), or
@@ -53,7 +60,8 @@ cap on accuracy with its evidence, which the rag rules apply after the signal sc
     ====================  ====  ===========================================================
 
 Figures are compared after ``figure_forms.canonical_figures`` (08:00 = 오전 8시, 2주 = 14일,
-1만 원 = 10,000 won); concepts come from the bilingual ``lexicon``.
+1만 원 = 10,000 won), and a bare hour the question or reference states in the afternoon is
+read as such (``clock_in_context``); concepts come from the bilingual ``lexicon``.
 
 Refusals: ``reference_refuses`` says the reference itself states the documents do not hold
 the answer; a refusal then is correct. ``cross_language`` says the answer is written in Latin
@@ -190,8 +198,8 @@ def _kind(entity: str) -> str:
 def figure_findings(answer: str, reference: str, question: str) -> list[Finding]:
     """Per unit: a reference figure the answer lacks, replaced by another of that unit."""
     asked = tx.quantities(question)
-    ref = [r for r in tx.quantities(reference) if not any(tx.same_quantity(r, q) for q in asked)]
-    ans = [a for a in tx.quantities(answer) if not any(tx.same_quantity(a, q) for q in asked)]
+    ref = [r for r in _claimed_quantities(reference) if not any(tx.same_quantity(r, q) for q in asked)]
+    ans = [a for a in _claimed_quantities(answer) if not any(tx.same_quantity(a, q) for q in asked)]
     out = []
     for kind in dict.fromkeys(r.kind for r in ref):
         missing = [r for r in ref if r.kind == kind and not any(tx.same_quantity(r, a) for a in ans)]
@@ -205,6 +213,52 @@ def figure_findings(answer: str, reference: str, question: str) -> list[Finding]
                 )
             )
     return out
+
+
+# A clock hour said without 오전/오후 ("3시", "1시 타임"): Korean leaves the half of the day to
+# the context.
+_BARE_HOUR = re.compile(r"(?<![\d:.])(?<!오전 )(?<!오후 )(?<!저녁 )(?<!새벽 )(?<!아침 )(?<![오전후녁벽침밤낮])(\d{1,2})(\s*시)(?![간각])")
+_HOUR_OF = re.compile(r"(?<![\d:.])(\d{1,2})\s*시(?!간)")
+
+
+@lru_cache(maxsize=4096)
+def clock_in_context(answer: str, known: str) -> tuple[str, tuple[str, ...]]:
+    """(answer, rewritten hours) with each bare hour below 12 written as the afternoon hour the
+    question or reference states ("1시 타임은 없어요" to "오후 1시 예식 있어요?" is 13시), when
+    neither states the morning hour: the answer keeps the context's half of the day."""
+    if "시" not in answer:
+        return answer, ()
+    hours = {int(h) for h in _HOUR_OF.findall(canonical_figures(tx.normalize(known)))}
+    changed: list[str] = []
+
+    def rewrite(m: re.Match[str]) -> str:
+        hour = int(m.group(1))
+        if 1 <= hour < 12 and hour + 12 in hours and hour not in hours:
+            changed.append(f"{hour}시 → {hour + 12}시")
+            return f"{hour + 12}{m.group(2)}"
+        return m.group(0)
+
+    out = _BARE_HOUR.sub(rewrite, answer)
+    return out, tuple(changed)
+
+
+_PERIOD_UNITS = {"hour": "시간", "day": "일", "month": "개월", "year": "년"}
+
+
+@lru_cache(maxsize=4096)
+def _claimed_quantities(text: str) -> tuple[tx.Quantity, ...]:
+    """The text's figures less the one-unit period a charge is counted by ("하루 12,000원" says
+    no span of one day, so "최소 3일" beside it substitutes nothing); ``rate_period_findings``
+    compares periods."""
+    found = tx.quantities(text)
+    periods = [_PERIOD_UNITS.get(period) for _, period, _ in _rates(text)] if found else []
+    out = []
+    for q in found:  # one occurrence per rate: "1일까지 무료, 이후 하루 12,000원" keeps its 1일
+        if q.value == 1 and q.unit in periods:
+            periods.remove(q.unit)
+            continue
+        out.append(q)
+    return tuple(out)
 
 
 @lru_cache(maxsize=4096)
@@ -482,8 +536,19 @@ def _clauses(text: str) -> tuple[_Clause, ...]:
         for k, ((piece_start, piece_end), own) in enumerate(zip(pieces, owns, strict=True)):
             clause = norm[piece_start:piece_end].strip()
             if len(clause) >= 2:
-                out.append(_Clause(clause, _claim_tokens(clause, own), _polarity(clause, own), frozenset() if apart[k] else scope))
+                # "반납하지 않고 4시간을 넘기면 …": a clause -고 joins to a condition is part of it
+                # (unless it has a topic of its own: "현금은 받지 않고 카드로 결제하면 …" denies)
+                leads = k + 1 < len(owns) and _opens_condition(owns[k + 1]) and not _has_topic(own)
+                sign = 0 if leads else _polarity(clause, own)
+                out.append(_Clause(clause, _claim_tokens(clause, own), sign, frozenset() if apart[k] else scope))
     return tuple(out)
+
+
+def _opens_condition(morphs: tuple[tx.Morph, ...]) -> bool:
+    """The clause's first connective ending is conditional (-면/-으면): it states a condition,
+    and a clause joined before it with -고 is part of that condition."""
+    first = next((m for m in morphs if m.tag == "EC"), None)
+    return first is not None and first.lemma in {"면", "으면"}
 
 
 def _has_topic(morphs: tuple[tx.Morph, ...]) -> bool:
@@ -525,6 +590,38 @@ def _reversed_concepts(answer: _Clause, ref: _Clause) -> list[tuple[str, str]]:
     return out
 
 
+# Day concepts a reference rarely says in passing: one of them the answer swaps for another
+# anywhere ("다음 날 수거" answered "그날 바로 나가요" in a clause of its own) is a reversal,
+# though no clause aligns with the reference's.
+_DAY_CONCEPTS = frozenset({"same_day", "next_day", "day_before"})
+
+
+def day_swap_findings(answer: str, reference: str, question: str = "") -> list[Finding]:
+    """The reference names one day (당일 / 다음 날 / 전날) and the answer only another, which
+    the question does not name either: the answer moved the event to another day."""
+    ref = claim_tokens(reference) & _DAY_CONCEPTS
+    said = claim_tokens(answer) & _DAY_CONCEPTS
+    if len(ref) != 1 or not said or said & ref or said & claim_tokens(question):
+        return []
+    clause = next((c.text for c in _clauses(answer) if c.tokens & said), answer)
+    return [Finding("reversed-condition", 2, f"참조와 다른 날: 답변 '{clause[:40]}' ↔ 참조 '{reference[:40]}'")]
+
+
+# A clause about what lies past a bound: "세 번째 분부터는", "3명째부터", "초과분은", "넘으면".
+_PAST_BOUND = re.compile(r"(?:번째|째)\S*\s*(?:\S+\s*)?부터|초과|넘(?:으면|는|어가면|을\s*경우|어서)")
+
+
+def _past_the_bound(clause: _Clause, ref: _Clause) -> bool:
+    """The answer clause speaks of the case past the reference clause's upper bound ("2명까지
+    무료" → "세 번째 분부터는 … 내시면 돼요"): the other sign is its complement, not a reversal."""
+    return bool(
+        _PAST_BOUND.search(clause.text)
+        and ref.tokens & {"within", "at_most"}
+        and "more_than" not in ref.tokens
+        and not _PAST_BOUND.search(ref.text)
+    )
+
+
 def polarity_findings(answer: str, reference: str, question: str = "") -> list[Finding]:
     """Clause by clause (split on punctuation and commas, so two negated clauses in one
     sentence do not cancel out): each answer clause is aligned with the reference clauses that
@@ -554,6 +651,8 @@ def polarity_findings(answer: str, reference: str, question: str = "") -> list[F
         if consistent:
             continue
         ref = aligned[0]
+        if _past_the_bound(clause, ref) and not _reversed_concepts(clause, ref):
+            continue
         swaps = _reversed_concepts(clause, ref)
         if swaps and clause.agrees_in_sign(ref):
             pairs = ", ".join(f"{a}↔{b}" for a, b in swaps)
@@ -733,6 +832,50 @@ def span_side_findings(answer: str, reference: str) -> list[Finding]:
     return []
 
 
+# A span of time as a limit ("7일 이내", "within 7 days": the thing is done inside it) or as a
+# wait ("7일이 지난 뒤부터", "7일 경과 후", "after 7 days": the thing starts once it has passed).
+_SPAN_LIMIT = re.compile(r"^\s*(?:이내|안에|내에|까지|within)", re.I)
+_SPAN_WAIT = re.compile(r"^\s*(?:이|가)?\s*(?:지난|지나|경과)|^\s*(?:후|뒤|이후)\s*부터", re.I)
+_SPAN_LIMIT_BEFORE = re.compile(r"(?:within|no later than)\s*$", re.I)
+_SPAN_WAIT_BEFORE = re.compile(r"(?:after|once|only after)\s*$", re.I)
+
+
+@lru_cache(maxsize=4096)
+def _span_reaches(text: str) -> tuple[tuple[tx.Quantity, str, str], ...]:
+    """(figure, "limit" | "wait", as written) for each span of time the text reads as a limit
+    to act within or as a wait to sit out."""
+    norm = canonical_figures(tx.normalize(text))
+    out = []
+    for m in _SPAN_RE.finditer(norm):
+        if re.search(r"\d\s*월\s*$", norm[: m.start()]):
+            continue
+        after, before = norm[m.end() : m.end() + 10], norm[max(0, m.start() - 14) : m.start()]
+        reach, written = "", ""
+        for name, later, earlier in (("limit", _SPAN_LIMIT, _SPAN_LIMIT_BEFORE), ("wait", _SPAN_WAIT, _SPAN_WAIT_BEFORE)):
+            cue_after, cue_before = later.match(after), earlier.search(before)
+            if cue_after or cue_before:
+                reach = name
+                written = m.group(0) + cue_after.group(0) if cue_after else cue_before.group(0) + m.group(0)
+                break
+        found = tx.quantities(m.group(0))
+        if reach and found:
+            out.append((found[0], reach, written.strip()))
+    return tuple(out)
+
+
+def span_reach_findings(answer: str, reference: str) -> list[Finding]:
+    """A span the reference sets as a limit ("7일 이내에 접수") that the answer turns into a
+    wait ("7일이 지난 뒤부터 접수"), or the other way round: both may sit on the same side of
+    the event ("완료 후 7일 이내" / "끝나고 7일이 지난 뒤"), so ``span_side_findings`` cannot see it."""
+    ref = _span_reaches(reference)
+    for q, reach, written in _span_reaches(answer):
+        reaches = {r for f, r, _ in ref if tx.same_quantity(q, f)}
+        if reaches and reach not in reaches:
+            ref_written = next(w for f, r, w in ref if tx.same_quantity(q, f))
+            return [Finding("reversed-condition", 2, f"기간이 기한↔대기로 뒤바뀜: 답변 '{written}' ↔ 참조 '{ref_written}'")]
+    return []
+
+
 # The period a charge is counted by ("하루 500원", "일주일마다 500원씩", "월 5만 원", "per day"),
 # after ``canonical_figures`` (하루 → 1일, 일주일 → 7일, 한 달 → 1개월).
 _PERIODS = (
@@ -897,7 +1040,9 @@ def rag_findings(answer: str, reference: str, question: str) -> tuple[Finding, .
     found += swap_findings(answer, reference)
     found += yes_no_findings(answer, reference, question)
     found += polarity_findings(answer, reference, question)
-    found += span_side_findings(answer, reference)
+    found += span_side_findings(answer, reference) or span_reach_findings(answer, reference)
+    if not any(f.rule == "reversed-condition" for f in found):
+        found += day_swap_findings(answer, reference, question)
     found += rate_period_findings(answer, reference)
     found += no_answer_findings(answer, reference, question)
     return tuple(sorted(found, key=lambda f: f.cap))
@@ -948,7 +1093,8 @@ def checkable_figures(answer: str, known: str) -> str:
     found = tx.quantities(answer)
     if all(_figure_kind(q) in kinds for q in found):
         return answer
-    return " ".join(q.text for q in found if _figure_kind(q) in kinds)
+    # "; " between figures: "4시간 5분" written side by side would read as one span (245분)
+    return "; ".join(q.text for q in found if _figure_kind(q) in kinds)
 
 
 @lru_cache(maxsize=4096)

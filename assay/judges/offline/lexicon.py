@@ -10,6 +10,8 @@ Each row of ``CONCEPTS`` is ``concept: (Korean forms, English forms)``:
 - a Korean form of one syllable matches a morpheme lemma exactly (후, 뒤, 전); a longer form
   matches a lemma or, as a substring, the text (무료, 수 있, 돈 안) — verb forms are written as
   their stem (끄, 켜) or lemma (끄다);
+- a Korean form starting with ``re:`` is a regular expression searched in the text
+  ("30일 안에" is ``within``, "대여소 안에" is not);
 - an English form matches a word exactly, or as a prefix if it ends in ``*`` (refund* =
   refund, refunds, refunded), or a phrase (``at least``) with word boundaries, or a regular
   expression if it starts with ``re:`` ("no cancellation fee").
@@ -59,6 +61,9 @@ FREE_NEGATED_EN = (
     r"re:\bno\s+(?:\w+\s+)?(?:fees?|charges?|penalt(?:y|ies)|costs?|fines?)\b",
 )
 
+# The last syllable of a span of time (30일, 1주, 한 달, 3개월, 1년, 10분, 24시간, 며칠, 기간).
+_SPAN_END = r"[\d일주달월년분간칠]"
+
 CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # -- modality, price, conditions ------------------------------------------------------------
     # 금지 says "not possible" as 불가 does (its negation is counted by ``NEGATION_KO``), so
@@ -74,7 +79,9 @@ CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "fee": (("수수료", "요금", "비용", "금액", "가격", "값"), ("fee", "fees", "charge", "cost*", "price*", "rate")),
     "penalty": (("과태료", "벌금", "위약금", "연체료"), ("fine", "fines", "penalty", "penalties", "late fee")),
     "discount": (("할인", "감면", "경감"), ("discount*", "reduc*")),
-    "within": (("이내", "안에", "내에", "까지", "동안", "일간", "개월간", "년간"), ("within", "until", "no later than", "by", "for")),
+    # 안에/내에 say "within" only after a span of time ("30일 안에", "기간 내에"); after a place
+    # ("대여소 안에", "건물 내에") they say where, not when
+    "within": (("이내", f"re:{_SPAN_END}\\s*(?:이\\s*)?(?:안에|내에)", "까지", "동안", "일간", "개월간", "년간"), ("within", "until", "no later than", "by", "for")),
     "at_least": (("이상", "최소", "적어도"), ("at least", "minimum", "or more")),
     "at_most": (("이하", "최대", "한도", "상한"), ("at most", "maximum", "up to", "or less", "limit*", "cap", "capped")),
     "less_than": (("미만",), ("less than", "under", "below", "fewer than")),
@@ -88,6 +95,12 @@ CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "exclude": (("제외", "불포함", "미포함", "빼고"), ("exclude*", "except*")),
     "weekday": (("평일", "주중", "근무일", "영업일"), ("weekday*", "working day*", "business day*", "monday to friday")),
     "weekend": (("주말", "토요일", "일요일", "공휴일", "휴일"), ("weekend*", "saturday*", "sunday*", "holiday*")),
+    # the working days by name, so "월요일에 배송" and "delivered on Monday" share a concept
+    "monday": (("월요일",), ("monday", "mondays")),
+    "tuesday": (("화요일",), ("tuesday", "tuesdays")),
+    "wednesday": (("수요일",), ("wednesday", "wednesdays")),
+    "thursday": (("목요일",), ("thursday", "thursdays")),
+    "friday": (("금요일",), ("friday", "fridays")),
     "immediately": (("즉시", "바로", "곧바로", "당장", "지체 없"), ("immediately", "right away", "at once", "promptly")),
     "again": (("다시", "재"), ("again",)),
     "recent": (("최근", "직전", "마지막"), ("recent*", "last", "previous", "latest")),
@@ -203,6 +216,8 @@ CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "deposit": (("보증금", "예치금", "선수금"), ("deposit", "deposits", "security deposit")),
     "admission": (("입원",), ("admit*", "admission*", "hospitali*")),
     "discharge": (("퇴원",), ("discharg*",)),
+    # going into a place: "입장할 수 없습니다" answers "들어가도 돼요?"
+    "enter": (("입장", "입실", "출입", "들어가", "들어오"), ("enter", "enters", "entering", "entry", "go in", "get in", "come in", "let in")),
     "settle": (("정산",), ("settle*", "settlement")),
     "defect": (("하자", "불량", "결함", "파손", "문제가 있"), ("defect*", "faulty", "damaged", "broken")),
     "mind_change": (("변심", "마음이 바뀌", "마음이 변"), ("change of mind", "changed your mind", "change your mind")),
@@ -261,14 +276,18 @@ _EN_WORD = re.compile(r"[a-z][a-z'-]*")
 
 def _index() -> tuple[dict[str, str], list[tuple[str, str]], dict[str, str], list[tuple[str, str]], list[tuple[re.Pattern[str], str]]]:
     """(Korean lemma -> concept, Korean substrings, English word -> concept, English prefixes,
-    English phrases) built once from ``CONCEPTS``."""
+    English phrases and Korean patterns) built once from ``CONCEPTS``."""
     ko_lemma: dict[str, str] = {}
     ko_sub: list[tuple[str, str]] = []
+    ko_re: list[tuple[re.Pattern[str], str]] = []
     en_word: dict[str, str] = {}
     en_prefix: list[tuple[str, str]] = []
     en_phrase: list[tuple[re.Pattern[str], str]] = []
     for concept, (ko, en) in CONCEPTS.items():
         for form in ko:
+            if form.startswith("re:"):
+                ko_re.append((re.compile(form[3:]), concept))
+                continue
             ko_lemma.setdefault(form, concept)
             if len(form) >= 2:
                 ko_sub.append((form, concept))
@@ -282,7 +301,7 @@ def _index() -> tuple[dict[str, str], list[tuple[str, str]], dict[str, str], lis
             else:
                 en_word.setdefault(form, concept)
     ko_sub.sort(key=lambda p: len(p[0]), reverse=True)
-    return ko_lemma, ko_sub, en_word, en_prefix, en_phrase
+    return ko_lemma, ko_sub, en_word, en_prefix, en_phrase + ko_re
 
 
 _KO_LEMMA, _KO_SUB, _EN_WORD_MAP, _EN_PREFIX, _EN_PHRASE = _index()

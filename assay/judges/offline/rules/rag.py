@@ -83,6 +83,7 @@ class RagRules:
             )
         if cl.cross_language(answer, reference):
             return self._rag_cross_language(tag, question, answer, reference)
+        answer, clock_read = cl.clock_in_context(answer, question + "\n" + reference)
         ctx = self.prepare([question, answer, reference, *item.contexts])
         u_q = self.units(question, ctx)
         u_qcore = self.units(tx.strip_fillers(question), ctx)
@@ -133,6 +134,8 @@ class RagRules:
             f"참조 답변의 핵심 내용 {pct(n)}가 답변에 포함됨",
             f"답변 내용의 {pct(p)}가 참조/문맥으로 뒷받침됨",
         ]
+        if clock_read:
+            notes.append(f"오전·오후 없는 시각을 질문·참조의 오후 시각으로 읽음({', '.join(clock_read)})")
         if facts_total:
             notes.append(f"참조의 수치·개체 {facts_in}/{facts_total}개가 답변에 있음")
         if meaning_size:
