@@ -8,19 +8,8 @@ posting and English function words as target words."""
 from __future__ import annotations
 
 from assay.judges.offline import actions as acts
-from assay.judges.offline import offline_jury
-from assay.judges.prompts import get_prompt
-
-AGENT = get_prompt("agent_intent")
-
-
-def verdicts(query: str, message: str, expected: str = "") -> list[dict]:
-    item = {"query": query, "assistant_message": message, "expected_result": expected}
-    return [judge.verdict(AGENT, item) for judge in offline_jury()]
-
-
-def labels(found: list[dict], key: str = "verdict") -> set[str]:
-    return {v[key] for v in found}
+from tests.support.offline_families import agent_labels as labels
+from tests.support.offline_families import agent_verdicts as verdicts
 
 
 def test_korean_and_english_verbs_the_cue_lists_missed():

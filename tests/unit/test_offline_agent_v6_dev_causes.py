@@ -7,19 +7,8 @@ whole group was asked. Each cause stands beside a near miss that must not fire."
 from __future__ import annotations
 
 from assay.judges.offline import actions as acts
-from assay.judges.offline import offline_jury
-from assay.judges.prompts import get_prompt
-
-AGENT = get_prompt("agent_intent")
-
-
-def verdicts(query: str, message: str, expected: str = "") -> list[dict]:
-    item = {"query": query, "assistant_message": message, "expected_result": expected}
-    return [judge.verdict(AGENT, item) for judge in offline_jury()]
-
-
-def labels(found: list[dict], key: str = "verdict") -> set[str]:
-    return {v[key] for v in found}
+from tests.support.offline_families import agent_labels as labels
+from tests.support.offline_families import agent_verdicts as verdicts
 
 
 def test_request_verbs_of_assigning_leaving_raising_picking_and_pushing():

@@ -7,11 +7,9 @@ English function words as subject words, and a question for a duration answered 
 
 from __future__ import annotations
 
-from assay.judges.offline import offline_jury
 from assay.judges.offline import record_facts as rf
-from assay.judges.prompts import get_prompt
-
-CLINICAL = get_prompt("clinical_answer")
+from tests.support.offline_families import clinical_scores as scores
+from tests.support.offline_families import clinical_verdicts as verdicts
 
 THYROID = (
     "나이: 52\n성별: 여\n주진단: 갑상선기능저하증\n"
@@ -23,15 +21,6 @@ ENGLISH = (
     "age: 58\nsex: M\ndiagnosis: depression, atrial fibrillation\nmedications: warfarin 5 mg once daily\n"
     "caution: avoid fluconazole and metronidazole (raise INR)\nallergies: none\nlabs: INR 2.4 (2026-09)"
 )
-
-
-def verdicts(patient: str, question: str, answer: str) -> list[dict]:
-    item = {"patient": patient, "dialogue": [], "question": question, "answer": answer}
-    return [judge.verdict(CLINICAL, item) for judge in offline_jury()]
-
-
-def scores(found: list[dict], key: str = "faithfulness") -> set[float]:
-    return {float(v[key]) for v in found}
 
 
 def test_a_time_of_taking_said_about_the_drug_the_question_names():

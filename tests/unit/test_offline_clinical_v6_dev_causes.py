@@ -10,11 +10,9 @@ a near miss that must not fire."""
 
 from __future__ import annotations
 
-from assay.judges.offline import offline_jury
 from assay.judges.offline import record_facts as rf
-from assay.judges.prompts import get_prompt
-
-CLINICAL = get_prompt("clinical_answer")
+from tests.support.offline_families import clinical_scores as scores
+from tests.support.offline_families import clinical_verdicts as verdicts
 
 RA = (
     "나이: 61\n성별: 여\n주진단: 류마티스 관절염\n복용 약: 메토트렉세이트 15mg 주 1회, 엽산 5mg 주 1회\n"
@@ -34,15 +32,6 @@ ENGLISH = (
     "age: 70\nsex: F\ndiagnosis: atrial fibrillation\nmedications: apixaban 5 mg twice daily\n"
     "caution: stop apixaban 48 h before surgery\nallergies: none"
 )
-
-
-def verdicts(patient: str, question: str, answer: str) -> list[dict]:
-    item = {"patient": patient, "dialogue": [], "question": question, "answer": answer}
-    return [judge.verdict(CLINICAL, item) for judge in offline_jury()]
-
-
-def scores(found: list[dict], key: str = "faithfulness") -> set[float]:
-    return {float(v[key]) for v in found}
 
 
 def test_reassurance_is_no_warning_beside_a_forbidden_drug():

@@ -4,15 +4,7 @@ about, not another target."""
 
 from __future__ import annotations
 
-from assay.judges.offline import offline_jury
-from assay.judges.prompts import get_prompt
-
-MEMORY = get_prompt("memory_usefulness")
-
-
-def verdicts(query: str, memory: str, entities: list[str]) -> list[dict]:
-    item = {"query": query, "memory": memory, "entities": entities}
-    return [judge.verdict(MEMORY, item) for judge in offline_jury()]
+from tests.support.offline_families import memory_verdicts as verdicts
 
 
 def test_a_change_asked_with_bakkwotda_and_only_the_old_value_stored_is_stale():

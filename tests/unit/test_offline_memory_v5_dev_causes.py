@@ -6,16 +6,8 @@ another target scored as inaccurate rather than as unhelpful."""
 
 from __future__ import annotations
 
-from assay.judges.offline import offline_jury
 from assay.judges.offline.rules.memory import _answer_type, _year_month
-from assay.judges.prompts import get_prompt
-
-MEMORY = get_prompt("memory_usefulness")
-
-
-def verdicts(query: str, memory: str, entities: list[str]) -> list[dict]:
-    item = {"query": query, "memory": memory, "entities": entities}
-    return [judge.verdict(MEMORY, item) for judge in offline_jury()]
+from tests.support.offline_families import memory_verdicts as verdicts
 
 
 def field(found: list[dict], key: str) -> list[float]:

@@ -7,15 +7,7 @@ wants a figure with 박. Each cause stands beside a near miss that must not fire
 
 from __future__ import annotations
 
-from assay.judges.offline import offline_jury
-from assay.judges.prompts import get_prompt
-
-MEMORY = get_prompt("memory_usefulness")
-
-
-def verdicts(query: str, memory: str, entities: list[str]) -> list[dict]:
-    item = {"query": query, "memory": memory, "entities": entities}
-    return [judge.verdict(MEMORY, item) for judge in offline_jury()]
+from tests.support.offline_families import memory_verdicts as verdicts
 
 
 def field(found: list[dict], key: str) -> set[float]:

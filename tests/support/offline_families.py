@@ -1,0 +1,34 @@
+"""The offline jury's verdicts on one agent message, clinical answer or stored memory, for the
+family rule tests (each returns one verdict per offline judge)."""
+
+from __future__ import annotations
+
+from assay.judges.offline import offline_jury
+from assay.judges.prompts import get_prompt
+
+AGENT = get_prompt("agent_intent")
+CLINICAL = get_prompt("clinical_answer")
+MEMORY = get_prompt("memory_usefulness")
+
+
+def agent_verdicts(query: str, message: str, expected: str = "") -> list[dict]:
+    item = {"query": query, "assistant_message": message, "expected_result": expected}
+    return [judge.verdict(AGENT, item) for judge in offline_jury()]
+
+
+def agent_labels(found: list[dict], key: str = "verdict") -> set[str]:
+    return {v[key] for v in found}
+
+
+def clinical_verdicts(patient: str, question: str, answer: str) -> list[dict]:
+    item = {"patient": patient, "dialogue": [], "question": question, "answer": answer}
+    return [judge.verdict(CLINICAL, item) for judge in offline_jury()]
+
+
+def clinical_scores(found: list[dict], key: str = "faithfulness") -> set[float]:
+    return {float(v[key]) for v in found}
+
+
+def memory_verdicts(query: str, memory: str, entities: list[str]) -> list[dict]:
+    item = {"query": query, "memory": memory, "entities": entities}
+    return [judge.verdict(MEMORY, item) for judge in offline_jury()]
