@@ -4,6 +4,9 @@ same coded posting, 넘겼 as a move, and the honorific 님 after a name."""
 from __future__ import annotations
 
 from assay.judges.offline import offline_jury
+from assay.judges.prompts import get_prompt
+
+AGENT = get_prompt("agent_intent")
 
 
 def verdicts(query: str, message: str) -> list[dict]:

@@ -13,7 +13,9 @@ from assay.judges.offline.record_facts import (
     schedule_conflicts,
     value_conflicts,
 )
+from assay.judges.prompts import get_prompt
 
+CLINICAL = get_prompt("clinical_answer")
 RECORD = (
     "진단명: 뇌전증\n현재 투약: 발프로산 500mg 1일 2회, 엽산 1mg 1일 1회\n"
     "주의사항: 카바페넴 계열 항생제 금기(메로페넴 병용 시 발프로산 농도 급감)\n"
