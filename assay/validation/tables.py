@@ -36,6 +36,7 @@ class ImportField:
     required: bool = False
     # text | list (a JSON/Python list, or one text) | keywords (a list, or comma-separated)
     # | json (a JSON value, or a cell holding one as text) | number
+    # | raw (the cell as read, converted by the suite's importer itself; ``cell`` does not take it)
     kind: str = "text"
     help: str = ""
 

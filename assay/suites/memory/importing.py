@@ -44,8 +44,6 @@ FIELDS = (
     ImportField("entities", ("entities",), kind="keywords"),
     ImportField("title", ("title", "session_title")),
 )
-# What a session is made of: given once per session id, or equal wherever it is repeated.
-SESSION_FIELDS = ("scenario", "conversation", "memory", "entities", "title")
 TRANSCRIPT_LINE = re.compile(r"^\s*(user|assistant|system|사용자|어시스턴트|시스템)\s*[:：]\s*(.*)$", re.IGNORECASE)
 ROLE_NAMES = {"사용자": "user", "어시스턴트": "assistant", "시스템": "system"}
 
