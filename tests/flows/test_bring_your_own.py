@@ -199,6 +199,20 @@ def test_malformed_import_is_named_by_row_and_column(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+def import_jsonl_then_run(suite: str, rows: list[dict], tmp_path) -> tuple[str, pd.DataFrame]:
+    """Write ``rows`` as a JSONL table, ``assay import`` it and ``assay run`` it offline; the
+    import's output and the run's final scores."""
+    source = tmp_path / f"{suite}.jsonl"
+    source.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    dataset = tmp_path / "dataset"
+    result, imported = cli("import", suite, str(source), "--out", str(dataset))
+    assert result.exit_code == 0, imported
+    out = tmp_path / "runs"
+    result, output = cli("run", suite, "--dataset", str(dataset), "--offline", "--out", str(out))
+    assert result.exit_code == 0, output
+    return imported, final(out, run_id_of(output))
+
+
 def test_import_agent_calls_then_run(prefect_server, tmp_path):
     """A harness's log of agent calls (one row per call, repeats sharing an id) imports into an
     agent dataset that runs offline: repeats give consistency, response times give latency."""
@@ -207,16 +221,8 @@ def test_import_agent_calls_then_run(prefect_server, tmp_path):
     check = json.dumps([{"path": "dataUIList[0].actionType", "op": "equals", "value": "MOVE"}])
     rows = [{"query_id": "m1", "input": "P-7 공고 박지호 지원자를 1차면접으로 옮겨줘", "intent": "MOVE",
              "accuracy_checks": check, "response": body, "latency_sec": seconds} for seconds in (2.0, 2.5, 3.0)]
-    source = tmp_path / "calls.jsonl"
-    source.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-    dataset = tmp_path / "dataset"
-    result, output = cli("import", "agent", str(source), "--out", str(dataset))
-    assert result.exit_code == 0, output
+    output, scores = import_jsonl_then_run("agent", rows, tmp_path)
     assert "wrote 1 records to cases.jsonl" in output and "wrote 3 records to responses.jsonl" in output
-    out = tmp_path / "runs"
-    result, output = cli("run", "agent", "--dataset", str(dataset), "--offline", "--out", str(out))
-    assert result.exit_code == 0, output
-    scores = final(out, run_id_of(output))
     assert scores.loc[("m1", "accuracy"), "value"] == 5.0  # the check passes on every repeat
     assert scores.loc[("m1", "consistency"), "value"] == 5.0  # three identical repeats
     assert scores.loc[("m1", "latency"), "value"] == 5.0
@@ -235,16 +241,8 @@ def test_import_memory_table_then_run(prefect_server, tmp_path):
         {"query_id": "insurance", "session_id": "car", "question": "자동차 보험 갱신이 몇 월이었지?",
          "expected_facts": [{"fact": "보험 3월 갱신", "keywords": ["보험", "3월"]}]},
     ]
-    source = tmp_path / "memory.jsonl"
-    source.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-    dataset = tmp_path / "dataset"
-    result, output = cli("import", "memory", str(source), "--out", str(dataset))
-    assert result.exit_code == 0, output
+    output, scores = import_jsonl_then_run("memory", rows, tmp_path)
     assert "wrote 2 records to cases.jsonl" in output and "wrote 1 records to memories.jsonl" in output
-    out = tmp_path / "runs"
-    result, output = cli("run", "memory", "--dataset", str(dataset), "--offline", "--out", str(out))
-    assert result.exit_code == 0, output
-    scores = final(out, run_id_of(output))
     assert scores.loc[("oil", "completeness"), "value"] > scores.loc[("insurance", "completeness"), "value"]
     assert scores.loc[("oil", "overall"), "value"] > scores.loc[("insurance", "overall"), "value"]
 
@@ -261,15 +259,7 @@ def test_import_clinical_turns_then_run(prefect_server, tmp_path):
         {"turn_id": "k-2", "patient_id": "k", "question": "그럼 이부프로펜은요?", "required_slots": ["labs.egfr"],
          "answer": "이부프로펜 400mg을 하루 세 번 드셔도 괜찮습니다."},
     ]
-    source = tmp_path / "turns.jsonl"
-    source.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-    dataset = tmp_path / "dataset"
-    result, output = cli("import", "clinical", str(source), "--out", str(dataset))
-    assert result.exit_code == 0, output
+    output, scores = import_jsonl_then_run("clinical", rows, tmp_path)
     assert "wrote 1 records to patients.jsonl" in output and "wrote 2 records to answers.jsonl" in output
-    out = tmp_path / "runs"
-    result, output = cli("run", "clinical", "--dataset", str(dataset), "--offline", "--out", str(out))
-    assert result.exit_code == 0, output
-    scores = final(out, run_id_of(output))
     assert scores.loc[("k-2", "csp"), "value"] > 0 and scores.loc[("k-1", "csp"), "value"] == 0
     assert scores.loc[("k-1", "aggregate"), "value"] > scores.loc[("k-2", "aggregate"), "value"]
