@@ -75,6 +75,7 @@ claim agrees.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -799,6 +800,18 @@ _AFTER_EVENT = re.compile(r"(?:뒤|후|이후|다음|지나서|after)\s*$", re.I
 _BEFORE_EVENT = re.compile(r"(?:\s전|이전|before)\s*$", re.I)
 
 
+Labelled = tuple[tx.Quantity, str, str]  # (figure, how the text reads it, as written)
+
+
+def _relabelled(answer: Sequence[Labelled], reference: Sequence[Labelled]) -> tuple[str, str] | None:
+    """(answer's, reference's) writing of the first figure both state but read another way: a
+    span before ↔ after its event, a limit ↔ a wait, a charge per one period ↔ per another."""
+    for q, label, written in answer:
+        labels = {lab for r, lab, _ in reference if tx.same_quantity(q, r)}
+        if labels and label not in labels:
+            return written, next(w for r, _, w in reference if tx.same_quantity(q, r))
+    return None
+
 @lru_cache(maxsize=4096)
 def _spans(text: str) -> tuple[tuple[tx.Quantity, str, str], ...]:
     """(figure, "before" | "after", as written) for each span of time whose side of its event
@@ -823,12 +836,9 @@ def span_side_findings(answer: str, reference: str) -> list[Finding]:
     """A span of time the reference puts before its event ("이사 3일 전까지") that the answer
     puts after it ("이사 나간 뒤 3일 이내"), or the other way round: a reversed condition
     the concepts cannot see when the reference says 후 elsewhere ("검침 후 정산")."""
-    ref = _spans(reference)
-    for q, side, written in _spans(answer):
-        sides = {s for r, s, _ in ref if tx.same_quantity(q, r)}
-        if sides and side not in sides:
-            ref_written = next(w for r, s, w in ref if tx.same_quantity(q, r))
-            return [Finding("reversed-condition", 2, f"기간의 앞뒤가 참조와 반대: 답변 '{written}' ↔ 참조 '{ref_written}'")]
+    pair = _relabelled(_spans(answer), _spans(reference))
+    if pair:
+        return [Finding("reversed-condition", 2, f"기간의 앞뒤가 참조와 반대: 답변 '{pair[0]}' ↔ 참조 '{pair[1]}'")]
     return []
 
 
@@ -867,12 +877,9 @@ def span_reach_findings(answer: str, reference: str) -> list[Finding]:
     """A span the reference sets as a limit ("7일 이내에 접수") that the answer turns into a
     wait ("7일이 지난 뒤부터 접수"), or the other way round: both may sit on the same side of
     the event ("완료 후 7일 이내" / "끝나고 7일이 지난 뒤"), so ``span_side_findings`` cannot see it."""
-    ref = _span_reaches(reference)
-    for q, reach, written in _span_reaches(answer):
-        reaches = {r for f, r, _ in ref if tx.same_quantity(q, f)}
-        if reaches and reach not in reaches:
-            ref_written = next(w for f, r, w in ref if tx.same_quantity(q, f))
-            return [Finding("reversed-condition", 2, f"기간이 기한↔대기로 뒤바뀜: 답변 '{written}' ↔ 참조 '{ref_written}'")]
+    pair = _relabelled(_span_reaches(answer), _span_reaches(reference))
+    if pair:
+        return [Finding("reversed-condition", 2, f"기간이 기한↔대기로 뒤바뀜: 답변 '{pair[0]}' ↔ 참조 '{pair[1]}'")]
     return []
 
 
@@ -909,11 +916,9 @@ def rate_period_findings(answer: str, reference: str) -> list[Finding]:
     500원" → "일주일마다 500원씩"): the amount agrees, so the figure checks see nothing (a
     one-period rate is no figure of its own: "1년에 한 번" = "연 1회")."""
     ref = _rates(reference) if tx.has_any(reference, ("원", "달러", "won")) else []
-    for amount, period, written in _rates(answer) if ref else []:
-        periods = {p for r, p, _ in ref if tx.same_quantity(amount, r)}
-        if periods and period not in periods:
-            ref_written = next(w for r, p, w in ref if tx.same_quantity(amount, r))
-            return [Finding("rate-period", 1, f"같은 금액의 기준 기간이 다름: 답변 '{written}' ↔ 참조 '{ref_written}'")]
+    pair = _relabelled(_rates(answer), ref) if ref else None
+    if pair:
+        return [Finding("rate-period", 1, f"같은 금액의 기준 기간이 다름: 답변 '{pair[0]}' ↔ 참조 '{pair[1]}'")]
     return []
 
 
