@@ -263,3 +263,23 @@ def test_import_clinical_turns_then_run(prefect_server, tmp_path):
     assert "wrote 1 records to patients.jsonl" in output and "wrote 2 records to answers.jsonl" in output
     assert scores.loc[("k-2", "csp"), "value"] > 0 and scores.loc[("k-1", "csp"), "value"] == 0
     assert scores.loc[("k-1", "aggregate"), "value"] > scores.loc[("k-2", "aggregate"), "value"]
+
+
+def test_import_report_table_then_run(prefect_server, tmp_path):
+    """A table of recorded reports (one row per query, the case's fields beside its run's) imports
+    into a report dataset that runs offline: the same report recorded as slower, longer and dearer
+    loses efficiency and nothing else."""
+    case = json.loads((ROOT / "datasets" / "report" / "cases.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    generation = json.loads((ROOT / "datasets" / "report" / "generations.jsonl").read_text(encoding="utf-8")
+                            .splitlines()[0])
+    quick = {**case, **{k: v for k, v in generation.items() if k != "case_id"}, "total_execution_time": 30,
+             "input_tokens": 8_000, "output_tokens": 2_000, "total_tokens": 10_000, "estimated_cost": 0.1}
+    slow = {**quick, "id": "slow", "total_execution_time": 150, "input_tokens": 90_000, "output_tokens": 30_000,
+            "total_tokens": 120_000, "estimated_cost": 1.5}
+    output, scores = import_jsonl_then_run("report", [quick, slow], tmp_path)
+    assert "wrote 2 records to cases.jsonl" in output and "wrote 2 records to generations.jsonl" in output
+    assert scores.loc[(case["id"], "efficiency"), "value"] == 10.0
+    assert scores.loc[("slow", "efficiency"), "value"] == 10.0 - 3.0 - 2.0 - 2.0
+    for metric in ("task_success", "completeness", "output_quality", "hallucination", "source_quality"):
+        assert scores.loc[(case["id"], metric), "value"] == scores.loc[("slow", metric), "value"], metric
+    assert scores.loc[(case["id"], "overall"), "value"] > scores.loc[("slow", "overall"), "value"]

@@ -83,7 +83,7 @@ def test_every_problem_is_named_by_row_and_column_and_nothing_is_written(tmp_pat
     assert not (tmp_path / "out").exists()
 
 
-def test_unusable_options_say_what_to_do(tmp_path):
+def test_unusable_options_say_what_to_do(tmp_path, monkeypatch):
     source = tmp_path / "x.csv"
     source.write_text("ask,answer\nq,a\n", encoding="utf-8")
     with pytest.raises(ImportError_, match="no column for question .*--map question=COLUMN"):
@@ -92,5 +92,8 @@ def test_unusable_options_say_what_to_do(tmp_path):
         import_dataset("rag_qa", source, tmp_path / "o", {"questoin": "ask"})
     with pytest.raises(ImportError_, match="unknown format"):
         import_dataset("rag_qa", tmp_path / "x.xlsx", tmp_path / "o", {})
+    from assay.suites.registry import get_suite
+
+    monkeypatch.setattr(type(get_suite("report")), "importer", None)  # a suite that brings no importer
     with pytest.raises(ImportError_, match="has no importer"):
         import_dataset("report", source, tmp_path / "o", {})

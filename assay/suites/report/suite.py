@@ -21,6 +21,7 @@ from assay.suites.kit import (
 )
 from assay.suites.kit.charts import bars, group_chart, png, pyplot
 from assay.suites.report import dataset, metrics, summary
+from assay.suites.report.importing import ReportImporter
 from assay.suites.report.schema import ReportCase, ReportGeneration
 from assay.suites.report.summary import ReportSummary
 
@@ -45,6 +46,7 @@ class ReportSuite(Suite[ReportCase, ReportGeneration]):
     group_label = "team"
     generation_model = ReportGeneration
     summary_model = ReportSummary
+    importer = ReportImporter()  # `assay import report FILE`
 
     def load_dataset(self, root: Path) -> LoadedDataset:
         return dataset.load_report_dataset(root)
