@@ -5,7 +5,7 @@
 - rag_qa with a Python function through ``assay.evaluate``, opened again with ``assay.load_run``;
 - memory against an HTTP summarizer endpoint;
 - ``assay import`` of a Ragas-style CSV and a DeepEval-style JSONL, an agent call log, a memory
-  query table and a clinical turn table, then ``assay run`` on each.
+  query table, a clinical turn table and a table of recorded reports, then ``assay run`` on each.
 """
 
 from __future__ import annotations
