@@ -178,6 +178,17 @@ def cell(row: TableRow, field_: ImportField, column: str | None, problems: list[
     return [str(i) for i in items]
 
 
+def problem_at(problems: list[RowProblem], mapping: Mapping[str, str], file: str, row: int,
+               line: int | None = None) -> Any:
+    """``problem(field, detail)`` that names ``row`` (and its JSONL line) and the field's column."""
+
+    def problem(field_name: str, detail: str) -> None:
+        problems.append(RowProblem(row=f"row {row}", line=line, file=file, column=mapping.get(field_name, field_name),
+                                   expectation=f"import {field_name}", detail=detail))
+
+    return problem
+
+
 def _as_list(raw: Any, comma_separated: bool) -> list[Any] | None:
     if isinstance(raw, list | tuple):
         return list(raw)

@@ -19,7 +19,7 @@ from typing import Any
 from assay.schemas import JsonObject, RowProblem
 from assay.suites.agent.dataset import CASES_FILE, RESPONSES_FILE
 from assay.suites.agent.schema import AgentCase
-from assay.validation.tables import ImportField, TableRow, cell, model_problems
+from assay.validation.tables import ImportField, TableRow, cell, model_problems, problem_at
 
 FIELDS = (
     ImportField("id", ("id", "case_id", "query_id", "queryid")),
@@ -56,10 +56,7 @@ class AgentImporter:
             v = {name: cell(row, f, mapping.get(name), problems, file) for name, f in by_name.items()}
             case_id = v["id"] or f"a{row.number:04d}"
 
-            def problem(field: str, detail: str, row: TableRow = row) -> None:
-                problems.append(RowProblem(row=f"row {row.number}", line=row.line, file=file,
-                                           column=mapping.get(field, field), expectation=f"import {field}",
-                                           detail=detail))
+            problem = problem_at(problems, mapping, file, row.number, row.line)
 
             case = _case(v)
             if case_id in cases:

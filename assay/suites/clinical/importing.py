@@ -23,7 +23,15 @@ from assay.metrics.clinical_checks import canonical_slot
 from assay.schemas import JsonObject, RowProblem
 from assay.suites.clinical.dataset import ANSWERS_FILE, CASES_FILE, PATIENTS_FILE
 from assay.suites.clinical.schema import PatientRecord, Turn
-from assay.validation.tables import ImportError_, ImportField, SharedFields, TableRow, cell, model_problems
+from assay.validation.tables import (
+    ImportError_,
+    ImportField,
+    SharedFields,
+    TableRow,
+    cell,
+    model_problems,
+    problem_at,
+)
 
 FIELDS = (
     ImportField("id", ("id", "case_id", "turn_id")),
@@ -59,10 +67,7 @@ class ClinicalImporter:
         for row in rows:
             v = {name: cell(row, f, mapping.get(name), problems, file) for name, f in by_name.items()}
 
-            def problem(field: str, detail: str, row: TableRow = row) -> None:
-                problems.append(RowProblem(row=f"row {row.number}", line=row.line, file=file,
-                                           column=mapping.get(field, field), expectation=f"import {field}",
-                                           detail=detail))
+            problem = problem_at(problems, mapping, file, row.number, row.line)
 
             case_id = v["id"] or f"c{row.number:04d}"
             if case_id in case_rows:
@@ -131,9 +136,7 @@ def _check_patients(cases: list[JsonObject], patients: SharedFields, unreadable:
         record = patients.groups[case["patient_id"]].get("record")
         row = case_rows[case["id"]]
 
-        def problem(field: str, detail: str, row: int = row) -> None:
-            problems.append(RowProblem(row=f"row {row}", line=None, file=file, column=mapping.get(field, field),
-                                       expectation=f"import {field}", detail=detail))
+        problem = problem_at(problems, mapping, file, row)
 
         if record is None:
             first = row == patients.first_row[case["patient_id"]]

@@ -29,7 +29,7 @@ from pydantic import ValidationError
 from assay.schemas import JsonObject, RowProblem
 from assay.suites.memory.dataset import CASES_FILE, MEMORIES_FILE, SESSIONS_FILE
 from assay.suites.memory.schema import FactSpec, MemoryCase, Session
-from assay.validation.tables import ImportField, SharedFields, TableRow, cell, model_problems
+from assay.validation.tables import ImportField, SharedFields, TableRow, cell, model_problems, problem_at
 
 FIELDS = (
     ImportField("id", ("id", "case_id", "query_id")),
@@ -65,10 +65,7 @@ class MemoryImporter:
             v["conversation"] = _present(row.values.get(mapping["conversation"])) if "conversation" in mapping else None
             case_id = v["id"] or f"m{row.number:04d}"
 
-            def problem(field: str, detail: str, row: TableRow = row) -> None:
-                problems.append(RowProblem(row=f"row {row.number}", line=row.line, file=file,
-                                           column=mapping.get(field, field), expectation=f"import {field}",
-                                           detail=detail))
+            problem = problem_at(problems, mapping, file, row.number, row.line)
 
             if case_id in case_rows:
                 problem("id", f"id {case_id!r} already used by row {case_rows[case_id]}")
@@ -108,10 +105,8 @@ class MemoryImporter:
             ]
             for sid, s in sessions.items():
                 if not s.get("conversation") and sid not in unreadable:
-                    problems.append(RowProblem(
-                        row=f"row {shared.first_row[sid]}", line=None, file=file,
-                        column=mapping["conversation"], expectation="import conversation",
-                        detail=f"session {sid!r} has no conversation in any of its rows"))
+                    problem_at(problems, mapping, file, shared.first_row[sid])(
+                        "conversation", f"session {sid!r} has no conversation in any of its rows")
         if "memory" in mapping:
             files[MEMORIES_FILE] = [
                 {"session_id": sid, "memory": s.get("memory") or "", "entities": s.get("entities") or []}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from assay.schemas import JsonObject, RowProblem
 from assay.suites.rag_qa.dataset import CASES_FILE, GENERATIONS_FILE
-from assay.validation.tables import ImportField, TableRow, cell
+from assay.validation.tables import ImportField, TableRow, cell, problem_at
 
 FIELDS = (
     ImportField("id", ("id", "case_id", "question_id", "query_id")),
@@ -41,9 +41,8 @@ class RagImporter:
             v = {name: cell(row, f, mapping.get(name), problems, file) for name, f in by_name.items()}
             case_id = v["id"] or f"q{row.number:04d}"
             if case_id in seen:
-                problems.append(RowProblem(row=f"row {row.number}", line=row.line, file=file,
-                                           column=mapping.get("id", "id"), expectation="import id",
-                                           detail=f"id {case_id!r} already used by row {seen[case_id]}"))
+                problem_at(problems, mapping, file, row.number, row.line)(
+                    "id", f"id {case_id!r} already used by row {seen[case_id]}")
             seen.setdefault(case_id, row.number)
             case: JsonObject = {"id": case_id, "question": v["question"], "reference_answer": v["reference_answer"]}
             case.update({k: v[k] for k in ("category", "keywords", "source_docs") if v[k]})

@@ -27,7 +27,7 @@ from pydantic import ValidationError
 from assay.schemas import JsonObject, RowProblem
 from assay.suites.report.dataset import CASES_FILE, GENERATIONS_FILE, canonical_team_type
 from assay.suites.report.schema import ReportCase, ReportGeneration, Source
-from assay.validation.tables import ImportField, TableRow, cell, model_problems
+from assay.validation.tables import ImportField, TableRow, cell, model_problems, problem_at
 
 FIELDS = (
     ImportField("id", ("id", "case_id", "query_id")),
@@ -70,10 +70,7 @@ class ReportImporter:
         for row in rows:
             v = {name: cell(row, f, mapping.get(name), problems, file) for name, f in by_name.items()}
 
-            def problem(field: str, detail: str, row: TableRow = row) -> None:
-                problems.append(RowProblem(row=f"row {row.number}", line=row.line, file=file,
-                                           column=mapping.get(field, field), expectation=f"import {field}",
-                                           detail=detail))
+            problem = problem_at(problems, mapping, file, row.number, row.line)
 
             case_id = v["id"] or f"r{row.number:04d}"
             if case_id in first_row:
