@@ -73,6 +73,7 @@ from functools import lru_cache
 from typing import Any, ClassVar
 
 from assay.judges.offline import text as tx
+from assay.judges.offline.drug_table import table_violations
 from assay.judges.offline.record_facts import (
     contraindicated_advice,
     denied_allergy,
@@ -171,6 +172,9 @@ class ClinicalRules:
         ]
         # a drug on the record's contraindication line, recommended: advice the record forbids
         violations = (*violations, *contraindicated_advice(answer, item.patient), *dismissed_cautions(answer, item.patient))
+        # a drug of a class the record contraindicates by the drug table (its conditions, drugs,
+        # allergies, labs), recommended or permitted with no warning: the rule id and the entry
+        violations = (*violations, *table_violations(answer, item.patient, item.question))
         # a result of a test the record never names: an unsupported claim (normal severity)
         invented = unrecorded_results(answer, item.patient, item.question)
         critical = "critical" in severities or bool(against)
