@@ -181,6 +181,9 @@ class ClinicalRules:
         # a figure the lexicon already found contradicted is one contradiction, not two
         seen = {n for c in claims for n in re.findall(r"\d+(?:\.\d+)?", c.split(" (")[0])}
         extra = [a for a in against if not (set(re.findall(r"^'[^']*' (\d+(?:\.\d+)?)", a)) & seen)]
+        # one recorded item said with another dose and another frequency is one wrong regimen
+        # (a denied fact is its own claim: "조짐이 없는 편두통" denies two facts of one line)
+        extra = list({(a.rsplit("(기록: ", 1)[-1] if "부정함" not in a else a): a for a in extra}.values())
         if (critical and violations) or ("critical" in severities) + len(extra) >= 2:
             faithfulness = 1
         elif critical or violations:
