@@ -252,7 +252,7 @@ def denied_facts(answer: str, patient: str) -> list[str]:
                 tail = _tail(answer, m.end(), 4)
                 negated = [i for i, w in enumerate(tail[:3]) if w.startswith(NEGATION_STARTS) or w == "안"]
                 # a negation inside a condition ("발작이 없으셨으면", "조절이 안 되면") asserts nothing
-                if negated and CONDITIONAL_RE.search(" ".join(tail[negated[0] : negated[0] + 2])):
+                if negated and any(CONDITIONAL_RE.search(w) for w in tail[negated[0] : negated[0] + 2]):
                     continue
                 # "8흡입을 넘기면 안 됩니다": a condition before the negation prohibits, it denies nothing
                 if negated and any(CONDITIONAL_RE.search(w) for w in tail[: negated[0]]):
