@@ -140,6 +140,8 @@ OTHER_PEOPLE = (
     "누나", "오빠", "형", "친구", "동료", "시어머니", "장모", "할머니", "할아버지", "mother", "father", "wife",
     "husband", "son", "daughter", "friend",
 )  # fmt: skip
+# Whose a value is, when a memory files values under people ("사용자 휴대폰", "딸 휴대폰").
+OWNERS = frozenset((*OTHER_PEOPLE, "사용자", "user", "본인", "나", "내"))
 # The query asks what a value changed to / for the latest value.
 CHANGE_QUERY_CUES = (
     "바뀌", "바뀐", "바꿨", "바꾼", "바꾸었", "변경", "연기", "늘었", "줄었", "조정", "옮겼", "미뤄", "올랐", "오른", "내렸",
@@ -293,7 +295,8 @@ class MemoryRules:
             else [shared_by.get(f, []) for f in topic_only]
         )
         answer_text = " ".join(sentences[clauses[c][0]] for hits in about for c in hits)
-        if answer_text and not tx.has_any(answer_text, CHANGE_RECORD_CUES):
+        # (a dated update — "업데이트: … 22번 구획으로 옮김" — records the change too)
+        if answer_text and not tx.has_any(answer_text, (*CHANGE_RECORD_CUES, *SUPERSEDE_CUES)):
             if tx.has_any(item.query, CHANGE_QUERY_CUES):
                 # only the old value: on the topic, but not what was asked (relevance ≤ 7)
                 rel, acc, comp = min(rel, 7), min(acc, 3), min(comp, 3)
@@ -308,6 +311,13 @@ class MemoryRules:
             self._confused_target(item, facets, clauses, sentences)
             or _other_person(item.query, [clauses[c][1] for hits in answered_by.values() for c in hits])
             or _unnamed_person(item.query, memory, answering)
+            # nothing answers, but every sentence on the topic is another person's ("사용자
+            # 휴대폰 …, 딸 휴대폰 …" asked about 남편's): the same target error
+            or (
+                _unnamed_person(item.query, memory, [sentences[clauses[c][0]] for f in topic_only for c in shared_by.get(f, [])])
+                if not answered_by
+                else None
+            )
         )
         if confused:
             # the stored fact is true of the other one (accuracy stands); it answers nothing asked
@@ -645,7 +655,9 @@ def _value_conflicts(memory: str) -> list[str]:
         words = tx.stems(before)
         if not words:
             continue
-        subject = words[-1]
+        # "사용자 휴대폰: 월 55,000원" and "딸 휴대폰: 월 22,000원" are two people's, not one conflict
+        owner = next((w for w in words if w in OWNERS), "")
+        subject = f"{owner} {words[-1]}".strip()
         seen.setdefault(subject, []).append(figures[0])
     out = []
     for subject, values in seen.items():
