@@ -445,7 +445,9 @@ def _names_in(name: str, clause: str) -> bool:
 REASSURANCE_RE = re.compile(
     r"(?:상관|관계|문제|지장|걱정|영향)\s?(?:이|가|은|는)?\s?없|무관|괜찮|no problem|no interaction|unrelated"
     # "효과에 영향을 주지 않으니" dismisses, it does not warn
-    r"|영향을?\s?(?:주지|미치지)\s?않\S*|(?:doesn't|does not|won't|will not)\s+(?:affect|interact)",
+    r"|영향을?\s?(?:주지|미치지)\s?않\S*|(?:doesn't|does not|won't|will not)\s+(?:affect|interact)"
+    # "걱정 마세요" reassures: its 마세요 forbids nothing
+    r"|걱정\s?(?:하지\s?)?마\S*|don't worry",
     re.I
 )
 # A word in a condition ("발작이 없으셨으면", "if you have no") supposes; it warns of nothing.
