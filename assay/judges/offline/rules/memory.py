@@ -140,8 +140,9 @@ OTHER_PEOPLE = (
     "누나", "오빠", "형", "친구", "동료", "시어머니", "장모", "할머니", "할아버지", "mother", "father", "wife",
     "husband", "son", "daughter", "friend",
 )  # fmt: skip
-# Whose a value is, when a memory files values under people ("사용자 휴대폰", "딸 휴대폰").
-OWNERS = frozenset((*OTHER_PEOPLE, "사용자", "user", "본인", "나", "내"))
+# Whose a value is, when a memory files values under other people ("딸 휴대폰" beside "사용자
+# 휴대폰"); the user's own values stay unowned, so two of them still conflict.
+OWNERS = frozenset(OTHER_PEOPLE)
 # The query asks what a value changed to / for the latest value.
 CHANGE_QUERY_CUES = (
     "바뀌", "바뀐", "바꿨", "바꾼", "바꾸었", "변경", "연기", "늘었", "줄었", "조정", "옮겼", "미뤄", "올랐", "오른", "내렸",
@@ -656,7 +657,7 @@ def _value_conflicts(memory: str) -> list[str]:
         if not words:
             continue
         # "사용자 휴대폰: 월 55,000원" and "딸 휴대폰: 월 22,000원" are two people's, not one conflict
-        owner = next((w for w in words if w in OWNERS), "")
+        owner = next((o for o in OWNERS if re.search(rf"(?<![가-힣A-Za-z]){o}(?:의|은|는|이|가|'s)?(?![가-힣A-Za-z])", before)), "")
         subject = f"{owner} {words[-1]}".strip()
         seen.setdefault(subject, []).append(figures[0])
     out = []
