@@ -143,6 +143,9 @@ OTHER_PEOPLE = (
 # Whose a value is, when a memory files values under other people ("딸 휴대폰" beside "사용자
 # 휴대폰"); the user's own values stay unowned, so two of them still conflict.
 OWNERS = frozenset(OTHER_PEOPLE)
+_OWNER_RE = re.compile(
+    r"(?<![가-힣A-Za-z])(" + "|".join(sorted(map(re.escape, OWNERS), key=len, reverse=True)) + r")(?:의|은|는|이|가|'s)?(?![가-힣A-Za-z])"
+)
 # The query asks what a value changed to / for the latest value.
 CHANGE_QUERY_CUES = (
     "바뀌", "바뀐", "바꿨", "바꾼", "바꾸었", "변경", "연기", "늘었", "줄었", "조정", "옮겼", "미뤄", "올랐", "오른", "내렸",
@@ -657,7 +660,8 @@ def _value_conflicts(memory: str) -> list[str]:
         if not words:
             continue
         # "사용자 휴대폰: 월 55,000원" and "딸 휴대폰: 월 22,000원" are two people's, not one conflict
-        owner = next((o for o in OWNERS if re.search(rf"(?<![가-힣A-Za-z]){o}(?:의|은|는|이|가|'s)?(?![가-힣A-Za-z])", before)), "")
+        found = _OWNER_RE.search(before)
+        owner = found.group(1) if found else ""
         subject = f"{owner} {words[-1]}".strip()
         seen.setdefault(subject, []).append(figures[0])
     out = []
