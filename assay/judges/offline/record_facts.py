@@ -288,6 +288,7 @@ def _frequency(text: str) -> str:
     return "주 1회" if _WEEKLY_RE.search(text) else ("매일" if _DAILY_RE.search(text) else "")
 
 
+@lru_cache(maxsize=2048)
 def _times_of(text: str) -> str:
     """The item's text with its English times of taking added in Korean, meals read as 식전/식후."""
     for pattern, korean in _EN_TIMES:
@@ -296,16 +297,23 @@ def _times_of(text: str) -> str:
     return _meals(text)
 
 
-def _mention_ends(name: str, answer: str) -> list[int]:
+@lru_cache(maxsize=8192)
+def _mention_ends(name: str, answer: str) -> tuple[int, ...]:
     """Where mentions of a recorded name end: as written, or a Latin name in Hangul
     transcription ("methotrexate" / "메토트렉세이트는")."""
     ends = [m.end() for m in re.finditer(re.escape(name), answer)]
     if not ends and name.isascii() and len(name) >= 6:
         ends = [m.end() for m in re.finditer(r"[가-힣]{3,}", answer) if _names_in(name, m.group(0))]
-    return ends
+    return tuple(ends)
 
 
 def schedule_conflicts(answer: str, patient: str, question: str = "") -> list[str]:
+    """See ``_schedule_conflicts``; cached, the three offline judges ask the same."""
+    return list(_schedule_conflicts(answer, patient, question))
+
+
+@lru_cache(maxsize=1024)
+def _schedule_conflicts(answer: str, patient: str, question: str = "") -> tuple[str, ...]:
     """A recorded item taken at one time (아침, 공복) that the answer, right after naming it,
     says is taken at another of the same group (저녁, 식후), or taken weekly said daily (or the
     reverse); an answer that names no recorded item talks, in its first sentence, about the one
@@ -349,7 +357,7 @@ def schedule_conflicts(answer: str, patient: str, question: str = "") -> list[st
                 wrong.append(said_often)
             if wrong:
                 out.append(f"'{name}' {' '.join(wrong)} (기록: {item.text})")
-    return list(dict.fromkeys(out))
+    return tuple(dict.fromkeys(out))
 
 
 ALLERGY_LABELS = ("알레르기", "알러지", "allerg")
@@ -387,6 +395,7 @@ _LATIN = (("ng", "n"), ("ph", "p"), ("th", "t"), ("ch", "s"), ("ck", "k"), ("qu"
           ("b", "p"), ("f", "p"), ("v", "p"), ("d", "t"), ("z", "s"), ("j", "s"), ("l", "r"), ("h", ""), ("w", ""))  # fmt: skip
 
 
+@lru_cache(maxsize=8192)
 def _skeleton(word: str) -> str:
     """The consonant classes of a word, in either script, with repeats collapsed."""
     out: list[str] = []
