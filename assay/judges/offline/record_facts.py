@@ -46,6 +46,13 @@ advice (``dismissed_cautions``); two other times of one mention are one contradi
 식후, and a question naming no drug but a time asks about the record's one timed drug; a finding
 reported absent ("망막병증은 없었습니다") is a result, unless the clause is about the record.
 
+After the v7 round: a ``|`` field keeps its own label; a weekly item said daily (or the reverse)
+is another schedule; an English record's times count as their Korean words and a Latin name is
+met in Hangul transcription; 식사 직후 / 식사 30분 전 / 밥 먹고 바로 are 식후/식전; an answer naming
+only untimed items talks about the one timed drug; a prohibition ("넘기면 안 됩니다") or a
+negation in a condition ("안 되면") denies nothing; 금지/악화 warn, while "영향을 주지 않으니" and
+"걱정 마세요" reassure; a test may carry its abbreviation ("(FeNO) 검사").
+
 All are read on Hangul and Latin words as written; an answer in another language than the
 record is not compared (no contradiction is claimed without evidence).
 """

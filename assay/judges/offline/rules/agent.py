@@ -38,6 +38,13 @@ is neither its action nor one of its asked actions, its words are no target word
 message performing it → RELATED_BUT_WRONG; a first sentence saying it cannot act ("처리해 드릴
 수 없어요") → FAILED/OTHER; one person named before 지원자/님 where the request asked for the
 whole group and named no one → at most PARTIAL.
+
+After the v7 round: "don't/do not/never X" rules X (and its status) out; a message closing by
+asking leave ("계속할까요?", not an open "무엇을 도와드릴까요?") after a stated consequence is a
+clarification; "to the … stage" with no verb cue asks a move; a predicate before a role word
+(보유한/소지한 지원자) names no other target; a count of past times ("두 번 올라간") is no value to
+repeat; a write on a Hangul-named person the request does not name, while the request's own
+person is missing, → RELATED_BUT_WRONG.
 """
 
 from __future__ import annotations

@@ -64,6 +64,14 @@ After the v6 round: a dose or target asked for (얼마씩, 어느 정도로 유�
 figure; "keep", "have", "long"… are no subject words; "48 h" / "2 wk" in an English record are
 read as 48시간 / 2주; a clause that calls two things of one caution line unrelated
 (``record_facts.dismissed_cautions``) is forbidden advice.
+
+After the v7 round: the drug-class and contraindication table (``drug_table``,
+``assay/suites/clinical/rules/drug_interactions.yaml``) turns the record's conditions, drugs,
+allergies and labs into classes to avoid; a clause recommending one, or a first sentence
+permitting the one the question names, is forbidden advice (``drug_table:<entry>``). One
+recorded item said with another dose and another frequency is one contradiction. Relevance: a
+when-question is answered by a time or day, "하루에 얼마나 마셔도" asks an amount, and a
+permission answer opening with its yes or no answers the question's subject.
 """
 
 from __future__ import annotations

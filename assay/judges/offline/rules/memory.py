@@ -80,6 +80,11 @@ update is superseded (accuracy ≤ 8, noise + 2); a stale value is also relevanc
 resolved / completed / expired item (unless the query asks about a status), plus 3 × the share
 of the other sentences that answer no facet and share no word with the query; rounded, capped at
 10; + 2 when one subject carries conflicting values.
+
+After the v7 round: values filed under another person (딸, 아내… before the subject) are no
+conflict of one subject; a dated update sentence (업데이트, 옮김) records the change the query asks
+about; a person the query asks about whom the memory never names is a target error also when
+only topic sentences of other people hold the subject.
 """
 
 from __future__ import annotations
