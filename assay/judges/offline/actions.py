@@ -110,6 +110,8 @@ def request_action(query: str) -> str | None:
     """The action of the verb closing the request, or None; an action the request rules out
     ("instead of rejecting him") is not the one it asks for."""
     found = _positions(without_excluded(query))
+    if not found and _destination(query):  # "Send X to the reference-check stage": a move
+        return "MOVE"
     return _field_add(found[-1][1], query) if found else None
 
 
@@ -129,6 +131,15 @@ def _message_action(message: str) -> str:
     first = (tx.sentences(message) or [message])[0]
     if first.rstrip().endswith("?"):  # asks before acting ("…보낼까요? 확인해 주시면 발송하겠습니다")
         return "CLARIFY"
+    # states what acting would do, then asks to go ahead ("…삭제하면 복구할 수 없습니다. 그래도
+    # 진행할까요?"): a confirmation question, not a refusal
+    last = (tx.sentences(message) or [message])[-1]
+    if (
+        _CONFIRM_RE.search(tx.lowered(message).rstrip())
+        and not _OPEN_QUESTION_RE.search(tx.lowered(last))
+        and not _DONE_RE.search(tx.normalize(message))
+    ):
+        return "CLARIFY"
     if is_deflection(first):
         return "OTHER"
     if _STATE_RE.search(tx.normalize(first)) and not _DONE_RE.search(tx.normalize(first)):
@@ -143,6 +154,13 @@ def _message_action(message: str) -> str:
     return label
 
 
+# A closing question asking leave to act ("그래도 진행할까요?", "shall I go ahead?").
+_CONFIRM_RE = re.compile(
+    r"(?:할까요|될까요|하시겠습니까|하시겠어요|진행할까요|shall i[^?]*|should i[^?]*|do you want me to[^?]*|"
+    r"would you like me to[^?]*)\?$"
+)
+# an open question ("무엇을 도와드릴까요?", "which posting?") asks what to do, not leave to do it
+_OPEN_QUESTION_RE = re.compile(r"무엇|뭘|뭐|어떤|어느|언제|누구|\b(?:what|which|who|when)\b")
 # a past action reported (했습니다, 완료, has been …): not a state description
 _DONE_RE = re.compile(r"(?:했|였|됐|었)(?:습니다|어요|다)|완료|has been|have been")
 
@@ -162,7 +180,9 @@ def is_deflection(sentence: str) -> bool:
 
 # The action a request rules out: "instead of rejecting him", "rather than deleting",
 # "불합격 처리 말고", "삭제하지 말고", "삭제 대신".
-_EXCLUDED_RE = re.compile(r"\b(?:instead of|rather than)\s+(\S+)|(\S+?)(?:하지)?\s*(?:말고|대신)(?=\s|$)", re.I)
+_EXCLUDED_RE = re.compile(
+    r"\b(?:instead of|rather than|don't|do not|never)\s+(\S+)|(\S+?)(?:하지)?\s*(?:말고|대신)(?=\s|$)", re.I
+)
 
 
 def excluded_actions(query: str) -> set[str]:
@@ -279,7 +299,8 @@ def other_status(query: str, message: str) -> str:
     """A status set other than the one asked ("rejected" for "put … on hold", "불합격" for
     "보류"): the request names one status, the message names another and not it. The request's
     stage words (1차 면접 합격시켜서 …) count only when the request asks for a status alone."""
-    asked, said = _statuses(query), _statuses(message)
+    # a status the request rules out ("don't reject her yet") is not one it asks for
+    asked, said = _statuses(without_excluded(query)), _statuses(message)
     if len(asked) != 1 or not said or asked & said:
         return ""
     return "/".join(sorted(said))

@@ -46,6 +46,13 @@ advice (``dismissed_cautions``); two other times of one mention are one contradi
 식후, and a question naming no drug but a time asks about the record's one timed drug; a finding
 reported absent ("망막병증은 없었습니다") is a result, unless the clause is about the record.
 
+After the v7 round: a ``|`` field keeps its own label; a weekly item said daily (or the reverse)
+is another schedule; an English record's times count as their Korean words and a Latin name is
+met in Hangul transcription; 식사 직후 / 식사 30분 전 / 밥 먹고 바로 are 식후/식전; an answer naming
+only untimed items talks about the one timed drug; a prohibition ("넘기면 안 됩니다") or a
+negation in a condition ("안 되면") denies nothing; 금지/악화 warn, while "영향을 주지 않으니" and
+"걱정 마세요" reassure; a test may carry its abbreviation ("(FeNO) 검사").
+
 All are read on Hangul and Latin words as written; an answer in another language than the
 record is not compared (no contradiction is claimed without evidence).
 """
@@ -164,11 +171,14 @@ def _values(patient: str) -> list[tuple[str, str]]:
     ("환자 | 71세 남 | 탐스로신 0.4mg 1일 1회 취침 전") gives each field as a value."""
     out = []
     for line in patient.splitlines():
+        if "|" in line:  # each field may carry its own label ("… | 주의: X 금지 | …")
+            for field in line.split("|"):
+                label, sep, value = field.partition(":")
+                out.append((label, value) if sep and len(label.strip()) <= 20 else ("", field))
+            continue
         label, sep, value = line.partition(":")
         if sep:
             out.append((label, value))
-        elif "|" in line:
-            out.extend(("", field) for field in line.split("|"))
     return out
 
 
@@ -246,10 +256,13 @@ def denied_facts(answer: str, patient: str) -> list[str]:
             continue
         for name in item.names:
             for m in re.finditer(re.escape(name), answer):
-                tail = _tail(answer, m.end())
-                negated = [i for i, w in enumerate(tail) if w.startswith(NEGATION_STARTS) or w == "안"]
-                # a negation inside a condition ("발작이 없으셨으면", "없다면") asserts nothing
-                if negated and CONDITIONAL_RE.search(tail[negated[0]]):
+                tail = _tail(answer, m.end(), 4)
+                negated = [i for i, w in enumerate(tail[:3]) if w.startswith(NEGATION_STARTS) or w == "안"]
+                # a negation inside a condition ("발작이 없으셨으면", "조절이 안 되면") asserts nothing
+                if negated and any(CONDITIONAL_RE.search(w) for w in tail[negated[0] : negated[0] + 2]):
+                    continue
+                # "8흡입을 넘기면 안 됩니다": a condition before the negation prohibits, it denies nothing
+                if negated and any(CONDITIONAL_RE.search(w) for w in tail[: negated[0]]):
                     continue
                 if negated and not any(w.startswith(STOP_VERBS) for w in tail[: negated[0]]):
                     out.append(f"'{name}'을(를) 부정함 (기록: {item.text})")
@@ -257,47 +270,101 @@ def denied_facts(answer: str, patient: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-# "식사 후에", "밥 먹은 뒤": 식후; "식사 전": 식전.
-_MEAL_RE = re.compile(r"식사\s?(후|뒤|다음|전)|밥\s?먹(?:은|고)\s?(?:뒤|후|다음)?")
+# "식사 후에", "밥 먹은 뒤", "식사 직후", "밥 먹고 바로": 식후; "식사 전", "식사 30분 전": 식전.
+_MEAL_RE = re.compile(r"식사\s?(?:\d+\s?분\s?)?(직후|직전|후|뒤|다음|전)|밥\s?먹(?:은|고)\s?(?:바로|직후|뒤|후|다음)?")
+# An English record's times of taking, as the answer writes them in Korean.
+_EN_TIMES = (
+    (re.compile(r"(?i)\b(?:before (?:meals|breakfast|food)|on an empty stomach|empty stomach|fasting)\b"), "공복 식전"),
+    (re.compile(r"(?i)\b(?:after (?:meals|food|breakfast)|with (?:meals|food))\b"), "식후"),
+    (re.compile(r"(?i)\b(?:at bedtime|bedtime|at night)\b"), "취침 전"),
+    (re.compile(r"(?i)\bmorning\b"), "아침"),
+    (re.compile(r"(?i)\bevening\b"), "저녁"),
+)
+# How often: once a week against every day ("주 1회 월요일" said "매일").
+_WEEKLY_RE = re.compile(r"(?i)주\s?1\s?회|주\s?한\s?번|매주|일주일에\s?한|일주일마다|\bweekly\b|once a week|every week")
+_DAILY_RE = re.compile(
+    r"(?i)매일|날마다|하루\s?에?\s?(?:한|두|세|\d)\s?(?:번|회|알|정)|1일\s?\d\s?회|\bdaily\b|every day|a day\b"
+)
+
+
+def _meals(text: str) -> str:
+    return _MEAL_RE.sub(lambda m: "식전" if m.group(1) in ("전", "직전") else "식후", text)
+
+
+def _frequency(text: str) -> str:
+    return "주 1회" if _WEEKLY_RE.search(text) else ("매일" if _DAILY_RE.search(text) else "")
+
+
+@lru_cache(maxsize=2048)
+def _times_of(text: str) -> str:
+    """The item's text with its English times of taking added in Korean, meals read as 식전/식후."""
+    for pattern, korean in _EN_TIMES:
+        if pattern.search(text):
+            text = f"{text} {korean}"
+    return _meals(text)
+
+
+@lru_cache(maxsize=8192)
+def _mention_ends(name: str, answer: str) -> tuple[int, ...]:
+    """Where mentions of a recorded name end: as written, or a Latin name in Hangul
+    transcription ("methotrexate" / "메토트렉세이트는")."""
+    ends = [m.end() for m in re.finditer(re.escape(name), answer)]
+    if not ends and name.isascii() and len(name) >= 6:
+        ends = [m.end() for m in re.finditer(r"[가-힣]{3,}", answer) if _names_in(name, m.group(0))]
+    return tuple(ends)
 
 
 def schedule_conflicts(answer: str, patient: str, question: str = "") -> list[str]:
+    """See ``_schedule_conflicts``; cached, the three offline judges ask the same."""
+    return list(_schedule_conflicts(answer, patient, question))
+
+
+@lru_cache(maxsize=1024)
+def _schedule_conflicts(answer: str, patient: str, question: str = "") -> tuple[str, ...]:
     """A recorded item taken at one time (아침, 공복) that the answer, right after naming it,
-    says is taken at another of the same group (저녁, 식후); an answer that names no recorded
-    item talks, in its first sentence, about the one the question names ("라타노프로스트 아침에
-    넣어도 되나요?" answered "지금처럼 아침에 한 번 넣으시면 됩니다")."""
+    says is taken at another of the same group (저녁, 식후), or taken weekly said daily (or the
+    reverse); an answer that names no recorded item talks, in its first sentence, about the one
+    the question names ("라타노프로스트 아침에 넣어도 되나요?" answered "지금처럼 아침에 한 번
+    넣으시면 됩니다"). An English record's times count as their Korean words, and a Latin name
+    is met in Hangul transcription."""
     out: list[str] = []
     items = record_items(patient)
     times = {t for group in SCHEDULE_GROUPS for t in group}
 
     def drug_named(text: str, item: RecordItem) -> bool:  # by a name that is no time word
-        return any(n in text for n in item.names if n not in times)
+        return any(_mention_ends(n, text) for n in item.names if n not in times)
 
-    answer = _MEAL_RE.sub(lambda m: "식전" if m.group(1) == "전" else "식후", answer)
-    in_answer = [i for i in items if not i.absent and drug_named(answer, i)]
+    answer, question = _meals(answer), _meals(question)
+    timed = [i for i in items if not i.absent and any(t in _times_of(i.text) for t in times)]
+    # an answer naming only untimed items ("치료는 6개월이고, 약은 식후에") names no timed one
+    in_answer = [i for i in items if not i.absent and drug_named(answer, i) and (i in timed or _frequency(i.text))]
     asked = [i for i in items if not i.absent and drug_named(question, i)] if question and not in_answer else []
-    timed = [i for i in items if not i.absent and any(t in i.text for t in times)]
     if question and not in_answer and not asked and len(timed) == 1 and any(t in question for t in times):
         asked = timed  # "갑상선 약을 자기 전에 먹어도 될까요?" about the one drug with a time
 
     for item in items:
-        recorded = [[t for t in group if t in item.text] for group in SCHEDULE_GROUPS]
-        if item.absent or not any(recorded):
+        text = _times_of(item.text)
+        recorded = [[t for t in group if t in text] for group in SCHEDULE_GROUPS]
+        how_often = _frequency(text)
+        if item.absent or not (any(recorded) or how_often):
             continue
         spans: list[tuple[str, str]] = [
-            (name, " ".join(_tail(answer, m.end(), 4))) for name in item.names for m in re.finditer(re.escape(name), answer)
+            (name, " ".join(_tail(answer, end, 4))) for name in item.names for end in _mention_ends(name, answer)
         ]
         if len(asked) == 1 and asked[0] is item:
             spans.append((item.names[0] if item.names else item.text, (tx.sentences(answer) or [answer])[0]))
         for name, said in spans:
             wrong = []  # "저녁 식후" against "아침 공복" is one other time, not two
-            for group, times in zip(SCHEDULE_GROUPS, recorded, strict=True):
-                other = [t for t in group if t in said and t not in times]
-                if times and other and not any(t in said for t in times):
+            for group, times_ in zip(SCHEDULE_GROUPS, recorded, strict=True):
+                other = [t for t in group if t in said and t not in times_]
+                if times_ and other and not any(t in said for t in times_):
                     wrong.append(other[0])
+            said_often = _frequency(said)
+            if how_often and said_often and said_often != how_often:
+                wrong.append(said_often)
             if wrong:
                 out.append(f"'{name}' {' '.join(wrong)} (기록: {item.text})")
-    return list(dict.fromkeys(out))
+    return tuple(dict.fromkeys(out))
 
 
 ALLERGY_LABELS = ("알레르기", "알러지", "allerg")
@@ -322,7 +389,7 @@ def denied_allergy(answer: str, patient: str) -> list[str]:
 
 CONTRAINDICATION_CUES = ("금기", "금지", "피할 것", "피해야", "contraindicat", "avoid", "do not use")
 # Words in the answer's clause that keep it from recommending a drug it names.
-WARNING_CUES = ("안 되", "안되", "안 됩", "안됩", "안 돼", "안돼", "않", "마세요", "말고", "금기", "피하", "삼가", "위험", "없", "not", "avoid", "never", "don't",
+WARNING_CUES = ("안 되", "안되", "안 됩", "안됩", "안 돼", "안돼", "않", "마세요", "말고", "금기", "금지", "악화", "피하", "삼가", "위험", "없", "not", "avoid", "never", "don't",
                 "contraindicat", "unsafe", "must not", "should not", "shouldn't", "stop")
 
 
@@ -335,6 +402,7 @@ _LATIN = (("ng", "n"), ("ph", "p"), ("th", "t"), ("ch", "s"), ("ck", "k"), ("qu"
           ("b", "p"), ("f", "p"), ("v", "p"), ("d", "t"), ("z", "s"), ("j", "s"), ("l", "r"), ("h", ""), ("w", ""))  # fmt: skip
 
 
+@lru_cache(maxsize=8192)
 def _skeleton(word: str) -> str:
     """The consonant classes of a word, in either script, with repeats collapsed."""
     out: list[str] = []
@@ -391,7 +459,12 @@ def _names_in(name: str, clause: str) -> bool:
 
 # Reassurance is no warning: "상관없는", "문제없습니다" carry 없 but say the opposite of a warning.
 REASSURANCE_RE = re.compile(
-    r"(?:상관|관계|문제|지장|걱정|영향)\s?(?:이|가|은|는)?\s?없|무관|괜찮|no problem|no interaction|unrelated", re.I
+    r"(?:상관|관계|문제|지장|걱정|영향)\s?(?:이|가|은|는)?\s?없|무관|괜찮|no problem|no interaction|unrelated"
+    # "효과에 영향을 주지 않으니" dismisses, it does not warn
+    r"|영향을?\s?(?:주지|미치지)\s?않\S*|(?:doesn't|does not|won't|will not)\s+(?:affect|interact)"
+    # "걱정 마세요" reassures: its 마세요 forbids nothing
+    r"|걱정\s?(?:하지\s?)?마\S*|don't worry",
+    re.I
 )
 # A word in a condition ("발작이 없으셨으면", "if you have no") supposes; it warns of nothing.
 _CONDITION_WORD_RE = re.compile(r"\S*(?:으면|다면|라면)\S*")
@@ -488,7 +561,7 @@ def dismissed_cautions(answer: str, patient: str) -> list[str]:
 
 
 # A test the answer reports a result of ("시야 검사도 달라진 게 없었습니다", "the MRI was normal").
-_TEST_RE = re.compile(r"(?<![\d가-힣A-Za-z])([가-힣A-Za-z]{2,})\s?(?:검사|촬영|검진|test|scan|exam)")
+_TEST_RE = re.compile(r"(?<![\d가-힣A-Za-z])([가-힣A-Za-z]{2,})\s?(?:\([^()]{1,20}\)\s?)?(?:검사|촬영|검진|test|scan|exam)")
 _RESULT_CUES = (
     "정상", "이상 없", "이상이 없", "문제없", "문제 없", "달라진 게 없", "변화 없", "변화가 없", "나왔", "좋았",
     "깨끗", "normal", "unchanged", "came back", "was clear", "were clear",

@@ -38,6 +38,13 @@ is neither its action nor one of its asked actions, its words are no target word
 message performing it → RELATED_BUT_WRONG; a first sentence saying it cannot act ("처리해 드릴
 수 없어요") → FAILED/OTHER; one person named before 지원자/님 where the request asked for the
 whole group and named no one → at most PARTIAL.
+
+After the v7 round: "don't/do not/never X" rules X (and its status) out; a message closing by
+asking leave ("계속할까요?", not an open "무엇을 도와드릴까요?") after a stated consequence is a
+clarification; "to the … stage" with no verb cue asks a move; a predicate before a role word
+(보유한/소지한 지원자) names no other target; a count of past times ("두 번 올라간") is no value to
+repeat; a write on a Hangul-named person the request does not name, while the request's own
+person is missing, → RELATED_BUT_WRONG.
 """
 
 from __future__ import annotations
@@ -55,6 +62,8 @@ ORDINAL_UNITS = frozenset({"차", "위", "단계"})
 # Words that refer to the request's target without naming another one.
 GENERIC_QUALIFIERS = tuple(
     "요청하신 요청한 말씀하신 말씀한 선택하신 선택한 지정하신 지정한 해당 기존 전체 모든 현재 이번 새로운 신규 채용 모집 직무 관련 위의 대로 다른".split()
+    # a predicate describing the target ("자격증을 보유한 지원자" for "자격증 있는 지원자") names no other one
+    + "보유 소지 가진 갖춘 갖고 있는".split()
     + ["님"]  # the honorific after a name ("도하람 님을") names no other target
 )
 
@@ -97,6 +106,36 @@ def _one_of_all(query: str, message: str) -> str:
         if nxt in PERSON_WORDS and _NAME_RE.match(w) and w not in ROLE_NOUNS and w not in asked
     ]  # fmt: skip
     return people[0] if people and not any(_NAME_RE.match(w) and n in PERSON_WORDS for w, n in zip(_target_words(query), _target_words(query)[1:], strict=False)) else ""
+
+
+# a count of times before a past-tense modifier ("두 번 올라간", "세 번 지원한")
+_PAST_COUNT_RE = re.compile(r"(?:\d+|한|두|세|네)\s?(?:번|회)\s+[가-힣]+(?:간|온|된|한|은|던)(?=\s)")
+_LATIN_NAME_RE = re.compile(r"\b[A-Z][a-z]+(?:\s[A-Z][a-z]+)+\b")
+PERSON_ANCHORS = PERSON_WORDS | {"지원서", "application"}
+
+
+def _people(text: str, latin: bool = True) -> set[str]:
+    """People a text names: a Hangul name before 지원자/님/지원서, and (``latin``) a Latin full
+    name (Emily Carter; a message's Latin capitals are as often a job title)."""
+    out = {m.group(0).lower() for m in _LATIN_NAME_RE.finditer(text)} if latin else set()
+    words = _target_words(text)
+    out |= {
+        w for w, nxt in zip(words, words[1:], strict=False)
+        if nxt in PERSON_ANCHORS and re.match(r"^[가-힣]{2,4}$", w) and w not in ROLE_NOUNS
+        and not w.startswith(GENERIC_QUALIFIERS)
+    }  # fmt: skip
+    return out
+
+
+def _other_person(query: str, message: str) -> str:
+    """The message names a person the request does not, and none of the people the request
+    names ("설하윤 지원자의 지원서" for "Emily Carter 지원서"): the action on another person."""
+    asked, said = _people(query), _people(message, latin=False)
+    low_message, low_query = tx.lowered(message), tx.lowered(query)
+    if not asked or not said or any(p in low_message for p in asked):
+        return ""
+    others = sorted(p for p in said if p not in low_query)
+    return others[0] if others else ""
 
 
 def _vague(request: str, message: str) -> bool:
@@ -142,7 +181,7 @@ class AgentRules:
         t = self.coverage(target, self.units(message, ctx))
         t = 1.0 if t is None else t
         wanted = acts.request_action(item.query)
-        if acts.is_deflection((tx.sentences(message) or [message])[0]):
+        if label != "CLARIFY" and acts.is_deflection((tx.sentences(message) or [message])[0]):
             return {
                 "verdict": "FAILED",
                 "intent_label": "OTHER",
@@ -209,6 +248,13 @@ class AgentRules:
                 "intent_label": label,
                 "reasoning": f"{tag} {why}: 요청한 전체 중 일부({', '.join(swapped[:3])})에만 수행.",
             }
+        person = (
+            _other_person(item.query, message)
+            if action == 1.0 and label in acts.WRITE_ACTIONS and not acts.covers_all(item.query)
+            else ""
+        )
+        if person and not swapped:
+            swapped = [person]
         if swapped:
             return {
                 "verdict": "RELATED_BUT_WRONG",
@@ -249,6 +295,8 @@ class AgentRules:
             verdict = "PARTIAL"
             note = f", 요청의 조건({unfiltered})이 메시지에 없음"
         values = [f for f in figures if f.unit not in ORDINAL_UNITS]  # "1차 면접" names a stage
+        if _PAST_COUNT_RE.search(item.query):  # "두 번 올라간 지원서": how often it happened, no value
+            values = [f for f in values if f.unit != "회"]
         if (
             values
             and not any(tx.same_quantity(f, g) for f in values for g in tx.quantities(message))

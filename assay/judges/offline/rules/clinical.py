@@ -64,6 +64,14 @@ After the v6 round: a dose or target asked for (얼마씩, 어느 정도로 유�
 figure; "keep", "have", "long"… are no subject words; "48 h" / "2 wk" in an English record are
 read as 48시간 / 2주; a clause that calls two things of one caution line unrelated
 (``record_facts.dismissed_cautions``) is forbidden advice.
+
+After the v7 round: the drug-class and contraindication table (``drug_table``,
+``assay/suites/clinical/rules/drug_interactions.yaml``) turns the record's conditions, drugs,
+allergies and labs into classes to avoid; a clause recommending one, or a first sentence
+permitting the one the question names, is forbidden advice (``drug_table:<entry>``). One
+recorded item said with another dose and another frequency is one contradiction. Relevance: a
+when-question is answered by a time or day, "하루에 얼마나 마셔도" asks an amount, and a
+permission answer opening with its yes or no answers the question's subject.
 """
 
 from __future__ import annotations
@@ -73,6 +81,7 @@ from functools import lru_cache
 from typing import Any, ClassVar
 
 from assay.judges.offline import text as tx
+from assay.judges.offline.drug_table import table_violations
 from assay.judges.offline.record_facts import (
     contraindicated_advice,
     denied_allergy,
@@ -87,12 +96,14 @@ from assay.judges.offline.scoring import band, pct
 from assay.judges.prompts import ClinicalInput
 from assay.schemas import JsonObject
 
-PERMISSION_CUES = ("되나요", "될까요", "돼요", "되죠", "괜찮을까요", "괜찮나요", "괜찮아요", "해도", "먹어도", "써도", "드셔도",
+PERMISSION_CUES = ("되나요", "될까요", "돼요", "되죠", "괜찮을까요", "괜찮나요", "괜찮아요", "괜찮죠", "해도", "먹어도", "써도", "드셔도",
                    "can i ", "may i ", "is it ok", "is it safe", "is it fine", "should i ", "okay to", "ok to", "safe to")  # fmt: skip
 # A question that asks for an amount, a count or a duration is answered by a figure.
 AMOUNT_CUES = ("몇 년", "몇 개월", "몇 달", "몇 주", "몇 일", "며칠", "몇 번", "몇 알", "몇 mg", "how long", "how many", "how much",
                # a dose or a target range asked for ("얼마씩 먹고", "어느 정도로 유지해야") is a figure too
-               "얼마씩", "몇으로", "어느 정도로 유지", "what dose", "what range", "what level")  # fmt: skip
+               "얼마씩", "몇으로", "어느 정도로 유지", "what dose", "what range", "what level",
+               # how much of something to take in a day ("물은 하루에 얼마나 마셔도")
+               "하루에 얼마나", "얼마나 마셔", "얼마나 먹어", "얼마나 드셔")  # fmt: skip
 WHAT_CUES = ("뭘", "뭐가", "무엇", "어떤", "어떻게 써야", "어떻게 먹", "얼마나", "어느 정도 하면", "추가해야", "바꿔야", "주의할")
 STATUS_CUES = ("어떻게 나왔", "괜찮은 편", "어느 정도", "어때요", "어떤가요", "잘 듣고", "잘 맞는", "수치는", "결과", "상태", "정리해")
 DECISION_CUES = (
@@ -102,7 +113,16 @@ DECISION_CUES = (
     "시면 됩니다", "시면 돼요", "셔도 됩니다", "셔도 돼요", "better not", "you can ", "you may ",
     "it's fine", "it is fine", "it's safe", "it is safe", "avoid", "don't", "do not", "should not", "shouldn't", "stop ",
     "keep taking", "continue", "must not", "mustn't", "cannot", "can't", "should ",
+    "좋은 생각",
 )  # fmt: skip
+# A question for when ("When should I take …", "몇 시에 먹어요") is answered by a time or a day.
+WHEN_CUES = ("when should", "when do", "when can", "what time", "which day", "몇 시", "무슨 요일", "어느 요일")
+TIME_WORDS = (
+    "아침", "점심", "저녁", "취침", "자기 전", "식전", "식후", "공복", "요일", "morning", "evening", "night", "bedtime",
+    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "before", "after", "once a",
+)  # fmt: skip
+# An answer that opens with its yes or no answers a permission question about its subject.
+YES_NO_OPEN_RE = re.compile(r"(?i)^\s*(?:네|예|아니요|아니오|아뇨|yes|no)\b")
 DIRECTIVE_CUES = ("병원", "진료", "119", "응급", "주치의", "상의", "세요", "권합니다", "걱정")
 # The answer declines to advise ("제가 말씀드릴 수 없습니다").
 DECLINE_CUES = (
@@ -171,12 +191,18 @@ class ClinicalRules:
         ]
         # a drug on the record's contraindication line, recommended: advice the record forbids
         violations = (*violations, *contraindicated_advice(answer, item.patient), *dismissed_cautions(answer, item.patient))
+        # a drug of a class the record contraindicates by the drug table (its conditions, drugs,
+        # allergies, labs), recommended or permitted with no warning: the rule id and the entry
+        violations = (*violations, *table_violations(answer, item.patient, item.question))
         # a result of a test the record never names: an unsupported claim (normal severity)
         invented = unrecorded_results(answer, item.patient, item.question)
         critical = "critical" in severities or bool(against)
         # a figure the lexicon already found contradicted is one contradiction, not two
         seen = {n for c in claims for n in re.findall(r"\d+(?:\.\d+)?", c.split(" (")[0])}
         extra = [a for a in against if not (set(re.findall(r"^'[^']*' (\d+(?:\.\d+)?)", a)) & seen)]
+        # one recorded item said with another dose and another frequency is one wrong regimen
+        # (a denied fact is its own claim: "조짐이 없는 편두통" denies two facts of one line)
+        extra = list({(a.rsplit("(기록: ", 1)[-1] if "부정함" not in a else a): a for a in extra}.values())
         if (critical and violations) or ("critical" in severities) + len(extra) >= 2:
             faithfulness = 1
         elif critical or violations:
@@ -219,7 +245,7 @@ class ClinicalRules:
         mentioned = [w for w in subject if w in answer or (len(w) >= 3 and w[:-1] in answer)]
         s = len(mentioned) / len(subject) if subject else 0.0
         act, asked = _act(question, answer)
-        if act and (mentioned or patient_facts):
+        if act and (mentioned or patient_facts or (asked == "해도 되는지 질문" and YES_NO_OPEN_RE.match(answer))):
             score = 5
         elif s >= 0.4:
             score = 4
@@ -267,6 +293,8 @@ def _act(question: str, answer: str) -> tuple[bool, str]:
     that declines to advise performs nothing, whatever it then directs."""
     if tx.has_any(answer, DECLINE_CUES):
         return False, "답변 거절"
+    if tx.has_any(question.lower(), WHEN_CUES):  # "When should I take my folic acid?" needs a time
+        return bool(tx.quantities(answer)) or tx.has_any(answer.lower(), TIME_WORDS), "시점 질문"
     if tx.has_any(question, AMOUNT_CUES):  # "몇 년 동안 먹어야 해요?" needs the figure
         return bool(tx.quantities(answer)), "수치/기간 질문"
     if tx.has_any(question, STATUS_CUES):

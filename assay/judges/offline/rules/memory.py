@@ -80,6 +80,11 @@ update is superseded (accuracy ≤ 8, noise + 2); a stale value is also relevanc
 resolved / completed / expired item (unless the query asks about a status), plus 3 × the share
 of the other sentences that answer no facet and share no word with the query; rounded, capped at
 10; + 2 when one subject carries conflicting values.
+
+After the v7 round: values filed under another person (딸, 아내… before the subject) are no
+conflict of one subject; a dated update sentence (업데이트, 옮김) records the change the query asks
+about; a person the query asks about whom the memory never names is a target error also when
+only topic sentences of other people hold the subject.
 """
 
 from __future__ import annotations
@@ -140,6 +145,12 @@ OTHER_PEOPLE = (
     "누나", "오빠", "형", "친구", "동료", "시어머니", "장모", "할머니", "할아버지", "mother", "father", "wife",
     "husband", "son", "daughter", "friend",
 )  # fmt: skip
+# Whose a value is, when a memory files values under other people ("딸 휴대폰" beside "사용자
+# 휴대폰"); the user's own values stay unowned, so two of them still conflict.
+OWNERS = frozenset(OTHER_PEOPLE)
+_OWNER_RE = re.compile(
+    r"(?<![가-힣A-Za-z])(" + "|".join(sorted(map(re.escape, OWNERS), key=len, reverse=True)) + r")(?:의|은|는|이|가|'s)?(?![가-힣A-Za-z])"
+)
 # The query asks what a value changed to / for the latest value.
 CHANGE_QUERY_CUES = (
     "바뀌", "바뀐", "바꿨", "바꾼", "바꾸었", "변경", "연기", "늘었", "줄었", "조정", "옮겼", "미뤄", "올랐", "오른", "내렸",
@@ -293,7 +304,8 @@ class MemoryRules:
             else [shared_by.get(f, []) for f in topic_only]
         )
         answer_text = " ".join(sentences[clauses[c][0]] for hits in about for c in hits)
-        if answer_text and not tx.has_any(answer_text, CHANGE_RECORD_CUES):
+        # (a dated update — "업데이트: … 22번 구획으로 옮김" — records the change too)
+        if answer_text and not tx.has_any(answer_text, (*CHANGE_RECORD_CUES, *SUPERSEDE_CUES)):
             if tx.has_any(item.query, CHANGE_QUERY_CUES):
                 # only the old value: on the topic, but not what was asked (relevance ≤ 7)
                 rel, acc, comp = min(rel, 7), min(acc, 3), min(comp, 3)
@@ -308,6 +320,13 @@ class MemoryRules:
             self._confused_target(item, facets, clauses, sentences)
             or _other_person(item.query, [clauses[c][1] for hits in answered_by.values() for c in hits])
             or _unnamed_person(item.query, memory, answering)
+            # nothing answers, but every sentence on the topic is another person's ("사용자
+            # 휴대폰 …, 딸 휴대폰 …" asked about 남편's): the same target error
+            or (
+                _unnamed_person(item.query, memory, [sentences[clauses[c][0]] for f in topic_only for c in shared_by.get(f, [])])
+                if not answered_by
+                else None
+            )
         )
         if confused:
             # the stored fact is true of the other one (accuracy stands); it answers nothing asked
@@ -645,7 +664,10 @@ def _value_conflicts(memory: str) -> list[str]:
         words = tx.stems(before)
         if not words:
             continue
-        subject = words[-1]
+        # "사용자 휴대폰: 월 55,000원" and "딸 휴대폰: 월 22,000원" are two people's, not one conflict
+        found = _OWNER_RE.search(before)
+        owner = found.group(1) if found else ""
+        subject = f"{owner} {words[-1]}".strip()
         seen.setdefault(subject, []).append(figures[0])
     out = []
     for subject, values in seen.items():
