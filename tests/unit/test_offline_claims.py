@@ -169,6 +169,16 @@ def test_claim_checks_are_part_of_every_offline_judge_version():
             assert source in type(judge).rule_files
 
 
+def test_the_clinical_rule_files_and_drug_table_are_part_of_every_offline_judge_version():
+    from assay.judges.offline.base import OfflineJudge
+    from assay.metrics.clinical_rules import RULES_DIR
+
+    tables = sorted(RULES_DIR.glob("*.yaml"))
+    assert RULES_DIR / "drug_interactions.yaml" in tables and RULES_DIR / "lexicon.yaml" in tables
+    for table in tables:  # editing a table changes what the clinical judge says: a new version
+        assert table.resolve() in OfflineJudge.rule_files
+
+
 def test_not_true_is_right_when_the_reference_says_no_and_a_cue_inside_an_answer_is_not_a_refusal():
     ref = "아니요. 그 소문은 사실이 아닙니다. 요금은 인상되지 않았습니다."
     assert min(accuracies("그 소문은 사실이 아니며, 요금은 인상되지 않았습니다.", ref, "요금이 인상됐다는 소문이 사실인가요?")) >= 4

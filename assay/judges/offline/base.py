@@ -35,12 +35,13 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from assay.judges.base import JudgeRequest, JudgeResult, LocalJudge, Usage
-from assay.judges.offline import actions, claims, lexicon, record_facts, scoring
+from assay.judges.offline import actions, claims, drug_table, lexicon, record_facts, scoring
 from assay.judges.offline import text as tx
 from assay.judges.offline.rules import FAMILY_RULES
 from assay.judges.offline.scoring import Units, band, pct  # noqa: F401  (re-exported for the judges)
 from assay.judges.prompts import Prompt, get_prompt
-from assay.metrics import figure_forms, quantities
+from assay.metrics import clinical as clinical_metrics
+from assay.metrics import clinical_checks, clinical_rules, figure_forms, quantities
 from assay.schemas import JsonObject
 
 
@@ -50,10 +51,14 @@ class OfflineJudge(LocalJudge, *FAMILY_RULES):
     name: str = "offline"
     model: str = "offline/base"
     # Shared signal code the rules read; with the rule modules (mixed in) it makes ``version``.
+    # The clinical rules also read the clinical suite's rule files (lexicon, cues,
+    # contraindications, scoring, the drug table) and its metric code: editing any of them is a
+    # different judge too, so stored verdicts are not reused for it.
     rule_files: ClassVar[tuple[Path, ...]] = tuple(
         Path(module.__file__).resolve()  # type: ignore[arg-type]
-        for module in (tx, scoring, quantities, figure_forms, claims, lexicon, actions, record_facts)
-    )
+        for module in (tx, scoring, quantities, figure_forms, claims, lexicon, actions, record_facts, drug_table,
+                       clinical_metrics, clinical_rules, clinical_checks)
+    ) + tuple(sorted(clinical_rules.RULES_DIR.glob("*.yaml")))
     signal: ClassVar[str] = ""
 
     # thresholds (overridden per judge)
