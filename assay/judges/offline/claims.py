@@ -392,13 +392,16 @@ def _polarity(text: str, morphs: tuple[tx.Morph, ...]) -> int:
             (m.lemma in tx.NEGATION_LEMMAS and m.tag in {"VX", "VA", "VCN", "MAG"} and not _inside(morphs, i))
             or _denies(morphs, i)
             or _negative_predicate(morphs, i)
-        ):
+        ) and not _not_only(morphs, i):
             # the endings after the predicate, past honorific and tense markers ("않으셨다면":
             # 않 + 으시 + 었 + 다면 is a condition as "않으면" is)
-            rest = [f for f in morphs[i + 1 :] if f.tag != "EP"]
+            rest = [k for k in range(i + 1, len(morphs)) if morphs[k].tag != "EP"]
             following = rest[:2] if m.tag != "MAG" else rest[1:3]
             if not any(
-                (f.tag == "EC" and f.lemma in _CONDITIONAL_ENDINGS) or f.tag in _MODIFIER_TAGS for f in following
+                (morphs[k].tag == "EC" and morphs[k].lemma in _CONDITIONAL_ENDINGS)
+                or morphs[k].tag in _MODIFIER_TAGS
+                or _premise(morphs, i, k)
+                for k in following
             ):
                 count += 1
     # an opening "No —" / "Yes," answers the question (the yes-no check reads it), it does not
@@ -408,6 +411,37 @@ def _polarity(text: str, morphs: tuple[tx.Morph, ...]) -> int:
     count += sum(_QUOTED.sub(" ", low).count(p) for p in lx.NEGATION_KO)
     count += len(lx.NEGATION_EN.findall(lx.without_conditions(low)))
     return count % 2
+
+
+# Connective endings of a reason ("수도권이 아니라서 3만 원이 들어요", "4만 원이 안 되니 배송비가
+# 붙어요"). A negation before one that only places the case — not being something (X이
+# 아니라서) or not reaching a figure (4만 원이 안 되니) — is the premise of the clause's claim,
+# as a negation inside a condition is, not the claim itself; any other negated reason
+# ("차감되지 않으니", "요청은 안 되니") still denies.
+_REASON_ENDINGS = frozenset({"라서", "아서", "어서", "니", "으니", "니까", "으니까", "므로", "으므로"})
+_PREDICATE_TAGS = frozenset({"VV", "VA", "VX", "VCP", "XSV", "XSA"})
+
+
+def _premise(morphs: tuple[tx.Morph, ...], i: int, k: int) -> bool:
+    """Morpheme ``k`` is a reason ending with the clause's own predicate after it, and the
+    negation at ``i`` places the case (아니다 after a noun, or 안 되다 / 넘지 않다 after a figure)."""
+    if not (
+        morphs[k].tag == "EC"
+        and morphs[k].lemma in _REASON_ENDINGS
+        and any(f.tag in _PREDICATE_TAGS for f in morphs[k + 1 :])
+    ):
+        return False
+    m = morphs[i]
+    if m.tag == "VCN":
+        return True
+    # the figure the negated predicate is said of: "4만 원이 안 되니", "3시간이 넘지 않으니"
+    head = i if m.tag == "MAG" else i - 2
+    return head >= 2 and morphs[head - 1].tag in {"JKS", "JKC"} and morphs[head - 2].tag in {"NNB", "SN", "NR"}
+
+
+def _not_only(morphs: tuple[tx.Morph, ...], i: int) -> bool:
+    """"…뿐 아니라" / "…만 아니라" (not only): adds a member, denies nothing."""
+    return morphs[i].lemma == "아니다" and i > 0 and morphs[i - 1].tag == "JX" and morphs[i - 1].lemma in {"뿐", "만"}
 
 
 # Verbs that tell the reader not to do something ("빨대 사용을 피해야", "흡연은 삼가 주세요",

@@ -1,0 +1,36 @@
+"""General causes found reading the v7 rag rows by kind (the sentences here are new, from other
+domains and wordings than the v7 rows, and each cause has a near miss the fix must not catch):
+a negation that only places the case in a reason clause ("회원이 아니라서 …") read as the claim's
+sign; "…뿐 아니라" read as a negation."""
+
+from __future__ import annotations
+
+from assay.judges.offline import claims as cl
+
+
+def _rules(answer: str, reference: str, question: str) -> set[str]:
+    return {f.rule for f in cl.rag_findings(answer, reference, question)}
+
+
+# -- a negation that places the case, inside a reason clause, is a premise ----------------------
+
+
+def test_a_negated_category_in_a_reason_clause_is_a_premise():
+    assert cl.polarity("회원이 아니라서 입장료 5,000원을 내셔야 해요") == 0
+    assert cl.polarity("2만 원이 안 되니 포장비 500원이 추가돼요") == 0
+    q = "학생 아니면 요금 더 내요?"
+    ref = "학생 외 일반 관람객은 입장료 12,000원을 냅니다."
+    assert "polarity" not in _rules("네, 학생이 아니시라서 입장료 12,000원을 내셔야 해요.", ref, q)
+
+
+def test_a_negated_claim_in_a_reason_clause_still_denies():
+    # near miss: the reason itself is the claim ("접수가 안 되니"), not a case it places
+    assert cl.polarity("택배 반품은 접수가 안 되니 매장으로 가져오세요") == 1
+    ref = "택배 반품은 수령 후 7일 이내에 접수할 수 있습니다."
+    assert "polarity" in _rules("택배 반품은 접수가 안 되니 매장으로 가져오세요.", ref, "택배로 반품 접수 돼요?")
+
+
+def test_not_only_is_no_negation():
+    assert cl.polarity("현금뿐 아니라 카드로도 결제할 수 있습니다") == 0
+    # near miss: "X이 아니라 Y" (not X but Y) still negates X
+    assert cl.polarity("현금이 아니라 카드로 결제해야 합니다") == 1
