@@ -34,3 +34,35 @@ def test_not_only_is_no_negation():
     assert cl.polarity("현금뿐 아니라 카드로도 결제할 수 있습니다") == 0
     # near miss: "X이 아니라 Y" (not X but Y) still negates X
     assert cl.polarity("현금이 아니라 카드로 결제해야 합니다") == 1
+
+
+# -- a closed list ("A와 B만") and an answer that grants a member outside it ---------------------
+
+
+def test_a_member_outside_a_closed_list_is_caught():
+    ref = "주차 등록은 입주민과 관리사무소 직원만 할 수 있습니다."
+    found = [f for f in cl.rag_findings("네, 방문객도 주차 등록하실 수 있어요.", ref, "방문객도 주차 등록 돼요?") if f.rule == "closed-list"]
+    assert found and "방문객도" in found[0].evidence and found[0].cap == 1
+    # near miss: saying the list back, or denying the outsider, agrees with it
+    q = "방문객도 주차 등록 돼요?"
+    assert not _rules("아니요, 방문객은 주차 등록이 안 되고 입주민과 관리사무소 직원만 할 수 있어요.", ref, q)
+    assert "closed-list" not in _rules("입주민이나 관리사무소 직원이시면 주차 등록하실 수 있어요.", ref, q)
+
+
+def test_a_closed_channel_widened_is_caught():
+    ref = "건강검진 예약 변경은 전화로만 받습니다."
+    q = "예약 변경 어떻게 해요?"
+    assert "closed-list" in _rules("전화뿐 아니라 홈페이지에서도 예약 변경이 가능합니다.", ref, q)
+    assert "closed-list" in _rules("예약 변경은 홈페이지로 하시면 됩니다.", ref, q)
+    # near miss: the listed channel itself
+    assert "closed-list" not in _rules("예약 변경은 전화로 하시면 됩니다.", ref, q)
+
+
+def test_everyone_against_a_closed_list_is_caught():
+    ref = "야간 열람실은 재학생만 이용할 수 있습니다."
+    q = "졸업생도 야간 열람실 써요?"
+    assert "closed-list" in _rules("졸업생을 포함해 누구나 야간 열람실을 이용할 수 있어요.", ref, q)
+    # near miss: another thing said with 도 beside the list is no new member
+    assert "closed-list" not in _rules("야간 열람실은 재학생만 이용할 수 있고, 학생증도 챙기셔야 해요.", ref, q)
+    # near miss: "3만 원만" is an amount, not a list
+    assert not cl._closed_lists("월 3만 원만 내시면 됩니다")

@@ -657,6 +657,17 @@ def _past_the_bound(clause: _Clause, ref: _Clause) -> bool:
     )
 
 
+def _left_out_of_list(clause: _Clause, ref: _Clause) -> bool:
+    """The answer clause denies the claim to someone a closed list of the reference leaves out
+    ("방문객은 등록이 안 되고" beside "입주민만 할 수 있습니다"): the list's complement, not a
+    reversal. It names none of the list's members."""
+    if not clause.sign or ref.sign:
+        return False
+    lists = _closed_lists(ref.text)
+    said = _content_lemmas(clause.text)
+    return bool(lists) and all(not (members & said) for members, _ in lists)
+
+
 def polarity_findings(answer: str, reference: str, question: str = "") -> list[Finding]:
     """Clause by clause (split on punctuation and commas, so two negated clauses in one
     sentence do not cancel out): each answer clause is aligned with the reference clauses that
@@ -688,11 +699,117 @@ def polarity_findings(answer: str, reference: str, question: str = "") -> list[F
         ref = aligned[0]
         if _past_the_bound(clause, ref) and not _reversed_concepts(clause, ref):
             continue
+        if any(_left_out_of_list(clause, r) for r in aligned):
+            continue
         swaps = _reversed_concepts(clause, ref)
         if swaps and clause.agrees_in_sign(ref):
             pairs = ", ".join(f"{a}↔{b}" for a, b in swaps)
             return [Finding("reversed-condition", 2, f"조건이 참조와 반대({pairs}): '{clause.text[:40]}' ↔ '{ref.text[:40]}'")]
         return [Finding("polarity", 2, f"부정/긍정이 참조와 반대: '{clause.text[:40]}' ↔ '{ref.text[:40]}'")]
+    return []
+
+
+# -- a closed list ("A와 B만", "인터넷으로만") and an answer that grants a member outside it ---------
+
+_NOUN_TAGS = frozenset({"NNG", "NNP", "SL"})
+_PHRASE_TAGS = _NOUN_TAGS | {"XSN", "SN", "NNB", "NR", "JC"}
+# Words that grant a claim to everyone ("누구나", "종류와 상관없이"): against a closed list they
+# grant it to the members the list leaves out.
+_UNIVERSAL = re.compile(r"누구나|아무나|누구든|상관없이|관계없이|구분 없이|가리지 않고|모든 ")
+# "X뿐 아니라", "X 말고도", "X 외에도": the listed member and another.
+_BEYOND = re.compile(r"(?:뿐|만)\s*(?:아니라|아니고)|말고도|외에도")
+
+
+def _noun_phrase(morphs: tuple[tx.Morph, ...], end: int) -> tuple[str, ...]:
+    """The nouns of the phrase ending at morpheme ``end`` (a list joined by 와/과/및 too),
+    last noun last: "1인 오피스와 지정석 멤버" → (오피스, 지정석, 멤버)."""
+    out: list[str] = []
+    j = end
+    while j >= 0 and morphs[j].tag in _PHRASE_TAGS:
+        if morphs[j].tag in _NOUN_TAGS:
+            out.append(morphs[j].lemma)
+        j -= 1
+    return tuple(reversed(out))
+
+
+def _closed_lists(text: str) -> list[tuple[frozenset[str], str]]:
+    """(members, particle) of each "X만" the text restricts a claim to: 만 after a noun, or
+    after a noun and its particle ("인터넷으로만", "매표소에서만"); not after a figure ("3만
+    원만": an amount)."""
+    morphs = tx.analyse(text)
+    out = []
+    for k, m in enumerate(morphs):
+        if not (m.tag == "JX" and m.lemma == "만") or k == 0:
+            continue
+        j, particle = k - 1, ""
+        if morphs[j].tag in {"JKB", "JKO", "JKS"}:
+            particle, j = morphs[j].lemma.lstrip("으"), j - 1
+        if j < 0 or morphs[j].tag not in _NOUN_TAGS | {"XSN"}:
+            continue
+        members = _noun_phrase(morphs, j)
+        if members:
+            out.append((frozenset(members), particle))
+    return out
+
+
+def _outside_member(
+    clause: _Clause, members: frozenset[str], particle: str, known: frozenset[str], shares_claim: bool
+) -> str | None:
+    """The words by which an answer clause grants its claim beyond a closed list: "X뿐 아니라",
+    naming a member, or — when the clause says the list's claim (``shares_claim``) — "누구나", another noun in the list's slot (the same particle: "앱에서" for "매표소에서만"),
+    or, for a list of subjects, a noun the reference never names marked with 도 ("자유석 멤버도"
+    for "지정석 멤버만", "방문객도" for "입주민만")."""
+    text = clause.text
+    if (m := _BEYOND.search(text)) and set(_content_lemmas(text[: m.start()])) & members:
+        return text[max(0, m.start() - 12) : m.end()].strip()
+    if not shares_claim:
+        return None
+    if m := _UNIVERSAL.search(text):
+        return m.group(0)
+    morphs = tx.analyse(text)
+    for k, m in enumerate(morphs):
+        if k == 0 or morphs[k - 1].tag not in _NOUN_TAGS | {"XSN"}:
+            continue
+        phrase = _noun_phrase(morphs, k - 1)
+        if not phrase or set(phrase) & members and not (set(phrase) - known):
+            continue
+        if particle and m.tag in {"JKB", "JKO", "JKS"} and m.lemma.lstrip("으") == particle:
+            if not set(phrase) & known:
+                return " ".join(phrase) + m.lemma
+        elif not particle and m.tag == "JX" and m.lemma == "도" and set(phrase) - known:
+            return " ".join(phrase) + "도"
+    return None
+
+
+def closed_list_findings(answer: str, reference: str) -> list[Finding]:
+    """The reference grants a claim only to the members of a list ("1인 오피스와 지정석 멤버만
+    할 수 있습니다", "인터넷으로만 접수합니다") and an answer clause on the same claim, with the
+    same sign, grants it beyond them (``_outside_member``)."""
+    if "만" not in reference:
+        return []
+    known = _content_lemmas(reference)
+    for ref in _clauses(reference):
+        if ref.sign:
+            continue
+        for members, particle in _closed_lists(ref.text):
+            claim = frozenset(
+                t for t in ref.tokens if t not in members and not t.startswith("#") and t not in _SUBJECT_CONCEPTS
+            )
+            for clause in _clauses(answer):
+                if clause.sign or not (clause.tokens & claim) or _UNIVERSAL.search(ref.text):
+                    continue
+                shares = len(clause.tokens & claim) >= 2
+                outside = _outside_member(clause, members, particle, known, shares)
+                if outside:
+                    listed = "·".join(sorted(members))
+                    return [
+                        Finding(
+                            "closed-list",
+                            1,
+                            f"참조는 '{listed}'{particle}만 허용, 답변은 '{outside}'까지 허용: "
+                            f"'{clause.text[:40]}' ↔ '{ref.text[:40]}'",
+                        )
+                    ]
     return []
 
 
@@ -1079,6 +1196,7 @@ def rag_findings(answer: str, reference: str, question: str) -> tuple[Finding, .
     found += swap_findings(answer, reference)
     found += yes_no_findings(answer, reference, question)
     found += polarity_findings(answer, reference, question)
+    found += closed_list_findings(answer, reference)
     found += span_side_findings(answer, reference) or span_reach_findings(answer, reference)
     if not any(f.rule == "reversed-condition" for f in found):
         found += day_swap_findings(answer, reference, question)
