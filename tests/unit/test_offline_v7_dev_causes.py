@@ -66,3 +66,25 @@ def test_everyone_against_a_closed_list_is_caught():
     assert "closed-list" not in _rules("야간 열람실은 재학생만 이용할 수 있고, 학생증도 챙기셔야 해요.", ref, q)
     # near miss: "3만 원만" is an amount, not a list
     assert not cl._closed_lists("월 3만 원만 내시면 됩니다")
+
+
+# -- "even if X" against "if X" --------------------------------------------------------------------
+
+
+def test_even_if_with_another_consequence_is_caught():
+    ref = "예약 시간에 10분 이상 늦으면 다음 대기자에게 순서가 넘어갑니다."
+    answer = "예약 시간에 10분 이상 늦어도 순서는 그대로 유지되니 천천히 오세요."
+    found = [f for f in cl.rag_findings(answer, ref, "늦으면 어떻게 돼요?") if f.rule == "even-if"]
+    assert found and found[0].cap == 2
+    # near miss: the same consequence said after "even if" of another condition, or after "if"
+    assert "even-if" not in _rules("예약 시간에 10분 이상 늦으시면 다음 분께 순서가 넘어가요.", ref, "늦으면 어떻게 돼요?")
+    assert "even-if" not in _rules("비가 와도 예약은 그대로예요. 10분 이상 늦으면 순서가 넘어가요.", ref, "늦으면 어떻게 돼요?")
+
+
+def test_even_if_charging_what_the_reference_waives_is_caught():
+    ref = "입원 확인서를 내면 취소 수수료 없이 전액 환불됩니다."
+    answer = "입원 확인서를 내셔도 취소 수수료 5,000원은 빠지고 나머지가 환불됩니다."
+    assert "even-if" in _rules(answer, ref, "입원해서 못 가면 환불 돼요?")
+    # near miss: "even if" that keeps the waiver agrees
+    agree = "입원 확인서만 내셔도 수수료 없이 전액 환불돼요."
+    assert "even-if" not in _rules(agree, ref, "입원해서 못 가면 환불 돼요?")

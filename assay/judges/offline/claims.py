@@ -813,6 +813,61 @@ def closed_list_findings(answer: str, reference: str) -> list[Finding]:
     return []
 
 
+# -- "even if X" against "if X": the answer says the reference's consequence does not follow ----
+
+_CONCESSIVE_ENDINGS = frozenset({"어도", "아도", "여도", "라도", "이라도", "더라도"})
+
+
+def _split_at(sentence: str, endings: frozenset[str]) -> tuple[str, str] | None:
+    """(condition, consequence) of a sentence at its first connective ending in ``endings``."""
+    morphs = tx.analyse(sentence)
+    for k, m in enumerate(morphs):
+        if m.tag == "EC" and m.lemma in endings and k + 1 < len(morphs):
+            return sentence[: m.start], sentence[morphs[k + 1].start :]
+    return None
+
+
+def _consequence_sign(text: str) -> int:
+    """A consequence's sign, "X 없이" (without a charge, a wait) counted as a denial of X."""
+    return polarity(text) ^ (len(re.findall(r"없이(?!는)", text)) % 2)
+
+
+def concessive_findings(answer: str, reference: str) -> list[Finding]:
+    """The reference says what follows if X ("기한을 넘기면 대기자에게 순서가 넘어갑니다") and
+    the answer says "even if X" ("기한을 넘겨도 …") with a consequence that is not the
+    reference's: fewer than two of its claim words, or the other sign ("진단서를 내면 위약금 없이" →
+    "진단서를 내셔도 위약금 10%는 똑같이 빠지고"). The condition must be the reference's (at
+    least half of its words, one at least)."""
+    conditions = []
+    for sentence in tx.sentences(tx.normalize(reference)):
+        split = _split_at(sentence, _CONDITIONAL_ENDINGS)
+        if split and split[1].strip():
+            conditions.append((sentence, _content_lemmas(split[0]), split[1]))
+    if not conditions:
+        return []
+    for sentence in tx.sentences(tx.normalize(answer)):
+        split = _split_at(sentence, _CONCESSIVE_ENDINGS)
+        if not split or not split[1].strip():
+            continue
+        said = _content_lemmas(split[0])
+        for ref_sentence, cond, consequence in conditions:
+            shared = said & cond
+            if not shared or len(shared) * 2 < len(said):
+                continue
+            asked = claim_tokens(split[0]) | claim_tokens(ref_sentence[: len(ref_sentence) - len(consequence)])
+            common = (claim_tokens(split[1]) & claim_tokens(consequence)) - asked
+            if len(common) >= 2 and _consequence_sign(split[1]) == _consequence_sign(consequence):
+                continue
+            return [
+                Finding(
+                    "even-if",
+                    2,
+                    f"참조는 '{ref_sentence[:40]}'(조건이면 결과), 답변은 '{sentence[:40]}'(조건이어도 다른 결과)",
+                )
+            ]
+    return []
+
+
 def _anchors(clause: _Clause) -> frozenset[str]:
     """The words that say what a clause is about (일반석, 서귀포, 영업소): its claim tokens that
     are neither lexicon concepts nor figures."""
@@ -1197,6 +1252,7 @@ def rag_findings(answer: str, reference: str, question: str) -> tuple[Finding, .
     found += yes_no_findings(answer, reference, question)
     found += polarity_findings(answer, reference, question)
     found += closed_list_findings(answer, reference)
+    found += concessive_findings(answer, reference)
     found += span_side_findings(answer, reference) or span_reach_findings(answer, reference)
     if not any(f.rule == "reversed-condition" for f in found):
         found += day_swap_findings(answer, reference, question)
