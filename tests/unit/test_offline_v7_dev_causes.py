@@ -88,3 +88,16 @@ def test_even_if_charging_what_the_reference_waives_is_caught():
     # near miss: "even if" that keeps the waiver agrees
     agree = "입원 확인서만 내셔도 수수료 없이 전액 환불돼요."
     assert "even-if" not in _rules(agree, ref, "입원해서 못 가면 환불 돼요?")
+
+
+# -- who pays ------------------------------------------------------------------------------------
+
+
+def test_another_payer_is_caught():
+    ref = "출장 수리비 3만 원은 고객이 부담합니다."
+    found = [f for f in cl.rag_findings("출장 수리비 3만 원은 서비스센터가 부담하니 따로 안 내셔도 돼요.", ref, "출장비 누가 내요?") if f.rule == "payer-swap"]
+    assert found and "서비스센터" in found[0].evidence and found[0].cap == 1
+    # near miss: the same payer with an honorific, or no payer named
+    assert "payer-swap" not in _rules("출장 수리비 3만 원은 고객님께서 부담하셔야 해요.", ref, "출장비 누가 내요?")
+    assert "payer-swap" not in _rules("출장 수리비는 3만 원이에요.", ref, "출장비 누가 내요?")
+    assert cl._payers("설치비는 집주인 측에서 부담합니다") == ("집주인",)

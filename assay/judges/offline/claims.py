@@ -868,6 +868,52 @@ def concessive_findings(answer: str, reference: str) -> list[Finding]:
     return []
 
 
+# -- who pays: the party named as the payer of a charge -------------------------------------------
+
+# Predicates whose subject pays: 부담하다, 지불하다, 납부하다, 내다, 책임지다.
+_PAYING_NOUNS = frozenset({"부담", "지불", "납부"})
+_PAYING_VERBS = frozenset({"내다", "책임지다"})
+
+
+@lru_cache(maxsize=4096)
+def _payers(text: str) -> tuple[str, ...]:
+    """The parties a text names as the subject of paying ("고객이 부담합니다", "판매자가
+    냅니다", "회사 측에서 부담"): the noun phrase before 이/가/께서/에서 right before the
+    paying predicate, honorifics (님) left out."""
+    morphs = tx.analyse(text)
+    out = []
+    for k, m in enumerate(morphs):
+        pays = (m.tag == "NNG" and m.lemma in _PAYING_NOUNS and k + 1 < len(morphs) and morphs[k + 1].tag in {"XSV", "XSA"}) or (
+            m.tag == "VV" and m.lemma in _PAYING_VERBS
+        )
+        if not pays or k < 2:
+            continue
+        j = k - 1
+        if morphs[j].tag != "JKS" and not (morphs[j].tag == "JKB" and morphs[j].lemma == "에서"):
+            continue
+        j -= 1
+        if morphs[j].tag == "XSN" and morphs[j].lemma == "님":
+            j -= 1
+        if morphs[j].tag == "NNB" and morphs[j].lemma == "측":
+            j -= 1
+        phrase = _noun_phrase(morphs, j) if j >= 0 and morphs[j].tag in _NOUN_TAGS else ()
+        if phrase:
+            out.append("".join(phrase[-2:]))
+    return tuple(out)
+
+
+def payer_findings(answer: str, reference: str) -> list[Finding]:
+    """The reference names who pays a charge ("배송비는 고객이 부담합니다") and the answer names
+    another party in that place ("배송비는 저희 매장이 부담하니"): the payer reversed."""
+    ref = _payers(reference)
+    if not ref:
+        return []
+    for party in _payers(answer):
+        if not any(party in r or r in party for r in ref):
+            return [Finding("payer-swap", 1, f"비용을 내는 쪽이 다름: 답변 '{party}' ↔ 참조 '{ref[0]}'")]
+    return []
+
+
 def _anchors(clause: _Clause) -> frozenset[str]:
     """The words that say what a clause is about (일반석, 서귀포, 영업소): its claim tokens that
     are neither lexicon concepts nor figures."""
@@ -1253,6 +1299,7 @@ def rag_findings(answer: str, reference: str, question: str) -> tuple[Finding, .
     found += polarity_findings(answer, reference, question)
     found += closed_list_findings(answer, reference)
     found += concessive_findings(answer, reference)
+    found += payer_findings(answer, reference)
     found += span_side_findings(answer, reference) or span_reach_findings(answer, reference)
     if not any(f.rule == "reversed-condition" for f in found):
         found += day_swap_findings(answer, reference, question)
