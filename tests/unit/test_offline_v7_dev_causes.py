@@ -101,3 +101,27 @@ def test_another_payer_is_caught():
     assert "payer-swap" not in _rules("출장 수리비 3만 원은 고객님께서 부담하셔야 해요.", ref, "출장비 누가 내요?")
     assert "payer-swap" not in _rules("출장 수리비는 3만 원이에요.", ref, "출장비 누가 내요?")
     assert cl._payers("설치비는 집주인 측에서 부담합니다") == ("집주인",)
+
+
+# -- one subject given another subject's figure ---------------------------------------------------
+
+
+def test_a_subject_given_the_neighbouring_subjects_figure_is_caught():
+    ref = "성인은 입장료 12,000원, 청소년은 8,000원입니다."
+    q = "성인이랑 청소년 입장료 얼마예요?"
+    found = [f for f in cl.rag_findings("성인은 12,000원이고 청소년도 12,000원이에요.", ref, q) if f.rule == "misplaced-figure"]
+    # one of two asked figures right: accuracy 2, with the subject's own figure in the evidence
+    assert found and found[0].cap == 2 and "8,000원" in found[0].evidence
+    # near miss: each subject with its own figure
+    assert not _rules("성인 12,000원, 청소년은 8,000원이에요.", ref, q)
+
+
+def test_a_parenthesis_with_its_own_topic_is_another_subject():
+    ref = "택배 접수는 평일 18시까지입니다(토요일은 13시까지)."
+    q = "토요일 택배 접수 몇 시까지예요?"
+    found = [f for f in cl.rag_findings("토요일은 18시까지 접수돼요.", ref, q) if f.rule == "misplaced-figure"]
+    assert found and found[0].cap == 1
+    assert not _rules("토요일은 오후 1시까지 접수돼요.", ref, q)
+    # near miss: a parenthesis without a topic breaks its figure down, it names no subject
+    ref2 = "1박 요금은 90,000원(객실 70,000원+조식 20,000원)입니다."
+    assert not _rules("객실 7만 원에 조식 2만 원 더해서 1박 9만 원이에요.", ref2, "1박 얼마예요?")

@@ -930,7 +930,7 @@ def _anchors(clause: _Clause) -> frozenset[str]:
 # Concepts that name whom or what a figure is for, one of exclusive kinds (성인/어린이,
 # 평일/주말, 방문/온라인): a subject, where other concepts (가능, 이내) are the claim itself.
 _SUBJECT_CONCEPTS = frozenset(
-    "adult child youth senior weekday weekend online visit phone email post member".split()
+    "adult child youth senior weekday weekend online visit phone email post member regular".split()
 )
 
 
@@ -965,7 +965,10 @@ def swap_findings(answer: str, reference: str) -> list[Finding]:
     has ("5kg 이하는 6,000원": 5kg names the clause whose fee is compared). Every figure is "in
     the reference", so the per-unit figure check cannot see it; a figure merely repeated beside
     another subject (a total, a rounding) is not a swap."""
-    refs = _figure_clauses(reference)
+    # a parenthesis with a topic of its own states another subject's figure ("VIP는 10%(일반은
+    # 5%)", "30분 이내(21시~다음 날 7시에는 60분 이내)"): its own clause; one without ("투룸(2.5톤)",
+    # "76,000원(식대 68,000원+주류 8,000원)") qualifies its figure
+    refs = _figure_clauses(_TOPICAL_BRACKET.sub(r", \1, ", reference))
     if len(refs) < 2 or cross_language(answer, reference):
         return []
     flats = [c.text.replace(" ", "") for c, _ in refs]
@@ -977,11 +980,15 @@ def swap_findings(answer: str, reference: str) -> list[Finding]:
     own_figures = _own_words([frozenset(figure_token(q) for q in qs) for _, qs in refs])
     entity_home = _entity_homes(reference, refs)
     misplaced: dict[tuple[int, int], tuple[_Clause, tx.Quantity]] = {}
+    placed = 0
     for clause, figures in _figure_clauses(answer):
         by_entity = {home for entity, home in entity_home.items() if entity in clause.text}
         for q in figures:
             home = _home(clause, q, own, own_figures, by_entity)
-            if home is None or any(tx.same_quantity(q, r) for r in refs[home][1]):
+            if home is None:
+                continue
+            if any(tx.same_quantity(q, r) for r in refs[home][1]):
+                placed += 1
                 continue
             for j, (_, qs) in enumerate(refs):
                 if j != home and (own[j] or own_figures[j]) and any(tx.same_quantity(q, r) for r in qs):
@@ -997,7 +1004,25 @@ def swap_findings(answer: str, reference: str) -> list[Finding]:
                     f"참조에서는 서로 반대 ('{refs[j][0].text[:30]}' / '{refs[i][0].text[:30]}')",
                 )
             ]
+    # one subject given another's figure ("장애인 차량도 50%" where 50% is 저공해's and 장애인's
+    # is 80%), while the answer states none of that subject's own figures of the kind: a
+    # substitution the per-unit check cannot see (the figure is the reference's). One of
+    # two asked facts wrong (another figure placed right) is accuracy 2, else 1.
+    for (i, _j), (clause, q) in misplaced.items():
+        kind = [r for r in refs[i][1] if r.kind == q.kind]
+        if kind and not any(tx.same_quantity(r, a) for r in kind for a in tx.quantities(answer)):
+            return [
+                Finding(
+                    "misplaced-figure",
+                    2 if placed else 1,
+                    f"'{clause.text[:30]}'의 {q.text}는 참조에서 다른 대상의 수치, 이 대상은 "
+                    f"{', '.join(r.text for r in kind)} ('{refs[i][0].text[:30]}')",
+                )
+            ]
     return []
+
+
+_TOPICAL_BRACKET = re.compile(r"\(([^()]*?[가-힣](?:은|는)\s[^()]*)\)")
 
 
 def _own_words(groups: list[frozenset[str]]) -> list[frozenset[str]]:
