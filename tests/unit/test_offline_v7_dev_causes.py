@@ -125,3 +125,16 @@ def test_a_parenthesis_with_its_own_topic_is_another_subject():
     # near miss: a parenthesis without a topic breaks its figure down, it names no subject
     ref2 = "1박 요금은 90,000원(객실 70,000원+조식 20,000원)입니다."
     assert not _rules("객실 7만 원에 조식 2만 원 더해서 1박 9만 원이에요.", ref2, "1박 얼마예요?")
+
+
+# -- a figure the reference concedes before its answer ---------------------------------------------
+
+
+def test_a_conceded_figure_given_as_the_answer_is_a_substitution():
+    ref = "정가로는 48,000원이지만 회원 할인 상한이 적용되어 결제액은 40,000원입니다."
+    q = "회원이면 얼마 결제돼요?"
+    found = [f for f in cl.rag_findings("회원이시면 48,000원 결제하시면 됩니다.", ref, q) if f.rule == "figure-substitution"]
+    assert found and "40,000원" in found[0].evidence
+    # near miss: the answer that says both, and the one that gives the reference's answer
+    assert "figure-substitution" not in _rules("정가는 48,000원이지만 할인 상한 덕분에 40,000원만 내시면 돼요.", ref, q)
+    assert "figure-substitution" not in _rules("회원이시면 4만 원 결제돼요.", ref, q)

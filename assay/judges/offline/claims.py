@@ -196,10 +196,36 @@ def _kind(entity: str) -> str:
     return "latin" if entity.isascii() else "name"
 
 
+_CONCESSIVE = frozenset({"지만", "으나", "나"})
+
+
+@lru_cache(maxsize=4096)
+def _conceded(text: str) -> tuple[tx.Quantity, ...]:
+    """Figures a sentence concedes before its answer: "2%는 100만 원이지만 최대 60만 원이므로
+    60만 원" states 100만 원 only to set it aside for the figure of the same kind after
+    -지만/-으나."""
+    out: list[tx.Quantity] = []
+    for sentence in tx.sentences(tx.normalize(text)):
+        if "지만" not in sentence and "으나" not in sentence and "나 " not in sentence:
+            continue
+        split = _split_at(sentence, _CONCESSIVE)
+        if not split:
+            continue
+        later = tx.quantities(split[1])
+        out += [q for q in tx.quantities(split[0]) if any(r.kind == q.kind and not tx.same_quantity(r, q) for r in later)]
+    return tuple(out)
+
+
 def figure_findings(answer: str, reference: str, question: str) -> list[Finding]:
-    """Per unit: a reference figure the answer lacks, replaced by another of that unit."""
+    """Per unit: a reference figure the answer lacks, replaced by another of that unit (a
+    figure the reference concedes before its answer, ``_conceded``, is no answer either)."""
     asked = tx.quantities(question)
-    ref = [r for r in _claimed_quantities(reference) if not any(tx.same_quantity(r, q) for q in asked)]
+    conceded = _conceded(reference)
+    ref = [
+        r
+        for r in _claimed_quantities(reference)
+        if not any(tx.same_quantity(r, q) for q in asked) and not any(tx.same_quantity(r, c) for c in conceded)
+    ]
     ans = [a for a in _claimed_quantities(answer) if not any(tx.same_quantity(a, q) for q in asked)]
     out = []
     for kind in dict.fromkeys(r.kind for r in ref):
