@@ -138,3 +138,22 @@ def test_a_conceded_figure_given_as_the_answer_is_a_substitution():
     # near miss: the answer that says both, and the one that gives the reference's answer
     assert "figure-substitution" not in _rules("정가는 48,000원이지만 할인 상한 덕분에 40,000원만 내시면 돼요.", ref, q)
     assert "figure-substitution" not in _rules("회원이시면 4만 원 결제돼요.", ref, q)
+
+
+# -- a quoted rule set aside; the documents said to be silent on the topic --------------------------
+
+
+def test_a_quoted_rule_set_aside_is_a_debunk():
+    ref = "주차는 2시간까지 무료입니다."
+    assert cl.debunks('"주차는 2시간 무료"라고 적혀 있지만 실제로는 1시간만 무료예요.', ref)
+    assert cl.debunks("'2시간 무료'라고 안내돼 있지만 실제로는 1시간만 돼요.", ref)
+    # near miss: reporting the rule without setting it aside
+    assert not cl.debunks("주차는 2시간 무료라고 안내돼 있어요.", ref)
+
+
+def test_documents_silent_on_the_topic_is_a_refusal():
+    ref = "주차장 이용 안내에는 발렛 요금이 나와 있지 않습니다."
+    assert cl.refuses("자료에는 발렛 요금 내용이 안 나와 있어요.", ref, "발렛 얼마예요?")
+    assert cl.refuses("안내문에 발렛 얘기는 없네요.", ref, "발렛 얼마예요?")
+    # near miss: a fact the documents state ("there is none") is no refusal
+    assert not cl.refuses("문서에 따르면 발렛 요금은 없어요.", ref, "발렛 얼마예요?")

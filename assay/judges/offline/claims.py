@@ -120,11 +120,11 @@ def reference_refuses(reference: str) -> bool:
 NO_ANSWER_RE = re.compile(r"^\s*(?:아니요|아뇨|아닙니다|no\b)", re.I)
 
 
-# The answer sets the documented rule aside: it reports what the documents say and then says
-# that "actually" something else holds, or calls the rule outdated ("…에 따른다고 나와 있는데,
+# The answer sets the documented rule aside: it reports what the documents say (in quotes or
+# not: "'…받는다'고 안내돼 있지만") and then says that "actually" something else holds, or calls the rule outdated ("…에 따른다고 나와 있는데,
 # 그건 옛날 기준이고 실제로는 …", "the guide says …, but in practice …").
 SET_ASIDE_RES = (
-    re.compile(r"(?:다고|라고|으로|로)\s*(?:나와|되어|돼|적혀|쓰여|안내되어|명시되어)\s*있(?:는데|지만|으나|긴 하지만)[^.!?]*?(?:실제로는|실제론|사실은|실은|현실적으로는)"),
+    re.compile(r"(?:(?:다|라)['’\"”」]?\s*고|으로|로)\s*(?:나와|되어|돼|적혀|쓰여|안내되어|안내돼|명시되어|명시돼)\s*있(?:는데|지만|으나|긴 하지만)[^.!?]*?(?:실제로는|실제론|사실은|실은|현실적으로는)"),
     re.compile(r"(?:옛날|예전|과거|이전|구)\s*(?:기준|규정|규칙|정책|안내)(?:이고|이에요|입니다|이라서|이라|일 뿐)"),
     re.compile(r"\b(?:says?|states?|lists?)\b[^.!?]*\bbut (?:actually|in practice|in reality)\b", re.I),
     re.compile(r"\b(?:that'?s|that is|it'?s|is) (?:outdated|out of date|an old rule|the old rule)\b", re.I),
@@ -147,11 +147,23 @@ def debunks(answer: str, reference: str) -> list[str]:
     return found
 
 
+# "문서에 수건 얘기는 없어요", "자료에는 그 내용이 안 나와 있어요": the documents hold nothing
+# on it, with the topic between the source and the denial (not "문서에 따르면 수건은 없어요",
+# which states a fact).
+_SOURCE_SILENT = re.compile(
+    r"(?:문서|자료|안내문|안내|설명서|규정)(?:에는|에선|에서는|엔|에)\s+(?:\S+\s+){0,3}?"
+    r"(?:얘기|이야기|내용|정보|언급|설명|안내|말)(?:은|는|이|가|도)?\s*(?:없|안\s*나와|나와\s*있지\s*않)"
+)
+
+
 @lru_cache(maxsize=4096)
 def refuses(answer: str, reference: str, question: str = "") -> bool:
-    """The answer declines to answer: a refusal cue that the reference does not itself use,
-    in an answer that states none of the reference's figures or entities."""
+    """The answer declines to answer: a refusal cue that the reference does not itself use
+    (or says the documents are silent on the topic, ``_SOURCE_SILENT``), in an answer that
+    states none of the reference's figures or entities."""
     cues = [c for c in tx.REFUSAL_CUES if tx.has_any(answer, (c,))]
+    if m := _SOURCE_SILENT.search(tx.normalize(answer)):
+        cues.append(m.group(0))
     if not cues or all(tx.has_any(reference, (c,)) for c in cues) and not reference_refuses(reference):
         return False
     present, _ = key_facts_present(answer, reference, question)
