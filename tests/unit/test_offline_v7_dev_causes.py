@@ -157,3 +157,16 @@ def test_documents_silent_on_the_topic_is_a_refusal():
     assert cl.refuses("안내문에 발렛 얘기는 없네요.", ref, "발렛 얼마예요?")
     # near miss: a fact the documents state ("there is none") is no refusal
     assert not cl.refuses("문서에 따르면 발렛 요금은 없어요.", ref, "발렛 얼마예요?")
+
+
+# -- the main claim hedged -------------------------------------------------------------------------
+
+
+def test_a_hedged_claim_is_capped_at_two():
+    ref = "정기 점검일은 매월 셋째 주 화요일입니다."
+    q = "정기 점검 언제 해요?"
+    found = [f for f in cl.rag_findings("아마 셋째 주 화요일일 텐데, 확실하지는 않아요.", ref, q) if f.rule == "hedged"]
+    assert found and found[0].cap == 2
+    assert "hedged" in _rules("It might be the third Tuesday, but I'm not sure.", ref, q)
+    # near miss: politeness ("것 같아요") and a stated possibility are no hedge
+    assert "hedged" not in _rules("매월 셋째 주 화요일이에요. 점검이 길어질 수도 있으니 미리 확인하시는 게 좋을 것 같아요.", ref, q)

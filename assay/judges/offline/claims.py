@@ -1347,6 +1347,25 @@ def no_answer_findings(answer: str, reference: str, question: str) -> list[Findi
     return []
 
 
+# The answer says it is unsure of its own claim (rubric: the main claim hedged is accuracy 2):
+# "확실하지는 않아요", "정확히는 잘 모르겠어요", "…일 수도 있고 아닐 수도 있어서", "I'm not sure".
+# A lone "것 같아요" or "…할 수도 있어요" is politeness or a stated possibility, not a hedge.
+_HEDGES = re.compile(
+    r"확실(?:하지|치)\s*(?:는\s*)?않|정확하지\s*(?:는\s*)?않|정확히는\s*(?:잘\s*)?모르|잘\s*모르겠"
+    r"|(?:확실히|정확히)\s*말씀드리기(?:는)?\s*어렵|수도\s*있고\s*아닐\s*수도"
+    r"|\bnot\s+(?:sure|certain)\b|\bmight\s+or\s+might\s+not\b",
+    re.I,
+)
+
+
+def hedge_findings(answer: str, reference: str) -> list[Finding]:
+    """The answer hedges its claim, and the reference does not."""
+    m = _HEDGES.search(tx.normalize(answer))
+    if not m or _HEDGES.search(tx.normalize(reference)):
+        return []
+    return [Finding("hedged", 2, f"답변이 스스로 불확실하다고 함: '{m.group(0)}'")]
+
+
 @lru_cache(maxsize=4096)
 def rag_findings(answer: str, reference: str, question: str) -> tuple[Finding, ...]:
     """Every finding for one answer, strongest first (memoised: the three offline judges
@@ -1363,6 +1382,7 @@ def rag_findings(answer: str, reference: str, question: str) -> tuple[Finding, .
     found += closed_list_findings(answer, reference)
     found += concessive_findings(answer, reference)
     found += payer_findings(answer, reference)
+    found += hedge_findings(answer, reference)
     found += span_side_findings(answer, reference) or span_reach_findings(answer, reference)
     if not any(f.rule == "reversed-condition" for f in found):
         found += day_swap_findings(answer, reference, question)
