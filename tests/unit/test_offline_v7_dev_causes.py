@@ -6,6 +6,7 @@ sign; "…뿐 아니라" read as a negation."""
 from __future__ import annotations
 
 from assay.judges.offline import claims as cl
+from assay.metrics.figure_forms import canonical_figures
 
 
 def _rules(answer: str, reference: str, question: str) -> set[str]:
@@ -170,3 +171,15 @@ def test_a_hedged_claim_is_capped_at_two():
     assert "hedged" in _rules("It might be the third Tuesday, but I'm not sure.", ref, q)
     # near miss: politeness ("것 같아요") and a stated possibility are no hedge
     assert "hedged" not in _rules("매월 셋째 주 화요일이에요. 점검이 길어질 수도 있으니 미리 확인하시는 게 좋을 것 같아요.", ref, q)
+
+
+# -- Sino-Korean amounts with tens before 만 ---------------------------------------------------------
+
+
+def test_sino_korean_amounts_with_tens_are_figures():
+    assert canonical_figures("월세는 삼십이만 오천 원이에요") == "월세는 325000원이에요"
+    assert canonical_figures("이십만 원") == "200000원"
+    assert canonical_figures("팔천 오백 원") == "8500원"
+    # near miss: a bare digit word before 원 with no unit stays a word ("이 원" is no 2원)
+    assert canonical_figures("이 원룸은 넓어요") == "이 원룸은 넓어요"
+    assert canonical_figures("사과 이 원") == "사과 이 원"
