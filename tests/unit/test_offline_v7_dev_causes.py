@@ -183,3 +183,15 @@ def test_sino_korean_amounts_with_tens_are_figures():
     # near miss: a bare digit word before 원 with no unit stays a word ("이 원" is no 2원)
     assert canonical_figures("이 원룸은 넓어요") == "이 원룸은 넓어요"
     assert canonical_figures("사과 이 원") == "사과 이 원"
+
+
+# -- a reference's conclusion after -므로 is a claim of its own ----------------------------------------
+
+
+def test_the_conclusion_after_a_reason_is_compared_on_its_own():
+    ref = "접종 후 30분 동안 이상 반응이 없어야 귀가할 수 있으므로 지금은 귀가할 수 없습니다."
+    q = "주사 맞고 10분 지났는데 집에 가도 돼요?"
+    assert "polarity" in _rules("별 반응 없으면 지금 귀가해도 괜찮아요.", ref, q)
+    # near miss: the answer that gives the reason and the same conclusion
+    agree = "접종 후 30분은 지켜봐야 해서 지금은 아직 귀가하기 어려워요."
+    assert "polarity" not in _rules(agree, ref, q)

@@ -633,9 +633,10 @@ def _has_topic(morphs: tuple[tx.Morph, ...]) -> bool:
 
 
 # Connective endings that join two clauses with their own claims ("보관해야 하며 분실 시 배상하지
-# 않습니다", "8시간 금식하고 물은 … 먹일 수 있으며"): each side keeps its own sign. Not before
-# an auxiliary verb ("기다리고 있다", "먹고 싶다": one predicate).
-_CLAUSE_JOINERS = frozenset({"며", "으며", "고"})
+# 않습니다", "8시간 금식하고 물은 … 먹일 수 있으며"): each side keeps its own sign; -므로 parts a
+# reason from its conclusion ("…없어야 등원할 수 있으므로 | 오늘은 등원할 수 없습니다"). Not
+# before an auxiliary verb ("기다리고 있다", "먹고 싶다": one predicate).
+_CLAUSE_JOINERS = frozenset({"며", "으며", "고", "므로", "으므로"})
 
 
 def _joined_clauses(morphs: tuple[tx.Morph, ...], start: int, end: int) -> list[tuple[int, int]]:
@@ -695,6 +696,9 @@ def _past_the_bound(clause: _Clause, ref: _Clause) -> bool:
     )
 
 
+_REASON_PIECE = re.compile(r"므로\s*$")
+
+
 def _left_out_of_list(clause: _Clause, ref: _Clause) -> bool:
     """The answer clause denies the claim to someone a closed list of the reference leaves out
     ("방문객은 등록이 안 되고" beside "입주민만 할 수 있습니다"): the list's complement, not a
@@ -713,7 +717,9 @@ def polarity_findings(answer: str, reference: str, question: str = "") -> list[F
     one concept). If every best-aligned clause has the other sign, or the answer swapped a
     condition for its opposite (전/후, 이상/미만, 무료/유료), the answer contradicts it. A clause
     that agrees with one of the best-aligned clauses is consistent."""
-    refs = [c for c in _clauses(reference) if len(c.tokens) >= 1]
+    # a reason the reference gives for its conclusion ("…7년 이내여야 하므로 | 8년 차는 신청할
+    # 수 없습니다") is no claim to align with: the conclusion after it is
+    refs = [c for c in _clauses(reference) if len(c.tokens) >= 1 and not _REASON_PIECE.search(c.text)]
     if not refs:
         return []
     for clause in _clauses(answer):
