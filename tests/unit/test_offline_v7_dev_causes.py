@@ -195,3 +195,17 @@ def test_the_conclusion_after_a_reason_is_compared_on_its_own():
     # near miss: the answer that gives the reason and the same conclusion
     agree = "접종 후 30분은 지켜봐야 해서 지금은 아직 귀가하기 어려워요."
     assert "polarity" not in _rules(agree, ref, q)
+
+
+# -- a deduction ignored ------------------------------------------------------------------------------
+
+
+def test_the_whole_paid_out_where_the_reference_deducts_is_caught():
+    ref = "출발 7일 전까지 취소하면 예약금 3만 원을 뺀 나머지를 환불합니다."
+    q = "출발 열흘 전에 취소하면 얼마 돌려받아요?"
+    found = [f for f in cl.rag_findings("열흘 전이면 낸 돈 전부 환불돼요.", ref, q) if f.rule == "deduction-ignored"]
+    assert found and found[0].cap == 1 and "예약금" in found[0].evidence
+    # near miss: naming the deduction; and a reference that pays the whole in another case
+    assert "deduction-ignored" not in _rules("예약금 3만 원만 빼고 전부 환불돼요.", ref, q)
+    ref2 = "개강 전에는 전액 환불되고, 개강 후에는 수강료의 10%를 공제하고 환불됩니다."
+    assert "deduction-ignored" not in _rules("아직 개강 전이면 전액 환불받으세요.", ref2, "개강 전 환불 얼마예요?")

@@ -1353,6 +1353,31 @@ def no_answer_findings(answer: str, reference: str, question: str) -> list[Findi
     return []
 
 
+# -- a deduction the reference makes and an answer that pays out the whole ------------------------
+
+# "등록비 5만 원을 뺀 금액", "가입비를 제외한 전액", "수수료를 공제하고": the item deducted.
+_DEDUCTED = re.compile(r"([가-힣A-Za-z]{2,})(?:\s*[\d,.]+\s*(?:만\s*)?원)?\s*(?:을|를)?\s*(?:뺀|빼고|제외한|제외하고|공제한|공제하고|차감한|차감하고|떼고|뗀)(?:\s*(?:전액|나머지))?")
+# The whole amount: "전부 환불", "전액 돌려", "다 돌려받", "a full refund".
+_WHOLE = re.compile(r"전부|전액|모두\s*(?:환불|돌려)|다\s*(?:환불|돌려)|\bfull(?:y)?\s+refund|\brefund(?:ed)?\s+in\s+full\b", re.I)
+
+
+def deduction_findings(answer: str, reference: str) -> list[Finding]:
+    """The reference pays out less a deducted item ("등록비 5만 원을 뺀 금액을 돌려받습니다",
+    "가입비를 제외한 전액") and the answer pays out the whole ("전부 환불") without naming the
+    item; not where the reference pays the whole in another case."""
+    ref = tx.normalize(reference)
+    items = [m.group(1) for m in _DEDUCTED.finditer(ref)]
+    whole = _WHOLE.search(tx.normalize(answer))
+    # a reference that pays the whole in another case ("개시 전에는 전액, 개시 후에는 … 공제")
+    # lets the answer say so
+    if not items or not whole or _WHOLE.search(_DEDUCTED.sub(" ", ref)):
+        return []
+    said = tx.normalize(answer)
+    if any(item in said or tx.strip_suffix(item) in said for item in items):
+        return []
+    return [Finding("deduction-ignored", 1, f"참조는 '{items[0]}'을(를) 빼고 지급, 답변은 '{whole.group(0)}'")]
+
+
 # The answer says it is unsure of its own claim (rubric: the main claim hedged is accuracy 2):
 # "확실하지는 않아요", "정확히는 잘 모르겠어요", "…일 수도 있고 아닐 수도 있어서", "I'm not sure".
 # A lone "것 같아요" or "…할 수도 있어요" is politeness or a stated possibility, not a hedge.
@@ -1389,6 +1414,7 @@ def rag_findings(answer: str, reference: str, question: str) -> tuple[Finding, .
     found += concessive_findings(answer, reference)
     found += payer_findings(answer, reference)
     found += hedge_findings(answer, reference)
+    found += deduction_findings(answer, reference)
     found += span_side_findings(answer, reference) or span_reach_findings(answer, reference)
     if not any(f.rule == "reversed-condition" for f in found):
         found += day_swap_findings(answer, reference, question)
