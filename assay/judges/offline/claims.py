@@ -1366,7 +1366,7 @@ def deduction_findings(answer: str, reference: str) -> list[Finding]:
     "가입비를 제외한 전액") and the answer pays out the whole ("전부 환불") without naming the
     item; not where the reference pays the whole in another case."""
     ref = tx.normalize(reference)
-    items = [m.group(1) for m in _DEDUCTED.finditer(ref)]
+    items = [tx.strip_suffix(m.group(1)) for m in _DEDUCTED.finditer(ref)]
     whole = _WHOLE.search(tx.normalize(answer))
     # a reference that pays the whole in another case ("개시 전에는 전액, 개시 후에는 … 공제")
     # lets the answer say so
