@@ -209,3 +209,16 @@ def test_the_whole_paid_out_where_the_reference_deducts_is_caught():
     assert "deduction-ignored" not in _rules("예약금 3만 원만 빼고 전부 환불돼요.", ref, q)
     ref2 = "개강 전에는 전액 환불되고, 개강 후에는 수강료의 10%를 공제하고 환불됩니다."
     assert "deduction-ignored" not in _rules("아직 개강 전이면 전액 환불받으세요.", ref2, "개강 전 환불 얼마예요?")
+
+
+# -- a figure about something no known figure is about -----------------------------------------------
+
+
+def test_a_figure_on_another_topic_is_unverifiable_not_wrong():
+    known = "재발급은 신분증을 지참해 구청 민원실에서 신청합니다. 분실 신고 후 14일 이내에 신청하세요."
+    answer = "신분증을 들고 구청 민원실에서 재발급을 신청하세요. 새 카드 수령까지는 보통 3일 걸려요."
+    # "수령 3일" is about delivery, which no day figure of the documents is about: not checked
+    assert "3일" not in cl.checkable_figures(answer, known)
+    # near miss: a wrong span on the documents' own topic stays checkable
+    wrong = "분실 신고 후 30일 이내에 재발급을 신청하세요."
+    assert cl.checkable_figures(wrong, known) == wrong

@@ -1462,14 +1462,35 @@ def _figure_kind(q: tx.Quantity) -> str:
 @lru_cache(maxsize=4096)
 def checkable_figures(answer: str, known: str) -> str:
     """The answer's figures, written out, of a kind ``known`` (the reference and contexts)
-    states at all: a figure of another kind (a floor, a count the reference never gives) is
-    unverifiable, not a contradiction, so the judges' figure conflicts see only the rest."""
+    states at all, in a sentence on a topic some known figure of that kind is about
+    (``_off_topic``): a figure of another kind (a floor, a count the reference never gives) or
+    of a thing no known figure is about is unverifiable, not a contradiction, so the judges'
+    figure conflicts see only the rest."""
     kinds = {_figure_kind(q) for q in tx.quantities(known)}
     found = tx.quantities(answer)
-    if all(_figure_kind(q) in kinds for q in found):
+    kept = [q for q in found if _figure_kind(q) in kinds and not _off_topic(q, answer, known)]
+    if len(kept) == len(found):
         return answer
     # "; " between figures: "4시간 5분" written side by side would read as one span (245분)
-    return "; ".join(q.text for q in found if _figure_kind(q) in kinds)
+    return "; ".join(q.text for q in kept)
+
+
+@lru_cache(maxsize=4096)
+def _topic_nouns(text: str) -> frozenset[str]:
+    return frozenset(m.lemma for m in tx.analyse(text) if m.tag in {"NNG", "NNP", "SL"} and m.lemma not in _WEAK_TOKENS)
+
+
+def _off_topic(q: tx.Quantity, answer: str, known: str) -> bool:
+    """A figure said of something no sentence of ``known`` gives a figure of its kind for: the
+    answer's sentence holding it shares no noun with any known sentence that states a figure of
+    that kind ("소견서 발급은 보통 1~2일 걸리니" where the documents' days are 결석 days). Such a
+    figure is unverifiable, not a contradiction."""
+    said = next((s for s in tx.sentences(answer) if q.text in s), "")
+    if not said:
+        return False
+    kind = _figure_kind(q)
+    holders = [s for s in tx.sentences(known) if any(_figure_kind(k) == kind for k in tx.quantities(s))]
+    return bool(holders) and not any(_topic_nouns(said) & _topic_nouns(h) for h in holders)
 
 
 @lru_cache(maxsize=4096)
