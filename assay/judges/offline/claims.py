@@ -57,6 +57,22 @@ cap on accuracy with its evidence, which the rag rules apply after the signal sc
     no-answer             1     no reference figure, and no sentence (no predicate), or
                                 ≥ 70 % of its words repeat the question, or its words repeat
                                 themselves (≤ 60 % distinct, ≥ 40 % from the question)
+    misplaced-figure      1/2   one subject given another subject's reference figure and none
+                                of its own ("장애인 차량도 50%" for 80%, 50% being 저공해's);
+                                2 when another figure is placed right; a parenthesis with a
+                                topic of its own ("(일반은 5%)") is another subject's clause
+    closed-list           1     the reference grants a claim only to a list ("A와 B만",
+                                "X로만") and the answer grants it beyond: "X뿐 아니라",
+                                누구나/상관없이, another noun in the list's slot ("앱에서" for
+                                "매표소에서만"), a member the reference never names with 도
+    even-if               2     "if X, C" in the reference, "even if X" in the answer with
+                                another consequence (another sign, "X 없이" a denial)
+    payer-swap            1     another party named as the one who pays (X이/가 부담·지불·
+                                납부·내다) than the reference's
+    deduction-ignored     1     the reference pays out less a deducted item (X를 뺀/제외한/
+                                공제한), the answer the whole (전부/전액) without the item
+    hedged                2     the answer says it is unsure (확실하지 않, 정확히는 모르, 수도
+                                있고 아닐 수도, not sure); a lone "것 같아요" is no hedge
     ====================  ====  ===========================================================
 
 Figures are compared after ``figure_forms.canonical_figures`` (08:00 = 오전 8시, 2주 = 14일,
