@@ -1502,8 +1502,8 @@ def _off_topic(q: tx.Quantity, answer: str, known: str) -> bool:
     that kind ("소견서 발급은 보통 1~2일 걸리니" where the documents' days are 결석 days). Such a
     figure is unverifiable, not a contradiction."""
     said = next((s for s in tx.sentences(answer) if q.text in s), "")
-    if not said:
-        return False
+    if not said or any(tx.same_quantity(q, k) for k in tx.quantities(known)):
+        return False  # a figure the documents state is checked (it agrees) wherever it is said
     kind = _figure_kind(q)
     holders = [s for s in tx.sentences(known) if any(_figure_kind(k) == kind for k in tx.quantities(s))]
     return bool(holders) and not any(_topic_nouns(said) & _topic_nouns(h) for h in holders)
