@@ -27,7 +27,7 @@ it is:
     two bags, one coupon (a counted noun)       2 bags, 1 coupon (as 2개, 1장 without unit)
     다음 날, 이튿날, 익일; 전날                       1일 후; 1일 전
     5분의 1, 1/3이 지나기 전, two-thirds          20%, 33.3333%, 66.6667%
-    만 오천 원, 삼천 원                             15000원, 3000원
+    만 오천 원, 삼천 원, 사십육만 팔천 원             15000원, 3000원, 468000원
     8킬로, 8킬로그램; 5킬로미터                        8kg; 5km
     ==========================================  ===========================
 
@@ -132,10 +132,12 @@ _SLASH_FRACTION = re.compile(
 )
 _EN_FRACTIONS = {"third": 3, "thirds": 3, "fifth": 5, "fifths": 5, "tenth": 10, "tenths": 10}
 _EN_FRACTION = re.compile(r"\b(one|a|two|three|four)[\s-]+(" + "|".join(_EN_FRACTIONS) + r")\b", re.I)
-# Sino-Korean amounts written out before 원: "만 오천 원" = 15,000원, "삼천 원" = 3,000원.
+# Sino-Korean amounts written out before 원: "만 오천 원" = 15,000원, "삼천 원" = 3,000원,
+# "사십육만 팔천 원" = 468,000원 (any number below 10,000 before 만 and after it).
 _SINO = {"일": 1, "이": 2, "삼": 3, "사": 4, "오": 5, "육": 6, "칠": 7, "팔": 8, "구": 9}
+_SINO_BELOW = r"(?:[일이삼사오육칠팔구]?천)?\s*(?:[일이삼사오육칠팔구]?백)?\s*(?:[일이삼사오육칠팔구]?십)?\s*[일이삼사오육칠팔구]?"
 _SINO_AMOUNT = re.compile(
-    r"(?<![가-힣\d])(?:([일이삼사오육칠팔구]?)만)?\s*(?:([일이삼사오육칠팔구]?)천)?\s*(?:([일이삼사오육칠팔구]?)백)?\s*원(?=$|[^가-힣]|씩|이|을|은|의|에|으로|까지|부터|만|짜리|정도|가량|입니다|이에요|예요|이고|이며)"
+    rf"(?<![가-힣\d])(?:({_SINO_BELOW})만)?\s*({_SINO_BELOW})\s*원(?=$|[^가-힣]|씩|이|을|은|의|에|으로|까지|부터|만|짜리|정도|가량|입니다|이에요|예요|이고|이며)"
 )
 _MAGNITUDES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 _LATIN_WORD = re.compile(r"[A-Za-z]")
@@ -260,14 +262,25 @@ def _percent(numerator: int, denominator: int) -> str:
     return f"{_num(round(100 * numerator / denominator, 4))}%"
 
 
+def _sino_below(words: str) -> int:
+    """A Sino-Korean number below 10,000 written out ("사십육" = 46, "팔천" = 8,000, "" = 0)."""
+    value, digit = 0, 0
+    for ch in words.replace(" ", ""):
+        if ch in _SINO:
+            digit = _SINO[ch]
+        else:
+            value += (digit or 1) * {"천": 1000, "백": 100, "십": 10}[ch]
+            digit = 0
+    return value + digit
+
+
 def _sino_amount(m: re.Match[str]) -> str:
-    if m.group(1) is None and m.group(2) is None and m.group(3) is None:
+    man, below = m.group(1), m.group(2).strip()
+    # without 만, a bare digit word before 원 ("이 원") is too often another word: a unit is needed
+    if man is None and not any(u in below for u in "천백십"):
         return m.group(0)
-    value = sum(
-        (_SINO.get(digit, 1) if digit is not None else 0) * scale
-        for digit, scale in ((m.group(1), 10000), (m.group(2), 1000), (m.group(3), 100))
-    )
-    return f"{value}원"
+    value = (_sino_below(man) or 1) * 10000 if man is not None else 0
+    return f"{value + _sino_below(below)}원"
 
 
 def _afternoon_end(m: re.Match[str]) -> str:

@@ -57,6 +57,22 @@ cap on accuracy with its evidence, which the rag rules apply after the signal sc
     no-answer             1     no reference figure, and no sentence (no predicate), or
                                 ≥ 70 % of its words repeat the question, or its words repeat
                                 themselves (≤ 60 % distinct, ≥ 40 % from the question)
+    misplaced-figure      1/2   one subject given another subject's reference figure and none
+                                of its own ("장애인 차량도 50%" for 80%, 50% being 저공해's);
+                                2 when another figure is placed right; a parenthesis with a
+                                topic of its own ("(일반은 5%)") is another subject's clause
+    closed-list           1     the reference grants a claim only to a list ("A와 B만",
+                                "X로만") and the answer grants it beyond: "X뿐 아니라",
+                                누구나/상관없이, another noun in the list's slot ("앱에서" for
+                                "매표소에서만"), a member the reference never names with 도
+    even-if               2     "if X, C" in the reference, "even if X" in the answer with
+                                another consequence (another sign, "X 없이" a denial)
+    payer-swap            1     another party named as the one who pays (X이/가 부담·지불·
+                                납부·내다) than the reference's
+    deduction-ignored     1     the reference pays out less a deducted item (X를 뺀/제외한/
+                                공제한), the answer the whole (전부/전액) without the item
+    hedged                2     the answer says it is unsure (확실하지 않, 정확히는 모르, 수도
+                                있고 아닐 수도, not sure); a lone "것 같아요" is no hedge
     ====================  ====  ===========================================================
 
 Figures are compared after ``figure_forms.canonical_figures`` (08:00 = 오전 8시, 2주 = 14일,
@@ -120,11 +136,11 @@ def reference_refuses(reference: str) -> bool:
 NO_ANSWER_RE = re.compile(r"^\s*(?:아니요|아뇨|아닙니다|no\b)", re.I)
 
 
-# The answer sets the documented rule aside: it reports what the documents say and then says
-# that "actually" something else holds, or calls the rule outdated ("…에 따른다고 나와 있는데,
+# The answer sets the documented rule aside: it reports what the documents say (in quotes or
+# not: "'…받는다'고 안내돼 있지만") and then says that "actually" something else holds, or calls the rule outdated ("…에 따른다고 나와 있는데,
 # 그건 옛날 기준이고 실제로는 …", "the guide says …, but in practice …").
 SET_ASIDE_RES = (
-    re.compile(r"(?:다고|라고|으로|로)\s*(?:나와|되어|돼|적혀|쓰여|안내되어|명시되어)\s*있(?:는데|지만|으나|긴 하지만)[^.!?]*?(?:실제로는|실제론|사실은|실은|현실적으로는)"),
+    re.compile(r"(?:(?:다|라)['’\"”」]?\s*고|으로|로)\s*(?:나와|되어|돼|적혀|쓰여|안내되어|안내돼|명시되어|명시돼)\s*있(?:는데|지만|으나|긴 하지만)[^.!?]*?(?:실제로는|실제론|사실은|실은|현실적으로는)"),
     re.compile(r"(?:옛날|예전|과거|이전|구)\s*(?:기준|규정|규칙|정책|안내)(?:이고|이에요|입니다|이라서|이라|일 뿐)"),
     re.compile(r"\b(?:says?|states?|lists?)\b[^.!?]*\bbut (?:actually|in practice|in reality)\b", re.I),
     re.compile(r"\b(?:that'?s|that is|it'?s|is) (?:outdated|out of date|an old rule|the old rule)\b", re.I),
@@ -147,11 +163,23 @@ def debunks(answer: str, reference: str) -> list[str]:
     return found
 
 
+# "문서에 수건 얘기는 없어요", "자료에는 그 내용이 안 나와 있어요": the documents hold nothing
+# on it, with the topic between the source and the denial (not "문서에 따르면 수건은 없어요",
+# which states a fact).
+_SOURCE_SILENT = re.compile(
+    r"(?:문서|자료|안내문|안내|설명서|규정)(?:에는|에선|에서는|엔|에)\s+(?:\S+\s+){0,3}?"
+    r"(?:얘기|이야기|내용|정보|언급|설명|안내|말)(?:은|는|이|가|도)?\s*(?:없|안\s*나와|나와\s*있지\s*않)"
+)
+
+
 @lru_cache(maxsize=4096)
 def refuses(answer: str, reference: str, question: str = "") -> bool:
-    """The answer declines to answer: a refusal cue that the reference does not itself use,
-    in an answer that states none of the reference's figures or entities."""
+    """The answer declines to answer: a refusal cue that the reference does not itself use
+    (or says the documents are silent on the topic, ``_SOURCE_SILENT``), in an answer that
+    states none of the reference's figures or entities."""
     cues = [c for c in tx.REFUSAL_CUES if tx.has_any(answer, (c,))]
+    if m := _SOURCE_SILENT.search(tx.normalize(answer)):
+        cues.append(m.group(0))
     if not cues or all(tx.has_any(reference, (c,)) for c in cues) and not reference_refuses(reference):
         return False
     present, _ = key_facts_present(answer, reference, question)
@@ -196,10 +224,36 @@ def _kind(entity: str) -> str:
     return "latin" if entity.isascii() else "name"
 
 
+_CONCESSIVE = frozenset({"지만", "으나", "나"})
+
+
+@lru_cache(maxsize=4096)
+def _conceded(text: str) -> tuple[tx.Quantity, ...]:
+    """Figures a sentence concedes before its answer: "2%는 100만 원이지만 최대 60만 원이므로
+    60만 원" states 100만 원 only to set it aside for the figure of the same kind after
+    -지만/-으나."""
+    out: list[tx.Quantity] = []
+    for sentence in tx.sentences(tx.normalize(text)):
+        if "지만" not in sentence and "으나" not in sentence and "나 " not in sentence:
+            continue
+        split = _split_at(sentence, _CONCESSIVE)
+        if not split:
+            continue
+        later = tx.quantities(split[1])
+        out += [q for q in tx.quantities(split[0]) if any(r.kind == q.kind and not tx.same_quantity(r, q) for r in later)]
+    return tuple(out)
+
+
 def figure_findings(answer: str, reference: str, question: str) -> list[Finding]:
-    """Per unit: a reference figure the answer lacks, replaced by another of that unit."""
+    """Per unit: a reference figure the answer lacks, replaced by another of that unit (a
+    figure the reference concedes before its answer, ``_conceded``, is no answer either)."""
     asked = tx.quantities(question)
-    ref = [r for r in _claimed_quantities(reference) if not any(tx.same_quantity(r, q) for q in asked)]
+    conceded = _conceded(reference)
+    ref = [
+        r
+        for r in _claimed_quantities(reference)
+        if not any(tx.same_quantity(r, q) for q in asked) and not any(tx.same_quantity(r, c) for c in conceded)
+    ]
     ans = [a for a in _claimed_quantities(answer) if not any(tx.same_quantity(a, q) for q in asked)]
     out = []
     for kind in dict.fromkeys(r.kind for r in ref):
@@ -392,13 +446,16 @@ def _polarity(text: str, morphs: tuple[tx.Morph, ...]) -> int:
             (m.lemma in tx.NEGATION_LEMMAS and m.tag in {"VX", "VA", "VCN", "MAG"} and not _inside(morphs, i))
             or _denies(morphs, i)
             or _negative_predicate(morphs, i)
-        ):
+        ) and not _not_only(morphs, i):
             # the endings after the predicate, past honorific and tense markers ("않으셨다면":
             # 않 + 으시 + 었 + 다면 is a condition as "않으면" is)
-            rest = [f for f in morphs[i + 1 :] if f.tag != "EP"]
+            rest = [k for k in range(i + 1, len(morphs)) if morphs[k].tag != "EP"]
             following = rest[:2] if m.tag != "MAG" else rest[1:3]
             if not any(
-                (f.tag == "EC" and f.lemma in _CONDITIONAL_ENDINGS) or f.tag in _MODIFIER_TAGS for f in following
+                (morphs[k].tag == "EC" and morphs[k].lemma in _CONDITIONAL_ENDINGS)
+                or morphs[k].tag in _MODIFIER_TAGS
+                or _premise(morphs, i, k)
+                for k in following
             ):
                 count += 1
     # an opening "No —" / "Yes," answers the question (the yes-no check reads it), it does not
@@ -408,6 +465,37 @@ def _polarity(text: str, morphs: tuple[tx.Morph, ...]) -> int:
     count += sum(_QUOTED.sub(" ", low).count(p) for p in lx.NEGATION_KO)
     count += len(lx.NEGATION_EN.findall(lx.without_conditions(low)))
     return count % 2
+
+
+# Connective endings of a reason ("수도권이 아니라서 3만 원이 들어요", "4만 원이 안 되니 배송비가
+# 붙어요"). A negation before one that only places the case — not being something (X이
+# 아니라서) or not reaching a figure (4만 원이 안 되니) — is the premise of the clause's claim,
+# as a negation inside a condition is, not the claim itself; any other negated reason
+# ("차감되지 않으니", "요청은 안 되니") still denies.
+_REASON_ENDINGS = frozenset({"라서", "아서", "어서", "니", "으니", "니까", "으니까", "므로", "으므로"})
+_PREDICATE_TAGS = frozenset({"VV", "VA", "VX", "VCP", "XSV", "XSA"})
+
+
+def _premise(morphs: tuple[tx.Morph, ...], i: int, k: int) -> bool:
+    """Morpheme ``k`` is a reason ending with the clause's own predicate after it, and the
+    negation at ``i`` places the case (아니다 after a noun, or 안 되다 / 넘지 않다 after a figure)."""
+    if not (
+        morphs[k].tag == "EC"
+        and morphs[k].lemma in _REASON_ENDINGS
+        and any(f.tag in _PREDICATE_TAGS for f in morphs[k + 1 :])
+    ):
+        return False
+    m = morphs[i]
+    if m.tag == "VCN":
+        return True
+    # the figure the negated predicate is said of: "4만 원이 안 되니", "3시간이 넘지 않으니"
+    head = i if m.tag == "MAG" else i - 2
+    return head >= 2 and morphs[head - 1].tag in {"JKS", "JKC"} and morphs[head - 2].tag in {"NNB", "SN", "NR"}
+
+
+def _not_only(morphs: tuple[tx.Morph, ...], i: int) -> bool:
+    """"…뿐 아니라" / "…만 아니라" (not only): adds a member, denies nothing."""
+    return morphs[i].lemma == "아니다" and i > 0 and morphs[i - 1].tag == "JX" and morphs[i - 1].lemma in {"뿐", "만"}
 
 
 # Verbs that tell the reader not to do something ("빨대 사용을 피해야", "흡연은 삼가 주세요",
@@ -561,9 +649,10 @@ def _has_topic(morphs: tuple[tx.Morph, ...]) -> bool:
 
 
 # Connective endings that join two clauses with their own claims ("보관해야 하며 분실 시 배상하지
-# 않습니다", "8시간 금식하고 물은 … 먹일 수 있으며"): each side keeps its own sign. Not before
-# an auxiliary verb ("기다리고 있다", "먹고 싶다": one predicate).
-_CLAUSE_JOINERS = frozenset({"며", "으며", "고"})
+# 않습니다", "8시간 금식하고 물은 … 먹일 수 있으며"): each side keeps its own sign; -므로 parts a
+# reason from its conclusion ("…없어야 등원할 수 있으므로 | 오늘은 등원할 수 없습니다"). Not
+# before an auxiliary verb ("기다리고 있다", "먹고 싶다": one predicate).
+_CLAUSE_JOINERS = frozenset({"며", "으며", "고", "므로", "으므로"})
 
 
 def _joined_clauses(morphs: tuple[tx.Morph, ...], start: int, end: int) -> list[tuple[int, int]]:
@@ -623,6 +712,20 @@ def _past_the_bound(clause: _Clause, ref: _Clause) -> bool:
     )
 
 
+_REASON_PIECE = re.compile(r"므로\s*$")
+
+
+def _left_out_of_list(clause: _Clause, ref: _Clause) -> bool:
+    """The answer clause denies the claim to someone a closed list of the reference leaves out
+    ("방문객은 등록이 안 되고" beside "입주민만 할 수 있습니다"): the list's complement, not a
+    reversal. It names none of the list's members."""
+    if not clause.sign or ref.sign:
+        return False
+    lists = _closed_lists(ref.text)
+    said = _content_lemmas(clause.text)
+    return bool(lists) and all(not (members & said) for members, _ in lists)
+
+
 def polarity_findings(answer: str, reference: str, question: str = "") -> list[Finding]:
     """Clause by clause (split on punctuation and commas, so two negated clauses in one
     sentence do not cancel out): each answer clause is aligned with the reference clauses that
@@ -630,7 +733,9 @@ def polarity_findings(answer: str, reference: str, question: str = "") -> list[F
     one concept). If every best-aligned clause has the other sign, or the answer swapped a
     condition for its opposite (전/후, 이상/미만, 무료/유료), the answer contradicts it. A clause
     that agrees with one of the best-aligned clauses is consistent."""
-    refs = [c for c in _clauses(reference) if len(c.tokens) >= 1]
+    # a reason the reference gives for its conclusion ("…7년 이내여야 하므로 | 8년 차는 신청할
+    # 수 없습니다") is no claim to align with: the conclusion after it is
+    refs = [c for c in _clauses(reference) if len(c.tokens) >= 1 and not _REASON_PIECE.search(c.text)]
     if not refs:
         return []
     for clause in _clauses(answer):
@@ -654,11 +759,218 @@ def polarity_findings(answer: str, reference: str, question: str = "") -> list[F
         ref = aligned[0]
         if _past_the_bound(clause, ref) and not _reversed_concepts(clause, ref):
             continue
+        if any(_left_out_of_list(clause, r) for r in aligned):
+            continue
         swaps = _reversed_concepts(clause, ref)
         if swaps and clause.agrees_in_sign(ref):
             pairs = ", ".join(f"{a}↔{b}" for a, b in swaps)
             return [Finding("reversed-condition", 2, f"조건이 참조와 반대({pairs}): '{clause.text[:40]}' ↔ '{ref.text[:40]}'")]
         return [Finding("polarity", 2, f"부정/긍정이 참조와 반대: '{clause.text[:40]}' ↔ '{ref.text[:40]}'")]
+    return []
+
+
+# -- a closed list ("A와 B만", "인터넷으로만") and an answer that grants a member outside it ---------
+
+_NOUN_TAGS = frozenset({"NNG", "NNP", "SL"})
+_PHRASE_TAGS = _NOUN_TAGS | {"XSN", "SN", "NNB", "NR", "JC"}
+# Words that grant a claim to everyone ("누구나", "종류와 상관없이"): against a closed list they
+# grant it to the members the list leaves out.
+_UNIVERSAL = re.compile(r"누구나|아무나|누구든|상관없이|관계없이|구분 없이|가리지 않고|모든 ")
+# "X뿐 아니라", "X 말고도", "X 외에도": the listed member and another.
+_BEYOND = re.compile(r"(?:뿐|만)\s*(?:아니라|아니고)|말고도|외에도")
+
+
+def _noun_phrase(morphs: tuple[tx.Morph, ...], end: int) -> tuple[str, ...]:
+    """The nouns of the phrase ending at morpheme ``end`` (a list joined by 와/과/및 too),
+    last noun last: "1인 오피스와 지정석 멤버" → (오피스, 지정석, 멤버)."""
+    out: list[str] = []
+    j = end
+    while j >= 0 and morphs[j].tag in _PHRASE_TAGS:
+        if morphs[j].tag in _NOUN_TAGS:
+            out.append(morphs[j].lemma)
+        j -= 1
+    return tuple(reversed(out))
+
+
+def _closed_lists(text: str) -> list[tuple[frozenset[str], str]]:
+    """(members, particle) of each "X만" the text restricts a claim to: 만 after a noun, or
+    after a noun and its particle ("인터넷으로만", "매표소에서만"); not after a figure ("3만
+    원만": an amount)."""
+    morphs = tx.analyse(text)
+    out = []
+    for k, m in enumerate(morphs):
+        if not (m.tag == "JX" and m.lemma == "만") or k == 0:
+            continue
+        j, particle = k - 1, ""
+        if morphs[j].tag in {"JKB", "JKO", "JKS"}:
+            particle, j = morphs[j].lemma.lstrip("으"), j - 1
+        if j < 0 or morphs[j].tag not in _NOUN_TAGS | {"XSN"}:
+            continue
+        members = _noun_phrase(morphs, j)
+        if members:
+            out.append((frozenset(members), particle))
+    return out
+
+
+def _outside_member(
+    clause: _Clause, members: frozenset[str], particle: str, known: frozenset[str], shares_claim: bool
+) -> str | None:
+    """The words by which an answer clause grants its claim beyond a closed list: "X뿐 아니라",
+    naming a member, or — when the clause says the list's claim (``shares_claim``) — "누구나", another noun in the list's slot (the same particle: "앱에서" for "매표소에서만"),
+    or, for a list of subjects, a noun the reference never names marked with 도 ("자유석 멤버도"
+    for "지정석 멤버만", "방문객도" for "입주민만")."""
+    text = clause.text
+    if (m := _BEYOND.search(text)) and set(_content_lemmas(text[: m.start()])) & members:
+        return text[max(0, m.start() - 12) : m.end()].strip()
+    if not shares_claim:
+        return None
+    if m := _UNIVERSAL.search(text):
+        return m.group(0)
+    morphs = tx.analyse(text)
+    for k, m in enumerate(morphs):
+        if k == 0 or morphs[k - 1].tag not in _NOUN_TAGS | {"XSN"}:
+            continue
+        phrase = _noun_phrase(morphs, k - 1)
+        if not phrase or set(phrase) & members and not (set(phrase) - known):
+            continue
+        if particle and m.tag in {"JKB", "JKO", "JKS"} and m.lemma.lstrip("으") == particle:
+            if not set(phrase) & known:
+                return " ".join(phrase) + m.lemma
+        elif not particle and m.tag == "JX" and m.lemma == "도" and set(phrase) - known:
+            return " ".join(phrase) + "도"
+    return None
+
+
+def closed_list_findings(answer: str, reference: str) -> list[Finding]:
+    """The reference grants a claim only to the members of a list ("1인 오피스와 지정석 멤버만
+    할 수 있습니다", "인터넷으로만 접수합니다") and an answer clause on the same claim, with the
+    same sign, grants it beyond them (``_outside_member``)."""
+    if "만" not in reference:
+        return []
+    known = _content_lemmas(reference)
+    for ref in _clauses(reference):
+        if ref.sign:
+            continue
+        for members, particle in _closed_lists(ref.text):
+            claim = frozenset(
+                t for t in ref.tokens if t not in members and not t.startswith("#") and t not in _SUBJECT_CONCEPTS
+            )
+            for clause in _clauses(answer):
+                if clause.sign or not (clause.tokens & claim) or _UNIVERSAL.search(ref.text):
+                    continue
+                shares = len(clause.tokens & claim) >= 2
+                outside = _outside_member(clause, members, particle, known, shares)
+                if outside:
+                    listed = "·".join(sorted(members))
+                    return [
+                        Finding(
+                            "closed-list",
+                            1,
+                            f"참조는 '{listed}'{particle}만 허용, 답변은 '{outside}'까지 허용: "
+                            f"'{clause.text[:40]}' ↔ '{ref.text[:40]}'",
+                        )
+                    ]
+    return []
+
+
+# -- "even if X" against "if X": the answer says the reference's consequence does not follow ----
+
+_CONCESSIVE_ENDINGS = frozenset({"어도", "아도", "여도", "라도", "이라도", "더라도"})
+
+
+def _split_at(sentence: str, endings: frozenset[str]) -> tuple[str, str] | None:
+    """(condition, consequence) of a sentence at its first connective ending in ``endings``."""
+    morphs = tx.analyse(sentence)
+    for k, m in enumerate(morphs):
+        if m.tag == "EC" and m.lemma in endings and k + 1 < len(morphs):
+            return sentence[: m.start], sentence[morphs[k + 1].start :]
+    return None
+
+
+def _consequence_sign(text: str) -> int:
+    """A consequence's sign, "X 없이" (without a charge, a wait) counted as a denial of X."""
+    return polarity(text) ^ (len(re.findall(r"없이(?!는)", text)) % 2)
+
+
+def concessive_findings(answer: str, reference: str) -> list[Finding]:
+    """The reference says what follows if X ("기한을 넘기면 대기자에게 순서가 넘어갑니다") and
+    the answer says "even if X" ("기한을 넘겨도 …") with a consequence that is not the
+    reference's: fewer than two of its claim words, or the other sign ("진단서를 내면 위약금 없이" →
+    "진단서를 내셔도 위약금 10%는 똑같이 빠지고"). The condition must be the reference's (at
+    least half of its words, one at least)."""
+    conditions = []
+    for sentence in tx.sentences(tx.normalize(reference)):
+        split = _split_at(sentence, _CONDITIONAL_ENDINGS)
+        if split and split[1].strip():
+            conditions.append((sentence, _content_lemmas(split[0]), split[1]))
+    if not conditions:
+        return []
+    for sentence in tx.sentences(tx.normalize(answer)):
+        split = _split_at(sentence, _CONCESSIVE_ENDINGS)
+        if not split or not split[1].strip():
+            continue
+        said = _content_lemmas(split[0])
+        for ref_sentence, cond, consequence in conditions:
+            shared = said & cond
+            if not shared or len(shared) * 2 < len(said):
+                continue
+            asked = claim_tokens(split[0]) | claim_tokens(ref_sentence[: len(ref_sentence) - len(consequence)])
+            common = (claim_tokens(split[1]) & claim_tokens(consequence)) - asked
+            if len(common) >= 2 and _consequence_sign(split[1]) == _consequence_sign(consequence):
+                continue
+            return [
+                Finding(
+                    "even-if",
+                    2,
+                    f"참조는 '{ref_sentence[:40]}'(조건이면 결과), 답변은 '{sentence[:40]}'(조건이어도 다른 결과)",
+                )
+            ]
+    return []
+
+
+# -- who pays: the party named as the payer of a charge -------------------------------------------
+
+# Predicates whose subject pays: 부담하다, 지불하다, 납부하다, 내다, 책임지다.
+_PAYING_NOUNS = frozenset({"부담", "지불", "납부"})
+_PAYING_VERBS = frozenset({"내다", "책임지다"})
+
+
+@lru_cache(maxsize=4096)
+def _payers(text: str) -> tuple[str, ...]:
+    """The parties a text names as the subject of paying ("고객이 부담합니다", "판매자가
+    냅니다", "회사 측에서 부담"): the noun phrase before 이/가/께서/에서 right before the
+    paying predicate, honorifics (님) left out."""
+    morphs = tx.analyse(text)
+    out = []
+    for k, m in enumerate(morphs):
+        pays = (m.tag == "NNG" and m.lemma in _PAYING_NOUNS and k + 1 < len(morphs) and morphs[k + 1].tag in {"XSV", "XSA"}) or (
+            m.tag == "VV" and m.lemma in _PAYING_VERBS
+        )
+        if not pays or k < 2:
+            continue
+        j = k - 1
+        if morphs[j].tag != "JKS" and not (morphs[j].tag == "JKB" and morphs[j].lemma == "에서"):
+            continue
+        j -= 1
+        if morphs[j].tag == "XSN" and morphs[j].lemma == "님":
+            j -= 1
+        if morphs[j].tag == "NNB" and morphs[j].lemma == "측":
+            j -= 1
+        phrase = _noun_phrase(morphs, j) if j >= 0 and morphs[j].tag in _NOUN_TAGS else ()
+        if phrase:
+            out.append("".join(phrase[-2:]))
+    return tuple(out)
+
+
+def payer_findings(answer: str, reference: str) -> list[Finding]:
+    """The reference names who pays a charge ("배송비는 고객이 부담합니다") and the answer names
+    another party in that place ("배송비는 저희 매장이 부담하니"): the payer reversed."""
+    ref = _payers(reference)
+    if not ref:
+        return []
+    for party in _payers(answer):
+        if not any(party in r or r in party for r in ref):
+            return [Finding("payer-swap", 1, f"비용을 내는 쪽이 다름: 답변 '{party}' ↔ 참조 '{ref[0]}'")]
     return []
 
 
@@ -678,7 +990,7 @@ def _anchors(clause: _Clause) -> frozenset[str]:
 # Concepts that name whom or what a figure is for, one of exclusive kinds (성인/어린이,
 # 평일/주말, 방문/온라인): a subject, where other concepts (가능, 이내) are the claim itself.
 _SUBJECT_CONCEPTS = frozenset(
-    "adult child youth senior weekday weekend online visit phone email post member".split()
+    "adult child youth senior weekday weekend online visit phone email post member regular".split()
 )
 
 
@@ -713,7 +1025,10 @@ def swap_findings(answer: str, reference: str) -> list[Finding]:
     has ("5kg 이하는 6,000원": 5kg names the clause whose fee is compared). Every figure is "in
     the reference", so the per-unit figure check cannot see it; a figure merely repeated beside
     another subject (a total, a rounding) is not a swap."""
-    refs = _figure_clauses(reference)
+    # a parenthesis with a topic of its own states another subject's figure ("VIP는 10%(일반은
+    # 5%)", "30분 이내(21시~다음 날 7시에는 60분 이내)"): its own clause; one without ("투룸(2.5톤)",
+    # "76,000원(식대 68,000원+주류 8,000원)") qualifies its figure
+    refs = _figure_clauses(_TOPICAL_BRACKET.sub(r", \1, ", reference))
     if len(refs) < 2 or cross_language(answer, reference):
         return []
     flats = [c.text.replace(" ", "") for c, _ in refs]
@@ -725,11 +1040,15 @@ def swap_findings(answer: str, reference: str) -> list[Finding]:
     own_figures = _own_words([frozenset(figure_token(q) for q in qs) for _, qs in refs])
     entity_home = _entity_homes(reference, refs)
     misplaced: dict[tuple[int, int], tuple[_Clause, tx.Quantity]] = {}
+    placed = 0
     for clause, figures in _figure_clauses(answer):
         by_entity = {home for entity, home in entity_home.items() if entity in clause.text}
         for q in figures:
             home = _home(clause, q, own, own_figures, by_entity)
-            if home is None or any(tx.same_quantity(q, r) for r in refs[home][1]):
+            if home is None:
+                continue
+            if any(tx.same_quantity(q, r) for r in refs[home][1]):
+                placed += 1
                 continue
             for j, (_, qs) in enumerate(refs):
                 if j != home and (own[j] or own_figures[j]) and any(tx.same_quantity(q, r) for r in qs):
@@ -745,7 +1064,25 @@ def swap_findings(answer: str, reference: str) -> list[Finding]:
                     f"참조에서는 서로 반대 ('{refs[j][0].text[:30]}' / '{refs[i][0].text[:30]}')",
                 )
             ]
+    # one subject given another's figure ("장애인 차량도 50%" where 50% is 저공해's and 장애인's
+    # is 80%), while the answer states none of that subject's own figures of the kind: a
+    # substitution the per-unit check cannot see (the figure is the reference's). One of
+    # two asked facts wrong (another figure placed right) is accuracy 2, else 1.
+    for (i, _j), (clause, q) in misplaced.items():
+        kind = [r for r in refs[i][1] if r.kind == q.kind]
+        if kind and not any(tx.same_quantity(r, a) for r in kind for a in tx.quantities(answer)):
+            return [
+                Finding(
+                    "misplaced-figure",
+                    2 if placed else 1,
+                    f"'{clause.text[:30]}'의 {q.text}는 참조에서 다른 대상의 수치, 이 대상은 "
+                    f"{', '.join(r.text for r in kind)} ('{refs[i][0].text[:30]}')",
+                )
+            ]
     return []
+
+
+_TOPICAL_BRACKET = re.compile(r"\(([^()]*?[가-힣](?:은|는)\s[^()]*)\)")
 
 
 def _own_words(groups: list[frozenset[str]]) -> list[frozenset[str]]:
@@ -1032,6 +1369,50 @@ def no_answer_findings(answer: str, reference: str, question: str) -> list[Findi
     return []
 
 
+# -- a deduction the reference makes and an answer that pays out the whole ------------------------
+
+# "등록비 5만 원을 뺀 금액", "가입비를 제외한 전액", "수수료를 공제하고": the item deducted.
+_DEDUCTED = re.compile(r"([가-힣A-Za-z]{2,})(?:\s*[\d,.]+\s*(?:만\s*)?원)?\s*(?:을|를)?\s*(?:뺀|빼고|제외한|제외하고|공제한|공제하고|차감한|차감하고|떼고|뗀)(?:\s*(?:전액|나머지))?")
+# The whole amount: "전부 환불", "전액 돌려", "다 돌려받", "a full refund".
+_WHOLE = re.compile(r"전부|전액|모두\s*(?:환불|돌려)|다\s*(?:환불|돌려)|\bfull(?:y)?\s+refund|\brefund(?:ed)?\s+in\s+full\b", re.I)
+
+
+def deduction_findings(answer: str, reference: str) -> list[Finding]:
+    """The reference pays out less a deducted item ("등록비 5만 원을 뺀 금액을 돌려받습니다",
+    "가입비를 제외한 전액") and the answer pays out the whole ("전부 환불") without naming the
+    item; not where the reference pays the whole in another case."""
+    ref = tx.normalize(reference)
+    items = [tx.strip_suffix(m.group(1)) for m in _DEDUCTED.finditer(ref)]
+    whole = _WHOLE.search(tx.normalize(answer))
+    # a reference that pays the whole in another case ("개시 전에는 전액, 개시 후에는 … 공제")
+    # lets the answer say so
+    if not items or not whole or _WHOLE.search(_DEDUCTED.sub(" ", ref)):
+        return []
+    said = tx.normalize(answer)
+    if any(item in said or tx.strip_suffix(item) in said for item in items):
+        return []
+    return [Finding("deduction-ignored", 1, f"참조는 '{items[0]}'을(를) 빼고 지급, 답변은 '{whole.group(0)}'")]
+
+
+# The answer says it is unsure of its own claim (rubric: the main claim hedged is accuracy 2):
+# "확실하지는 않아요", "정확히는 잘 모르겠어요", "…일 수도 있고 아닐 수도 있어서", "I'm not sure".
+# A lone "것 같아요" or "…할 수도 있어요" is politeness or a stated possibility, not a hedge.
+_HEDGES = re.compile(
+    r"확실(?:하지|치)\s*(?:는\s*)?않|정확하지\s*(?:는\s*)?않|정확히는\s*(?:잘\s*)?모르|잘\s*모르겠"
+    r"|(?:확실히|정확히)\s*말씀드리기(?:는)?\s*어렵|수도\s*있고\s*아닐\s*수도"
+    r"|\bnot\s+(?:sure|certain)\b|\bmight\s+or\s+might\s+not\b",
+    re.I,
+)
+
+
+def hedge_findings(answer: str, reference: str) -> list[Finding]:
+    """The answer hedges its claim, and the reference does not."""
+    m = _HEDGES.search(tx.normalize(answer))
+    if not m or _HEDGES.search(tx.normalize(reference)):
+        return []
+    return [Finding("hedged", 2, f"답변이 스스로 불확실하다고 함: '{m.group(0)}'")]
+
+
 @lru_cache(maxsize=4096)
 def rag_findings(answer: str, reference: str, question: str) -> tuple[Finding, ...]:
     """Every finding for one answer, strongest first (memoised: the three offline judges
@@ -1045,6 +1426,11 @@ def rag_findings(answer: str, reference: str, question: str) -> tuple[Finding, .
     found += swap_findings(answer, reference)
     found += yes_no_findings(answer, reference, question)
     found += polarity_findings(answer, reference, question)
+    found += closed_list_findings(answer, reference)
+    found += concessive_findings(answer, reference)
+    found += payer_findings(answer, reference)
+    found += hedge_findings(answer, reference)
+    found += deduction_findings(answer, reference)
     found += span_side_findings(answer, reference) or span_reach_findings(answer, reference)
     if not any(f.rule == "reversed-condition" for f in found):
         found += day_swap_findings(answer, reference, question)
@@ -1092,14 +1478,35 @@ def _figure_kind(q: tx.Quantity) -> str:
 @lru_cache(maxsize=4096)
 def checkable_figures(answer: str, known: str) -> str:
     """The answer's figures, written out, of a kind ``known`` (the reference and contexts)
-    states at all: a figure of another kind (a floor, a count the reference never gives) is
-    unverifiable, not a contradiction, so the judges' figure conflicts see only the rest."""
+    states at all, in a sentence on a topic some known figure of that kind is about
+    (``_off_topic``): a figure of another kind (a floor, a count the reference never gives) or
+    of a thing no known figure is about is unverifiable, not a contradiction, so the judges'
+    figure conflicts see only the rest."""
     kinds = {_figure_kind(q) for q in tx.quantities(known)}
     found = tx.quantities(answer)
-    if all(_figure_kind(q) in kinds for q in found):
+    kept = [q for q in found if _figure_kind(q) in kinds and not _off_topic(q, answer, known)]
+    if len(kept) == len(found):
         return answer
     # "; " between figures: "4시간 5분" written side by side would read as one span (245분)
-    return "; ".join(q.text for q in found if _figure_kind(q) in kinds)
+    return "; ".join(q.text for q in kept)
+
+
+@lru_cache(maxsize=4096)
+def _topic_nouns(text: str) -> frozenset[str]:
+    return frozenset(m.lemma for m in tx.analyse(text) if m.tag in {"NNG", "NNP", "SL"} and m.lemma not in _WEAK_TOKENS)
+
+
+def _off_topic(q: tx.Quantity, answer: str, known: str) -> bool:
+    """A figure said of something no sentence of ``known`` gives a figure of its kind for: the
+    answer's sentence holding it shares no noun with any known sentence that states a figure of
+    that kind ("소견서 발급은 보통 1~2일 걸리니" where the documents' days are 결석 days). Such a
+    figure is unverifiable, not a contradiction."""
+    said = next((s for s in tx.sentences(answer) if q.text in s), "")
+    if not said or any(tx.same_quantity(q, k) for k in tx.quantities(known)):
+        return False  # a figure the documents state is checked (it agrees) wherever it is said
+    kind = _figure_kind(q)
+    holders = [s for s in tx.sentences(known) if any(_figure_kind(k) == kind for k in tx.quantities(s))]
+    return bool(holders) and not any(_topic_nouns(said) & _topic_nouns(h) for h in holders)
 
 
 @lru_cache(maxsize=4096)

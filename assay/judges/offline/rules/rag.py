@@ -42,8 +42,9 @@ perfect answers, so a wrong answer's relevance is capped at 4.
     with it (``claims.split_digression``)
     claim findings (``claims.py``: debunk,       capped at the strongest finding's cap (1 or 2);
     substitutions, yes-no, polarity, reversed    accuracy 1 caps completeness at 2 and relevance at 4;
-    condition, rate period, no answer)           a reversed claim (polarity, reversed-condition)
-                                                 caps completeness at 2;
+    condition, rate period, no answer,           a reversed claim (polarity, reversed-condition)
+    misplaced figure, closed list, even-if,      caps completeness at 2;
+    payer, deduction, hedge)
                                                  no-answer as a keyword list (no predicate):
                                                  completeness 1, relevance ≤ 2
     ===========================================  ==========  ===============  ============
