@@ -89,6 +89,7 @@ from assay.judges.offline.record_facts import (
     dismissed_cautions,
     record_items,
     schedule_conflicts,
+    stopped_against_record,
     unrecorded_results,
     value_conflicts,
 )
@@ -191,6 +192,8 @@ class ClinicalRules:
         ]
         # a drug on the record's contraindication line, recommended: advice the record forbids
         violations = (*violations, *contraindicated_advice(answer, item.patient), *dismissed_cautions(answer, item.patient))
+        # a drug the record says not to stop, which the answer lets the patient stop
+        violations = (*violations, *stopped_against_record(answer, item.patient, item.question))
         # a drug of a class the record contraindicates by the drug table (its conditions, drugs,
         # allergies, labs), recommended or permitted with no warning: the rule id and the entry
         violations = (*violations, *table_violations(answer, item.patient, item.question))
