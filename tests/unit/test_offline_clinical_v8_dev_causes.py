@@ -53,3 +53,23 @@ def test_stopping_a_drug_the_record_says_not_to_stop():
     # near miss: stopping a drug the record does not protect
     other = "S: 66세 남. 불면.\nP: 졸피뎀 5mg 취침 전, 2주 후 재평가."
     assert rf.stopped_against_record("졸피뎀은 중단하셔도 됩니다.", other, "졸피뎀 끊어도 돼요?") == []
+
+
+def relevance(patient: str, question: str, answer: str) -> set[float]:
+    return scores(verdicts(patient, question, answer), "answer_relevance")
+
+
+def test_any_imperative_and_forbidden_are_decisions():
+    question = "다음 주 대상포진 예방주사 맞아야 하나요?"
+    assert min(relevance(RA_ON_TOFACITINIB, question, "생백신이 아닌 재조합 백신이면 예정대로 맞으세요.")) == 5.0
+    question = "치과에서 클린다마이신을 준대요. 먹어도 돼요?"
+    assert min(relevance(ON_APIXABAN, question, "클린다마이신은 기록상 금지된 약은 아니에요. 처방대로 받으세요.")) == 5.0
+    # near miss: an answer about something else decides nothing asked
+    assert max(relevance(ON_APIXABAN, question, "심방세동은 꾸준한 관리가 중요한 병입니다.")) <= 3.0
+
+
+def test_a_recorded_value_asked_needs_a_figure():
+    question = "지난번 인 수치 얼마 나왔어요?"
+    assert max(relevance(ON_LANTHANUM, question, "Phosphate depends on diet and on your binder, so keep taking it with meals.")) <= 2.0
+    # near miss: the value given
+    assert min(relevance(ON_LANTHANUM, question, "최근 인 수치는 5.8 mg/dL였어요.")) == 5.0
