@@ -72,6 +72,13 @@ permitting the one the question names, is forbidden advice (``drug_table:<entry>
 recorded item said with another dose and another frequency is one contradiction. Relevance: a
 when-question is answered by a time or day, "하루에 얼마나 마셔도" asks an amount, and a
 permission answer opening with its yes or no answers the question's subject.
+
+After the v8 round: a caution line's comma part that permits ("불활성화 백신은 가능") names
+nothing forbidden; 식사와 함께 / 식사 중 are 식후 and 빈속 is 공복; a drug the record says not to
+stop ("임의 중단 금지"), let go by an answer clause with no warning, is forbidden advice
+(``record_facts.stopped_against_record``); the drug table covers dialysis, integrase inhibitors,
+beta-blockers and more. Relevance: any verb's imperative and 금지/금기 decide, 언제 asks a time,
+and a recorded value asked for ("얼마 나왔어요", "what was my") needs a figure.
 """
 
 from __future__ import annotations
