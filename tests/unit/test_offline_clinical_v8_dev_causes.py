@@ -94,3 +94,13 @@ def test_new_table_entries_forbid_their_classes():
     assert dt.table_violations("Your record says no rifampicin with dolutegravir.", ON_DOLUTEGRAVIR, "") == ()
     plain = "나이: 61\n주진단: 변비\n복용 약: 없음"
     assert dt.table_violations("변비에는 산화마그네슘을 드세요.", plain, "변비약 뭐 먹어요?") == ()
+
+
+def test_a_value_named_by_its_abbreviation_the_record_never_names():
+    question = "최근 인 수치랑 칼슘 어땠어요?"
+    invented = "인 수치는 5.8이었고, 같이 잰 부갑상선 호르몬 수치(PTH)도 정상이었어요."
+    said = rf.unrecorded_results(invented, ON_LANTHANUM, question)
+    assert said and "PTH" in said[0]
+    # near miss: an abbreviation the record writes
+    recorded = "Hb 13 g/dL" + "\n" + ON_LANTHANUM
+    assert rf.unrecorded_results("빈혈 수치(Hb)는 정상이었어요.", recorded, question) == []

@@ -623,6 +623,10 @@ def dismissed_cautions(answer: str, patient: str) -> list[str]:
 
 # A test the answer reports a result of ("시야 검사도 달라진 게 없었습니다", "the MRI was normal").
 _TEST_RE = re.compile(r"(?<![\d가-힣A-Za-z])([가-힣A-Za-z]{2,})\s?(?:\([^()]{1,20}\)\s?)?(?:검사|촬영|검진|test|scan|exam)")
+# a value named by its abbreviation: "간 수치(ALT)", "신장 지표(Cr)", "your TSH level"
+_ABBREV_VALUE_RE = re.compile(
+    r"(?:수치|지표|농도|level|levels)\s?\(([A-Za-z][A-Za-z0-9-]{1,8})\)|\b([A-Z][A-Za-z0-9]{1,6})\s+levels?\b"
+)
 _RESULT_CUES = (
     "정상", "이상 없", "이상이 없", "문제없", "문제 없", "달라진 게 없", "변화 없", "변화가 없", "나왔", "좋았",
     "깨끗", "normal", "unchanged", "came back", "was clear", "were clear",
@@ -650,6 +654,11 @@ def unrecorded_results(answer: str, patient: str, question: str = "") -> list[st
         for m in _TEST_RE.finditer(clause):
             word = tx.strip_suffix(m.group(1)).lower()
             if word in _TEST_STOP or len(word) < 2 or word in known or word[:2] in known:
+                continue
+            out.append(f"기록에 없는 '{m.group(0)}' 결과를 단정함")
+        for m in _ABBREV_VALUE_RE.finditer(clause):
+            word = (m.group(1) or m.group(2)).lower()
+            if word in _TEST_STOP or word in known:
                 continue
             out.append(f"기록에 없는 '{m.group(0)}' 결과를 단정함")
     return list(dict.fromkeys(out))
