@@ -39,6 +39,7 @@ from assay.judges.offline.record_facts import (
     ALLERGY_LABELS,
     CLAUSE_RE,
     CONTRAINDICATION_CUES,
+    REASSURANCE_RE,
     _warned,
 )
 
@@ -258,9 +259,13 @@ _DISMISS_RE = re.compile(
 )
 
 
+# "Your record says no St John's wort": an English "no X" forbids X (not "no problem", "no need").
+_ENGLISH_NO_X_RE = re.compile(r"(?i)\bno\s+(?!problem|interaction|issue|need|worr|risk|effect|change)[a-z]")
+
+
 def _table_warned(clause: str) -> bool:
     bare = _DISMISS_RE.sub(" ", clause)
-    if _warned(bare):
+    if _warned(bare) or _ENGLISH_NO_X_RE.search(REASSURANCE_RE.sub(" ", bare)):
         return True
     stripped = re.sub(r"(?:상관|관계|문제|지장|걱정|영향)\s?(?:이|가|은|는)?\s?없\S*|괜찮\S*", " ", bare)
     return tx.has_any(stripped.lower(), _TABLE_WARNINGS)

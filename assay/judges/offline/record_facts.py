@@ -271,7 +271,12 @@ def denied_facts(answer: str, patient: str) -> list[str]:
 
 
 # "식사 후에", "밥 먹은 뒤", "식사 직후", "밥 먹고 바로": 식후; "식사 전", "식사 30분 전": 식전.
-_MEAL_RE = re.compile(r"식사\s?(?:\d+\s?분\s?)?(직후|직전|후|뒤|다음|전)|밥\s?먹(?:은|고)\s?(?:바로|직후|뒤|후|다음)?")
+# "식사와 함께", "식사 중", "식사하면서" (with meals) go with 식후 against 공복/식전, as an English
+# record's "with meals" does; "식사 1시간 전" is 식전.
+_MEAL_RE = re.compile(
+    r"식사\s?(?:\d+\s?(?:분|시간)\s?)?(직후|직전|후|뒤|다음|전)|밥\s?먹(?:은|고)\s?(?:바로|직후|뒤|후|다음)?"
+    r"|식사(와|랑|하고)\s?(?:함께|같이)|식사\s?(중|때)(?![가-힣])|식사하(면서)|(?:식사|밥)(?:을|를)?\s?(?:먹으)?(면서)"
+)
 # An English record's times of taking, as the answer writes them in Korean.
 _EN_TIMES = (
     (re.compile(r"(?i)\b(?:before (?:meals|breakfast|food)|on an empty stomach|empty stomach|fasting)\b"), "공복 식전"),
@@ -288,6 +293,8 @@ _DAILY_RE = re.compile(
 
 
 def _meals(text: str) -> str:
+    # "빈속에" (on an empty stomach) is 공복
+    text = re.sub(r"빈\s?속", "공복", text)
     return _MEAL_RE.sub(lambda m: "식전" if m.group(1) in ("전", "직전") else "식후", text)
 
 
@@ -480,11 +487,25 @@ def _warned(clause: str) -> bool:
     return tx.has_any(bare, WARNING_CUES)
 
 
+# A part of a caution line that permits ("불활성화 백신은 가능", "inactivated vaccines are fine")
+# names what is allowed, not what is forbidden.
+PERMITTED_PART_RE = re.compile(
+    r"(?:은|는|도)?\s?(?:가능|허용|괜찮|무방|해도 됨|써도 됨|사용 가능)|\b(?:allowed|permitted|are fine|is fine|can be given|may be given|ok)\b",
+    re.I,
+)
+
+
 def _forbidding_parts(label: str, value: str) -> list[str]:
-    """The sentences of a line that forbid (a SOAP plan holds other sentences: "3개월마다 검사")."""
+    """The sentences of a line that forbid (a SOAP plan holds other sentences: "3개월마다 검사"),
+    without their comma parts that permit ("생백신 금지, 불활성화 백신은 가능")."""
     if tx.has_any(label.lower(), CONTRAINDICATION_CUES):
-        return [value]
-    return [p for p in re.split(r"(?<!\d)\.\s+|;", value) if tx.has_any(p.lower(), CONTRAINDICATION_CUES)]
+        parts = [value]
+    else:
+        parts = [p for p in re.split(r"(?<!\d)\.\s+|;", value) if tx.has_any(p.lower(), CONTRAINDICATION_CUES)]
+    return [
+        ", ".join(q for q in re.split(r",\s+(?![^()]*\))", p) if not (PERMITTED_PART_RE.search(q) and not tx.has_any(q.lower(), CONTRAINDICATION_CUES)))
+        for p in parts
+    ]
 
 
 def contraindicated_advice(answer: str, patient: str) -> list[str]:
@@ -525,6 +546,46 @@ def contraindicated_advice(answer: str, patient: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+# The record forbids stopping a drug ("임의 중단 금지", "끊지 말 것", "do not stop"): a sentence
+# with a stopping verb and a prohibition.
+_NO_STOP_RE = re.compile(
+    r"(?:중단|중지|끊|멈추|그만)\S*\s?(?:금지|하지\s?말|지\s?말|말\s?것|마세요|안\s?됨|불가)"
+    r"|(?:do not|don't|never|must not)\s+(?:stop|discontinue|skip)",
+    re.I,
+)
+# An answer clause that lets the patient stop ("끊으셔도 됩니다", "그만 드셔도 돼요", "you can stop").
+_STOP_ALLOWED_RE = re.compile(
+    r"(?:끊|중단|중지|멈추|멈춰|그만)\S*\s?(?:\S+\s)?(?:\S*셔도|\S*해도|\S*어도|\S*아도|\S*세요|\S*십시오|도\s?(?:됩니|돼|괜찮))"
+    r"|(?:you can|you may|it's fine to|it is fine to|ok to|okay to)\s+(?:stop|discontinue)|\bstop taking\b",
+    re.I,
+)
+
+
+def stopped_against_record(answer: str, patient: str, question: str = "") -> list[str]:
+    """A drug the record says not to stop ("나도롤 … 유지, 임의 중단 금지"; "do not stop ART"),
+    that an answer clause with no warning lets the patient stop ("끊으셔도 됩니다"): advice the
+    record forbids. The drug is a record item named in the forbidding sentence; the clause must
+    name it, or the question must."""
+    out: list[str] = []
+    items = [i for i in record_items(patient) if not i.absent]
+    for _, value in _values(patient):
+        for sentence in re.split(r"(?<!\d)\.\s+|;", value):
+            if not _NO_STOP_RE.search(sentence):
+                continue
+            names = [
+                n for i in items if (i.text in sentence or sentence in i.text) and not _NO_STOP_RE.search(i.text)
+                for n in i.names[:1] if n in sentence and not tx.has_any(n, STOP_VERBS)
+            ]  # fmt: skip
+            for clause in CLAUSE_RE.split(answer):
+                if not _STOP_ALLOWED_RE.search(clause) or _warned(clause):
+                    continue
+                said = [n for n in names if _names_in(n, clause) or n in question]
+                if said:
+                    out.append(f"기록상 중단 금지인 '{said[0]}'을(를) 끊어도 된다고 함 (기록: {sentence.strip()[:40]})")
+                    break
+    return list(dict.fromkeys(out))
+
+
 # Labels of the record's own sections (not a forbidden act): 나이, 진단, 복용 약, 알레르기…
 KEY_LABELS = frozenset(
     "나이 연령 성별 주진단 진단 진단명 병력 기저질환 동반질환 투약 처방 알레르기 알러지 검사 검사결과 활력징후 "
@@ -562,6 +623,10 @@ def dismissed_cautions(answer: str, patient: str) -> list[str]:
 
 # A test the answer reports a result of ("시야 검사도 달라진 게 없었습니다", "the MRI was normal").
 _TEST_RE = re.compile(r"(?<![\d가-힣A-Za-z])([가-힣A-Za-z]{2,})\s?(?:\([^()]{1,20}\)\s?)?(?:검사|촬영|검진|test|scan|exam)")
+# a value named by its abbreviation: "간 수치(ALT)", "신장 지표(Cr)", "your TSH level"
+_ABBREV_VALUE_RE = re.compile(
+    r"(?:수치|지표|농도|level|levels)\s?\(([A-Za-z][A-Za-z0-9-]{1,8})\)|\b([A-Z][A-Za-z0-9]{1,6})\s+levels?\b"
+)
 _RESULT_CUES = (
     "정상", "이상 없", "이상이 없", "문제없", "문제 없", "달라진 게 없", "변화 없", "변화가 없", "나왔", "좋았",
     "깨끗", "normal", "unchanged", "came back", "was clear", "were clear",
@@ -589,6 +654,11 @@ def unrecorded_results(answer: str, patient: str, question: str = "") -> list[st
         for m in _TEST_RE.finditer(clause):
             word = tx.strip_suffix(m.group(1)).lower()
             if word in _TEST_STOP or len(word) < 2 or word in known or word[:2] in known:
+                continue
+            out.append(f"기록에 없는 '{m.group(0)}' 결과를 단정함")
+        for m in _ABBREV_VALUE_RE.finditer(clause):
+            word = (m.group(1) or m.group(2)).lower()
+            if word in _TEST_STOP or word in known:
                 continue
             out.append(f"기록에 없는 '{m.group(0)}' 결과를 단정함")
     return list(dict.fromkeys(out))

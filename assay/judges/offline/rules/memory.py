@@ -85,6 +85,14 @@ After the v7 round: values filed under another person (딸, 아내… before the
 conflict of one subject; a dated update sentence (업데이트, 옮김) records the change the query asks
 about; a person the query asks about whom the memory never names is a target error also when
 only topic sentences of other people hold the subject.
+
+After the v8 round: a dated update sentence right after an answering one ("2026-11-24 업데이트:
+…로 변경") continues it though it names none of the query's words (the change is recorded; the
+old value is superseded); lowering, raising, shortening or moving a value forward (낮춰, 줄여,
+늘려, 앞당겨, 미뤘) is a change the query asks about, and "…다며" reminds; a "what/which"
+question across scripts, where the memory writes one of the prompt's entities and every typed
+facet finds its type in the entity's sentences, is relevance 8, completeness 8, accuracy 9 (the
+entity is the only bridge, the value cannot be read; noise is read as before).
 """
 
 from __future__ import annotations
@@ -110,7 +118,7 @@ COUNTER_ALIASES = {"퍼센트": "%", "프로": "%", "%": "%"}
 LOCAL_COUNTERS = ("박",)
 # A quoted or reminding verb ("바뀌었다고 했잖아", "…라고 했지") says what was said, not what is
 # asked: no head word.
-QUOTE_RE = re.compile(r"\S+(?:다고|라고|냐고)$|\S*잖아\S*$")
+QUOTE_RE = re.compile(r"\S+(?:다고|라고|냐고|다며|라며|다면서|라면서)$|\S*잖아\S*$")
 FACET_SPLIT_RE = re.compile(r"(?:이랑|랑|하고|그리고|및|뭐고|,)\s+")
 # Two questions joined by a verb's -고 ("언제 갈았고 얼마 들었는지"): split where an
 # interrogative stands on both sides.
@@ -155,6 +163,8 @@ _OWNER_RE = re.compile(
 CHANGE_QUERY_CUES = (
     "바뀌", "바뀐", "바꿨", "바꾼", "바꾸었", "변경", "연기", "늘었", "줄었", "조정", "옮겼", "미뤄", "올랐", "오른", "내렸",
     "내린", "인상", "인하", "새로 정한", "새 ",
+    # a value lowered, raised, shortened or moved forward ("희망 연봉 낮춰 쓰기로 했잖아")
+    "낮춰", "낮췄", "낮춘", "줄여", "줄였", "줄인", "늘려", "늘렸", "늘린", "앞당", "당겼", "미뤘", "미룬",
 )  # fmt: skip
 # A sentence that supersedes an earlier one: an explicit update or change of plan.
 SUPERSEDE_CUES = ("업데이트", "변경", "바뀜", "바꿈", "옮김", "→", "->", "updated", "changed to")
@@ -252,6 +262,7 @@ class MemoryRules:
         share = len(answered_by) / n
         other_script = _other_script(item.query, memory)
         bridged = False  # answered across scripts by the asked type of value
+        entity_bridge = False  # answered across scripts by the prompt's entity alone
         notes = [
             f"쿼리 핵심어 포함률 {pct(q)}",
             f"묻는 항목 {len(facets)}개 중 답 있음 {len(answered_by)}개"
@@ -286,6 +297,16 @@ class MemoryRules:
             ]
             answered_by = {f_idx: typed_hits for f_idx in range(len(facets))}
             notes.append("쿼리와 메모리의 언어가 달라 단어로는 비교할 수 없으나, 묻는 유형의 값이 메모리에 있음")
+        elif other_script and facets and (
+            untyped := _entity_sentences(item.entities, memory, sentences)
+        ) and all(
+            not f.want or any(_typed(f.want, sentences[i], figures[i]) for i in untyped) for f in facets
+        ):  # a "what/which" asked across scripts: the prompt's entity, written in the memory, is the
+            # only bridge; the value cannot be seen, so not 10
+            rel, comp, acc = 8, 8, 9
+            entity_bridge = True  # noise is read as before: which sentences are off the query is unseen
+            answered_by = {f_idx: [c for c, (i, _) in enumerate(clauses) if i in untyped] for f_idx in range(len(facets))}
+            notes.append("쿼리와 메모리의 언어가 달라 단어로는 비교할 수 없으나, 프롬프트의 엔티티를 적은 문장이 있음(값은 확인 못 함)")
         elif other_script:  # words cannot be compared across languages: no evidence either way
             rel, comp, acc = 5, 4, 6
             notes.append("쿼리와 메모리의 언어가 달라 단어로 비교할 수 없음(관련성 판단 보류)")
@@ -303,7 +324,16 @@ class MemoryRules:
             if answered_by
             else [shared_by.get(f, []) for f in topic_only]
         )
-        answer_text = " ".join(sentences[clauses[c][0]] for hits in about for c in hits)
+        # an update sentence right after one on the topic continues it even when it names none
+        # of the query's words ("… 2차 면접 12-02 통보받음. 11-24 업데이트: 12-03으로 변경.")
+        about_sentences = sorted({clauses[c][0] for hits in about for c in hits})
+        follow_ups = [
+            i + 1 for i in about_sentences
+            if i + 1 < len(sentences) and i + 1 not in about_sentences and _dated_update(sentences[i + 1])
+        ]  # fmt: skip
+        answer_text = " ".join(
+            [*(sentences[clauses[c][0]] for hits in about for c in hits), *(sentences[i] for i in follow_ups)]
+        )
         # (a dated update — "업데이트: … 22번 구획으로 옮김" — records the change too)
         if answer_text and not tx.has_any(answer_text, (*CHANGE_RECORD_CUES, *SUPERSEDE_CUES)):
             if tx.has_any(item.query, CHANGE_QUERY_CUES):
@@ -337,7 +367,7 @@ class MemoryRules:
         conflicts = _value_conflicts(memory)
         # the old value kept beside a sentence that records its update ("3박 예약. … 업데이트: 4박으로
         #변경"), figures the value reader cannot pair: superseded, kept (accuracy ≤ 8, noise + 2)
-        on_topic = sorted({clauses[c][0] for hits in about for c in hits}) if answered_by else []
+        on_topic = sorted({*about_sentences, *follow_ups}) if answered_by else []
         updates = [i for i in on_topic if tx.has_any(sentences[i], SUPERSEDE_CUES)]
         superseded = not conflicts and bool(updates) and any(
             i < updates[-1] and not tx.has_any(sentences[i], CHANGE_RECORD_CUES) for i in on_topic
@@ -353,7 +383,9 @@ class MemoryRules:
             notes.append("같은 항목에 상충하는 값: " + ", ".join(conflicts))
 
         # -- noise: notices, resolved items and sentences off the query -----------------------
-        helpful_clauses = {c for hits in answered_by.values() for c in hits}
+        helpful_clauses = set() if entity_bridge else {c for hits in answered_by.values() for c in hits}
+        if answered_by:  # the update that continues an answering sentence is part of the answer
+            helpful_clauses |= {c for i in follow_ups for c in by_sentence.get(i, [])}
         query_units = self.units(item.query, ctx)
         status_query = tx.has_any(item.query, STATUS_QUERY_CUES)
         flagged, off_topic, helpful = [], [], []
@@ -521,6 +553,18 @@ def _unnamed_person(query: str, memory: str, answering: list[str]) -> tuple[str,
     return asked[0], others[0]
 
 
+# A dated update ("2026-11-24 업데이트: …로 변경", "Updated 3 May: …"), not any sentence with 변경
+# ("사내 카페 메뉴 변경 안내를 받음").
+_DATED_UPDATE_RE = re.compile(
+    r"(?i)^\s*(?:\(?(?:19|20)\d\d[-./]\d{1,2}(?:[-./]\d{1,2})?\)?|\d{1,2}월\s*\d{1,2}일)\S*\s*(?:업데이트|update|변경|수정)"
+    r"|^\s*(?:업데이트|update[sd]?)\b|업데이트\s*[:：]"
+)
+
+
+def _dated_update(sentence: str) -> bool:
+    return bool(_DATED_UPDATE_RE.search(sentence)) and not tx.has_any(sentence, BOILERPLATE_CUES)
+
+
 _YEAR_MONTH_RE = re.compile(r"(?<![\d-])((?:19|20)\d\d)-(0?[1-9]|1[0-2])(?![\d-])")
 
 
@@ -530,6 +574,14 @@ def _about_entity(sentence: str, entities: list[str], memory: str) -> bool:
     low = memory.lower()
     present = [e.lower() for e in entities if e and e.lower() in low]
     return not present or any(e in sentence.lower() for e in present)
+
+
+def _entity_sentences(entities: list[str], memory: str, sentences: list[str]) -> list[int]:
+    """Indexes of the sentences naming one of the prompt's entities that the memory writes
+    (none when the memory writes none of them)."""
+    low = memory.lower()
+    present = [e.lower() for e in entities if e and len(e) >= 2 and e.lower() in low]
+    return [i for i, sent in enumerate(sentences) if any(e in sent.lower() for e in present)]
 
 
 def _split_joined_questions(part: str) -> list[str]:
