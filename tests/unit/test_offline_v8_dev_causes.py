@@ -40,3 +40,27 @@ def test_an_english_answer_with_a_wrong_figure_stays_low():
     q = "연체료 얼마예요?"
     v = _rag("The late fee is 500 won a day, and you can borrow again as soon as you return the book.", ref, q)
     assert v["accuracy"] <= 2 and v["completeness"] <= 3
+
+
+# -- the complementary case of a bound, stated as a condition, is no reversal ---------------------
+
+
+def test_the_case_below_a_threshold_denied_is_the_contrapositive():
+    ref = "쿠폰은 주문 금액 30,000원부터 쓸 수 있습니다."
+    q = "쿠폰 언제부터 써요?"
+    assert "polarity" not in _rules("주문 금액이 3만 원이 안 되면 쿠폰을 쓸 수 없어요.", ref, q)
+    ref2 = "매월 10일까지 변경을 신청해야 합니다. 그 이후에 신청하면 다음 달 요금제가 바뀌지 않습니다."
+    q2 = "요금제 변경은 언제까지 신청해요?"
+    assert "polarity" not in _rules("10일까지 변경 신청하시면 다음 달 요금제가 바뀌어요.", ref2, q2)
+
+
+def test_the_same_side_of_the_threshold_denied_is_still_a_reversal():
+    # near misses: the same side of the bound with the other sign, and a swapped comparison
+    ref = "쿠폰은 주문 금액 30,000원부터 쓸 수 있습니다."
+    assert "polarity" in _rules("주문 금액 30,000원부터는 쿠폰을 쓸 수 없어요.", ref, "쿠폰 언제부터 써요?")
+    ref2 = "키 120cm 이상인 어린이만 보호자 없이 탑승하면 됩니다."
+    found = _rules("키 120cm 이하인 어린이만 보호자 없이 탑승할 수 있어요.", ref2, "아이 혼자 타도 돼요?")
+    assert found & {"polarity", "reversed-condition"}
+    # "이내" counts back from the event: 24시간 이내 is past a 24시간 전까지 deadline
+    ref3 = "수업은 24시간 전까지 취소해야 하며 그 이후 취소는 1회 차감됩니다."
+    assert "polarity" in _rules("수업 24시간 이내에 취소하면 차감되지 않아요.", ref3, "수업 취소하면 차감돼요?")

@@ -712,6 +712,34 @@ def _past_the_bound(clause: _Clause, ref: _Clause) -> bool:
     )
 
 
+# The two sides of a bound a condition can place a case on: below it ("13일까지", "7일 전에",
+# "1만 원이 안 되면", "미만") and past it ("1,000점부터", "그 이후에", "넘으면", "초과").
+_BELOW_BOUND = re.compile(r"까지|\d\S*\s*전(?:에|이|까지)?|미만|이하|안\s*되면|안\s*넘으면|넘지\s*않으면|못\s*미치면|모자라면")
+_PAST_BOUND_SIDE = re.compile(r"부터|이후|\d\S*\s*후에|넘으면|넘기면|넘어가면|지나면|초과|이상")
+
+
+def _bound_side(text: str) -> str:
+    """Which side of a bound the clause places its case on ("below", "past"), or "" when it
+    names neither or both ("20분 전 이후에는": ambiguous)."""
+    below, past = bool(_BELOW_BOUND.search(text)), bool(_PAST_BOUND_SIDE.search(text))
+    return "below" if below and not past else "past" if past and not below else ""
+
+
+def _is_conditional(text: str) -> bool:
+    return any(m.tag == "EC" and m.lemma in _CONDITIONAL_ENDINGS for m in tx.analyse(text))
+
+
+def _complementary_case(clause: _Clause, ref: _Clause) -> bool:
+    """The answer clause and the reference clause place their cases on opposite sides of a
+    bound, one of them as a condition ("천 점이 안 되면 쓸 수 없고" beside "1,000점부터 사용할
+    수 있습니다"; "13일까지 신청하면 안 나가요" beside "그 이후에 신청하면 청구됩니다"): the other
+    sign is the complementary case (the contrapositive), not a reversal. The same side with the
+    other sign is still a reversal, and so is a swapped comparison (이상 ↔ 이하), checked by the
+    caller. "이내" is left out: "24시간 이내에 취소하면" is past a "24시간 전까지" deadline."""
+    a, r = _bound_side(clause.text), _bound_side(ref.text)
+    return bool(a and r and a != r and (_is_conditional(clause.text) or _is_conditional(ref.text)))
+
+
 _REASON_PIECE = re.compile(r"므로\s*$")
 
 
@@ -758,6 +786,8 @@ def polarity_findings(answer: str, reference: str, question: str = "") -> list[F
             continue
         ref = aligned[0]
         if _past_the_bound(clause, ref) and not _reversed_concepts(clause, ref):
+            continue
+        if any(_complementary_case(clause, r) and not _reversed_concepts(clause, r) for r in aligned):
             continue
         if any(_left_out_of_list(clause, r) for r in aligned):
             continue
