@@ -64,3 +64,22 @@ def test_the_same_side_of_the_threshold_denied_is_still_a_reversal():
     # "이내" counts back from the event: 24시간 이내 is past a 24시간 전까지 deadline
     ref3 = "수업은 24시간 전까지 취소해야 하며 그 이후 취소는 1회 차감됩니다."
     assert "polarity" in _rules("수업 24시간 이내에 취소하면 차감되지 않아요.", ref3, "수업 취소하면 차감돼요?")
+
+
+# -- a reference that refuses and adds what the documents do say, as an aside --------------------
+
+
+def test_a_refusal_matching_a_reference_refusal_with_an_aside_is_right():
+    ref = "제공된 문서에는 반려견 동반 요금 정보가 없습니다(소형견 동반은 2마리까지 가능)."
+    q = "강아지 데려가면 추가 요금 얼마예요?"
+    assert cl.reference_refuses_beside(ref) and not cl.reference_refuses(ref)
+    v = _rag("자료에는 소형견 2마리까지 동반할 수 있다는 내용만 있고 요금은 나와 있지 않아요.", ref, q)
+    assert v["accuracy"] == 5 and "올바른 답변 거부" in v["feedback"]
+
+
+def test_a_refusal_where_the_reference_answers_in_the_same_sentence_is_wrong():
+    # near miss: the figure is in the refusing sentence itself (the reference answers the question)
+    ref = "수수료 정보는 문서에 없지만 예약 취소는 3일 전까지 할 수 있습니다."
+    assert not cl.reference_refuses_beside(ref)
+    v = _rag("자료에는 나와 있지 않아요.", ref, "예약 취소는 언제까지 돼요?")
+    assert v["accuracy"] == 1

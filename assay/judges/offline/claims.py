@@ -133,6 +133,22 @@ def reference_refuses(reference: str) -> bool:
     return tx.has_any(reference, NO_ANSWER_IN_DOCS) and not tx.quantities(reference)
 
 
+# A sentence or a parenthesis of its own: "…정보가 없습니다(조문객 주차는 3시간 무료)."
+_REFUSAL_PARTS = re.compile(r"[.!?\n]+|[()（）]")
+
+
+@lru_cache(maxsize=4096)
+def reference_refuses_beside(reference: str) -> bool:
+    """The reference says the documents do not hold the answer, and its figures are in a
+    sentence or a parenthesis of their own beside that refusal ("…요금 정보가 없습니다(주차는
+    3시간 무료)"): what the documents do say, given as an aside. An answer that refuses the same
+    way (and may repeat the aside) is right; ``reference_refuses`` alone (no figure anywhere)
+    still decides whether an answer that does not refuse is unfounded."""
+    parts = [p for p in _REFUSAL_PARTS.split(reference) if p.strip()]
+    refusing = [p for p in parts if tx.has_any(p, NO_ANSWER_IN_DOCS)]
+    return bool(refusing) and not any(tx.quantities(p) for p in refusing)
+
+
 NO_ANSWER_RE = re.compile(r"^\s*(?:아니요|아뇨|아닙니다|no\b)", re.I)
 
 
@@ -180,9 +196,13 @@ def refuses(answer: str, reference: str, question: str = "") -> bool:
     cues = [c for c in tx.REFUSAL_CUES if tx.has_any(answer, (c,))]
     if m := _SOURCE_SILENT.search(tx.normalize(answer)):
         cues.append(m.group(0))
-    if not cues or all(tx.has_any(reference, (c,)) for c in cues) and not reference_refuses(reference):
+    beside = reference_refuses_beside(reference)
+    if not cues or all(tx.has_any(reference, (c,)) for c in cues) and not (reference_refuses(reference) or beside):
         return False
-    present, _ = key_facts_present(answer, reference, question)
+    # the figures a refusing reference gives beside its refusal are what the documents do say:
+    # an answer may repeat them and still decline what they do not say
+    said = " ".join(p for p in _REFUSAL_PARTS.split(reference) if tx.has_any(p, NO_ANSWER_IN_DOCS)) if beside else reference
+    present, _ = key_facts_present(answer, said, question)
     return present == 0
 
 

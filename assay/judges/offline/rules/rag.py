@@ -77,6 +77,10 @@ class RagRules:
         if cl.refuses(answer, reference, question) and not cl.debunks(answer, reference):
             if ref_refuses:
                 return _verdict(tag, ["참조도 문서에 답이 없다고 함: 올바른 답변 거부"], 5, 5, 5)
+            if cl.reference_refuses_beside(reference):
+                return _verdict(
+                    tag, ["참조도 문서에 답이 없다고 하고 수치는 곁에 덧붙인 문서 내용뿐: 올바른 답변 거부"], 5, 5, 5
+                )
             return _verdict(tag, ["답변을 거부했으나 참조에는 답이 있음: 오답으로 처리"], 1, 1, 2)
         if ref_refuses:
             return _verdict(
