@@ -83,3 +83,24 @@ def test_a_refusal_where_the_reference_answers_in_the_same_sentence_is_wrong():
     assert not cl.reference_refuses_beside(ref)
     v = _rag("자료에는 나와 있지 않아요.", ref, "예약 취소는 언제까지 돼요?")
     assert v["accuracy"] == 1
+
+
+# -- a verb of stopping said of its subject denies, as a negation does ---------------------------
+
+
+def test_a_stopped_subject_is_a_denial():
+    assert cl.polarity("해지하면 다음 달부터 자동이체가 멈춥니다") == 1
+    assert cl.polarity("미납이 두 달 넘으면 인터넷 접속이 차단됩니다") == 1
+    assert cl.polarity("점검 시간에는 예약 접수가 막히는 셈입니다") == 1
+    ref = "해지하면 다음 달부터 자동이체가 되지 않습니다."
+    q = "해지하면 자동이체는 어떻게 돼요?"
+    assert "polarity" not in _rules("해지하시면 다음 달부터 자동이체가 멈춰요.", ref, q)
+
+
+def test_stopping_as_an_action_one_may_take_denies_nothing():
+    # near misses: the active verb is an option, not a denial; a noun modified by a negation
+    assert cl.polarity("연간 회원권은 최대 30일 정지할 수 있습니다") == 0
+    assert cl.polarity("자동이체를 멈추려면 앱에서 신청하세요") == 0
+    assert cl.polarity("환불이 안 되는 상품은 따로 표시됩니다") == 0
+    ref = "해지하면 다음 달부터 자동이체가 되지 않습니다."
+    assert "polarity" in _rules("해지해도 다음 달 자동이체가 멈추지 않아요.", ref, "해지하면 자동이체는 어떻게 돼요?")

@@ -473,7 +473,7 @@ def _polarity(text: str, morphs: tuple[tx.Morph, ...]) -> int:
             following = rest[:2] if m.tag != "MAG" else rest[1:3]
             if not any(
                 (morphs[k].tag == "EC" and morphs[k].lemma in _CONDITIONAL_ENDINGS)
-                or morphs[k].tag in _MODIFIER_TAGS
+                or (morphs[k].tag in _MODIFIER_TAGS and not _clause_final_modifier(morphs, k))
                 or _premise(morphs, i, k)
                 for k in following
             ):
@@ -494,6 +494,21 @@ def _polarity(text: str, morphs: tuple[tx.Morph, ...]) -> int:
 # ("차감되지 않으니", "요청은 안 되니") still denies.
 _REASON_ENDINGS = frozenset({"라서", "아서", "어서", "니", "으니", "니까", "으니까", "므로", "으므로"})
 _PREDICATE_TAGS = frozenset({"VV", "VA", "VX", "VCP", "XSV", "XSA"})
+
+
+# Bound nouns that, after a modifier and before the copula, end the clause ("대출이 막히는
+# 식입니다", "환불이 안 되는 셈이에요", "쓸 수 없는 것입니다"): the predicate is the claim, it
+# modifies nothing.
+_CLAUSE_FINAL_NOUNS = frozenset({"식", "셈", "것", "거"})
+
+
+def _clause_final_modifier(morphs: tuple[tx.Morph, ...], k: int) -> bool:
+    return (
+        k + 2 < len(morphs)
+        and morphs[k + 1].tag == "NNB"
+        and morphs[k + 1].lemma in _CLAUSE_FINAL_NOUNS
+        and morphs[k + 2].tag == "VCP"
+    )
 
 
 def _premise(morphs: tuple[tx.Morph, ...], i: int, k: int) -> bool:
@@ -569,8 +584,33 @@ _NEGATIVE_NOUN_PREDICATES = frozenset({"제한", "중단", "불허", "거절", "
 _NEGATIVE_ADJECTIVES = frozenset({"어렵다", "힘들다"})
 
 
+# Verbs and nouns of stopping said of their subject ("청구가 멈춥니다", "대출이 정지됩니다",
+# "물이 끊깁니다"): the thing no longer happens, as "결제되지 않습니다" says. Only with the
+# subject marked (이/가) and, for the nouns, the passive 되다: the active verb is an action one
+# may take ("정지할 수 있습니다", "결제를 멈추려면"), which denies nothing.
+_STOP_VERBS = frozenset({"멈추다", "막히다", "끊기다", "끊어지다", "그치다"})
+_STOP_NOUNS = frozenset({"정지", "중지", "차단"})
+
+
+def _stopped(morphs: tuple[tx.Morph, ...], i: int) -> bool:
+    m = morphs[i]
+    if i == 0 or morphs[i - 1].tag != "JKS":
+        return False
+    if m.tag == "VV":
+        return m.lemma in _STOP_VERBS
+    return (
+        m.tag == "NNG"
+        and m.lemma in _STOP_NOUNS
+        and i + 1 < len(morphs)
+        and morphs[i + 1].tag == "XSV"
+        and morphs[i + 1].lemma in {"되", "되다"}
+    )
+
+
 def _negative_predicate(morphs: tuple[tx.Morph, ...], i: int) -> bool:
     m = morphs[i]
+    if _stopped(morphs, i):
+        return True
     if m.tag == "NNG" and m.lemma in _NEGATIVE_NOUN_PREDICATES:
         return i + 1 < len(morphs) and morphs[i + 1].tag == "XSV"
     # "환불은 어렵습니다", "하기 힘듭니다": the polite "cannot" of service answers ("어려운
