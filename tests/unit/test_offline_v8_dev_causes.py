@@ -104,3 +104,31 @@ def test_stopping_as_an_action_one_may_take_denies_nothing():
     assert cl.polarity("환불이 안 되는 상품은 따로 표시됩니다") == 0
     ref = "해지하면 다음 달부터 자동이체가 되지 않습니다."
     assert "polarity" in _rules("해지해도 다음 달 자동이체가 멈추지 않아요.", ref, "해지하면 자동이체는 어떻게 돼요?")
+
+
+# -- a figure computed from the asker's case is the rule applied, not a new figure ----------------
+
+
+def test_a_figure_computed_from_the_question_is_applied():
+    ref = "자전거 대여는 2시간까지 기본요금이며 2시간을 넘는 시간은 추가 요금이 붙습니다."
+    q = "5시간 빌리면 추가 요금 붙어요?"
+    answer = "5시간이면 기본 2시간을 넘긴 3시간에 추가 요금이 붙어요."
+    (three,) = [x for x in cl.tx.quantities(answer) if x.value == 3]
+    assert cl.applied_figure(three, ref, q)
+    assert cl.figures_all_supported(answer, ref, q)
+    assert _rag(answer, ref, q)["accuracy"] >= 4
+    # a rate times the asker's count
+    ref2 = "짐 보관은 가방 1개당 하루 4,000원입니다."
+    q2 = "가방 하나 3일 맡기면 얼마예요?"
+    assert cl.figures_all_supported("하루 4,000원이니 3일이면 12,000원이에요.", ref2, q2)
+
+
+def test_a_miscomputed_or_unasked_figure_is_not_applied():
+    # near misses: a wrong result, and two known figures combined without the asker's case
+    ref = "자전거 대여는 2시간까지 기본요금이며 2시간을 넘는 시간은 추가 요금이 붙습니다."
+    q = "5시간 빌리면 추가 요금 붙어요?"
+    assert not cl.figures_all_supported("5시간이면 2시간을 넘긴 4시간에 추가 요금이 붙어요.", ref, q)
+    (four,) = [x for x in cl.tx.quantities("5시간이면 2시간을 넘긴 4시간") if x.value == 4]
+    assert not cl.applied_figure(four, ref, q)
+    ref2 = "짐 보관은 가방 1개당 하루 4,000원이고 대형 가방은 6,000원입니다."
+    assert not cl.figures_all_supported("대형 가방은 10,000원이에요.", ref2, "대형 가방은 얼마예요?")

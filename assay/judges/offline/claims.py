@@ -1566,7 +1566,28 @@ def _figure_kind(q: tx.Quantity) -> str:
 
 
 @lru_cache(maxsize=4096)
-def checkable_figures(answer: str, known: str) -> str:
+def applied_figure(q: tx.Quantity, known: str, question: str) -> bool:
+    """A figure the answer computed by applying a known rule to the asker's case: the sum,
+    difference or product of a figure the question states and one the reference or documents
+    state ("4시간이면 3시간을 넘긴 1시간", "하루 12,000원이니 5일이면 60,000원"). Sums and
+    differences keep the unit; a product multiplies by a bare count or a count of days, people
+    or times the question gives. One operand must come from the question: two known figures
+    combined may be anything, the asker's case is what the rule was applied to."""
+    asked = tx.quantities(question)
+    if not asked or any(tx.same_quantity(q, k) for k in asked):
+        return False
+    stated = tx.quantities(known)
+    for a in asked:
+        for k in stated:
+            if a.unit == k.unit == q.unit and q.value in {a.value + k.value, abs(a.value - k.value)}:
+                return True
+            for rate, count in ((k, a), (a, k)):
+                if rate.unit == q.unit and count.unit != q.unit and q.value == rate.value * count.value and count.value > 1:
+                    return True
+    return False
+
+
+def checkable_figures(answer: str, known: str, question: str = "") -> str:
     """The answer's figures, written out, of a kind ``known`` (the reference and contexts)
     states at all, in a sentence on a topic some known figure of that kind is about
     (``_off_topic``): a figure of another kind (a floor, a count the reference never gives) or
@@ -1574,7 +1595,11 @@ def checkable_figures(answer: str, known: str) -> str:
     figure conflicts see only the rest."""
     kinds = {_figure_kind(q) for q in tx.quantities(known)}
     found = tx.quantities(answer)
-    kept = [q for q in found if _figure_kind(q) in kinds and not _off_topic(q, answer, known)]
+    kept = [
+        q
+        for q in found
+        if _figure_kind(q) in kinds and not _off_topic(q, answer, known) and not applied_figure(q, known, question)
+    ]
     if len(kept) == len(found):
         return answer
     # "; " between figures: "4시간 5분" written side by side would read as one span (245분)
@@ -1633,4 +1658,6 @@ def figures_all_supported(answer: str, reference: str, question: str) -> bool:
     """Every figure the answer states is one the reference or the question states (in any
     notation): the answer may leave figures out, but adds or changes none."""
     known = (*tx.quantities(reference), *tx.quantities(question))
-    return all(any(tx.same_quantity(a, k) for k in known) for a in tx.quantities(answer))
+    return all(
+        any(tx.same_quantity(a, k) for k in known) or applied_figure(a, reference, question) for a in tx.quantities(answer)
+    )

@@ -105,7 +105,7 @@ class RagRules:
         q = self.coverage(u_qcore, u_a)
         q = 1.0 if q is None else q
         known = reference + ("\n" + context if context else "")
-        level, reasons = self.conflicts(cl.checkable_figures(answer, known), known, question)
+        level, reasons = self.conflicts(cl.checkable_figures(answer, known, question), known, question)
         findings = cl.rag_findings(answer, reference, question)
         facts_in, facts_total = cl.key_facts_present(answer, reference, question)
         meaning, meaning_size = cl.meaning_coverage(answer, reference, question)
@@ -128,7 +128,7 @@ class RagRules:
             core, aside = cl.split_digression(answer, reference, question)
             if aside and not (
                 cl.figures_all_supported(core, reference, question)
-                and self.conflicts(cl.checkable_figures(core, known), known, question)[0] == 0
+                and self.conflicts(cl.checkable_figures(core, known, question), known, question)[0] == 0
             ):
                 aside = ""
         digression = bool(aside)
