@@ -222,10 +222,11 @@ class RagRules:
         if not figures_ok:
             notes.append("참조의 수치 일부가 답변에 없음: 완전성에서 감점")
         completeness = band(min(share, meaning if size else 1.0), self.COMP_CUTS, 1)
-        if accuracy >= 4 and completeness < 4:
+        if accuracy >= 4 and completeness < 4 and (not size or meaning >= CROSS_LANGUAGE_CUTS[-1][0]):
             # Across languages coverage is read off the figures, names and the lexicon's concepts
-            # only: once those agree and nothing contradicts, the concepts the lexicon lacks are
-            # untranslated words, not missing content (a Korean paraphrase is judged the same way)
+            # only: once those agree, nothing contradicts and a third of the concepts is said, the
+            # concepts the lexicon lacks are untranslated words, not missing content (a Korean
+            # paraphrase is judged the same way); an answer saying few of them stays incomplete
             completeness = 4
             notes.append("확인할 수 있는 내용이 모두 참조와 일치: 사전에 없는 말은 빠진 내용이 아님(완전성 4 이상)")
         return _verdict(tag, notes, accuracy, max(completeness, 2), 4)
