@@ -7,6 +7,7 @@ from __future__ import annotations
 from assay.judges.offline import LexicalJudge
 from assay.judges.offline import claims as cl
 from assay.judges.prompts import get_prompt
+from assay.metrics.figure_forms import canonical_figures
 
 
 def _rules(answer: str, reference: str, question: str) -> set[str]:
@@ -132,3 +133,22 @@ def test_a_miscomputed_or_unasked_figure_is_not_applied():
     assert not cl.applied_figure(four, ref, q)
     ref2 = "짐 보관은 가방 1개당 하루 4,000원이고 대형 가방은 6,000원입니다."
     assert not cl.figures_all_supported("대형 가방은 10,000원이에요.", ref2, "대형 가방은 얼마예요?")
+
+
+# -- one written form: midnight ends a range at 0시, 번 counts times as 회 does ----------------------
+
+
+def test_midnight_at_the_end_of_a_range_is_not_noon():
+    assert canonical_figures("운영 시간은 06:00~24:00입니다") == "운영 시간은 6시~0시입니다"
+    assert canonical_figures("아침 6시부터 밤 12시까지 열어요").endswith("0시까지 열어요")
+    # near miss: an end hour below the start hour is still in the afternoon
+    assert canonical_figures("10시부터 4시까지") == "10시부터 16시까지"
+
+
+def test_times_in_beon_and_hoe_are_one_figure():
+    (a,) = cl.tx.quantities("한 달에 무료 세탁 4번까지")
+    (b,) = cl.tx.quantities("월 4회까지 무료 세탁")
+    assert cl.tx.same_quantity(a, b)
+    # near miss: another count
+    (c,) = cl.tx.quantities("월 5회까지 무료 세탁")
+    assert not cl.tx.same_quantity(a, c)
