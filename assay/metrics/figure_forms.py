@@ -285,7 +285,8 @@ def _sino_amount(m: re.Match[str]) -> str:
 
 def _afternoon_end(m: re.Match[str]) -> str:
     start, end = int(m.group(1)), int(m.group(3))
-    if end < start and end < 12:
+    # an end at 0시 is midnight (24:00, 밤 12시, 자정 are written 0시), not noon
+    if end < start and 0 < end < 12:
         end += 12
     return f"{start}시{m.group(2)}{end}시"
 

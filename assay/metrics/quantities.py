@@ -142,8 +142,9 @@ def _counter(text: str, end: int) -> str:
     return _COUNTER_ALIASES.get(word, word)
 
 
-# Counters that count the same thing: an age in 살 or 세, people in 인 or 명.
-_COUNTER_ALIASES = {"살": "세", "인": "명"}
+# Counters that count the same thing: an age in 살 or 세, people in 인 or 명, times in 번 or
+# 회 ("8번까지" = "8회까지"; 회 is a unit, so a digit with 번 counts as 회).
+_COUNTER_ALIASES = {"살": "세", "인": "명", "번": "회"}
 
 
 # Figures that are no claim: emphasis ("하루라도 늦으면", "1분이라도" = even a day late), idioms

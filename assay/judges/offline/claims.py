@@ -133,6 +133,22 @@ def reference_refuses(reference: str) -> bool:
     return tx.has_any(reference, NO_ANSWER_IN_DOCS) and not tx.quantities(reference)
 
 
+# A sentence or a parenthesis of its own: "…정보가 없습니다(조문객 주차는 3시간 무료)."
+_REFUSAL_PARTS = re.compile(r"[.!?\n]+|[()（）]")
+
+
+@lru_cache(maxsize=4096)
+def reference_refuses_beside(reference: str) -> bool:
+    """The reference says the documents do not hold the answer, and its figures are in a
+    sentence or a parenthesis of their own beside that refusal ("…요금 정보가 없습니다(주차는
+    3시간 무료)"): what the documents do say, given as an aside. An answer that refuses the same
+    way (and may repeat the aside) is right; ``reference_refuses`` alone (no figure anywhere)
+    still decides whether an answer that does not refuse is unfounded."""
+    parts = [p for p in _REFUSAL_PARTS.split(reference) if p.strip()]
+    refusing = [p for p in parts if tx.has_any(p, NO_ANSWER_IN_DOCS)]
+    return bool(refusing) and not any(tx.quantities(p) for p in refusing)
+
+
 NO_ANSWER_RE = re.compile(r"^\s*(?:아니요|아뇨|아닙니다|no\b)", re.I)
 
 
@@ -180,9 +196,13 @@ def refuses(answer: str, reference: str, question: str = "") -> bool:
     cues = [c for c in tx.REFUSAL_CUES if tx.has_any(answer, (c,))]
     if m := _SOURCE_SILENT.search(tx.normalize(answer)):
         cues.append(m.group(0))
-    if not cues or all(tx.has_any(reference, (c,)) for c in cues) and not reference_refuses(reference):
+    beside = reference_refuses_beside(reference)
+    if not cues or all(tx.has_any(reference, (c,)) for c in cues) and not (reference_refuses(reference) or beside):
         return False
-    present, _ = key_facts_present(answer, reference, question)
+    # the figures a refusing reference gives beside its refusal are what the documents do say:
+    # an answer may repeat them and still decline what they do not say
+    said = " ".join(p for p in _REFUSAL_PARTS.split(reference) if tx.has_any(p, NO_ANSWER_IN_DOCS)) if beside else reference
+    present, _ = key_facts_present(answer, said, question)
     return present == 0
 
 
@@ -453,7 +473,7 @@ def _polarity(text: str, morphs: tuple[tx.Morph, ...]) -> int:
             following = rest[:2] if m.tag != "MAG" else rest[1:3]
             if not any(
                 (morphs[k].tag == "EC" and morphs[k].lemma in _CONDITIONAL_ENDINGS)
-                or morphs[k].tag in _MODIFIER_TAGS
+                or (morphs[k].tag in _MODIFIER_TAGS and not _clause_final_modifier(morphs, k))
                 or _premise(morphs, i, k)
                 for k in following
             ):
@@ -474,6 +494,21 @@ def _polarity(text: str, morphs: tuple[tx.Morph, ...]) -> int:
 # ("차감되지 않으니", "요청은 안 되니") still denies.
 _REASON_ENDINGS = frozenset({"라서", "아서", "어서", "니", "으니", "니까", "으니까", "므로", "으므로"})
 _PREDICATE_TAGS = frozenset({"VV", "VA", "VX", "VCP", "XSV", "XSA"})
+
+
+# Bound nouns that, after a modifier and before the copula, end the clause ("대출이 막히는
+# 식입니다", "환불이 안 되는 셈이에요", "쓸 수 없는 것입니다"): the predicate is the claim, it
+# modifies nothing.
+_CLAUSE_FINAL_NOUNS = frozenset({"식", "셈", "것", "거"})
+
+
+def _clause_final_modifier(morphs: tuple[tx.Morph, ...], k: int) -> bool:
+    return (
+        k + 2 < len(morphs)
+        and morphs[k + 1].tag == "NNB"
+        and morphs[k + 1].lemma in _CLAUSE_FINAL_NOUNS
+        and morphs[k + 2].tag == "VCP"
+    )
 
 
 def _premise(morphs: tuple[tx.Morph, ...], i: int, k: int) -> bool:
@@ -549,8 +584,33 @@ _NEGATIVE_NOUN_PREDICATES = frozenset({"제한", "중단", "불허", "거절", "
 _NEGATIVE_ADJECTIVES = frozenset({"어렵다", "힘들다"})
 
 
+# Verbs and nouns of stopping said of their subject ("청구가 멈춥니다", "대출이 정지됩니다",
+# "물이 끊깁니다"): the thing no longer happens, as "결제되지 않습니다" says. Only with the
+# subject marked (이/가) and, for the nouns, the passive 되다: the active verb is an action one
+# may take ("정지할 수 있습니다", "결제를 멈추려면"), which denies nothing.
+_STOP_VERBS = frozenset({"멈추다", "막히다", "끊기다", "끊어지다", "그치다"})
+_STOP_NOUNS = frozenset({"정지", "중지", "차단"})
+
+
+def _stopped(morphs: tuple[tx.Morph, ...], i: int) -> bool:
+    m = morphs[i]
+    if i == 0 or morphs[i - 1].tag != "JKS":
+        return False
+    if m.tag == "VV":
+        return m.lemma in _STOP_VERBS
+    return (
+        m.tag == "NNG"
+        and m.lemma in _STOP_NOUNS
+        and i + 1 < len(morphs)
+        and morphs[i + 1].tag == "XSV"
+        and morphs[i + 1].lemma in {"되", "되다"}
+    )
+
+
 def _negative_predicate(morphs: tuple[tx.Morph, ...], i: int) -> bool:
     m = morphs[i]
+    if _stopped(morphs, i):
+        return True
     if m.tag == "NNG" and m.lemma in _NEGATIVE_NOUN_PREDICATES:
         return i + 1 < len(morphs) and morphs[i + 1].tag == "XSV"
     # "환불은 어렵습니다", "하기 힘듭니다": the polite "cannot" of service answers ("어려운
@@ -712,6 +772,34 @@ def _past_the_bound(clause: _Clause, ref: _Clause) -> bool:
     )
 
 
+# The two sides of a bound a condition can place a case on: below it ("13일까지", "7일 전에",
+# "1만 원이 안 되면", "미만") and past it ("1,000점부터", "그 이후에", "넘으면", "초과").
+_BELOW_BOUND = re.compile(r"까지|\d\S*\s*전(?:에|이|까지)?|미만|이하|안\s*되면|안\s*넘으면|넘지\s*않으면|못\s*미치면|모자라면")
+_PAST_BOUND_SIDE = re.compile(r"부터|이후|\d\S*\s*후에|넘으면|넘기면|넘어가면|지나면|초과|이상")
+
+
+def _bound_side(text: str) -> str:
+    """Which side of a bound the clause places its case on ("below", "past"), or "" when it
+    names neither or both ("20분 전 이후에는": ambiguous)."""
+    below, past = bool(_BELOW_BOUND.search(text)), bool(_PAST_BOUND_SIDE.search(text))
+    return "below" if below and not past else "past" if past and not below else ""
+
+
+def _is_conditional(text: str) -> bool:
+    return any(m.tag == "EC" and m.lemma in _CONDITIONAL_ENDINGS for m in tx.analyse(text))
+
+
+def _complementary_case(clause: _Clause, ref: _Clause) -> bool:
+    """The answer clause and the reference clause place their cases on opposite sides of a
+    bound, one of them as a condition ("천 점이 안 되면 쓸 수 없고" beside "1,000점부터 사용할
+    수 있습니다"; "13일까지 신청하면 안 나가요" beside "그 이후에 신청하면 청구됩니다"): the other
+    sign is the complementary case (the contrapositive), not a reversal. The same side with the
+    other sign is still a reversal, and so is a swapped comparison (이상 ↔ 이하), checked by the
+    caller. "이내" is left out: "24시간 이내에 취소하면" is past a "24시간 전까지" deadline."""
+    a, r = _bound_side(clause.text), _bound_side(ref.text)
+    return bool(a and r and a != r and (_is_conditional(clause.text) or _is_conditional(ref.text)))
+
+
 _REASON_PIECE = re.compile(r"므로\s*$")
 
 
@@ -758,6 +846,8 @@ def polarity_findings(answer: str, reference: str, question: str = "") -> list[F
             continue
         ref = aligned[0]
         if _past_the_bound(clause, ref) and not _reversed_concepts(clause, ref):
+            continue
+        if any(_complementary_case(clause, r) and not _reversed_concepts(clause, r) for r in aligned):
             continue
         if any(_left_out_of_list(clause, r) for r in aligned):
             continue
@@ -1476,7 +1566,28 @@ def _figure_kind(q: tx.Quantity) -> str:
 
 
 @lru_cache(maxsize=4096)
-def checkable_figures(answer: str, known: str) -> str:
+def applied_figure(q: tx.Quantity, known: str, question: str) -> bool:
+    """A figure the answer computed by applying a known rule to the asker's case: the sum,
+    difference or product of a figure the question states and one the reference or documents
+    state ("4시간이면 3시간을 넘긴 1시간", "하루 12,000원이니 5일이면 60,000원"). Sums and
+    differences keep the unit; a product multiplies by a bare count or a count of days, people
+    or times the question gives. One operand must come from the question: two known figures
+    combined may be anything, the asker's case is what the rule was applied to."""
+    asked = tx.quantities(question)
+    if not asked or any(tx.same_quantity(q, k) for k in asked):
+        return False
+    stated = tx.quantities(known)
+    for a in asked:
+        for k in stated:
+            if a.unit == k.unit == q.unit and q.value in {a.value + k.value, abs(a.value - k.value)}:
+                return True
+            for rate, count in ((k, a), (a, k)):
+                if rate.unit == q.unit and count.unit != q.unit and q.value == rate.value * count.value and count.value > 1:
+                    return True
+    return False
+
+
+def checkable_figures(answer: str, known: str, question: str = "") -> str:
     """The answer's figures, written out, of a kind ``known`` (the reference and contexts)
     states at all, in a sentence on a topic some known figure of that kind is about
     (``_off_topic``): a figure of another kind (a floor, a count the reference never gives) or
@@ -1484,7 +1595,11 @@ def checkable_figures(answer: str, known: str) -> str:
     figure conflicts see only the rest."""
     kinds = {_figure_kind(q) for q in tx.quantities(known)}
     found = tx.quantities(answer)
-    kept = [q for q in found if _figure_kind(q) in kinds and not _off_topic(q, answer, known)]
+    kept = [
+        q
+        for q in found
+        if _figure_kind(q) in kinds and not _off_topic(q, answer, known) and not applied_figure(q, known, question)
+    ]
     if len(kept) == len(found):
         return answer
     # "; " between figures: "4시간 5분" written side by side would read as one span (245분)
@@ -1543,4 +1658,6 @@ def figures_all_supported(answer: str, reference: str, question: str) -> bool:
     """Every figure the answer states is one the reference or the question states (in any
     notation): the answer may leave figures out, but adds or changes none."""
     known = (*tx.quantities(reference), *tx.quantities(question))
-    return all(any(tx.same_quantity(a, k) for k in known) for a in tx.quantities(answer))
+    return all(
+        any(tx.same_quantity(a, k) for k in known) or applied_figure(a, reference, question) for a in tx.quantities(answer)
+    )

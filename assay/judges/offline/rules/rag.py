@@ -77,6 +77,10 @@ class RagRules:
         if cl.refuses(answer, reference, question) and not cl.debunks(answer, reference):
             if ref_refuses:
                 return _verdict(tag, ["참조도 문서에 답이 없다고 함: 올바른 답변 거부"], 5, 5, 5)
+            if cl.reference_refuses_beside(reference):
+                return _verdict(
+                    tag, ["참조도 문서에 답이 없다고 하고 수치는 곁에 덧붙인 문서 내용뿐: 올바른 답변 거부"], 5, 5, 5
+                )
             return _verdict(tag, ["답변을 거부했으나 참조에는 답이 있음: 오답으로 처리"], 1, 1, 2)
         if ref_refuses:
             return _verdict(
@@ -101,7 +105,7 @@ class RagRules:
         q = self.coverage(u_qcore, u_a)
         q = 1.0 if q is None else q
         known = reference + ("\n" + context if context else "")
-        level, reasons = self.conflicts(cl.checkable_figures(answer, known), known, question)
+        level, reasons = self.conflicts(cl.checkable_figures(answer, known, question), known, question)
         findings = cl.rag_findings(answer, reference, question)
         facts_in, facts_total = cl.key_facts_present(answer, reference, question)
         meaning, meaning_size = cl.meaning_coverage(answer, reference, question)
@@ -124,7 +128,7 @@ class RagRules:
             core, aside = cl.split_digression(answer, reference, question)
             if aside and not (
                 cl.figures_all_supported(core, reference, question)
-                and self.conflicts(cl.checkable_figures(core, known), known, question)[0] == 0
+                and self.conflicts(cl.checkable_figures(core, known, question), known, question)[0] == 0
             ):
                 aside = ""
         digression = bool(aside)
@@ -218,6 +222,13 @@ class RagRules:
         if not figures_ok:
             notes.append("참조의 수치 일부가 답변에 없음: 완전성에서 감점")
         completeness = band(min(share, meaning if size else 1.0), self.COMP_CUTS, 1)
+        if accuracy >= 4 and completeness < 4 and (not size or meaning >= CROSS_LANGUAGE_CUTS[-1][0]):
+            # Across languages coverage is read off the figures, names and the lexicon's concepts
+            # only: once those agree, nothing contradicts and a third of the concepts is said, the
+            # concepts the lexicon lacks are untranslated words, not missing content (a Korean
+            # paraphrase is judged the same way); an answer saying few of them stays incomplete
+            completeness = 4
+            notes.append("확인할 수 있는 내용이 모두 참조와 일치: 사전에 없는 말은 빠진 내용이 아님(완전성 4 이상)")
         return _verdict(tag, notes, accuracy, max(completeness, 2), 4)
 
 
