@@ -38,7 +38,7 @@ class ImportField:
     # | json (a JSON value, or a cell holding one as text) | number
     # | raw (the cell as read, converted by the suite's importer itself; ``cell`` does not take it)
     kind: str = "text"
-    help: str = ""
+    help: str = ""  # said when a required column is missing: why the suite needs it
 
 
 @dataclass
@@ -132,8 +132,17 @@ def resolve_columns(columns: Sequence[str], fields: Sequence[ImportField], expli
     if missing:
         raise ImportError_("; ".join(
             f"no column for {f.name} (looked for {', '.join(f.aliases)}; give --map {f.name}=COLUMN)" for f in missing
-        ) + f". The file's columns: {', '.join(columns)}")
+        ) + _why_needed(missing) + f". The file's columns: {', '.join(columns)}")
     return mapping
+
+
+def _why_needed(missing: Sequence[ImportField]) -> str:
+    """". a, b: <why>. c: <why>" for the missing fields that say why they are needed, each reason once."""
+    reasons: dict[str, list[str]] = {}
+    for f in missing:
+        if f.help:
+            reasons.setdefault(f.help, []).append(f.name)
+    return "".join(f". {', '.join(names)}: {why}" for why, names in reasons.items())
 
 
 def cell(row: TableRow, field_: ImportField, column: str | None, problems: list[RowProblem], file: str) -> Any:

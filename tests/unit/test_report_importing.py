@@ -79,7 +79,9 @@ def test_a_table_without_the_efficiency_figures_cannot_start(tmp_path):
     message = str(raised.value)
     for field in ("total_execution_time", "input_tokens", "output_tokens", "api_calls", "estimated_cost", "model"):
         assert f"no column for {field}" in message
-    assert "--map" in message and not (tmp_path / "out").exists()
+    assert "--map" in message and message.count("the efficiency score is computed from these") == 1
+    assert "total_execution_time, input_tokens, output_tokens, api_calls, estimated_cost: the efficiency" in message
+    assert not (tmp_path / "out").exists()
 
 
 def test_every_problem_is_named_by_row_and_column_and_nothing_is_written(tmp_path):

@@ -29,6 +29,7 @@ from assay.suites.report.dataset import CASES_FILE, GENERATIONS_FILE, canonical_
 from assay.suites.report.schema import ReportCase, ReportGeneration, Source
 from assay.validation.tables import ImportField, TableRow, cell, model_problems, problem_at
 
+EFFICIENCY = "the efficiency score is computed from these, and a missing one is never filled in"
 FIELDS = (
     ImportField("id", ("id", "case_id", "query_id")),
     ImportField("query", ("query", "question", "input", "user_input", "prompt"), required=True),
@@ -43,13 +44,15 @@ FIELDS = (
     ImportField("execution_log", ("execution_log", "log", "logs"), kind="list"),
     ImportField("step_results", ("step_results", "steps"), kind="json"),
     ImportField("total_execution_time", ("total_execution_time", "execution_time", "execution_time_s",
-                                         "duration_s", "latency_s", "latency"), required=True, kind="number"),
-    ImportField("input_tokens", ("input_tokens", "prompt_tokens"), required=True, kind="number"),
-    ImportField("output_tokens", ("output_tokens", "completion_tokens"), required=True, kind="number"),
+                                         "duration_s", "latency_s", "latency"), required=True, kind="number", help=EFFICIENCY),
+    ImportField("input_tokens", ("input_tokens", "prompt_tokens"), required=True, kind="number", help=EFFICIENCY),
+    ImportField("output_tokens", ("output_tokens", "completion_tokens"), required=True, kind="number",
+                help=EFFICIENCY),
     ImportField("total_tokens", ("total_tokens", "tokens"), kind="number"),
-    ImportField("api_calls", ("api_calls", "llm_calls", "num_calls"), required=True, kind="number"),
-    ImportField("estimated_cost", ("estimated_cost", "cost_usd", "cost", "total_cost"), required=True, kind="number"),
-    ImportField("model", ("model", "model_name"), required=True),
+    ImportField("api_calls", ("api_calls", "llm_calls", "num_calls"), required=True, kind="number", help=EFFICIENCY),
+    ImportField("estimated_cost", ("estimated_cost", "cost_usd", "cost", "total_cost"), required=True, kind="number",
+                help=EFFICIENCY),
+    ImportField("model", ("model", "model_name"), required=True, help="the efficiency details name the model"),
     ImportField("error", ("error",)),
 )
 WHOLE_NUMBERS = ("input_tokens", "output_tokens", "total_tokens", "api_calls")
