@@ -25,6 +25,7 @@ The cut-offs were set by reading the seeds' rubrics and then adjusted on
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 import time
@@ -40,8 +41,7 @@ from assay.judges.offline import text as tx
 from assay.judges.offline.rules import FAMILY_RULES
 from assay.judges.offline.scoring import Units, band, pct  # noqa: F401  (re-exported for the judges)
 from assay.judges.prompts import Prompt, get_prompt
-from assay.metrics import clinical as clinical_metrics
-from assay.metrics import clinical_checks, clinical_rules, figure_forms, quantities
+from assay.metrics import figure_forms, quantities
 from assay.schemas import JsonObject
 
 
@@ -54,11 +54,14 @@ class OfflineJudge(LocalJudge, *FAMILY_RULES):
     # The clinical rules also read the clinical suite's rule files (lexicon, cues,
     # contraindications, scoring, the drug table) and its metric code: editing any of them is a
     # different judge too, so stored verdicts are not reused for it.
+    # The metric modules are found, not imported: the clinical judge imports them only when it runs.
     rule_files: ClassVar[tuple[Path, ...]] = tuple(
         Path(module.__file__).resolve()  # type: ignore[arg-type]
-        for module in (tx, scoring, quantities, figure_forms, claims, lexicon, actions, record_facts, drug_table,
-                       clinical_metrics, clinical_rules, clinical_checks)
-    ) + tuple(sorted(clinical_rules.RULES_DIR.glob("*.yaml")))
+        for module in (tx, scoring, quantities, figure_forms, claims, lexicon, actions, record_facts, drug_table)
+    ) + tuple(
+        Path(importlib.util.find_spec(f"assay.metrics.{name}").origin).resolve()  # type: ignore[arg-type, union-attr]
+        for name in ("clinical", "clinical_rules", "clinical_checks")
+    ) + tuple(sorted(drug_table.TABLE_PATH.parent.glob("*.yaml")))  # the clinical suite's rule files
     signal: ClassVar[str] = ""
 
     # thresholds (overridden per judge)
