@@ -56,7 +56,6 @@ FIELDS = (
     ImportField("error", ("error",)),
 )
 WHOLE_NUMBERS = ("input_tokens", "output_tokens", "total_tokens", "api_calls")
-CASE_FIELDS = ("id", "query", "team_type", "required_sections", "requirements")
 
 
 class ReportImporter:
