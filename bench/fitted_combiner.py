@@ -10,8 +10,9 @@ This bench fits models on the same signals (the three judges' scores, their cove
 claim checks, one indicator per finding rule) and scores each labelled set with a model fitted
 on all the *other* sets (leave one set out): in-sample plus the dev sets. The fresh set is
 never read, so this bench cannot spoil it. Per set and field it prints Spearman / caught /
-flagged (as ``bench/jury_agreement.py`` defines them) for the rules' ensemble and each model,
-then the mean over sets.
+flagged (as ``bench/jury_agreement.py`` defines them) for the rules, the three judges combined
+four ways (the jury's weighted mean, median, min, max), and for each model, then the mean over
+sets.
 
 Caveat that favours the rules: they were tuned on these same sets, while each model sees its
 test set's rows for the first time. A model that still does no better says the signals, not
@@ -43,7 +44,15 @@ from assay.metrics.agreement import spearman  # noqa: E402
 from bench.jury_agreement import LabelledSet, heldout_sets, in_sample_set  # noqa: E402
 
 FIELDS = ("accuracy", "completeness", "relevance")
-Row = tuple[dict[str, float], dict[str, float], dict[str, float]]  # features, label, rules' ensemble
+# features, labels, and the rules' scores per way of combining the judges (then per field)
+Row = tuple[dict[str, float], dict[str, float], dict[str, dict[str, float]]]
+# Ways of combining the three judges' rule scores: the jury's weighted mean, and three others.
+COMBINE_JUDGES: dict[str, Callable[[list[float], list[float]], float]] = {
+    "rules: weighted mean": lambda scores, weights: aggregate_scores(scores, weights, scale=(1.0, 5.0))[0],
+    "rules: median": lambda scores, _: statistics.median(scores),
+    "rules: min": lambda scores, _: min(scores),
+    "rules: max": lambda scores, _: max(scores),
+}
 
 
 def takes_shortcut(item: RagAnswerInput) -> bool:
@@ -89,10 +98,11 @@ def rag_rows(labelled: LabelledSet) -> list[Row]:
             continue
         item = RagAnswerInput.model_validate(row.input)
         verdicts = [judge.verdict(prompt, row.input) for judge in judges]
-        ensemble = {
-            f: aggregate_scores([float(v[f]) for v in verdicts], weights, scale=(1.0, 5.0))[0] for f in FIELDS
+        rules = {
+            name: {f: combine([float(v[f]) for v in verdicts], weights) for f in FIELDS}
+            for name, combine in COMBINE_JUDGES.items()
         }
-        rows.append((features(item, verdicts, judges), {f: float(row.label[f]) for f in FIELDS}, ensemble))
+        rows.append((features(item, verdicts, judges), {f: float(row.label[f]) for f in FIELDS}, rules))
     return rows
 
 
@@ -152,23 +162,21 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{len({k for rows in sets.values() for x, _, _ in rows for k in x})} features")
     print("each cell: Spearman / caught / flagged; a model's cell is from a fit on the other sets")
     makers = models()
+    width = max(map(len, [*COMBINE_JUDGES, *makers]))
     for field in args.fields:
-        predicted = {name: leave_one_set_out(sets, field, make) for name, make in makers.items()}
-        print(f"\n== {field}")
-        print(f"{'set':12} {'n':>4}  {'rules (ensemble)':>20}" + "".join(f"  {m:>20}" for m in makers))
-        per_predictor: dict[str, list[tuple]] = {"rules": [], **{m: [] for m in makers}}
-        for name, rows in sets.items():
-            labels = [y[field] for _, y, _ in rows]
-            cells = {"rules": agreement([e[field] for _, _, e in rows], labels)}
-            cells.update({m: agreement(predicted[m][name], labels) for m in makers})
-            for m, c in cells.items():
-                per_predictor[m].append(c)
-            print(f"{name:12} {len(rows):>4}  {_cell(cells['rules']):>20}" + "".join(f"  {_cell(cells[m]):>20}" for m in makers))
-        means = {
-            m: tuple(statistics.mean(v) if (v := [c[i] for c in cs if c[i] is not None]) else None for i in range(3))
-            for m, cs in per_predictor.items()
+        fitted = {name: leave_one_set_out(sets, field, make) for name, make in makers.items()}
+        predicted = {
+            **{name: {s: [r[name][field] for _, _, r in rows] for s, rows in sets.items()} for name in COMBINE_JUDGES},
+            **fitted,
         }
-        print(f"{'mean':12} {'':>4}  {_cell(means['rules']):>20}" + "".join(f"  {_cell(means[m]):>20}" for m in makers))
+        print(f"\n== {field}: Spearman / caught / flagged")
+        print(f"{'predictor':{width}}  " + "  ".join(f"{s:>18}" for s in sets) + f"  {'mean':>18}")
+        for name, by_set in predicted.items():
+            cells = [agreement(by_set[s], [y[field] for _, y, _ in rows]) for s, rows in sets.items()]
+            mean = tuple(
+                statistics.mean(v) if (v := [c[i] for c in cells if c[i] is not None]) else None for i in range(3)
+            )
+            print(f"{name:{width}}  " + "  ".join(f"{_cell(c):>18}" for c in cells) + f"  {_cell(mean):>18}")
     return 0
 
 
