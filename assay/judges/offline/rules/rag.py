@@ -56,6 +56,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from assay.judges.offline import claims as cl
+from assay.judges.offline import fitted
 from assay.judges.offline import text as tx
 from assay.judges.offline.scoring import band, pct
 from assay.judges.prompts import RagAnswerInput
@@ -67,27 +68,38 @@ class RagRules:
     (``units``, ``conflicts``, ``coverage``…) and the thresholds they use."""
 
     PROMPT_RULES: ClassVar[dict[str, str]] = {"rag_answer": "rag_answer"}
+    signal: ClassVar[str]
+    fitted: bool  # set by ``OfflineJudge``: run the fitted stage after the rules
 
     def rag_answer(self, item: RagAnswerInput) -> JsonObject:
+        """The rules' verdict, then (unless the judge runs on rules only) the fitted stage's."""
+        verdict, signals = self.rag_rule_verdict(item)
+        if not self.fitted:
+            return verdict
+        return fitted.refine(self.signal, verdict, signals)
+
+    def rag_rule_verdict(self, item: RagAnswerInput) -> tuple[JsonObject, RagSignals | None]:
+        """The rules' verdict and the signals it was read from (None for the shortcuts: empty
+        answer, refusal, an answer where the reference has none, another script)."""
         question, answer, reference = item.question, item.generated_answer, item.reference_answer
         tag = f"[{self.signal}]"
         if not tx.normalize(answer):
-            return _verdict(tag, ["답변이 비어 있음: 질문에 답하지 않았으므로 오답으로 처리"], 1, 1, 2)
+            return _verdict(tag, ["답변이 비어 있음: 질문에 답하지 않았으므로 오답으로 처리"], 1, 1, 2), None
         ref_refuses = cl.reference_refuses(reference)
         if cl.refuses(answer, reference, question) and not cl.debunks(answer, reference):
             if ref_refuses:
-                return _verdict(tag, ["참조도 문서에 답이 없다고 함: 올바른 답변 거부"], 5, 5, 5)
+                return _verdict(tag, ["참조도 문서에 답이 없다고 함: 올바른 답변 거부"], 5, 5, 5), None
             if cl.reference_refuses_beside(reference):
                 return _verdict(
                     tag, ["참조도 문서에 답이 없다고 하고 수치는 곁에 덧붙인 문서 내용뿐: 올바른 답변 거부"], 5, 5, 5
-                )
-            return _verdict(tag, ["답변을 거부했으나 참조에는 답이 있음: 오답으로 처리"], 1, 1, 2)
+                ), None
+            return _verdict(tag, ["답변을 거부했으나 참조에는 답이 있음: 오답으로 처리"], 1, 1, 2), None
         if ref_refuses:
             return _verdict(
                 tag, ["참조는 문서에 답이 없다고 하는데 답변은 내용을 제시함: 근거 없는 답변"], 1, 1, 3
-            )
+            ), None
         if cl.cross_language(answer, reference):
-            return self._rag_cross_language(tag, question, answer, reference)
+            return self._rag_cross_language(tag, question, answer, reference), None
         sig = self.rag_signals(item)
         n, p, q, level, reasons = sig.n, sig.p, sig.q, sig.level, sig.reasons
         findings, meaning, agrees, all_facts = sig.findings, sig.meaning, sig.agrees, sig.all_facts
@@ -143,7 +155,7 @@ class RagRules:
             # that echoes a yes/no question may still answer it, so only the keyword list)
             completeness, relevance = 1, min(relevance, 2)
         notes.append(f"질문 핵심어 포함률 {pct(q)}")
-        return _verdict(tag, notes, accuracy, completeness, relevance)
+        return _verdict(tag, notes, accuracy, completeness, relevance), sig
 
     def rag_signals(self, item: RagAnswerInput) -> RagSignals:
         """What this judge reads off an answer that is neither empty, a refusal, an answer where
