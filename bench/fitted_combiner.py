@@ -1,24 +1,23 @@
-"""Would a fitted model combine the offline jury's rag signals better than its rules do?
+"""Would fitted models combine the offline jury's rag signals better than its hand-set rules?
 
 The offline rag rules turn each judge's signals (coverages N, P, Q, figure conflicts, claim
 findings, facts and concepts said: ``RagRules.rag_signals``) into 1-5 scores by hand-set
 cut-offs, and the ensemble averages the three judges. Each rules round lifted the labelled set
-it read and barely moved the next blind one, so the question is whether the *combination* is
-what fails on new data, or the signals themselves.
+it read and barely moved the next blind one. This bench asks whether fitting the combination
+does better: it fits models on the same signals (each judge's rule scores and signals,
+``assay.judges.offline.fitted.rag_features``, with the rules alone) and scores each labelled
+set with a model fitted on all the *other* sets (leave one set out): in-sample plus the dev
+sets. Per set and field it prints Spearman / caught / flagged (as ``bench/jury_agreement.py``
+defines them) for the rules, the three judges combined four ways (the jury's weighted mean,
+median, min, max), and each model, then the mean over sets.
 
-This bench fits models on the same signals (the three judges' scores, their coverages and
-claim checks, one indicator per finding rule) and scores each labelled set with a model fitted
-on all the *other* sets (leave one set out): in-sample plus the dev sets. The fresh set is
-never read, so this bench cannot spoil it. Per set and field it prints Spearman / caught /
-flagged (as ``bench/jury_agreement.py`` defines them) for the rules, the three judges combined
-four ways (the jury's weighted mean, median, min, max), and for each model, then the mean over
-sets.
+On the dev sets the comparison favours the rules, which were tuned on them while each model
+sees its test set for the first time. ``--score-fresh`` also fits each model on every set above
+and scores the fresh set once: there, on sets nobody tuned on, the random forest ranked answers
+better than the rules, which is why the jury has a fitted stage (``assay/judges/offline/fitted.py``,
+written by ``bench/fit_rag_forest.py``). Without ``--score-fresh`` the fresh set is never read.
 
-Caveat that favours the rules: they were tuned on these same sets, while each model sees its
-test set's rows for the first time. A model that still does no better says the signals, not
-their combination, limit agreement.
-
-    python bench/fitted_combiner.py [--fields accuracy completeness]
+    python bench/fitted_combiner.py [--fields accuracy completeness] [--score-fresh]
 
 Prints ratios; asserts nothing. Needs scikit-learn (installed with sentence-transformers).
 """
@@ -36,11 +35,11 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from assay.judges.ensemble import aggregate_scores  # noqa: E402
-from assay.judges.offline import claims as cl  # noqa: E402
 from assay.judges.offline import offline_jury  # noqa: E402
-from assay.judges.offline import text as tx  # noqa: E402
-from assay.judges.prompts import RagAnswerInput, get_prompt  # noqa: E402
+from assay.judges.offline.fitted import rag_features  # noqa: E402
+from assay.judges.prompts import RagAnswerInput  # noqa: E402
 from assay.metrics.agreement import spearman  # noqa: E402
+from assay.schemas import JsonObject  # noqa: E402
 from bench.jury_agreement import LabelledSet, heldout_sets, in_sample_set  # noqa: E402
 
 FIELDS = ("accuracy", "completeness", "relevance")
@@ -55,54 +54,32 @@ COMBINE_JUDGES: dict[str, Callable[[list[float], list[float]], float]] = {
 }
 
 
-def takes_shortcut(item: RagAnswerInput) -> bool:
-    """The answers the rules score without reading signals: empty, a refusal, an answer where
-    the reference has none, or in another script (``RagRules.rag_answer``'s first branches)."""
-    answer, reference = item.generated_answer, item.reference_answer
-    return (
-        not tx.normalize(answer)
-        or cl.refuses(answer, reference, item.question)
-        or cl.reference_refuses(reference)
-        or cl.cross_language(answer, reference)
-    )
-
-
-def features(item: RagAnswerInput, verdicts: Sequence[dict], judges: Sequence) -> dict[str, float]:
-    """One row's named features: each judge's three scores, then (when the rules read signals)
-    each judge's coverages, conflict level and claim checks, and a 1 per finding rule found."""
-    out = {f"{j.name} {f}": float(v[f]) for j, v in zip(judges, verdicts, strict=True) for f in FIELDS}
-    out["shortcut"] = float(takes_shortcut(item))
-    if out["shortcut"]:
-        return out
+def features(item: RagAnswerInput, judges: Sequence) -> tuple[dict[str, float], list[JsonObject]]:
+    """One row's named features, each judge's (``fitted.rag_features``: its rule scores, and
+    when the rules read signals its coverages, conflict level and claim checks) under its name;
+    and the judges' rule verdicts."""
+    out: dict[str, float] = {}
+    verdicts = []
     for judge in judges:
-        s = judge.rag_signals(item)
-        out |= {
-            f"{judge.name} N": s.n, f"{judge.name} P": s.p, f"{judge.name} Q": s.q,
-            f"{judge.name} conflict 1": float(s.level == 1), f"{judge.name} conflict 2": float(s.level >= 2),
-            f"{judge.name} facts": s.facts_in / s.facts_total if s.facts_total else 1.0,
-            f"{judge.name} no facts": float(s.facts_total == 0),
-            f"{judge.name} meaning": s.meaning if s.meaning_size else 0.0,
-            f"{judge.name} agrees": float(s.agrees), f"{judge.name} aside": float(bool(s.aside)),
-        }
-        out |= {f"finding {f.rule}": 1.0 for f in s.findings}
-    return out
+        verdict, signals = judge.rag_rule_verdict(item)
+        verdicts.append(verdict)
+        out |= {f"{judge.name} {k}": v for k, v in rag_features(verdict, signals).items()}
+    return out, verdicts
 
 
 def rag_rows(labelled: LabelledSet) -> list[Row]:
-    prompt = get_prompt("rag_answer")
-    judges = offline_jury()
+    judges = offline_jury(fitted=False)  # the rules alone: the models stand in for the fitted stage
     weights = [j.weight for j in judges]
     rows = []
     for row in labelled.rows:
         if row.prompt_id != "rag_answer":
             continue
-        item = RagAnswerInput.model_validate(row.input)
-        verdicts = [judge.verdict(prompt, row.input) for judge in judges]
+        x, verdicts = features(RagAnswerInput.model_validate(row.input), judges)
         rules = {
             name: {f: combine([float(v[f]) for v in verdicts], weights) for f in FIELDS}
             for name, combine in COMBINE_JUDGES.items()
         }
-        rows.append((features(item, verdicts, judges), {f: float(row.label[f]) for f in FIELDS}, rules))
+        rows.append((x, {f: float(row.label[f]) for f in FIELDS}, rules))
     return rows
 
 
@@ -153,10 +130,17 @@ def _cell(values: tuple[float | None, ...]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--fields", nargs="+", choices=FIELDS, default=["accuracy", "completeness"])
+    parser.add_argument(
+        "--score-fresh", action="store_true",
+        help="also fit each model on every other set and score the fresh set with it, once (measure; never tune on it)",
+    )
     args = parser.parse_args(argv)
 
-    # Every held-out set but the newest (fresh) one: this bench must never read that one.
-    labelled = [in_sample_set(ROOT / "datasets" / "judgments" / "labelled.jsonl"), *heldout_sets()[:-1]]
+    heldout = heldout_sets()
+    fresh = next(s for s in heldout if "rag_qa" in s.fresh)
+    # Every set but the fresh rag one: only --score-fresh reads that, and never to fit.
+    dev = [s for s in heldout if s.version < fresh.version]
+    labelled = [in_sample_set(ROOT / "datasets" / "judgments" / "labelled.jsonl"), *dev]
     sets = {s.short: rows for s in labelled if (rows := rag_rows(s))}
     print(f"rag_answer: {sum(map(len, sets.values()))} labelled rows in {len(sets)} sets (the fresh set is not read); "
           f"{len({k for rows in sets.values() for x, _, _ in rows for k in x})} features")
@@ -177,7 +161,29 @@ def main(argv: Sequence[str] | None = None) -> int:
                 statistics.mean(v) if (v := [c[i] for c in cells if c[i] is not None]) else None for i in range(3)
             )
             print(f"{name:{width}}  " + "  ".join(f"{_cell(c):>18}" for c in cells) + f"  {_cell(mean):>18}")
+    if args.score_fresh:
+        score_fresh(sets, rag_rows(fresh), fresh.short, args.fields, makers)
     return 0
+
+
+def score_fresh(
+    sets: dict[str, list[Row]], fresh: list[Row], name: str, fields: Sequence[str], makers: dict[str, Callable]
+) -> None:
+    """The fresh set scored by the rules and by each model fitted on every other set."""
+    train = [row for rows in sets.values() for row in rows]
+    print(f"\n== {name} ({len(fresh)} rows), each model fitted on the {len(train)} rows above: "
+          "Spearman / caught / flagged")
+    names = sorted({k for x, _, _ in train for k in x})
+    width = max(map(len, [*COMBINE_JUDGES, *makers]))
+    for field in fields:
+        labels = [y[field] for _, y, _ in fresh]
+        print(f"-- {field}")
+        for rule in COMBINE_JUDGES:
+            print(f"{rule:{width}}  {_cell(agreement([r[rule][field] for _, _, r in fresh], labels))}")
+        for model_name, make in makers.items():
+            model = make().fit([[x.get(k, 0.0) for k in names] for x, _, _ in train], [y[field] for _, y, _ in train])
+            predicted = [min(5.0, max(1.0, float(p))) for p in model.predict([[x.get(k, 0.0) for k in names] for x, _, _ in fresh])]
+            print(f"{model_name:{width}}  {_cell(agreement(predicted, labels))}")
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ come from the judges' own signals, and the rules' shortcuts carry no signal feat
 from __future__ import annotations
 
 from assay.judges.offline import offline_jury
-from assay.judges.prompts import RagAnswerInput, get_prompt
+from assay.judges.prompts import RagAnswerInput
 from bench import fitted_combiner as fc
 
 
@@ -43,18 +43,18 @@ def test_agreement_counts_caught_and_flagged():
 
 
 def test_features_read_the_judges_signals_and_skip_them_for_a_refusal():
-    judges, prompt = offline_jury(), get_prompt("rag_answer")
+    judges = offline_jury(fitted=False)
     reference = "주말 요금은 1시간에 12,000원입니다."
 
     def feats(answer: str) -> dict[str, float]:
         raw = {"question": "주말 요금은 얼마예요?", "generated_answer": answer, "reference_answer": reference}
-        item = RagAnswerInput.model_validate(raw)
-        return fc.features(item, [j.verdict(prompt, raw) for j in judges], judges)
+        return fc.features(RagAnswerInput.model_validate(raw), judges)[0]
 
     right, wrong = feats("주말에는 한 시간에 12,000원이에요."), feats("주말에는 한 시간에 15,000원이에요.")
-    assert right["shortcut"] == 0.0 and right["offline-lexical N"] > 0.5
+    assert right["offline-lexical shortcut"] == 0.0 and right["offline-lexical N"] > 0.5
     assert right["offline-numeric conflict 1"] == 0.0 and wrong["offline-numeric conflict 1"] == 1.0
-    assert "finding figure-substitution" in wrong and "finding figure-substitution" not in right
-    assert wrong["offline-lexical accuracy"] < right["offline-lexical accuracy"]
+    assert "offline-ngram finding figure-substitution" in wrong
+    assert "offline-ngram finding figure-substitution" not in right
+    assert wrong["offline-lexical rule accuracy"] < right["offline-lexical rule accuracy"]
     refusal = feats("문서에서 찾을 수 없습니다.")
-    assert refusal["shortcut"] == 1.0 and not any(k.endswith(" N") for k in refusal)
+    assert refusal["offline-lexical shortcut"] == 1.0 and not any(k.endswith(" N") for k in refusal)
