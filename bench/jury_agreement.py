@@ -8,7 +8,7 @@ kinds of labelled set and prints one table per set, then the sets side by side:
   bundled rag_qa answer labels and memory labels, which the rules have been checked against;
 - dev: the held-out sets that were looked at while the rules were developed
   (``bench/heldout/<suite>/labelled.jsonl`` is v1; an older ``bench/heldout/vN/`` is dev too);
-- fresh: the newest ``bench/heldout/vN/<suite>/labelled.jsonl``, labelled by the rubric in
+- fresh: per suite, the newest ``bench/heldout/vN/<suite>/labelled.jsonl``, labelled by the rubric in
   ``docs/judges.md`` before the jury first ran on it and never used to change a rule.
 
 Per prompt field and predictor (the ensemble; each judge too with ``--judges``):
@@ -31,7 +31,11 @@ Every labelled row is checked against its prompt (known prompt id, input that fi
 prompt's input model, every score field present and on its scale) before anything runs; a
 malformed row stops the bench with its file, line and problem instead of dropping out.
 
-    python bench/jury_agreement.py [--data PATH] [--details] [--judges] [--no-heldout]
+    python bench/jury_agreement.py [--data PATH] [--details] [--judges] [--no-heldout] [--rules-only]
+
+The rag_answer scores go through the offline judges' fitted stage (``--rules-only`` leaves it
+out); the sets it was fitted on, which the output's first line names, are training data for
+those scores.
 
 Prints ratios; asserts nothing.
 """
@@ -56,6 +60,7 @@ if str(ROOT) not in sys.path:
 
 from assay.judges.ensemble import aggregate_scores  # noqa: E402
 from assay.judges.offline import offline_jury  # noqa: E402
+from assay.judges.offline.fitted import model_file  # noqa: E402
 from assay.judges.prompts import INTENT_LABELS, Prompt, UnknownPromptError, all_prompts, get_prompt  # noqa: E402
 from assay.metrics.agreement import spearman  # noqa: E402
 from assay.schemas import JsonObject  # noqa: E402
@@ -166,6 +171,8 @@ class LabelledSet:
     short: str  # the column heading side by side
     about: str
     rows: list[LabelledRow]
+    version: int = 0  # the held-out version; 0 for in-sample
+    fresh: frozenset[str] = frozenset()  # the suites this version is the newest blind set of
 
 
 def in_sample_set(data: Path) -> LabelledSet:
@@ -181,8 +188,10 @@ def in_sample_set(data: Path) -> LabelledSet:
 
 def heldout_sets(base: Path = HELDOUT) -> list[LabelledSet]:
     """The held-out versions under ``base``, oldest first: v1 is ``<suite>/labelled.jsonl``,
-    vN is ``vN/<suite>/labelled.jsonl``. Only the newest is fresh; every older version has
-    been looked at while the rules were developed, so it is reported as dev."""
+    vN is ``vN/<suite>/labelled.jsonl``. The newest version is fresh; when it holds only some
+    suites (rows of one suite added after a full version), the version before it stays fresh for
+    the suites the newest lacks, and its title says which. Every other version has been looked at
+    while the rules were developed, so it is reported as dev."""
     versions: list[tuple[int, Path, list[Path]]] = []
     v1 = sorted(base.glob("*/labelled.jsonl"))
     if v1:
@@ -191,17 +200,34 @@ def heldout_sets(base: Path = HELDOUT) -> list[LabelledSet]:
         if folder.is_dir() and folder.name[1:].isdigit():
             versions.append((int(folder.name[1:]), folder, sorted(folder.glob("*/labelled.jsonl"))))
     versions.sort()
+    newest = {f.parent.name for f in versions[-1][2]} if versions else set()
     out = []
-    for version, folder, files in versions:
-        fresh = version == versions[-1][0]
-        suites = ", ".join(f.parent.name for f in files)
+    for index, (version, folder, files) in enumerate(versions):
+        suites = [f.parent.name for f in files]
+        if index == len(versions) - 1:
+            fresh = frozenset(suites)
+        elif index == len(versions) - 2:
+            fresh = frozenset(s for s in suites if s not in newest)
+        else:
+            fresh = frozenset()
+        if fresh and len(fresh) == len(suites):
+            title, short, tail = f"held-out v{version} (fresh)", f"v{version} fresh", "; never tuned on"
+        elif fresh:
+            dev = ", ".join(s for s in suites if s not in fresh)
+            title = f"held-out v{version} (fresh for {', '.join(sorted(fresh))}; dev for {dev})"
+            short = f"v{version} fresh*"
+            tail = f"; {', '.join(sorted(fresh))} never tuned on; {dev} looked at while the rules were changed"
+        else:
+            title = f"dev (held-out v{version}, used for development)"
+            short, tail = f"dev v{version}", "; looked at while the rules were changed"
         out.append(
             LabelledSet(
-                f"held-out v{version} (fresh)" if fresh else f"dev (held-out v{version}, used for development)",
-                f"v{version} fresh" if fresh else f"dev v{version}",
-                f"{_shown(folder)}/<suite>/labelled.jsonl ({suites}); labelled before the jury ran"
-                + ("; never tuned on" if fresh else "; looked at while the rules were changed"),
+                title,
+                short,
+                f"{_shown(folder)}/<suite>/labelled.jsonl ({', '.join(suites)}); labelled before the jury ran" + tail,
                 [row for f in files for row in read_labelled(f)],
+                version,
+                fresh,
             )
         )
     return out
@@ -504,13 +530,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--details", action="store_true", help="print every prediction next to its label")
     parser.add_argument("--judges", action="store_true", help="print each offline judge's row under the ensemble's")
     parser.add_argument("--no-heldout", action="store_true", help="only the in-sample set")
+    parser.add_argument(
+        "--rules-only", action="store_true", help="rag_answer from the rules alone, without the fitted stage"
+    )
     args = parser.parse_args(argv)
 
     # every set is read and checked before the jury runs on any of them
     sets = [in_sample_set(args.data)]
     if not args.no_heldout:
         sets += heldout_sets()
-    jury = offline_jury()
+    jury = offline_jury(fitted=not args.rules_only)
+    if args.rules_only:
+        print("rag_answer: the rules alone (no fitted stage)\n")
+    else:
+        about = model_file()["fitted_on"]
+        print(f"rag_answer: rules, then the fitted stage, fitted on {about['rows']} labelled answers of "
+              f"{', '.join(about['sets'])}: for its rag scores those sets are training data, not evidence\n")
     results = []
     for labelled in sets:
         result = measure(labelled.rows, jury)

@@ -10,7 +10,7 @@ RAG = get_prompt("rag_answer")
 
 def verdicts(answer: str, reference: str, question: str) -> list[dict]:
     item = {"question": question, "generated_answer": answer, "reference_answer": reference}
-    return [judge.verdict(RAG, item) for judge in offline_jury()]
+    return [judge.verdict(RAG, item) for judge in offline_jury(fitted=False)]
 
 
 def accuracies(answer: str, reference: str, question: str) -> list[float]:

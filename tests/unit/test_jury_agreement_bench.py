@@ -180,6 +180,14 @@ def test_heldout_versions_only_the_newest_is_fresh(tmp_path):
     ]
     assert [len(s.rows) for s in sets] == [1, 1, 2]
     assert "(memory, rag_qa)" in sets[2].about
+    assert [s.fresh for s in sets] == [frozenset(), frozenset(), {"memory", "rag_qa"}]
+    # a later version with rag rows only leaves v3 fresh for memory alone
+    (tmp_path / "v4" / "rag_qa").mkdir(parents=True)
+    (tmp_path / "v4" / "rag_qa" / "labelled.jsonl").write_text(json.dumps(RAG_ROW) + "\n", encoding="utf-8")
+    sets = ja.heldout_sets(tmp_path)
+    assert [s.title for s in sets[2:]] == ["held-out v3 (fresh for memory; dev for rag_qa)", "held-out v4 (fresh)"]
+    assert [s.short for s in sets[2:]] == ["v3 fresh*", "v4 fresh"]
+    assert [s.version for s in sets] == [1, 2, 3, 4]
 
 
 # -- the real labelled sets ----------------------------------------------------------------
@@ -215,6 +223,9 @@ def test_every_labelled_set_the_bench_reads_is_valid():
     sets = [ja.in_sample_set(ROOT / "datasets" / "judgments" / "labelled.jsonl"), *ja.heldout_sets()]
     titles = [s.title for s in sets]
     assert titles[1] == "dev (held-out v1, used for development)"
-    assert titles[-1].endswith("(fresh)") and all(t.startswith("dev ") for t in titles[1:-1])
+    assert titles[-1].endswith("(fresh)")
+    # every suite has exactly one fresh version
+    suites = {row.prompt_id for s in sets[1:] for row in s.rows}
+    assert sum(len(s.fresh) for s in sets) == len({f for s in sets for f in s.fresh}) and suites
     assert "held-out v2 (fresh)" in titles or "dev (held-out v2, used for development)" in titles
     assert all(s.rows for s in sets)

@@ -30,6 +30,7 @@ SAMPLE_INPUTS = {p.id: dict(p.example) for p in all_prompts()}
 
 ROOT = Path(__file__).resolve().parents[2]
 JURY = offline_jury()
+RULES = offline_jury(fitted=False)  # rag_answer from the rules alone: their exact contract
 LABELLED = ROOT / "datasets" / "judgments" / "labelled.jsonl"
 
 
@@ -37,10 +38,10 @@ def run(judge: OfflineJudge, prompt_id: str, item: dict, case_id: str = "c1") ->
     return asyncio.run(judge.ajudge(get_prompt(prompt_id), item, case_id))
 
 
-def ensemble(prompt_id: str, item: dict, field: str) -> tuple[float, bool]:
+def ensemble(prompt_id: str, item: dict, field: str, jury: list[OfflineJudge] = JURY) -> tuple[float, bool]:
     prompt = get_prompt(prompt_id)
-    scores = [prompt.scores(run(j, prompt_id, item).verdict)[field] for j in JURY]
-    return aggregate_scores(scores, [j.weight for j in JURY], scale=prompt.score_fields[field])
+    scores = [prompt.scores(run(j, prompt_id, item).verdict)[field] for j in jury]
+    return aggregate_scores(scores, [j.weight for j in jury], scale=prompt.score_fields[field])
 
 
 # -- the jury -----------------------------------------------------------------------------------
@@ -132,10 +133,11 @@ EMPLOYEES = {
 
 def test_wrong_number_gets_accuracy_1():
     item = {**EMPLOYEES, "generated_answer": "하늘여행사의 직원은 약 530명입니다."}
-    for judge in JURY:
+    for judge in RULES:
         assert run(judge, "rag_answer", item).verdict["accuracy"] == 1, judge.name
-    value, _ = ensemble("rag_answer", item, "accuracy")
-    assert value == 1
+    assert ensemble("rag_answer", item, "accuracy", RULES)[0] == 1
+    # after the fitted stage every judge still catches it (≤ 2.5)
+    assert max(run(j, "rag_answer", item).verdict["accuracy"] for j in JURY) <= 2.5
 
 
 def test_matching_answer_scores_high():
@@ -155,7 +157,8 @@ def test_matching_answer_scores_high():
 )
 def test_other_wrong_figures(answer, reference):
     item = {"question": "질문", "generated_answer": answer, "reference_answer": reference}
-    assert ensemble("rag_answer", item, "accuracy")[0] == 1
+    assert ensemble("rag_answer", item, "accuracy", RULES)[0] == 1
+    assert ensemble("rag_answer", item, "accuracy")[0] <= 2.5
 
 
 def test_same_value_written_differently_is_not_wrong():
@@ -164,21 +167,24 @@ def test_same_value_written_differently_is_not_wrong():
         "generated_answer": "AWS 월 비용은 1억 2천만원입니다.",
         "reference_answer": "AWS에 매월 1.2억 원을 지출합니다.",
     }
+    assert run(NumericJudge(fitted=False), "rag_answer", item).verdict["accuracy"] >= 4
     assert run(NumericJudge(), "rag_answer", item).verdict["accuracy"] >= 4
     hours = {
         "question": "고객센터 운영 시간은?",
         "generated_answer": "평일 9시부터 18시까지 운영됩니다.",
         "reference_answer": "평일 오전 9시부터 오후 6시까지 운영합니다.",
     }
-    assert run(NumericJudge(), "rag_answer", hours).verdict["accuracy"] == 5
+    assert run(NumericJudge(fitted=False), "rag_answer", hours).verdict["accuracy"] == 5
+    assert run(NumericJudge(), "rag_answer", hours).verdict["accuracy"] >= 4
 
 
 def test_refusal_and_empty_answers():
     for answer in ("", "죄송하지만 제공된 문서에서 해당 정보를 찾을 수 없습니다."):
         item = {**EMPLOYEES, "generated_answer": answer}
-        for judge in JURY:
+        for judge in RULES:
             verdict = run(judge, "rag_answer", item).verdict
             assert (verdict["accuracy"], verdict["completeness"]) == (1, 1)
+        assert max(run(j, "rag_answer", item).verdict["accuracy"] for j in JURY) <= 2.5
 
 
 # -- reports: citations --------------------------------------------------------------------------------

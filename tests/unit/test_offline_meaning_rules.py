@@ -21,7 +21,7 @@ RAG = get_prompt("rag_answer")
 
 def judge(answer: str, reference: str, question: str) -> tuple[float, list[dict]]:
     """(ensemble accuracy, verdicts) of the default offline jury."""
-    jury = offline_jury()
+    jury = offline_jury(fitted=False)
     verdicts = [j.verdict(RAG, {"question": question, "generated_answer": answer, "reference_answer": reference}) for j in jury]
     ensemble, _ = aggregate_scores([v["accuracy"] for v in verdicts], [j.weight for j in jury], scale=(1, 5))
     return ensemble, verdicts

@@ -13,7 +13,7 @@ RAG = get_prompt("rag_answer")
 
 def accuracies(answer: str, reference: str, question: str) -> list[float]:
     item = {"question": question, "generated_answer": answer, "reference_answer": reference}
-    return [judge.verdict(RAG, item)["accuracy"] for judge in offline_jury()]
+    return [judge.verdict(RAG, item)["accuracy"] for judge in offline_jury(fitted=False)]
 
 
 def _same(a: str, b: str) -> bool:
@@ -61,7 +61,7 @@ def test_keyword_list_of_the_question_is_scored_irrelevant():
     q = "택배 반품 신청은 어디서 하나요?"
     ref = "반품 신청은 주문 내역 화면의 '반품 요청' 버튼으로 할 수 있습니다."
     item = {"question": q, "generated_answer": "택배 반품 신청 반품 신청 방법 택배 반품 장소 안내", "reference_answer": ref}
-    for judge in offline_jury():
+    for judge in offline_jury(fitted=False):
         v = judge.verdict(RAG, item)
         assert (v["accuracy"], v["completeness"]) == (1, 1) and v["relevance"] <= 2, v
 

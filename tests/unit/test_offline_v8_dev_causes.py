@@ -21,7 +21,7 @@ def _rag(answer: str, reference: str, question: str, contexts: list[str] | None 
         "reference_answer": reference,
         "contexts": contexts or [reference],
     }
-    return dict(LexicalJudge().verdict(get_prompt("rag_answer"), item))
+    return dict(LexicalJudge(fitted=False).verdict(get_prompt("rag_answer"), item))
 
 
 # -- an English answer whose checkable content all agrees is complete ---------------------------

@@ -21,11 +21,14 @@ DEFAULT_OFFLINE_WEIGHTS: tuple[float, float, float] = (0.34, 0.33, 0.33)
 OFFLINE_JUDGES: tuple[type[OfflineJudge], ...] = (LexicalJudge, NgramJudge, NumericJudge)
 
 
-def offline_jury(weights: Sequence[float] | Mapping[str, float] | None = None) -> list[OfflineJudge]:
+def offline_jury(
+    weights: Sequence[float] | Mapping[str, float] | None = None, fitted: bool = True
+) -> list[OfflineJudge]:
     """The default offline jury (lexical, ngram, numeric).
 
     ``weights`` is a sequence in that order, or a mapping from judge name ("offline-lexical")
-    or model ("offline/lexical") to weight; missing names keep their default.
+    or model ("offline/lexical") to weight; missing names keep their default. ``fitted=False``
+    leaves out rag_answer's fitted stage (``offline/fitted.py``): the rules' verdicts alone.
     """
     judges = [cls() for cls in OFFLINE_JUDGES]
     defaults = dict(zip((j.name for j in judges), DEFAULT_OFFLINE_WEIGHTS, strict=True))
@@ -41,7 +44,7 @@ def offline_jury(weights: Sequence[float] | Mapping[str, float] | None = None) -
         if len(weights) != len(judges):
             raise ValueError(f"expected {len(judges)} weights, got {len(weights)}")
         chosen = {j.name: float(w) for j, w in zip(judges, weights, strict=True)}
-    return [type(j)(weight=chosen[j.name]) for j in judges]
+    return [type(j)(weight=chosen[j.name], fitted=fitted) for j in judges]
 
 
 __all__ = [

@@ -36,7 +36,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from assay.judges.base import JudgeRequest, JudgeResult, LocalJudge, Usage
-from assay.judges.offline import actions, claims, drug_table, lexicon, record_facts, scoring
+from assay.judges.offline import actions, claims, drug_table, fitted, forest, lexicon, record_facts, scoring
 from assay.judges.offline import text as tx
 from assay.judges.offline.rules import FAMILY_RULES
 from assay.judges.offline.scoring import Units, band, pct  # noqa: F401  (re-exported for the judges)
@@ -57,8 +57,10 @@ class OfflineJudge(LocalJudge, *FAMILY_RULES):
     # The metric modules are found, not imported: the clinical judge imports them only when it runs.
     rule_files: ClassVar[tuple[Path, ...]] = tuple(
         Path(module.__file__).resolve()  # type: ignore[arg-type]
-        for module in (tx, scoring, quantities, figure_forms, claims, lexicon, actions, record_facts, drug_table)
-    ) + tuple(
+        for module in (
+            tx, scoring, quantities, figure_forms, claims, lexicon, actions, record_facts, drug_table, fitted, forest
+        )
+    ) + (fitted.MODEL_PATH,) + tuple(
         Path(importlib.util.find_spec(f"assay.metrics.{name}").origin).resolve()  # type: ignore[arg-type, union-attr]
         for name in ("clinical", "clinical_rules", "clinical_checks")
     ) + tuple(sorted(drug_table.TABLE_PATH.parent.glob("*.yaml")))  # the clinical suite's rule files
@@ -74,15 +76,22 @@ class OfflineJudge(LocalJudge, *FAMILY_RULES):
     COMP_CUTS: ClassVar[tuple[tuple[float, float], ...]] = ((0.8, 5), (0.6, 4), (0.4, 3), (0.2, 2))
     REL_CUTS: ClassVar[tuple[tuple[float, float], ...]] = ((0.6, 5), (0.4, 4), (0.25, 3), (0.1, 2))
 
-    def __init__(self, weight: float = 1.0, name: str | None = None) -> None:
+    def __init__(self, weight: float = 1.0, name: str | None = None, fitted: bool = True) -> None:
         if weight < 0 or not math.isfinite(weight):
             raise ValueError("weight must be a finite non-negative number")
         self.weight = float(weight)
         if name is not None:
             self.name = name
+        # rag_answer's fitted stage (``offline/fitted.py``); False gives the rules' verdict alone
+        self.fitted = bool(fitted)
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(name={self.name!r}, weight={self.weight})"
+        return f"{type(self).__name__}(name={self.name!r}, weight={self.weight}, fitted={self.fitted})"
+
+    @property
+    def version(self) -> str:
+        # the rules alone are another judge than rules plus the fitted stage: no shared stored verdicts
+        return super().version + ("" if self.fitted else "-rules")
 
     # -- signal primitives (overridden) --------------------------------------------------------
 

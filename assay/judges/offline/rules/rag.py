@@ -52,9 +52,11 @@ perfect answers, so a wrong answer's relevance is capped at 4.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 from assay.judges.offline import claims as cl
+from assay.judges.offline import fitted
 from assay.judges.offline import text as tx
 from assay.judges.offline.scoring import band, pct
 from assay.judges.prompts import RagAnswerInput
@@ -66,72 +68,42 @@ class RagRules:
     (``units``, ``conflicts``, ``coverage``…) and the thresholds they use."""
 
     PROMPT_RULES: ClassVar[dict[str, str]] = {"rag_answer": "rag_answer"}
+    signal: ClassVar[str]
+    fitted: bool  # set by ``OfflineJudge``: run the fitted stage after the rules
 
     def rag_answer(self, item: RagAnswerInput) -> JsonObject:
+        """The rules' verdict, then (unless the judge runs on rules only) the fitted stage's."""
+        verdict, signals = self.rag_rule_verdict(item)
+        if not self.fitted:
+            return verdict
+        return fitted.refine(self.signal, verdict, signals)
+
+    def rag_rule_verdict(self, item: RagAnswerInput) -> tuple[JsonObject, RagSignals | None]:
+        """The rules' verdict and the signals it was read from (None for the shortcuts: empty
+        answer, refusal, an answer where the reference has none, another script)."""
         question, answer, reference = item.question, item.generated_answer, item.reference_answer
-        context = "\n".join(item.contexts)
         tag = f"[{self.signal}]"
         if not tx.normalize(answer):
-            return _verdict(tag, ["답변이 비어 있음: 질문에 답하지 않았으므로 오답으로 처리"], 1, 1, 2)
+            return _verdict(tag, ["답변이 비어 있음: 질문에 답하지 않았으므로 오답으로 처리"], 1, 1, 2), None
         ref_refuses = cl.reference_refuses(reference)
         if cl.refuses(answer, reference, question) and not cl.debunks(answer, reference):
             if ref_refuses:
-                return _verdict(tag, ["참조도 문서에 답이 없다고 함: 올바른 답변 거부"], 5, 5, 5)
+                return _verdict(tag, ["참조도 문서에 답이 없다고 함: 올바른 답변 거부"], 5, 5, 5), None
             if cl.reference_refuses_beside(reference):
                 return _verdict(
                     tag, ["참조도 문서에 답이 없다고 하고 수치는 곁에 덧붙인 문서 내용뿐: 올바른 답변 거부"], 5, 5, 5
-                )
-            return _verdict(tag, ["답변을 거부했으나 참조에는 답이 있음: 오답으로 처리"], 1, 1, 2)
+                ), None
+            return _verdict(tag, ["답변을 거부했으나 참조에는 답이 있음: 오답으로 처리"], 1, 1, 2), None
         if ref_refuses:
             return _verdict(
                 tag, ["참조는 문서에 답이 없다고 하는데 답변은 내용을 제시함: 근거 없는 답변"], 1, 1, 3
-            )
+            ), None
         if cl.cross_language(answer, reference):
-            return self._rag_cross_language(tag, question, answer, reference)
-        answer, clock_read = cl.clock_in_context(answer, question + "\n" + reference)
-        ctx = self.prepare([question, answer, reference, *item.contexts])
-        u_q = self.units(question, ctx)
-        u_qcore = self.units(tx.strip_fillers(question), ctx)
-        u_a = self.units(answer, ctx)
-        u_r = self.units(reference, ctx)
-        # Each retrieved chunk on its own: chunks recur across cases (one knowledge base), so
-        # their analysis is memoised once instead of once per case's joined context.
-        u_cs = [self.units(chunk, ctx) for chunk in item.contexts if chunk.strip()]
-        key = self.minus(u_r, u_q) or u_r
-        n = self.coverage(key, u_a) or 0.0
-        new = self.minus(u_a, u_q)
-        p = self.coverage_any(new, u_r, *u_cs)
-        p = 1.0 if p is None else p
-        q = self.coverage(u_qcore, u_a)
-        q = 1.0 if q is None else q
-        known = reference + ("\n" + context if context else "")
-        level, reasons = self.conflicts(cl.checkable_figures(answer, known, question), known, question)
-        findings = cl.rag_findings(answer, reference, question)
-        facts_in, facts_total = cl.key_facts_present(answer, reference, question)
-        meaning, meaning_size = cl.meaning_coverage(answer, reference, question)
-        # A paraphrase that keeps every figure and entity of the reference is not "missing
-        # the key content", whatever its wording.
-        all_facts = facts_total > 0 and facts_in == facts_total
-        # Every checkable claim agrees: no finding, no contradicted figure, no figure the
-        # reference lacks, and a good part of what the reference is about said (any wording).
-        agrees = (
-            not findings
-            and level == 0
-            and cl.figures_all_supported(answer, reference, question)
-            and meaning_size > 0
-            and meaning >= AGREE_MEANING
-        )
-        # A right answer with side remarks the reference cannot verify (rubric: 4): the
-        # sentences about the reference agree, and the rest share nothing with it.
-        aside = ""
-        if not agrees and not findings and meaning_size > 0 and meaning >= AGREE_MEANING:
-            core, aside = cl.split_digression(answer, reference, question)
-            if aside and not (
-                cl.figures_all_supported(core, reference, question)
-                and self.conflicts(cl.checkable_figures(core, known, question), known, question)[0] == 0
-            ):
-                aside = ""
-        digression = bool(aside)
+            return self._rag_cross_language(tag, question, answer, reference), None
+        sig = self.rag_signals(item)
+        n, p, q, level, reasons = sig.n, sig.p, sig.q, sig.level, sig.reasons
+        findings, meaning, agrees, all_facts = sig.findings, sig.meaning, sig.agrees, sig.all_facts
+        digression, aside = bool(sig.aside), sig.aside
         wrong = level >= 2 or (n < self.WRONG_N and not all_facts and not agrees and not digression)
         completeness = band(n, self.COMP_CUTS, 1)
         relevance = band(max(q, n), self.REL_CUTS, 1)
@@ -139,11 +111,11 @@ class RagRules:
             f"참조 답변의 핵심 내용 {pct(n)}가 답변에 포함됨",
             f"답변 내용의 {pct(p)}가 참조/문맥으로 뒷받침됨",
         ]
-        if clock_read:
-            notes.append(f"오전·오후 없는 시각을 질문·참조의 오후 시각으로 읽음({', '.join(clock_read)})")
-        if facts_total:
-            notes.append(f"참조의 수치·개체 {facts_in}/{facts_total}개가 답변에 있음")
-        if meaning_size:
+        if sig.clock_read:
+            notes.append(f"오전·오후 없는 시각을 질문·참조의 오후 시각으로 읽음({', '.join(sig.clock_read)})")
+        if sig.facts_total:
+            notes.append(f"참조의 수치·개체 {sig.facts_in}/{sig.facts_total}개가 답변에 있음")
+        if sig.meaning_size:
             notes.append(f"참조가 말하는 개념(동의어·어간 기준) {pct(meaning)}가 답변에 있음")
         if wrong:
             accuracy = 1
@@ -183,7 +155,56 @@ class RagRules:
             # that echoes a yes/no question may still answer it, so only the keyword list)
             completeness, relevance = 1, min(relevance, 2)
         notes.append(f"질문 핵심어 포함률 {pct(q)}")
-        return _verdict(tag, notes, accuracy, completeness, relevance)
+        return _verdict(tag, notes, accuracy, completeness, relevance), sig
+
+    def rag_signals(self, item: RagAnswerInput) -> RagSignals:
+        """What this judge reads off an answer that is neither empty, a refusal, an answer where
+        the reference has none, nor in another script: the coverages and the claim checks."""
+        question, reference = item.question, item.reference_answer
+        context = "\n".join(item.contexts)
+        answer, clock_read = cl.clock_in_context(item.generated_answer, question + "\n" + reference)
+        ctx = self.prepare([question, answer, reference, *item.contexts])
+        u_q = self.units(question, ctx)
+        u_qcore = self.units(tx.strip_fillers(question), ctx)
+        u_a = self.units(answer, ctx)
+        u_r = self.units(reference, ctx)
+        # Each retrieved chunk on its own: chunks recur across cases (one knowledge base), so
+        # their analysis is memoised once instead of once per case's joined context.
+        u_cs = [self.units(chunk, ctx) for chunk in item.contexts if chunk.strip()]
+        key = self.minus(u_r, u_q) or u_r
+        n = self.coverage(key, u_a) or 0.0
+        new = self.minus(u_a, u_q)
+        p = self.coverage_any(new, u_r, *u_cs)
+        q = self.coverage(u_qcore, u_a)
+        known = reference + ("\n" + context if context else "")
+        level, reasons = self.conflicts(cl.checkable_figures(answer, known, question), known, question)
+        findings = cl.rag_findings(answer, reference, question)
+        facts_in, facts_total = cl.key_facts_present(answer, reference, question)
+        meaning, meaning_size = cl.meaning_coverage(answer, reference, question)
+        # Every checkable claim agrees: no finding, no contradicted figure, no figure the
+        # reference lacks, and a good part of what the reference is about said (any wording).
+        agrees = (
+            not findings
+            and level == 0
+            and cl.figures_all_supported(answer, reference, question)
+            and meaning_size > 0
+            and meaning >= AGREE_MEANING
+        )
+        # A right answer with side remarks the reference cannot verify (rubric: 4): the
+        # sentences about the reference agree, and the rest share nothing with it.
+        aside = ""
+        if not agrees and not findings and meaning_size > 0 and meaning >= AGREE_MEANING:
+            core, aside = cl.split_digression(answer, reference, question)
+            if aside and not (
+                cl.figures_all_supported(core, reference, question)
+                and self.conflicts(cl.checkable_figures(core, known, question), known, question)[0] == 0
+            ):
+                aside = ""
+        return RagSignals(
+            n=n, p=1.0 if p is None else p, q=1.0 if q is None else q, level=level, reasons=tuple(reasons),
+            findings=tuple(findings), facts_in=facts_in, facts_total=facts_total, meaning=meaning,
+            meaning_size=meaning_size, agrees=agrees, aside=aside, clock_read=tuple(clock_read),
+        )
 
     def _rag_cross_language(self, tag: str, question: str, answer: str, reference: str) -> JsonObject:
         """A Latin-script answer to a Hangul reference: figures (in any notation), Latin
@@ -230,6 +251,38 @@ class RagRules:
             completeness = 4
             notes.append("확인할 수 있는 내용이 모두 참조와 일치: 사전에 없는 말은 빠진 내용이 아님(완전성 4 이상)")
         return _verdict(tag, notes, accuracy, max(completeness, 2), 4)
+
+
+@dataclass(frozen=True)
+class RagSignals:
+    """What one judge reads off a rag answer before scoring it (``RagRules.rag_signals``).
+
+    n, p, q: the coverages of the table above; level: the figure-conflict level (0, 1, 2) with
+    its reasons; findings: the claim checks' findings, strongest first; facts_in/facts_total:
+    the reference's figures and entities the answer states; meaning/meaning_size: the share of
+    the reference's concepts said, and how many there are; agrees: every checkable claim
+    agrees; aside: the side remark of a right answer with an unverifiable extra ("" if none).
+    """
+
+    n: float
+    p: float
+    q: float
+    level: int
+    reasons: tuple[str, ...]
+    findings: tuple[cl.Finding, ...]
+    facts_in: int
+    facts_total: int
+    meaning: float
+    meaning_size: int
+    agrees: bool
+    aside: str
+    clock_read: tuple[str, ...]
+
+    @property
+    def all_facts(self) -> bool:
+        """A paraphrase that keeps every figure and entity of the reference is not "missing
+        the key content", whatever its wording."""
+        return self.facts_total > 0 and self.facts_in == self.facts_total
 
 
 # Findings that say the answer states the reference's claim the other way round.

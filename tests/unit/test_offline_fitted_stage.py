@@ -1,0 +1,106 @@
+"""The offline rag judges' fitted stage: the plain-Python forest reproduces scikit-learn's, its
+file is checked as it is read, and the jury's rag verdicts go through it (the rules' verdict
+and evidence stay in the feedback)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from assay.judges.offline import LexicalJudge, fitted, offline_jury
+from assay.judges.offline.forest import Forest, ForestFormatError
+from assay.judges.prompts import get_prompt
+from bench.fit_rag_forest import PARAMS, fit_forest
+
+RAG = get_prompt("rag_answer")
+REF = "주말 요금은 1시간에 12,000원이며, 회원은 10% 할인됩니다."
+QUESTION = "주말 요금은 얼마예요?"
+
+
+def _rows(n: int, seed: int) -> list[tuple[dict[str, float], list[float]]]:
+    rng = random.Random(seed)
+    rows = []
+    for _ in range(n):
+        x = {"a": rng.random(), "b": rng.random(), "c": float(rng.random() < 0.3)}
+        rows.append((x, [1 + 4 * x["a"] * (1 - x["c"]), 1 + 2 * x["b"] + x["c"], 3.0 + x["a"] - x["b"]]))
+    return rows
+
+
+def test_the_plain_python_forest_predicts_what_scikit_learn_does():
+    from sklearn.ensemble import RandomForestRegressor
+
+    rows = _rows(300, seed=1)
+    forest = Forest.from_json(json.loads(json.dumps(fit_forest(rows))))
+    names = forest.features
+    model = RandomForestRegressor(**PARAMS).fit([[x[k] for k in names] for x, _ in rows], [y for _, y in rows])
+    for x, _ in _rows(50, seed=2):
+        expected = model.predict([[x[k] for k in names]])[0]
+        assert forest.predict(x) == pytest.approx(tuple(expected), abs=1e-4)  # values stored to 5 places
+        explained = forest.explain(x)
+        # the contributions and the forest's mean add up to the prediction
+        assert explained.prediction == pytest.approx(forest.predict(x), abs=1e-9)
+        assert set(explained.contributions) <= set(names)
+
+
+@pytest.mark.parametrize(
+    "broken, problem",
+    [
+        ({"features": ["a"], "outputs": ["y"], "trees": []}, "no trees"),
+        ({"features": ["a"], "outputs": ["y"], "trees": [{"feature": [0, -1, -1], "threshold": [0.5, 0, 0],
+          "left": [1, -1, -1], "right": [5, -1, -1], "value": [[1], [1], [2]]}]}, "outside the tree"),
+        ({"features": ["a"], "outputs": ["y"], "trees": [{"feature": [3, -1, -1], "threshold": [0.5, 0, 0],
+          "left": [1, -1, -1], "right": [2, -1, -1], "value": [[1], [1], [2]]}]}, "outside the tree"),
+        ({"features": ["a"], "outputs": ["y"], "trees": [{"feature": [-1], "threshold": [0],
+          "left": [-1], "right": [-1], "value": [[1, 2]]}]}, "values for 1 outputs"),
+        ({"features": ["a"], "outputs": ["y"], "trees": [{"feature": [-1, -1], "threshold": [0],
+          "left": [-1], "right": [-1], "value": [[1]]}]}, "differ in length"),
+        ({"outputs": ["y"], "trees": []}, "features"),
+    ],
+)
+def test_a_malformed_forest_file_is_refused_with_its_problem(broken, problem):
+    with pytest.raises(ForestFormatError, match=problem):
+        Forest.from_json(broken)
+
+
+def test_the_stored_forests_read_only_features_the_rules_produce():
+    signal_names = set(fitted.rag_features({"accuracy": 1, "completeness": 1, "relevance": 1}, None))
+    judge = LexicalJudge(fitted=False)
+    item = {"question": QUESTION, "generated_answer": "주말엔 한 시간에 12,000원이에요.", "reference_answer": REF}
+    verdict, signals = judge.rag_rule_verdict(get_prompt("rag_answer").coerce_input(item))
+    signal_names |= set(fitted.rag_features(verdict, signals))
+    for signal in ("lexical", "ngram", "numeric"):
+        forest = fitted.forest_for(signal)
+        assert forest.outputs == fitted.FIELDS
+        unknown = {f for f in forest.features if f not in signal_names and not f.startswith("finding ")}
+        assert not unknown, f"the {signal} forest reads features the rules no longer produce: {unknown}"
+
+
+def test_the_jury_scores_rag_answers_through_the_fitted_stage_and_keeps_the_rules_evidence():
+    item = {"question": QUESTION, "generated_answer": "주말에는 한 시간에 12,000원이고 회원은 10% 깎아 줘요.",
+            "reference_answer": REF}
+    rules = [j.verdict(RAG, item) for j in offline_jury(fitted=False)]
+    final = [j.verdict(RAG, item) for j in offline_jury()]
+    for before, after in zip(rules, final, strict=True):
+        assert after["feedback"].startswith(before["feedback"])  # the rules' evidence, then the stage's note
+        assert "학습된 판정" in after["feedback"] and "규칙 점수" in after["feedback"]
+        assert all(1 <= after[f] <= 5 for f in fitted.FIELDS)
+    assert min(v["accuracy"] for v in final) >= 4  # a right answer stays right
+    wrong = dict(item, generated_answer="주말에는 한 시간에 15,000원이고 회원은 10% 깎아 줘요.")
+    assert max(j.verdict(RAG, wrong)["accuracy"] for j in offline_jury()) <= 2.5
+
+
+def test_the_negation_probe_stays_caught_after_the_fitted_stage():
+    probe = f"다음은 사실이 아닙니다: {REF} 위 내용은 모두 틀렸습니다."
+    item = {"question": QUESTION, "generated_answer": probe, "reference_answer": REF}
+    assert max(j.verdict(RAG, item)["accuracy"] for j in offline_jury()) <= 2
+
+
+def test_rules_only_is_another_judge_version_and_the_forest_file_is_part_of_it():
+    assert LexicalJudge().version != LexicalJudge(fitted=False).version
+    assert fitted.MODEL_PATH.resolve() in {p.resolve() for p in LexicalJudge.rule_files}
+    # other prompt families do not change with the stage
+    memory = get_prompt("memory_usefulness")
+    item = {"query": "다음 레슨은 언제야?", "memory": "기타 레슨: 매주 화요일 저녁 7시.", "entities": []}
+    assert LexicalJudge().verdict(memory, item) == LexicalJudge(fitted=False).verdict(memory, item)
