@@ -75,9 +75,14 @@ class Table:
 
 
 def _pattern(names: list[str]) -> re.Pattern[str]:
-    """Latin names on word boundaries, case-insensitively; Hangul names anywhere; longest first."""
+    """Latin names on word boundaries, case-insensitively; Hangul names anywhere; longest first.
+    A name written ``re:<pattern>`` is a regular expression (a form with a figure in it: "임신
+    22주", "24 weeks pregnant")."""
     parts = []
     for name in sorted(set(names), key=len, reverse=True):
+        if name.startswith("re:"):
+            parts.append(f"(?:{name[3:]})")
+            continue
         escaped = re.escape(name).replace(r"\ ", r"\s?")
         parts.append(rf"(?<![A-Za-z0-9]){escaped}(?![A-Za-z])" if name[:1].isascii() else escaped)
     return re.compile("|".join(parts), re.I)

@@ -95,6 +95,7 @@ from assay.judges.offline.record_facts import (
     denied_facts,
     dismissed_cautions,
     record_items,
+    reversed_results,
     schedule_conflicts,
     stopped_against_record,
     unrecorded_results,
@@ -201,6 +202,8 @@ class ClinicalRules:
             *value_conflicts(claimed, item.question, item.patient),
             *denied,
             *schedule_conflicts(answer, item.patient, item.question),
+            # a result the record writes negative (검출 안 됨, 음성) said positive, or the reverse
+            *reversed_results(answer, item.patient),
             # "알레르기가 없으시니" without naming it; the same denial is counted once
             *([] if denied else denied_allergy(answer, item.patient)),
         ]
