@@ -206,10 +206,24 @@ class MemoryRules:
     def memory_usefulness(self, item: MemoryInput) -> JsonObject:
         tag = f"[{self.signal}]"
         if tx.is_empty_memory(item.memory) and not item.entities:
+            # nothing stored: nothing to judge true or false (accuracy 5, the rubric's midpoint)
             return {
-                "relevance": 0, "completeness": 0, "accuracy": 0, "noise": 0,
-                "reasoning": f"{tag} 저장된 메모리가 없음.", "helpful_info": [],
+                "relevance": 0, "completeness": 0, "accuracy": 5, "noise": 0,
+                "reasoning": f"{tag} 저장된 메모리가 없음(정확성은 판단할 내용이 없어 중간값).", "helpful_info": [],
                 "missing_info": [f"'{item.query}'에 답할 정보"], "summary": "메모리 없음: 쿼리에 쓸 수 없음",
+            }  # fmt: skip
+        if tx.is_empty_memory(item.memory):
+            # entities alone name a topic but store no fact: a little relevant if they touch the
+            # query, nothing to answer with, nothing to judge true or false
+            touches = any(
+                w in item.query for e in item.entities for w in tx.stems(e) if len(w) >= 2
+            )
+            return {
+                "relevance": 3 if touches else 1, "completeness": 1 if touches else 0, "accuracy": 5, "noise": 0,
+                "reasoning": f"{tag} 메모리 본문 없이 엔티티만 있음"
+                + ("(쿼리의 주제를 가리키지만 저장된 사실은 없음)." if touches else "(쿼리와도 무관)."),
+                "helpful_info": [], "missing_info": [f"'{item.query}'에 답할 정보"],
+                "summary": "엔티티만 있는 메모리: 쿼리에 쓸 내용 없음",
             }  # fmt: skip
         memory = item.memory if not tx.is_empty_memory(item.memory) else ""
         sentences = tx.sentences(memory) or ([memory] if memory.strip() else [])
@@ -262,6 +276,7 @@ class MemoryRules:
         share = len(answered_by) / n
         other_script = _other_script(item.query, memory)
         bridged = False  # answered across scripts by the asked type of value
+        unrelated = False  # nothing of the query anywhere in the memory
         entity_bridge = False  # answered across scripts by the prompt's entity alone
         notes = [
             f"쿼리 핵심어 포함률 {pct(q)}",
@@ -277,8 +292,13 @@ class MemoryRules:
             comp = round((10 * len(answered_by) + 5 * len(undecided) + 3 * len(topic_only)) / n)
         elif undecided:  # the topic and its status, not the value: the status may be outdated
             rel, comp, acc = 7, 5, 6
-        elif topic_only:  # nothing to check against the query: accuracy cannot be judged
-            rel, comp, acc = 5, 3, 6
+        elif topic_only:  # the topic without the asked value: a specific fact nothing contradicts
+            # is accurate as far as it goes (the labels give it 9; a stale or self-contradicting
+            # value is lowered below), a mere mention ("PT 수업에 대해 이야기함", "예산 관련 논의
+            # 있었음") states nothing to judge (6)
+            topic_sentences = [sentences[clauses[c][0]] for f in topic_only for c in shared_by.get(f, [])]
+            vague = all(_mention_only(sent) for sent in topic_sentences)
+            rel, comp, acc = 5, 3, 6 if vague else 9
         elif other_script and facets and all(
             f.want
             and any(
@@ -312,8 +332,11 @@ class MemoryRules:
             notes.append("쿼리와 메모리의 언어가 달라 단어로 비교할 수 없음(관련성 판단 보류)")
         elif q > 0:
             rel, comp, acc = 3, 1, 6
-        else:
-            rel, comp, acc = 2, 0, 5
+        else:  # nothing of the query in the memory: about something else entirely, every
+            # stored sentence is noise for this query (the labels: relevance 0, noise 10)
+            rel, comp, acc = 0, 0, 5
+            unrelated = True
+            notes.append("메모리가 쿼리와 전혀 무관함(모든 문장이 이 쿼리에는 잡음)")
 
         # -- stale values: the query asks for a change the memory does not record -------------
         # (with nothing answered, the clauses on the topic are what the memory has on it)
@@ -402,7 +425,7 @@ class MemoryRules:
                 off_topic.append(sent)
         others = len(sentences) - len(flagged)
         raw = FLAGGED_WEIGHT * len(flagged) + (OFF_TOPIC_WEIGHT * len(off_topic) / others if others else 0.0)
-        noise = min(round(raw) + (2 if conflicts or superseded else 0), 10)
+        noise = 10 if unrelated else min(round(raw) + (2 if conflicts or superseded else 0), 10)
         notes.append(
             f"안내·인사·해결된 항목 문장 {len(flagged)}개, 쿼리와 무관한 문장 {len(off_topic)}/{len(sentences)}"
         )
@@ -490,6 +513,16 @@ class MemoryRules:
                         if _names(seg, f.attribute):
                             return entity, seg.split()[0]
         return None
+
+
+# A sentence that only says a topic came up ("…에 대해 이야기함", "예산 관련 논의 있었음", "관심이
+# 많음"), with no figure, no quoted or titled name, no "label: value": no fact to judge.
+_MENTION_RE = re.compile(r"이야기|얘기|논의|언급|관심|대화|상의|말함|말했|talked|discussed|mentioned|interested")
+_SPECIFIC_RE = re.compile(r"\d|[《〈'\"‘“「]|:\s*\S")
+
+
+def _mention_only(sentence: str) -> bool:
+    return bool(_MENTION_RE.search(sentence)) and not _SPECIFIC_RE.search(sentence)
 
 
 _MINE_RE = re.compile(r"(?:^|\s)(?:내|제|나의|my)\s+([가-힣A-Za-z]{2,})", re.I)
