@@ -136,7 +136,11 @@ HEAD_STOP = (*SLOT_WORDS, "지금", "현재", "최종", "이번", "요즘", "해
 NUMBER_WORD_RE = re.compile(r"\S*\d\S*")
 COPULA_RE = re.compile(r"([가-힣A-Za-z]+?)(?:이야|이지|이었지|였지|이에요|예요|인가요|이었어|였어)")
 # Words that name the value's type, not what it belongs to: the attribute is the word before them.
-RATE_WORDS = frozenset({"하루", "매일", "매주", "매월", "매달", "일주일", "주당", "일당", "한달", "하루당"})
+RATE_WORDS = frozenset(
+    {"하루", "매일", "매주", "매월", "매달", "일주일", "주당", "일당", "한달", "하루당"}
+    # "한 달에 얼마", "한 번에 얼마", "회당/인당 얼마": the unit a price is per, not what it is of
+    | {"달에", "번에", "회에", "주에", "해에", "년에", "시간에", "회당", "인당", "명당", "건당", "개당", "시간당", "권당", "장당"}
+)
 TYPE_WORDS = ("날짜", "시간", "시각", "일정", "금액", "가격", "비용", "요금", "수치", "기간", "요일", "시점")
 # The memory says the value is not settled yet: the topic is there, the answer is not.
 UNDECIDED_CUES = ("미정", "안 정", "아직", "정하지", "고민 중", "생각 중", "검토 중", "할 예정", "해야 한다")
@@ -152,6 +156,7 @@ OTHER_PEOPLE = (
     "어머니", "아버지", "엄마", "아빠", "부모님", "남편", "아내", "배우자", "와이프", "딸", "아들", "동생", "언니",
     "누나", "오빠", "형", "친구", "동료", "시어머니", "장모", "할머니", "할아버지", "mother", "father", "wife",
     "husband", "son", "daughter", "friend",
+    "여동생", "남동생", "조카", "시아버지", "장인", "이모", "고모", "삼촌", "외삼촌", "사촌", "손자", "손녀", "룸메이트",
 )  # fmt: skip
 # Whose a value is, when a memory files values under other people ("딸 휴대폰" beside "사용자
 # 휴대폰"); the user's own values stay unowned, so two of them still conflict.
@@ -165,6 +170,10 @@ CHANGE_QUERY_CUES = (
     "내린", "인상", "인하", "새로 정한", "새 ",
     # a value lowered, raised, shortened or moved forward ("희망 연봉 낮춰 쓰기로 했잖아")
     "낮춰", "낮췄", "낮춘", "줄여", "줄였", "줄인", "늘려", "늘렸", "늘린", "앞당", "당겼", "미뤘", "미룬",
+    # a value raised or lowered by someone ("회비 올렸다며", "값 내렸대"), a place moved; not an
+    # event that happened (교체, 갱신: "와이퍼 언제 교체했지" asks when, not what it became)
+    "올렸", "올린", "올려", "내렸", "내려", "인상됐", "인하됐", "옮긴", "옮겨",
+    "raised", "lowered", "increased", "decreased",
 )  # fmt: skip
 # A sentence that supersedes an earlier one: an explicit update or change of plan.
 SUPERSEDE_CUES = ("업데이트", "변경", "바뀜", "바꿈", "옮김", "→", "->", "updated", "changed to")
@@ -462,6 +471,7 @@ class MemoryRules:
         out: list[Facet] = []
         parts = [p for p in FACET_SPLIT_RE.split(tx.normalize(query)) if p.strip()] or [query]
         parts = [q for p in parts for q in _split_joined_questions(p)]
+        parts = _merge_reminders(parts)
         for part in parts:
             # a figure of the query that the memory writes the same way ("1일권") is a word like any
             words = [
@@ -551,6 +561,12 @@ def _other_person(query: str, answering: list[str]) -> tuple[str, str] | None:
 PERSON_ALIASES = (
     ("아버지", "아빠", "부친", "father", "dad"), ("어머니", "엄마", "모친", "mother", "mom"),
     ("남편", "husband"), ("아내", "와이프", "wife"), ("딸", "daughter"), ("아들", "son"),
+    # the wider family and the people around the user, each its own person
+    ("여동생", "younger sister"), ("남동생", "younger brother"), ("언니", "누나", "older sister"),
+    ("오빠", "older brother"), ("할머니", "grandmother", "grandma"), ("할아버지", "grandfather", "grandpa"),
+    ("조카", "nephew", "niece"), ("시어머니", "장모", "mother-in-law"), ("시아버지", "장인", "father-in-law"),
+    ("이모", "고모", "aunt"), ("삼촌", "외삼촌", "uncle"), ("사촌", "cousin"), ("손자", "손녀", "grandchild"),
+    ("친구", "friend"), ("동료", "colleague", "coworker"), ("룸메이트", "roommate"),
     ("사용자", "본인", "user", "my "),
 )  # fmt: skip
 
@@ -617,6 +633,25 @@ def _entity_sentences(entities: list[str], memory: str, sentences: list[str]) ->
     return [i for i, sent in enumerate(sentences) if any(e in sent.lower() for e in present)]
 
 
+# A clause that recalls what was said before the question ("회비 올렸다며,", "장소 옮겼잖아,",
+# "시험 끝났다던데,"): context for the question after it, not a thing asked.
+REMINDER_END_RE = re.compile(r"(?:다며|라며|다면서|라면서|잖아|잖아요|다던데|라던데|던데|는데|대|했지만)[.,!]?\s*$")
+
+
+def _merge_reminders(parts: list[str]) -> list[str]:
+    """A part with no interrogative that ends by recalling something ("독서모임 회비 올렸다며") is
+    joined to the question after it: one facet, whose head holds both."""
+    out: list[str] = []
+    carry = ""
+    for i, part in enumerate(parts):
+        if i + 1 < len(parts) and REMINDER_END_RE.search(part) and not INTERROGATIVE_RE.search(part):
+            carry = f"{carry}, {part}" if carry else part
+            continue
+        out.append(f"{carry}, {part}" if carry else part)  # the comma keeps the clauses apart
+        carry = ""
+    return out or parts
+
+
 def _split_joined_questions(part: str) -> list[str]:
     """"브레이크 패드 언제 갈았고 얼마 들었는지" → two questions; a -고 with an interrogative on
     one side only ("언제 가고 싶다고 했지") joins no two questions."""
@@ -649,7 +684,7 @@ def _attribute(part: str, memory: str) -> tuple[str, ...]:
         return ()
     out: list[str] = []
     # only words of the interrogative's own sentence ("… 바뀌었지? 언제로" asks about no 바뀌었지)
-    own = re.split(r"[?.!]", part[: at.start()])[-1]
+    own = re.split(r"[?.!,]", part[: at.start()])[-1]  # nor of a recalled clause before a comma
     for word in reversed(own.split()[-2:]):
         stem = tx.strip_suffix(word)
         if stem in RATE_WORDS:  # "하루에 얼마나": the period of a rate, not what is asked about
@@ -676,12 +711,45 @@ def _attribute(part: str, memory: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+# Words one thing is written by, in Korean and English: an attribute asked by one of them is
+# named by any ("시험 날짜" answered by "응시: 2027-05-22", "선생님 이름" by "tutor: …").
+SYNONYM_GROUPS: tuple[frozenset[str], ...] = tuple(
+    frozenset(g.split())
+    for g in (
+        "시험 응시 시험일 exam test",
+        "수업 레슨 강의 과외 class lesson session",
+        "선생님 선생 강사 튜터 교사 코치 tutor teacher instructor coach",
+        "회비 수업료 요금 가격 비용 금액 값 fee fees price cost",
+        "장소 위치 venue place location",
+        "이름 명칭 name",
+        "예약 booking reservation",
+        "마감 기한 마감일 deadline due",
+        "생일 생신 birthday",
+        "모임 독서모임 클럽 club meeting",
+        "책 도서 book",
+        "화상 온라인 online video",
+        "회화 conversation speaking",
+        "단어 어휘 word words vocabulary",
+        "목표 goal target",
+        "대출 반납 loan",
+        "발표 결과 result results",
+    )
+)
+
+
+def _synonyms(word: str) -> frozenset[str]:
+    return frozenset().union(*(g for g in SYNONYM_GROUPS if word.lower() in g)) or frozenset({word.lower()})
+
+
 def _names(sentence: str, attributes: tuple[str, ...]) -> bool:
-    """Whether a sentence names one of the attributes (a three-syllable-or-longer word may lose
-    its last syllable: 출국일 → 출국 날짜)."""
+    """Whether a sentence names one of the attributes or a word of its synonym group (a
+    three-syllable-or-longer word may lose its last syllable: 출국일 → 출국 날짜)."""
     if not attributes:
         return True
-    return any(a in sentence or (len(a) >= 3 and a[:-1] in sentence) for a in attributes)
+    low = sentence.lower()
+    return any(
+        s in low or (len(s) >= 3 and not s.isascii() and s[:-1] in low) for a in attributes for s in _synonyms(a)
+    )
 
 
 def _answer_type(part: str) -> str:
