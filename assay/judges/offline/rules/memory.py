@@ -294,8 +294,17 @@ class MemoryRules:
         ]
         if undecided:
             notes.append("묻는 값이 아직 정해지지 않았다고만 기록됨")
+        gloss = [_gloss_share(f.words, memory) for f in facets] if other_script and facets else []
         if facets and share == 1.0:
             rel, comp, acc = 10, (10 if q >= 0.5 else 9), 9
+        elif gloss and all(g >= 0.5 for g in gloss) and all(
+            not f.want or any(_typed(f.want, sent, figs) for sent, figs in zip(sentences, figures, strict=True))
+            for f in facets
+        ):  # across scripts, the glossary finds the query's words in the memory ("선생님" → tutor)
+            rel, comp, acc = 10, (10 if min(gloss) == 1.0 else 8), 9
+            bridged = True
+            answered_by = {f_idx: list(range(len(clauses))) for f_idx in range(len(facets))}
+            notes.append("쿼리와 메모리의 언어가 다르나, 쿼리의 단어가 대응어로 메모리에 있음(대응어 사전)")
         elif answered_by:
             rel, acc = 8, 9
             comp = round((10 * len(answered_by) + 5 * len(undecided) + 3 * len(topic_only)) / n)
@@ -625,6 +634,22 @@ def _about_entity(sentence: str, entities: list[str], memory: str) -> bool:
     return not present or any(e in sentence.lower() for e in present)
 
 
+def _glossed(word: str, memory: str) -> bool:
+    """A query word whose synonym group has a member the memory writes in the other script
+    ("선생님" for "tutor", "회화" for "conversation"): English members as words."""
+    low = memory.lower()
+    group = next((g for g in SYNONYM_GROUPS if word.lower() in g or any(word.startswith(m) for m in g if not m.isascii() and len(m) >= 2)), None)
+    if group is None:
+        return False
+    return any(re.search(rf"(?<![a-z]){re.escape(m)}", low) if m.isascii() else m in memory for m in group)
+
+
+def _gloss_share(words: tuple[str, ...], memory: str) -> float:
+    """The share of a facet's words the glossary finds in a memory written in the other script."""
+    words = tuple(w for w in words if not w.isascii())
+    return sum(_glossed(w, memory) for w in words) / len(words) if words else 0.0
+
+
 def _entity_sentences(entities: list[str], memory: str, sentences: list[str]) -> list[int]:
     """Indexes of the sentences naming one of the prompt's entities that the memory writes
     (none when the memory writes none of them)."""
@@ -733,6 +758,12 @@ SYNONYM_GROUPS: tuple[frozenset[str], ...] = tuple(
         "목표 goal target",
         "대출 반납 loan",
         "발표 결과 result results",
+        "여권 passport",
+        "호텔 숙소 hotel",
+        "항공편 비행기 flight",
+        "좌석 seat",
+        "체크인 check-in checkin",
+        "체크아웃 check-out checkout",
     )
 )
 
@@ -750,6 +781,9 @@ def _names(sentence: str, attributes: tuple[str, ...]) -> bool:
     return any(
         s in low or (len(s) >= 3 and not s.isascii() and s[:-1] in low) for a in attributes for s in _synonyms(a)
     )
+
+
+MONTH_QUESTION_RE = re.compile(r"(?<![가-힣])달(?:이|은|는)?\s*언제|(?:무슨|어느|몇)\s*달|(?i:\b(?:what|which) month\b)")
 
 
 def _answer_type(part: str) -> str:
@@ -770,6 +804,8 @@ def _answer_type(part: str) -> str:
                 return unit
         local = next((c for c in LOCAL_COUNTERS if word.startswith(c)), None)
         return local or "amount"
+    if MONTH_QUESTION_RE.search(part):  # "발제 맡은 달이 언제": a month, not a weekday or a clock time
+        return "월"
     if tx.has_any(part, TIME_QUESTION):
         return "time"
     if "얼마" in part:
