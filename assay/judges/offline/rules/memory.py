@@ -263,7 +263,11 @@ class MemoryRules:
             if facet.want:
                 hits = [
                     c for c in shared
-                    if _typed(facet.want, sentences[clauses[c][0]], figures[clauses[c][0]])
+                    if (
+                        _typed(facet.want, sentences[clauses[c][0]], figures[clauses[c][0]])
+                        # "몇 권" answered by a list on the topic ("완독 목록: 《A》, 《B》, …"): count it
+                        or _counted_list(facet.want, sentences[clauses[c][0]])
+                    )
                     and _names(sentences[clauses[c][0]], facet.attribute)
                 ]  # fmt: skip
             else:  # no value type: most of the head must be there
@@ -719,7 +723,8 @@ def _attribute(part: str, memory: str) -> tuple[str, ...]:
                 out.append(stem)
                 break
             continue
-        if len(stem) < 2 or stem.startswith((*TYPE_WORDS, *HEAD_STOP, *ORDER_WORDS)):
+        # a one-syllable noun the glossary knows ("책 몇 권") is a word like any
+        if (len(stem) < 2 and _synonyms(stem) == {stem}) or stem.startswith((*TYPE_WORDS, *HEAD_STOP, *ORDER_WORDS)):
             continue
         out.append(stem)
         break
@@ -751,7 +756,7 @@ SYNONYM_GROUPS: tuple[frozenset[str], ...] = tuple(
         "마감 기한 마감일 deadline due",
         "생일 생신 birthday",
         "모임 독서모임 클럽 club meeting",
-        "책 도서 book",
+        "책 도서 book books 《",  # 《…》 writes a book's title
         "화상 온라인 online video",
         "회화 conversation speaking",
         "단어 어휘 word words vocabulary",
@@ -783,6 +788,12 @@ def _names(sentence: str, attributes: tuple[str, ...]) -> bool:
     )
 
 
+PROGRESS_QUESTION_RE = re.compile(r"어디까지|몇\s*(?:쪽|페이지|챕터)|(?i:\bhow far\b|\bwhich (?:page|chapter)\b)")
+# How far a reading, a course or a task got: a page, a chapter, a share, or "finished/half".
+PROGRESS_RE = re.compile(
+    r"\d+\s*(?:쪽|페이지|장|챕터|과|강|단원|%|퍼센트)|\bp\.?\s?\d+|(?i:\b(?:page|chapter|lesson|unit)\s?\d+)"
+    r"|절반|반쯤|반 정도|끝까지|다 읽|완독|완주|마쳤|끝냈|(?i:\bhalfway\b|\bfinished\b)"
+)
 MONTH_QUESTION_RE = re.compile(r"(?<![가-힣])달(?:이|은|는)?\s*언제|(?:무슨|어느|몇)\s*달|(?i:\b(?:what|which) month\b)")
 
 
@@ -802,8 +813,10 @@ def _answer_type(part: str) -> str:
         for alias, unit in COUNTER_ALIASES.items():
             if word.startswith(alias):
                 return unit
-        local = next((c for c in LOCAL_COUNTERS if word.startswith(c)), None)
+        local = next((c for c in (*LOCAL_COUNTERS, *sorted(LIST_COUNTERS, key=len, reverse=True)) if word.startswith(c)), None)
         return local or "amount"
+    if PROGRESS_QUESTION_RE.search(part):  # "어디까지 읽었지": how far, a page/chapter/share
+        return "progress"
     if MONTH_QUESTION_RE.search(part):  # "발제 맡은 달이 언제": a month, not a weekday or a clock time
         return "월"
     if tx.has_any(part, TIME_QUESTION):
@@ -818,8 +831,12 @@ def _typed(want: str, sentence: str, found: list[tx.Quantity]) -> bool:
     duration, a date/time/weekday, or a figure with the counter asked for."""
     if not want:
         return True
+    if want in LIST_COUNTERS and not _has_unit(found, want):  # "5권", "3명이"
+        return bool(re.search(rf"\d\s*{want}(?![가-힣])|\d\s*{want}(?:으로|이|을|에|의|은|도|씩)", sentence))
     if want in LOCAL_COUNTERS:  # "몇 박": a figure with that counter ("4박으로")
         return bool(re.search(rf"\d\s*{want}(?![가-힣])|\d\s*{want}(?:으로|이|을|에|의|은|도)", sentence))
+    if want == "progress":
+        return bool(PROGRESS_RE.search(sentence))
     if want == "time":
         return any(q.unit in TIME_UNITS for q in found) or bool(WEEKDAY_RE.search(sentence))
     if want == "duration":
@@ -827,6 +844,17 @@ def _typed(want: str, sentence: str, found: list[tx.Quantity]) -> bool:
     if want == "amount":
         return any(q.unit not in TIME_UNITS and q.unit not in ORDINAL_UNITS for q in found)
     return _has_unit(found, want)
+
+
+# Counters of things a list can be counted for ("몇 권" → a list of titles, "몇 명" → of names).
+LIST_COUNTERS = frozenset("권 명 개 곳 편 마리 가지 건 종 팀 군데 과목 벌 켤레 대".split())
+_LIST_RE = re.compile(r"[:：]\s*[^,，:]+(?:[,，]\s*[^,，:]+){2,}")
+
+
+def _counted_list(want: str, sentence: str) -> bool:
+    """A count asked for things (몇 권/명/개) and a sentence listing them (two or more titled
+    items 《…》, or three or more after a colon): the count is there to be read by counting."""
+    return want in LIST_COUNTERS and (sentence.count("《") >= 2 or bool(_LIST_RE.search(sentence)))
 
 
 def _has_unit(found: list[tx.Quantity], unit: str) -> bool:
@@ -839,6 +867,7 @@ def _want_label(want: str) -> str:
         "amount": "의 금액/수치",
         "duration": "의 기간",
         "time": "의 날짜/시점",
+        "progress": "의 진행 위치(쪽/장/비율)",
     }.get(want, f"의 수치({want})")
 
 
