@@ -777,6 +777,12 @@ def _synonyms(word: str) -> frozenset[str]:
     return frozenset().union(*(g for g in SYNONYM_GROUPS if word.lower() in g)) or frozenset({word.lower()})
 
 
+def _canonical(word: str) -> str:
+    """One name for the words of a synonym group (수업료, 요금, fee → one)."""
+    group = next((g for g in SYNONYM_GROUPS if word.lower() in g), None)
+    return min(group) if group else word
+
+
 def _names(sentence: str, attributes: tuple[str, ...]) -> bool:
     """Whether a sentence names one of the attributes or a word of its synonym group (a
     three-syllable-or-longer word may lose its last syllable: 출국일 → 출국 날짜)."""
@@ -878,15 +884,19 @@ def _value_conflicts(memory: str) -> list[str]:
         figures = tx.quantities(seg)
         if not figures:
             continue
-        before = seg[: seg.find(figures[0].text)] if figures[0].text in seg else seg
-        words = tx.stems(before)
+        # a count before the value ("1회 요금 28,000원") says what the value is per, it is not it
+        value = next((f for f in figures if f.unit not in ORDINAL_UNITS), figures[0])
+        before = seg[: seg.find(value.text)] if value.text in seg else seg
+        # the unit a price is per ("회당", "1회", "월") is not its subject
+        words = [w for w in tx.stems(before) if w not in RATE_WORDS and not re.match(r"^\d", w)]
         if not words:
             continue
         # "사용자 휴대폰: 월 55,000원" and "딸 휴대폰: 월 22,000원" are two people's, not one conflict
         found = _OWNER_RE.search(before)
         owner = found.group(1) if found else ""
-        subject = f"{owner} {words[-1]}".strip()
-        seen.setdefault(subject, []).append(figures[0])
+        # one thing under two words ("수업료" and "요금"): one subject
+        subject = f"{owner} {_canonical(words[-1])}".strip()
+        seen.setdefault(subject, []).append(value)
     out = []
     for subject, values in seen.items():
         distinct: list[tx.Quantity] = []
