@@ -192,6 +192,9 @@ BOILERPLATE_CUES = (
 RESOLVED_CUES = (*tx.STALE_CUES, "완료", "만료", "종료", "지난달", "지난 주문", "취소됨")
 STATUS_QUERY_CUES = ("상태", "됐", "처리", "완료", "해결", "진행")
 OFF_TOPIC_WEIGHT = 3.0
+# three or more sentences off the query, at least half of those that are not notices: chatty
+CHATTY_MIN = 3
+CHATTY_WEIGHT = 8.5
 FLAGGED_WEIGHT = 1.5
 
 
@@ -447,6 +450,13 @@ class MemoryRules:
                 off_topic.append(sent)
         others = len(sentences) - len(flagged)
         raw = FLAGGED_WEIGHT * len(flagged) + (OFF_TOPIC_WEIGHT * len(off_topic) / others if others else 0.0)
+        chatter = [sent for sent in off_topic if not _SPECIFIC_RE.search(sent)]
+        if len(chatter) >= CHATTY_MIN and others and len(chatter) / others >= 0.5:
+            # a chatty memory: most of what it stores is small talk off the query, sentences with
+            # no figure, name or "label: value" ("야근이 많다고 함. … 주말에 등산 다녀옴. 커피를 줄이는
+            # 중."): the labels put it at 6-7 whatever the one sentence that answers (a profile of
+            # facts on other topics — "RI 커버리지 60%" — is no chatter)
+            raw = max(raw, CHATTY_WEIGHT * len(chatter) / others)
         noise = 10 if unrelated else min(round(raw) + (2 if conflicts or superseded else 0), 10)
         notes.append(
             f"안내·인사·해결된 항목 문장 {len(flagged)}개, 쿼리와 무관한 문장 {len(off_topic)}/{len(sentences)}"
