@@ -38,12 +38,12 @@ attribute; a year-month written "2026-02" is a date, not two bare figures.
     ==========================================  =========  ============  ========
     facets (A = share answered)                 relevance  completeness  accuracy
     ==========================================  =========  ============  ========
-    memory empty / "(메모리 없음)"                   0          0             0
+    memory empty / "(메모리 없음)"                   0          0             5
     every facet answered                        10         10 (9: Q<.5)   9
     some answered                               8          mean of facets 9
-    none answered, a head in the memory         5          3             6
+    none answered, a head in the memory         5          3             9 (6: a mention)
     none answered, some query word in memory    3          1             6
-    nothing of the query in the memory          2          0             5
+    nothing of the query in the memory          0          0             5 (noise 10)
     facet scores for completeness: answered 10, topic only 3, missing 0
     ==========================================  =========  ============  ========
 
@@ -93,6 +93,23 @@ old value is superseded); lowering, raising, shortening or moving a value forwar
 question across scripts, where the memory writes one of the prompt's entities and every typed
 facet finds its type in the entity's sentences, is relevance 8, completeness 8, accuracy 9 (the
 entity is the only bridge, the value cannot be read; noise is read as before).
+
+After the v9 round: nothing stored is accuracy 5 (nothing to judge, as the labels have it), and
+entities with no memory text are relevance 3, completeness 1, accuracy 5 (1/0/5 when they touch
+nothing of the query); a topic-only memory whose sentences hold a specific fact (a figure, a
+quoted or titled name, "label: value") is accuracy 9, a mere mention ("…에 대해 이야기함") 6; a
+memory with nothing of the query is relevance 0 and noise 10. Kinship and social words (여동생,
+조카, 친구, 동료…) name other people; a value raised or lowered (올렸다며, 내렸대) is a change the
+query asks about, a part replaced (교체) is an event; a clause that recalls something before the
+question ("회비 올렸다며,") is context joined to it, not a facet; the unit a price is per (한 달에,
+한 번에, 회당) names no attribute; an attribute is named by any word of its synonym group
+(``SYNONYM_GROUPS``, Korean and English: 시험/응시/exam, 선생님/tutor), which also lets a memory in
+the other script answer when every facet's words are found through it; a month asked ("달이
+언제") wants a month, "how far" (어디까지, 몇 쪽) a page, chapter or share, and a count of things
+(몇 권/명/개) is answered by a list of them on the topic; one price under two words of a group
+(수업료/요금), with the count it is per (1회, 회당) set aside, is one subject, so two prices
+conflict; three or more small-talk sentences off the query (no figure, name or "label: value"),
+half or more of the memory, make it noisy (8.5 × their share).
 """
 
 from __future__ import annotations
