@@ -374,8 +374,13 @@ class MemoryRules:
             notes.append("쿼리와 메모리의 언어가 달라 단어로 비교할 수 없음(관련성 판단 보류)")
         elif q > 0:
             rel, comp, acc = 3, 1, 6
-        else:  # nothing of the query in the memory: about something else entirely, every
-            # stored sentence is noise for this query (the labels: relevance 0, noise 10)
+        elif _touches(item.query, memory, item.entities):
+            # no word in common, but an entity, a person (엄마/어머니) or a synonym ties them: a
+            # paraphrase may answer it, so not unrelated
+            rel, comp, acc = 2, 0, 5
+        else:  # nothing of the query in the memory, its entities or their synonyms: about
+            # something else entirely, every stored sentence is noise for this query (the
+            # labels: relevance 0, noise 10)
             rel, comp, acc = 0, 0, 5
             unrelated = True
             notes.append("메모리가 쿼리와 전혀 무관함(모든 문장이 이 쿼리에는 잡음)")
@@ -681,6 +686,18 @@ def _gloss_share(words: tuple[str, ...], memory: str) -> float:
     return sum(_glossed(w, memory) for w in words) / len(words) if words else 0.0
 
 
+def _touches(query: str, memory: str, entities: list[str]) -> bool:
+    """Something ties a memory that shares no word with the query to it: a word of an entity in
+    the query, one person under two words ("엄마" and "어머니"), or a synonym group."""
+    low_query = query.lower()
+    if any(w.lower() in low_query for e in entities for w in tx.stems(e) if len(w) >= 2):
+        return True
+    text = f"{memory} {' '.join(entities)}".lower()
+    if any(any(a.strip() in low_query for a in g) and any(a.strip() in text for a in g) for g in PERSON_ALIASES[:-1]):
+        return True
+    return any(_glossed(w, text) for w in tx.stems(query) if len(w) >= 2)
+
+
 def _entity_sentences(entities: list[str], memory: str, sentences: list[str]) -> list[int]:
     """Indexes of the sentences naming one of the prompt's entities that the memory writes
     (none when the memory writes none of them)."""
@@ -792,7 +809,7 @@ SYNONYM_GROUPS: tuple[frozenset[str], ...] = tuple(
         "발표 결과 result results",
         "여권 passport",
         "호텔 숙소 hotel",
-        "항공편 비행기 flight",
+        "항공편 항공권 비행기 flight",
         "좌석 seat",
         "체크인 check-in checkin",
         "체크아웃 check-out checkout",
