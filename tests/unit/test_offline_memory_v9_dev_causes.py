@@ -37,8 +37,10 @@ def test_a_specific_topic_fact_is_accurate_a_mere_mention_is_not_judged():
 def test_a_memory_with_nothing_of_the_query_is_all_noise():
     found = verdicts("텃밭 퇴비 언제 줬지?", "사용자는 주말에 자전거를 탐. 고양이 이름은 모모.", [])
     assert field(found, "relevance") == {0.0} and field(found, "noise") == {10.0}
-    # near miss: a memory on the topic is not all noise
+    # near misses: a memory on the topic is not all noise, nor a paraphrase tied by a person alias
     assert max(field(verdicts("텃밭 퇴비 언제 줬지?", "텃밭 퇴비 2026-04-02 줌.", ["텃밭"]), "noise")) < 10
+    paraphrase = verdicts("아빠랑 등산 갈 때 챙길 거 있었지?", "아버지(70세)는 고혈압약 복용 중, 무릎 보호대 필요.", ["아버지"])
+    assert max(field(paraphrase, "noise")) < 10
 
 
 def test_kinship_words_name_other_people():
