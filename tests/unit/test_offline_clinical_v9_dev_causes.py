@@ -3,7 +3,8 @@ never v9's): a pregnancy written by its week ("임신 30주", "GA 28wk") is the 
 table reads; "1세대" (generation) is no age; a negation before another noun ("X가 없는 약")
 denies nothing; a lab value reported normal without a test word, that the record never names,
 is an unrecorded result; a result the record writes negative said positive (or the reverse)
-contradicts it. Each kind stands beside a near miss that must not fire."""
+contradicts it; a caution on the kind of drug asked (진통제, 항생제), left out of the answer,
+makes it partial. Each kind stands beside a near miss that must not fire."""
 
 from __future__ import annotations
 
@@ -65,3 +66,22 @@ def test_a_negative_result_said_positive():
     # near misses: the result as recorded, and another item's positive word
     assert rf.reversed_results("HBV DNA는 검출되지 않았어요.", HEPATITIS_B) == []
     assert rf.reversed_results("ALT 검사에서 특이 소견이 검출되지는 않았어요.", HEPATITIS_B) == []
+
+
+ON_SERTRALINE = (
+    "나이: 63\n진단: 우울증\n복용 약: 세르트랄린 50mg 1일 1회\n"
+    "주의: 트라마돌 등 세로토닌성 진통제 병용 금지(세로토닌 증후군)"
+)
+
+
+def test_a_caution_on_the_kind_of_drug_asked_is_part_of_the_answer():
+    from assay.judges.offline.rules.clinical import unmentioned_caution
+
+    question = "허리가 아파서 진통제 처방받았는데 조심할 거 있어요?"
+    vague = "진통제는 식후에 드시고 물을 충분히 드세요."
+    assert unmentioned_caution(question, vague, ON_SERTRALINE) == "트라마돌"
+    assert max(scores(verdicts(ON_SERTRALINE, question, vague), "answer_relevance")) <= 3.0
+    # near misses: the answer names the cautioned drug; the question names the drug itself
+    named = "처방받은 진통제가 트라마돌이면 세르트랄린과 같이 드시면 안 되니 약사에게 확인하세요."
+    assert unmentioned_caution(question, named, ON_SERTRALINE) == ""
+    assert unmentioned_caution("트라마돌 진통제 먹어도 돼요?", "네, 드셔도 됩니다.", ON_SERTRALINE) == ""

@@ -189,6 +189,21 @@ def _cautions(label: str, segment: str) -> bool:
     )
 
 
+@lru_cache(maxsize=512)
+def record_cautions(patient: str) -> dict[str, tuple[str, ...]]:
+    """Class id → the member names the record's caution segments (주의:, 금지, 피할 것, 병용…)
+    name: what the record itself warns about."""
+    table = load_table()
+    out: dict[str, list[str]] = {}
+    for label, segment in _segments(patient):
+        if not _cautions(label, segment):
+            continue
+        for cid, cls in table.classes.items():
+            for m in cls.pattern.finditer(segment):
+                out.setdefault(cid, []).append(m.group(0))
+    return {cid: tuple(dict.fromkeys(names)) for cid, names in out.items()}
+
+
 @dataclass(frozen=True)
 class RecordTriggers:
     triggered: tuple[tuple[Entry, str], ...]  # entry, the record's words that trigger it
