@@ -79,6 +79,14 @@ stop ("임의 중단 금지"), let go by an answer clause with no warning, is fo
 (``record_facts.stopped_against_record``); the drug table covers dialysis, integrase inhibitors,
 beta-blockers and more. Relevance: any verb's imperative and 금지/금기 decide, 언제 asks a time,
 and a recorded value asked for ("얼마 나왔어요", "what was my") needs a figure.
+
+After the v9 round: a record result written negative (검출 안 됨, 음성) said positive, or the
+reverse, contradicts it (``record_facts.reversed_results``); a lab value reported without a
+test word ("혈소판 수도 정상") that the record never names is an unrecorded result; a negation
+before another noun ("항히스타민이 없는 약") denies nothing; the drug table reads a pregnancy
+written by its week. Relevance: a question about a kind of drug (항생제, 진통제, 감기약…,
+``CATEGORY_CLASSES``) whose member the record cautions, answered without naming it or its
+class, is at most 3 (the caution asked about, left out); not when the question names the drug.
 """
 
 from __future__ import annotations
