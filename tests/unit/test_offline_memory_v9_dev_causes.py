@@ -108,3 +108,11 @@ def test_a_chatty_memory_is_noisy():
     # near miss: a profile of facts on other topics is no chatter
     facts = "텃밭 퇴비 2026-04-02 줌. 텃밭 구획 14번. 물 주기 주 3회. 상추 2026-03-20 파종."
     assert max(field(verdicts("텃밭 퇴비 언제 줬지?", facts, ["텃밭"]), "noise")) <= 3.0
+
+
+def test_another_targets_value_is_noise_for_the_query():
+    found = verdicts("조카 수영 강습 몇 시였지?", "사용자 요가 화·목 07:00. 남동생 수영 강습 토 10:00.", ["요가", "수영 강습"])
+    assert min(field(found, "noise")) >= 4.0
+    # near miss: the asked person's own value is no noise
+    own = verdicts("남동생 수영 강습 몇 시였지?", "남동생 수영 강습 토 10:00.", ["수영 강습"])
+    assert max(field(own, "noise")) <= 2.0

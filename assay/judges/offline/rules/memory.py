@@ -109,7 +109,8 @@ the other script answer when every facet's words are found through it; a month a
 (몇 권/명/개) is answered by a list of them on the topic; one price under two words of a group
 (수업료/요금), with the count it is per (1회, 회당) set aside, is one subject, so two prices
 conflict; three or more small-talk sentences off the query (no figure, name or "label: value"),
-half or more of the memory, make it noisy (8.5 × their share).
+half or more of the memory, make it noisy (8.5 × their share); a memory whose asked-for value
+is another target's (a target error) is noise 4 at least.
 """
 
 from __future__ import annotations
@@ -212,6 +213,8 @@ OFF_TOPIC_WEIGHT = 3.0
 # three or more sentences off the query, at least half of those that are not notices: chatty
 CHATTY_MIN = 3
 CHATTY_WEIGHT = 8.5
+# noise of a memory whose asked-for value is another target's (대상 오류)
+TARGET_ERROR_NOISE = 4
 FLAGGED_WEIGHT = 1.5
 
 
@@ -480,6 +483,10 @@ class MemoryRules:
             # facts on other topics — "RI 커버리지 60%" — is no chatter)
             raw = max(raw, CHATTY_WEIGHT * len(chatter) / others)
         noise = 10 if unrelated else min(round(raw) + (2 if conflicts or superseded else 0), 10)
+        if confused:
+            # the value stored is another target's: for this query it is content about something
+            # else, however on-topic its words (the labels give such memories noise 4-5)
+            noise = max(noise, TARGET_ERROR_NOISE)
         notes.append(
             f"안내·인사·해결된 항목 문장 {len(flagged)}개, 쿼리와 무관한 문장 {len(off_topic)}/{len(sentences)}"
         )
