@@ -681,7 +681,10 @@ def _glossed(word: str, memory: str) -> bool:
     """A query word whose synonym group has a member the memory writes in the other script
     ("선생님" for "tutor", "회화" for "conversation"): English members as words."""
     low = memory.lower()
-    group = next((g for g in SYNONYM_GROUPS if word.lower() in g or any(word.startswith(m) for m in g if not m.isascii() and len(m) >= 2)), None)
+    # the group holding the word itself first, else one whose Hangul member it starts with (수업을)
+    group = next((g for g in SYNONYM_GROUPS if word.lower() in g), None) or next(
+        (g for g in SYNONYM_GROUPS if any(word.startswith(m) for m in g if not m.isascii() and len(m) >= 2)), None
+    )
     if group is None:
         return False
     return any(re.search(rf"(?<![a-z]){re.escape(m)}", low) if m.isascii() else m in memory for m in group)
