@@ -276,6 +276,7 @@ class MemoryRules:
         topic_only: list[int] = []
         undecided: list[int] = []  # answered, but only with "not decided yet"
         shared_by: dict[int, list[int]] = {}  # facet -> clause indexes about it
+        counted: list[str] = []  # counters answered by a list to count, not a figure
         for f_idx, facet in enumerate(facets):
             if f_idx and facet.want and not (self.coverage(facet.head, whole) or 0.0) and not any(
                 w in memory for w in facet.words
@@ -298,6 +299,10 @@ class MemoryRules:
             if facet.want and facet.want not in {"amount", "duration", "time"}:
                 hits += [c for c, (i, _) in enumerate(clauses) if c not in hits and _typed(facet.want, sentences[i], figures[i])]
             shared_by[f_idx] = shared
+            if facet.want in LIST_COUNTERS and hits and not any(
+                _typed(facet.want, sentences[clauses[c][0]], figures[clauses[c][0]]) for c in hits
+            ):
+                counted.append(facet.want)
             if hits:
                 answered_by[f_idx] = hits
             elif shared or (self.coverage(facet.head, whole) or 0.0) >= 0.5:
@@ -321,6 +326,8 @@ class MemoryRules:
         ]
         if undecided:
             notes.append("묻는 값이 아직 정해지지 않았다고만 기록됨")
+        if counted:
+            notes.append(f"묻는 수(몇 {counted[0]})는 숫자 대신 목록으로 저장됨(세어서 답할 수 있음)")
         gloss = [_gloss_share(f.words, memory) for f in facets] if other_script and facets else []
         if facets and share == 1.0:
             rel, comp, acc = 10, (10 if q >= 0.5 else 9), 9
@@ -344,6 +351,11 @@ class MemoryRules:
             topic_sentences = [sentences[clauses[c][0]] for f in topic_only for c in shared_by.get(f, [])]
             vague = all(_mention_only(sent) for sent in topic_sentences)
             rel, comp, acc = 5, 3, 6 if vague else 9
+            notes.append(
+                "주제가 언급만 되어 있어 정확성은 판단할 내용이 없음"
+                if vague
+                else "묻는 값은 없으나 저장된 사실은 구체적이고 모순이 없음"
+            )
         elif other_script and facets and all(
             f.want
             and any(
@@ -482,11 +494,13 @@ class MemoryRules:
             # 중."): the labels put it at 6-7 whatever the one sentence that answers (a profile of
             # facts on other topics — "RI 커버리지 60%" — is no chatter)
             raw = max(raw, CHATTY_WEIGHT * len(chatter) / others)
+            notes.append(f"쿼리와 무관한 잡담 문장 {len(chatter)}개가 메모리 대부분을 차지함")
         noise = 10 if unrelated else min(round(raw) + (2 if conflicts or superseded else 0), 10)
         if confused:
             # the value stored is another target's: for this query it is content about something
             # else, however on-topic its words (the labels give such memories noise 4-5)
             noise = max(noise, TARGET_ERROR_NOISE)
+            notes.append("다른 대상의 값은 이 쿼리에는 잡음")
         notes.append(
             f"안내·인사·해결된 항목 문장 {len(flagged)}개, 쿼리와 무관한 문장 {len(off_topic)}/{len(sentences)}"
         )
