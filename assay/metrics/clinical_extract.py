@@ -35,7 +35,7 @@ Reading = Literal["asserted", "example", "advice", "hypothetical", "mention"]
 WINDOW = 40  # characters after a lab or vital name in which its value may stand
 _NUMBER = re.compile(r"(?<![\d.])(\d{1,4}(?:\.\d+)?)(?![\d])")
 _BP = re.compile(r"(?<!\d)(\d{2,3})\s*/\s*(\d{2,3})(?!\d)")
-_AGE = re.compile(r"(?<!\d)(\d{1,3})\s*(?:세|살)|(\d{1,3})[- ]year[- ]old|\baged? (\d{1,3})\b", re.IGNORECASE)
+_AGE = re.compile(r"(?<!\d)(\d{1,3})\s*(?:세(?![대트])|살)|(\d{1,3})[- ]year[- ]old|\baged? (\d{1,3})\b", re.IGNORECASE)
 _DECADE = re.compile(r"(?<!\d)([1-9]0)\s*대(?=\s*(?:이시|시니|이신|이므로|이라|의|\s*(?:여성|남성|환자|어르신|분)))")
 _STAGE = re.compile(r"^\s*(?:(\d)\s*기|stage\s*(\d))", re.IGNORECASE)
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")

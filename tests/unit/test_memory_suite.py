@@ -138,7 +138,8 @@ def test_summary_covers_every_query_worst_first_and_the_empty_memory_scores_zero
     summary = result.summary
     assert [q.case_id for q in summary.queries][0] == "t3-q1"  # the empty memory is the worst
     empty = summary.queries[0]
-    assert empty.scores["relevance"] == 0 and empty.overall == pytest.approx(10.0)  # only (10 - noise) counts
+    # accuracy 5 (nothing stored to judge true or false) and (10 - noise) count: (0.25·5 + 0.10·10)·10
+    assert empty.scores["relevance"] == 0 and empty.overall == pytest.approx(22.5)
     overalls = [q.overall for q in summary.queries]
     assert overalls == sorted(overalls)
     assert set(summary.by_scenario) == {"continuous", "update", "topic_switch"}

@@ -264,7 +264,8 @@ def test_memory_seed_examples_are_ordered():
     empty = run(
         JURY[0], "memory_usefulness", {"query": "예산 어떻게 됐어?", "memory": "(메모리 없음)"}
     ).verdict
-    assert (empty["relevance"], empty["completeness"], empty["accuracy"]) == (0, 0, 0)
+    # nothing stored: accuracy 5 (the labelling rubric: "5 when nothing can be judged")
+    assert (empty["relevance"], empty["completeness"], empty["accuracy"]) == (0, 0, 5)
 
 
 def test_agent_verdicts():

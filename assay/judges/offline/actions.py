@@ -66,6 +66,12 @@ EXTRA_CUES: dict[str, tuple[str, ...]] = {
     # 추려/골라: pick out a filtered list
     "VIEW": ("show", "list", "look up", "find", "view", "추려", "추린", "골라", "뽑아"),
 }
+# Sending something to a person (a mail, a link, a notice) writes to their application: the
+# labels read it as an UPDATE. 내보내 (export) is no sending.
+SEND_CUES = ("보내", "보냈", "보낸", "발송", "전송", "send", "sent", "mail", "emailed", "notify", "notified")
+EXTRA_CUES["UPDATE"] = (*EXTRA_CUES["UPDATE"], *SEND_CUES)
+# Saving into a record (저장, save): an ADD, or an UPDATE where it goes into a field (메모 저장).
+EXTRA_CUES["ADD"] = (*EXTRA_CUES["ADD"], "저장", "save", "saved")
 # English failure reports the shared Korean cue list does not hold ("Something went wrong …
 # Please try again later (ERR_TIMEOUT)").
 ERROR_CUES = ("went wrong", "try again", "err_", "timed out")
@@ -76,6 +82,8 @@ _DEFLECT_RE = re.compile(
 )
 # A state described, not an action reported ("…은 현재 2월 2일로 등록되어 있습니다"): a look-up.
 _STATE_RE = re.compile(r"(?:되어|돼|된\s*상태로?)\s*있(?:습니다|어요|네요|음)")
+# A sentence closing on a copula ("…은 5,800만 원입니다", "…는 4명이에요"): a description.
+_COPULA_END_RE = re.compile(r"(?:입니다|이에요|예요|이에요|이야|is|are)\s*[.!]?\s*$")
 # The request covers every member of a group ("전원", "모두"): doing one of them is part of it.
 ALL_CUES = ("전원", "모두", "전부", "모든", "다 ", "every", "all ")
 WRITE_ACTIONS = frozenset({"ADD", "UPDATE", "MOVE", "DELETE"})
@@ -85,11 +93,18 @@ def _cues() -> dict[str, tuple[str, ...]]:
     return {label: (*tx.INTENT_CUES.get(label, ()), *EXTRA_CUES.get(label, ())) for label in EXTRA_CUES}
 
 
-# one pattern per action (English verbs only at a word start: "add" is not in "address")
-CUE_RES = {
-    label: re.compile("|".join(rf"\b{re.escape(c)}" if c.isascii() else re.escape(c) for c in cues))
-    for label, cues in _cues().items()
-}
+def _cue_pattern(cue: str) -> str:
+    """English verbs only at a word start, and not after a hyphen ("add" is not in "address",
+    "show" is not in "no-show": a compound noun names a target); 보내 not in 내보내 (export)."""
+    if cue.isascii():
+        return rf"(?<![\w-]){re.escape(cue)}"
+    return rf"(?<!내){re.escape(cue)}" if cue.startswith("보") else re.escape(cue)
+
+
+CUE_RES = {label: re.compile("|".join(_cue_pattern(c) for c in cues)) for label, cues in _cues().items()}
+
+
+_SEND_RE = re.compile("|".join(_cue_pattern(c) for c in SEND_CUES))
 
 
 def _positions(text: str) -> list[tuple[int, str]]:
@@ -110,8 +125,8 @@ def request_action(query: str) -> str | None:
     """The action of the verb closing the request, or None; an action the request rules out
     ("instead of rejecting him") is not the one it asks for."""
     found = _positions(without_excluded(query))
-    if not found and _destination(query):  # "Send X to the reference-check stage": a move
-        return "MOVE"
+    if _destination(query) and (not found or _SEND_RE.search(tx.lowered(query))):
+        return "MOVE"  # "Send X to the reference-check stage": a move, not a mail
     return _field_add(found[-1][1], query) if found else None
 
 
@@ -142,7 +157,11 @@ def _message_action(message: str) -> str:
         return "CLARIFY"
     if is_deflection(first):
         return "OTHER"
-    if _STATE_RE.search(tx.normalize(first)) and not _DONE_RE.search(tx.normalize(first)):
+    if (_STATE_RE.search(tx.normalize(first)) or _COPULA_END_RE.search(tx.normalize(first))) and not _DONE_RE.search(
+        tx.normalize(first)
+    ):
+        # a state described ("…은 현재 2월 2일로 등록되어 있습니다", "현재 기록된 희망 연봉은
+        # 5,800만 원입니다"): a verb before a noun (기록된, 등록한) reports no action
         return "VIEW"
     in_first = _positions(first)
     if in_first and in_first[-1][1] in WRITE_ACTIONS:
@@ -227,8 +246,12 @@ def drop_ids(text: str) -> str:
     return _ID_RE.sub(" ", tx.normalize(text))
 
 
+# A plural person noun names a group ("최종 합격자들한테", "불합격자들에게", "회원들"): 자/원/님 + 들.
+_PLURAL_PEOPLE_RE = re.compile(r"[가-힣](?:자|원|님)들(?:한테|에게|께|을|를|은|는|이|의|도|만)?(?=\s|$|[.,?!])")
+
+
 def covers_all(query: str) -> bool:
-    return tx.has_any(query + " ", ALL_CUES)
+    return tx.has_any(query + " ", ALL_CUES) or bool(_PLURAL_PEOPLE_RE.search(tx.normalize(query)))
 
 
 def strip_extra_cues(text: str) -> str:
@@ -329,9 +352,14 @@ def missing_member(query: str, message: str) -> str:
 
 # A filter the request puts on a list: "CFA 자격 있는 지원자만", "only candidates with a CFA".
 _KO_ONLY_RE = re.compile(r"((?:\S+\s+){1,3})\S+만(?=\s|$)")
+# or a clause restricting the people listed ("포트폴리오 미제출인 사람", "경력 없는 지원자",
+# "면접 안 본 후보자"): the words of the clause before the person noun
+_KO_WHO_RE = re.compile(
+    r"((?:\S+\s+){0,2}\S+(?:인|없는|있는|않은|못한|안\s\S+[ㄴ-힣]?))\s+(?:사람|지원자|후보자?|분|인원)(?:\S*)(?=\s|$)"
+)
 _EN_ONLY_RE = re.compile(r"\bonly\s+(?:\S+\s+)?(?:with|who|whose|that)\s+((?:\S+\s*){1,3})")
 _FILTER_FILLER = re.compile(
-    r"^(?:있는|없는|인|중인|된|한|p-\d+.*|[a-z]+-\d+.*|\S+에서|\S+의|a|an|the|have|has|hold)$"
+    r"^(?:있는|없는|인|중인|된|한|중|중에|중에서|가운데|p-\d+.*|[a-z]+-\d+.*|\S+에서|\S+의|a|an|the|have|has|hold)$"
 )
 
 
@@ -339,7 +367,7 @@ def missing_filter(query: str, message: str) -> str:
     """The words of a list's filter ("X만", "only … with X") when the message names none of them
     (the whole list shown instead of the filtered one)."""
     low = tx.lowered(query)
-    m = _EN_ONLY_RE.search(low) or _KO_ONLY_RE.search(low)
+    m = _EN_ONLY_RE.search(low) or _KO_ONLY_RE.search(low) or _KO_WHO_RE.search(low)
     if not m:
         return ""
     words = [w.strip(".,?!") for w in m.group(1).split()]

@@ -75,9 +75,14 @@ class Table:
 
 
 def _pattern(names: list[str]) -> re.Pattern[str]:
-    """Latin names on word boundaries, case-insensitively; Hangul names anywhere; longest first."""
+    """Latin names on word boundaries, case-insensitively; Hangul names anywhere; longest first.
+    A name written ``re:<pattern>`` is a regular expression (a form with a figure in it: "임신
+    22주", "24 weeks pregnant")."""
     parts = []
     for name in sorted(set(names), key=len, reverse=True):
+        if name.startswith("re:"):
+            parts.append(f"(?:{name[3:]})")
+            continue
         escaped = re.escape(name).replace(r"\ ", r"\s?")
         parts.append(rf"(?<![A-Za-z0-9]){escaped}(?![A-Za-z])" if name[:1].isascii() else escaped)
     return re.compile("|".join(parts), re.I)
@@ -182,6 +187,21 @@ def _cautions(label: str, segment: str) -> bool:
         or tx.has_any(segment.lower(), _CAUTION_CUES)
         or bool(_ENGLISH_NO_RE.search(segment))
     )
+
+
+@lru_cache(maxsize=512)
+def record_cautions(patient: str) -> dict[str, tuple[str, ...]]:
+    """Class id → the member names the record's caution segments (주의:, 금지, 피할 것, 병용…)
+    name: what the record itself warns about."""
+    table = load_table()
+    out: dict[str, list[str]] = {}
+    for label, segment in _segments(patient):
+        if not _cautions(label, segment):
+            continue
+        for cid, cls in table.classes.items():
+            for m in cls.pattern.finditer(segment):
+                out.setdefault(cid, []).append(m.group(0))
+    return {cid: tuple(dict.fromkeys(names)) for cid, names in out.items()}
 
 
 @dataclass(frozen=True)

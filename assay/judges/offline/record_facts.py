@@ -53,6 +53,13 @@ only untimed items talks about the one timed drug; a prohibition ("넘기면 안
 negation in a condition ("안 되면") denies nothing; 금지/악화 warn, while "영향을 주지 않으니" and
 "걱정 마세요" reassure; a test may carry its abbreviation ("(FeNO) 검사").
 
+After the v9 round: a negation before a noun ("항히스타민이 없는 약") names another thing and
+denies nothing, unless the noun is a word of the same item ("조짐이 없는 편두통"); a lab value an
+answer reports without a test word ("간 수치와 혈소판 수도 정상") is a result of an unrecorded test
+when the record names none of its names (``LAB_GROUPS``: ALT/AST for 간 수치, PLT for 혈소판 …);
+a result the record writes negative (검출 안 됨, 음성, not detected) said positive, or the reverse,
+contradicts it (``reversed_results``).
+
 All are read on Hangul and Latin words as written; an answer in another language than the
 record is not compared (no contradiction is claimed without evidence).
 """
@@ -235,6 +242,37 @@ def value_conflicts(answer: str, question: str, patient: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+# A test result the record writes negative ("HCV RNA 검출 안 됨(<15 IU/mL)", "음성", "not
+# detected") and an answer reports positive ("1,500 IU/mL로 검출되어", "양성"), or the reverse.
+_NEGATIVE_RESULT_RE = re.compile(
+    r"검출\s?(?:안\s?됨|안\s?됐|안\s?되|되지\s?않|불가|한계\s?미만)|미검출|불검출|음성|not\s+detected|undetect\w*|negative", re.I
+)
+_POSITIVE_RESULT_RE = re.compile(r"검출(?:되|됐|됨|돼)|양성|\bdetected\b|\bpositive\b", re.I)
+_RESULT_WORDS = frozenset({"검출", "음성", "양성", "미검출", "불검출", "detected", "negative", "positive"})
+
+
+def reversed_results(answer: str, patient: str) -> list[str]:
+    """A recorded test result said the other way round: the record writes the item negative
+    (검출 안 됨, 음성, not detected) and an answer clause naming the item says it positive
+    (검출되어, 양성, detected), or the record positive and the clause negative."""
+    out: list[str] = []
+    for item in record_items(patient):
+        negative = bool(_NEGATIVE_RESULT_RE.search(item.text))
+        positive = not negative and bool(_POSITIVE_RESULT_RE.search(item.text))
+        names = [n for n in item.names if n.lower() not in _RESULT_WORDS and len(n) >= 2]
+        if not (negative or positive) or not names:
+            continue
+        for clause in CLAUSE_RE.split(answer):
+            if not any(n in clause for n in names):
+                continue
+            said_negative = bool(_NEGATIVE_RESULT_RE.search(clause))
+            said_positive = not said_negative and bool(_POSITIVE_RESULT_RE.search(clause))
+            if (negative and said_positive) or (positive and said_negative):
+                out.append(f"'{names[0]}' 결과를 {'양성/검출' if negative else '음성/미검출'}로 말함 (기록: {item.text})")
+                break
+    return list(dict.fromkeys(out))
+
+
 # A conditional ending ("없으셨으면", "없다면", "않으면"): the clause supposes, it does not state.
 CONDITIONAL_RE = re.compile(r"(?:으면|다면|라면|면)(?:서)?$|으면|다면")
 # Verbs of stopping: "끊지 않고" / "중단하지 마시고" keep the drug, they deny nothing.
@@ -263,6 +301,16 @@ def denied_facts(answer: str, patient: str) -> list[str]:
                     continue
                 # "8흡입을 넘기면 안 됩니다": a condition before the negation prohibits, it denies nothing
                 if negated and any(CONDITIONAL_RE.search(w) for w in tail[: negated[0]]):
+                    continue
+                # "항히스타민이 없는 약을 물어보세요": a negation before a noun (없는, 않은, 아닌) names
+                # another thing without the item, it denies nothing of the record; but before a
+                # word of the same item ("조짐이 없는 편두통" for "조짐을 동반한 편두통") it does
+                if (
+                    negated
+                    and re.search(r"(?:없는|않은|아닌|없던)$", tail[negated[0]].strip(".,!?"))
+                    and len(tail) > negated[0] + 1
+                    and not tail[negated[0] + 1].startswith(tuple(item.names))
+                ):
                     continue
                 if negated and not any(w.startswith(STOP_VERBS) for w in tail[: negated[0]]):
                     out.append(f"'{name}'을(를) 부정함 (기록: {item.text})")
@@ -642,6 +690,43 @@ _TEST_STOP = frozenset(
 )
 
 
+# Lab values an answer may report without a test word ("간 수치와 혈소판 수도 정상이었어요"), each
+# with the names a record writes it by: an answer's word names the value, the record's names
+# (Latin ones on word boundaries) say it was measured. 간 and 신장 count only before 수치/기능.
+LAB_GROUPS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    (("간 수치", "간수치", "간 기능", "간기능", "liver enzymes", "liver function"),
+     ("ALT", "AST", "GOT", "GPT", "GGT", "간 수치", "간수치", "간 기능", "간기능", "liver", "빌리루빈", "bilirubin")),
+    (("신장 수치", "콩팥 수치", "신장 기능", "콩팥 기능", "신기능", "kidney function"),
+     ("Cr", "creatinine", "크레아티닌", "eGFR", "GFR", "BUN", "신장", "콩팥", "신기능", "kidney", "renal")),
+    (("혈소판", "platelet"), ("PLT", "platelet", "혈소판")),
+    (("백혈구", "white cell", "white blood cell"), ("WBC", "백혈구", "white")),
+    (("적혈구", "red cell"), ("RBC", "적혈구")),
+    (("헤모글로빈", "혈색소", "hemoglobin", "haemoglobin"), ("Hb", "Hgb", "hemoglobin", "haemoglobin", "헤모글로빈", "혈색소")),
+    (("콜레스테롤", "중성지방", "cholesterol", "triglyceride"),
+     ("LDL", "HDL", "TC", "TG", "cholesterol", "콜레스테롤", "triglyceride", "중성지방")),
+    (("갑상선 수치", "갑상선 기능", "thyroid"), ("TSH", "T4", "FT4", "T3", "갑상선", "thyroid")),
+    (("염증 수치", "염증수치"), ("CRP", "ESR", "염증")),
+    (("전해질", "electrolytes"), ("Na", "K", "Cl", "나트륨", "칼륨", "전해질", "sodium", "potassium")),
+    (("소변 검사", "소변검사", "urinalysis"), ("UA", "소변", "단백뇨", "urine", "urinalysis")),
+    (("심전도", "ECG", "EKG"), ("ECG", "EKG", "심전도")),
+)  # fmt: skip
+
+
+def _lab_named(name: str, text: str) -> bool:
+    if name.isascii():
+        return bool(re.search(rf"(?<![A-Za-z]){re.escape(name)}(?![A-Za-z])", text, re.I))
+    return name in text
+
+
+def _unrecorded_labs(clause: str, known: str) -> list[str]:
+    """Lab values of ``LAB_GROUPS`` the clause names and the record (and question) never does."""
+    return [
+        next(w for w in words if _lab_named(w, clause))
+        for words, record_names in LAB_GROUPS
+        if any(_lab_named(w, clause) for w in words) and not any(_lab_named(n, known) for n in (*words, *record_names))
+    ]
+
+
 def unrecorded_results(answer: str, patient: str, question: str = "") -> list[str]:
     """A result the answer reports for a test the record (and the question) never names: a
     claim with nothing in the record behind it ("같이 한 시야 검사도 작년과 달라진 게 없었습니다"
@@ -651,6 +736,9 @@ def unrecorded_results(answer: str, patient: str, question: str = "") -> list[st
     for clause in CLAUSE_RE.split(answer):
         if not tx.has_any(clause, _RESULT_CUES) or tx.has_any(clause.lower(), _ABOUT_RECORD):
             continue
+        # a lab value named without a test word ("간 수치와 혈소판 수도 정상이었어요")
+        for name in _unrecorded_labs(clause, f"{patient}\n{question}"):
+            out.append(f"기록에 없는 '{name}' 결과를 단정함")
         for m in _TEST_RE.finditer(clause):
             word = tx.strip_suffix(m.group(1)).lower()
             if word in _TEST_STOP or len(word) < 2 or word in known or word[:2] in known:

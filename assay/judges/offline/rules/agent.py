@@ -45,6 +45,17 @@ clarification; "to the … stage" with no verb cue asks a move; a predicate befo
 (보유한/소지한 지원자) names no other target; a count of past times ("두 번 올라간") is no value to
 repeat; a write on a Hangul-named person the request does not name, while the request's own
 person is missing, → RELATED_BUT_WRONG.
+
+After the v9 round: sending (보내/발송/send) is an UPDATE and saving (저장/save) an ADD (into a
+field an UPDATE), but a send "to the … stage" is a move and 내보내 (export) no send; a
+hyphenated compound ("no-show") holds no verb; a first sentence closing on a copula ("…은
+5,800만 원입니다") describes a state (VIEW); a report of the asked write in words that name
+nothing ("Done, I've updated their status.") is GOOD, not unrelated; a plural person noun
+(합격자들, 회원들) names the whole group, and one named member of it done is WEAK (the labels
+since v4); one word in two forms (이상/이상인) names no other target; a clause restricting the
+people listed ("미제출인 사람", "경력 없는 지원자") is a filter like "X만"; in an English sentence a
+Hangul word of two to four syllables is a person; a count of past times before a finite past
+verb ("두 번 들어갔네") is no value.
 """
 
 from __future__ import annotations
@@ -80,6 +91,10 @@ VAGUE_WORDS = frozenset(
     "the a an as requested request has have been is was were it its this that your you to for of on in at with "
     "now next all done successfully candidate applicant posting 다음 정보 내용 건 두었 드렸 뒀 완료 처리 요청대로 말씀대로 "
     "지원자 공고".split()
+    # pronouns and words for a record's state name no target of their own ("Done, I've
+    # updated their status.", "말씀하신 대로 상태 바꿔 뒀어요")
+    + "i i've ive ve ll we we've they them their theirs he him his she her it's its ok okay all set status record "
+    "records details info entry 상태 기록 항목 그분 그분들 그 이 저 네 넵 됐습니다 끝났습니다 했습니다".split()
 )
 
 
@@ -94,6 +109,11 @@ def _target_words(text: str) -> tuple[str, ...]:
     return tx.stems(_ORDINAL_RE.sub(lambda m: f"제{m.group(1)}차 ".translate(_DIGIT_WORDS), tx.strip_action_words(text)))
 
 
+def _person_word(word: str) -> bool:
+    """A role word after a name, with its particle ("님에게", "지원자의", "candidate")."""
+    return word in PERSON_WORDS or word.startswith(("님", "지원자", "후보"))
+
+
 def _one_of_all(query: str, message: str) -> str:
     """A person the message names before a role word (선우진 지원자), where the request asked
     for a whole group (전원, 모두, all) and names no one itself."""
@@ -103,13 +123,16 @@ def _one_of_all(query: str, message: str) -> str:
     asked = set(_target_words(query))
     people = [
         w for w, nxt in zip(words, words[1:], strict=False)
-        if nxt in PERSON_WORDS and _NAME_RE.match(w) and w not in ROLE_NOUNS and w not in asked
+        if _person_word(nxt) and _NAME_RE.match(w) and w not in ROLE_NOUNS and w not in asked
     ]  # fmt: skip
     return people[0] if people and not any(_NAME_RE.match(w) and n in PERSON_WORDS for w, n in zip(_target_words(query), _target_words(query)[1:], strict=False)) else ""
 
 
 # a count of times before a past-tense modifier ("두 번 올라간", "세 번 지원한")
-_PAST_COUNT_RE = re.compile(r"(?:\d+|한|두|세|네)\s?(?:번|회)\s+[가-힣]+(?:간|온|된|한|은|던)(?=\s)")
+# or before a past-tense verb ("두 번 들어갔네", "세 번 지원했어요", "twice")
+_PAST_COUNT_RE = re.compile(
+    r"(?:\d+|한|두|세|네)\s?(?:번|회)\s+[가-힣]*(?:(?:간|온|된|한|은|던)(?=\s)|[갔왔됐했였었았])"
+)
 _LATIN_NAME_RE = re.compile(r"\b[A-Z][a-z]+(?:\s[A-Z][a-z]+)+\b")
 PERSON_ANCHORS = PERSON_WORDS | {"지원서", "application"}
 
@@ -118,6 +141,10 @@ def _people(text: str, latin: bool = True) -> set[str]:
     """People a text names: a Hangul name before 지원자/님/지원서, and (``latin``) a Latin full
     name (Emily Carter; a message's Latin capitals are as often a job title)."""
     out = {m.group(0).lower() for m in _LATIN_NAME_RE.finditer(text)} if latin else set()
+    # in an English sentence a Hangul word of two to four syllables is a name ("Send the link to
+    # 유다온 on P-178", "sent to 탁지호")
+    if len(re.findall(r"[A-Za-z]{2,}", text)) > 2 * len(re.findall(r"[가-힣]+", text)):
+        out |= {w for w in re.findall(r"(?<![가-힣])[가-힣]{2,4}(?![가-힣])", text)}
     words = _target_words(text)
     out |= {
         w for w, nxt in zip(words, words[1:], strict=False)
@@ -196,7 +223,12 @@ class AgentRules:
         why = f"요청 의도 {wanted or '불명'}, 메시지 의도 {label}, 대상 포함률 {pct(t)}, 범위(수치) {pct(scope)}"
         # a reply that names nothing of the request's target is about something else (rubric:
         # FAILED), whatever verb it uses ("오늘 서울은 맑고 …입니다" for a count of applicants)
-        if (label == "OTHER" and t < 0.2) or (label != "CLARIFY" and t < 0.1 and not _shares_a_word(request, message)):
+        # but a report of the asked action done, in words that name nothing ("Done, I've updated
+        # their status.") names its target vaguely (rubric: GOOD), not another one
+        confirmed = label == wanted and label in acts.WRITE_ACTIONS and _vague(request, message)
+        if (label == "OTHER" and t < 0.2) or (
+            label != "CLARIFY" and t < 0.1 and not _shares_a_word(request, message) and not confirmed
+        ):
             return {
                 "verdict": "FAILED",
                 # a statement about something else reports no action on the request ("…현황입니다")
@@ -283,8 +315,9 @@ class AgentRules:
             note = ", 대상을 밝히지 않은 모호한 응답(다른 대상은 없음)"
         one = _one_of_all(item.query, message) if verdict in {"PERFECT", "GOOD"} else ""
         if one:
-            # the whole group asked for (전원, 모두, all), one named person done: part of it
-            verdict = "PARTIAL"
+            # the whole group asked for (전원, 모두, 합격자들, all), one named person done: most of
+            # the asked work left undone (the labels since v4 grade it WEAK)
+            verdict = "WEAK"
             note = f", 요청한 전체 대신 {one}에게만 수행"
         left = acts.missing_member(item.query, message)
         if left and verdict in {"PERFECT", "GOOD"}:
@@ -358,6 +391,7 @@ class AgentRules:
                 and not mine.startswith(GENERIC_QUALIFIERS)
                 and not theirs.startswith(GENERIC_QUALIFIERS)
                 and not acts.request_action(mine)
+                and mine[:2] != theirs[:2]  # one word in two forms (이상/이상인, 지원자/지원자들)
                 and mine not in VAGUE_WORDS  # "the interview", "다음 면접": no other target named
             ):
                 out.append((mine, word))

@@ -79,6 +79,14 @@ stop ("임의 중단 금지"), let go by an answer clause with no warning, is fo
 (``record_facts.stopped_against_record``); the drug table covers dialysis, integrase inhibitors,
 beta-blockers and more. Relevance: any verb's imperative and 금지/금기 decide, 언제 asks a time,
 and a recorded value asked for ("얼마 나왔어요", "what was my") needs a figure.
+
+After the v9 round: a record result written negative (검출 안 됨, 음성) said positive, or the
+reverse, contradicts it (``record_facts.reversed_results``); a lab value reported without a
+test word ("혈소판 수도 정상") that the record never names is an unrecorded result; a negation
+before another noun ("항히스타민이 없는 약") denies nothing; the drug table reads a pregnancy
+written by its week. Relevance: a question about a kind of drug (항생제, 진통제, 감기약…,
+``CATEGORY_CLASSES``) whose member the record cautions, answered without naming it or its
+class, is at most 3 (the caution asked about, left out); not when the question names the drug.
 """
 
 from __future__ import annotations
@@ -88,13 +96,14 @@ from functools import lru_cache
 from typing import Any, ClassVar
 
 from assay.judges.offline import text as tx
-from assay.judges.offline.drug_table import table_violations
+from assay.judges.offline.drug_table import load_table, record_cautions, table_violations
 from assay.judges.offline.record_facts import (
     contraindicated_advice,
     denied_allergy,
     denied_facts,
     dismissed_cautions,
     record_items,
+    reversed_results,
     schedule_conflicts,
     stopped_against_record,
     unrecorded_results,
@@ -201,6 +210,8 @@ class ClinicalRules:
             *value_conflicts(claimed, item.question, item.patient),
             *denied,
             *schedule_conflicts(answer, item.patient, item.question),
+            # a result the record writes negative (검출 안 됨, 음성) said positive, or the reverse
+            *reversed_results(answer, item.patient),
             # "알레르기가 없으시니" without naming it; the same denial is counted once
             *([] if denied else denied_allergy(answer, item.patient)),
         ]
@@ -234,6 +245,12 @@ class ClinicalRules:
         named = tuple(n for i in record_items(item.patient) if not i.absent for n in i.names if n in answer)
         facts = tuple(dict.fromkeys([*patient_facts, *named]))
         relevance, rel_notes = self._clinical_relevance(item.question, answer, r, facts)
+        left_out = unmentioned_caution(item.question, answer, item.patient)
+        if left_out and relevance > 3:
+            # asked about a kind of drug the record cautions one of ("항생제 … 조심할 거?" where the
+            # record forbids metronidazole), answered without it: part of what was asked
+            relevance = 3
+            rel_notes.append(f"질문한 약 종류 중 기록이 주의한 '{left_out}'을(를) 말하지 않음")
         notes = [*rel_notes, f"기록에 없는 수치 {len(unsupported)}개"]
         if not readable:
             notes.append("환자 기록을 'key: value' 줄로 읽지 못해 기록과의 모순·금기는 보지 못하고 수치만 비교")
@@ -281,6 +298,49 @@ class ClinicalRules:
         if patient_facts and not mentioned:
             notes.append("환자의 약·질환·수치를 들어 답함: " + ", ".join(patient_facts[:3]))
         return score, notes
+
+
+# Kinds of drug a question names (항생제, 진통제…) and the drug-table classes they hold: a caution
+# on the record about a member of one is part of what such a question asks.
+CATEGORY_CLASSES: dict[str, tuple[str, ...]] = {
+    "항생제": ("penicillin", "cephalosporin", "fluoroquinolone", "aminoglycoside", "macrolide", "tetracycline",
+             "sulfonamide_antibiotic", "trimethoprim", "azole_metronidazole"),
+    "antibiotic": ("penicillin", "cephalosporin", "fluoroquinolone", "aminoglycoside", "macrolide", "tetracycline",
+                   "sulfonamide_antibiotic", "trimethoprim", "azole_metronidazole"),
+    "진통제": ("nsaid", "salicylate", "opioid", "serotonergic_opioid"),
+    "painkiller": ("nsaid", "salicylate", "opioid", "serotonergic_opioid"),
+    "소염제": ("nsaid",), "해열제": ("nsaid", "salicylate"),
+    "감기약": ("decongestant", "anticholinergic", "serotonergic_opioid"),
+    "cold medicine": ("decongestant", "anticholinergic", "serotonergic_opioid"),
+    "수면제": ("benzodiazepine", "anticholinergic"), "수면유도제": ("anticholinergic", "benzodiazepine"),
+    "혈압약": ("ace_inhibitor", "arb", "beta_blocker", "thiazide", "non_dhp_ccb"),
+    "피임약": ("estrogen_contraceptive",), "백신": ("live_vaccine",), "예방접종": ("live_vaccine",),
+}  # fmt: skip
+# azoles are antifungals: under 항생제 only metronidazole's names count
+_NOT_ANTIBIOTIC = ("fluconazole", "플루코나졸", "디푸루칸", "miconazole", "미코나졸")
+
+
+def unmentioned_caution(question: str, answer: str, patient: str) -> str:
+    """A drug the record cautions (금지, 피할 것, 병용 주의…) that belongs to a kind of drug the
+    question names ("치과에서 항생제를 처방받았는데 조심할 거 있어요?" with "메트로니다졸 병용 금지"),
+    and that the answer names neither by name nor by its class: the caution asked about, left out."""
+    low_question = question.lower()
+    kinds = [k for k in CATEGORY_CLASSES if k in low_question]
+    if not kinds:
+        return ""
+    table = load_table()
+    cautioned = record_cautions(patient)
+    for kind in kinds:
+        for cid in CATEGORY_CLASSES[kind]:
+            cls = table.classes[cid]
+            if cls.pattern.search(question):  # the question names the drug itself: it is asked
+                continue  # about, and a wrong answer to it is a faithfulness matter
+            for name in cautioned.get(cid, ()):
+                if name.lower() in _NOT_ANTIBIOTIC and kind in ("항생제", "antibiotic"):
+                    continue
+                if not cls.pattern.search(answer) and name.lower() not in answer.lower():
+                    return name
+    return ""
 
 
 _EN_DURATIONS = {"h": "시간", "hr": "시간", "min": "분", "wk": "주", "d": "일"}

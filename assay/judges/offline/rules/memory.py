@@ -38,12 +38,12 @@ attribute; a year-month written "2026-02" is a date, not two bare figures.
     ==========================================  =========  ============  ========
     facets (A = share answered)                 relevance  completeness  accuracy
     ==========================================  =========  ============  ========
-    memory empty / "(메모리 없음)"                   0          0             0
+    memory empty / "(메모리 없음)"                   0          0             5
     every facet answered                        10         10 (9: Q<.5)   9
     some answered                               8          mean of facets 9
-    none answered, a head in the memory         5          3             6
+    none answered, a head in the memory         5          3             9 (6: a mention)
     none answered, some query word in memory    3          1             6
-    nothing of the query in the memory          2          0             5
+    nothing of the query in the memory          0          0             5 (noise 10)
     facet scores for completeness: answered 10, topic only 3, missing 0
     ==========================================  =========  ============  ========
 
@@ -93,6 +93,24 @@ old value is superseded); lowering, raising, shortening or moving a value forwar
 question across scripts, where the memory writes one of the prompt's entities and every typed
 facet finds its type in the entity's sentences, is relevance 8, completeness 8, accuracy 9 (the
 entity is the only bridge, the value cannot be read; noise is read as before).
+
+After the v9 round: nothing stored is accuracy 5 (nothing to judge, as the labels have it), and
+entities with no memory text are relevance 3, completeness 1, accuracy 5 (1/0/5 when they touch
+nothing of the query); a topic-only memory whose sentences hold a specific fact (a figure, a
+quoted or titled name, "label: value") is accuracy 9, a mere mention ("…에 대해 이야기함") 6; a
+memory with nothing of the query is relevance 0 and noise 10. Kinship and social words (여동생,
+조카, 친구, 동료…) name other people; a value raised or lowered (올렸다며, 내렸대) is a change the
+query asks about, a part replaced (교체) is an event; a clause that recalls something before the
+question ("회비 올렸다며,") is context joined to it, not a facet; the unit a price is per (한 달에,
+한 번에, 회당) names no attribute; an attribute is named by any word of its synonym group
+(``SYNONYM_GROUPS``, Korean and English: 시험/응시/exam, 선생님/tutor), which also lets a memory in
+the other script answer when every facet's words are found through it; a month asked ("달이
+언제") wants a month, "how far" (어디까지, 몇 쪽) a page, chapter or share, and a count of things
+(몇 권/명/개) is answered by a list of them on the topic; one price under two words of a group
+(수업료/요금), with the count it is per (1회, 회당) set aside, is one subject, so two prices
+conflict; three or more small-talk sentences off the query (no figure, name or "label: value"),
+half or more of the memory, make it noisy (8.5 × their share); a memory whose asked-for value
+is another target's (a target error) is noise 4 at least.
 """
 
 from __future__ import annotations
@@ -136,7 +154,11 @@ HEAD_STOP = (*SLOT_WORDS, "지금", "현재", "최종", "이번", "요즘", "해
 NUMBER_WORD_RE = re.compile(r"\S*\d\S*")
 COPULA_RE = re.compile(r"([가-힣A-Za-z]+?)(?:이야|이지|이었지|였지|이에요|예요|인가요|이었어|였어)")
 # Words that name the value's type, not what it belongs to: the attribute is the word before them.
-RATE_WORDS = frozenset({"하루", "매일", "매주", "매월", "매달", "일주일", "주당", "일당", "한달", "하루당"})
+RATE_WORDS = frozenset(
+    {"하루", "매일", "매주", "매월", "매달", "일주일", "주당", "일당", "한달", "하루당"}
+    # "한 달에 얼마", "한 번에 얼마", "회당/인당 얼마": the unit a price is per, not what it is of
+    | {"달에", "번에", "회에", "주에", "해에", "년에", "시간에", "회당", "인당", "명당", "건당", "개당", "시간당", "권당", "장당"}
+)
 TYPE_WORDS = ("날짜", "시간", "시각", "일정", "금액", "가격", "비용", "요금", "수치", "기간", "요일", "시점")
 # The memory says the value is not settled yet: the topic is there, the answer is not.
 UNDECIDED_CUES = ("미정", "안 정", "아직", "정하지", "고민 중", "생각 중", "검토 중", "할 예정", "해야 한다")
@@ -152,6 +174,7 @@ OTHER_PEOPLE = (
     "어머니", "아버지", "엄마", "아빠", "부모님", "남편", "아내", "배우자", "와이프", "딸", "아들", "동생", "언니",
     "누나", "오빠", "형", "친구", "동료", "시어머니", "장모", "할머니", "할아버지", "mother", "father", "wife",
     "husband", "son", "daughter", "friend",
+    "여동생", "남동생", "조카", "시아버지", "장인", "이모", "고모", "삼촌", "외삼촌", "사촌", "손자", "손녀", "룸메이트",
 )  # fmt: skip
 # Whose a value is, when a memory files values under other people ("딸 휴대폰" beside "사용자
 # 휴대폰"); the user's own values stay unowned, so two of them still conflict.
@@ -165,6 +188,10 @@ CHANGE_QUERY_CUES = (
     "내린", "인상", "인하", "새로 정한", "새 ",
     # a value lowered, raised, shortened or moved forward ("희망 연봉 낮춰 쓰기로 했잖아")
     "낮춰", "낮췄", "낮춘", "줄여", "줄였", "줄인", "늘려", "늘렸", "늘린", "앞당", "당겼", "미뤘", "미룬",
+    # a value raised or lowered by someone ("회비 올렸다며", "값 내렸대"), a place moved; not an
+    # event that happened (교체, 갱신: "와이퍼 언제 교체했지" asks when, not what it became)
+    "올렸", "올린", "올려", "내렸", "내려", "인상됐", "인하됐", "옮긴", "옮겨",
+    "raised", "lowered", "increased", "decreased",
 )  # fmt: skip
 # A sentence that supersedes an earlier one: an explicit update or change of plan.
 SUPERSEDE_CUES = ("업데이트", "변경", "바뀜", "바꿈", "옮김", "→", "->", "updated", "changed to")
@@ -183,6 +210,11 @@ BOILERPLATE_CUES = (
 RESOLVED_CUES = (*tx.STALE_CUES, "완료", "만료", "종료", "지난달", "지난 주문", "취소됨")
 STATUS_QUERY_CUES = ("상태", "됐", "처리", "완료", "해결", "진행")
 OFF_TOPIC_WEIGHT = 3.0
+# three or more sentences off the query, at least half of those that are not notices: chatty
+CHATTY_MIN = 3
+CHATTY_WEIGHT = 8.5
+# noise of a memory whose asked-for value is another target's (대상 오류)
+TARGET_ERROR_NOISE = 4
 FLAGGED_WEIGHT = 1.5
 
 
@@ -206,10 +238,24 @@ class MemoryRules:
     def memory_usefulness(self, item: MemoryInput) -> JsonObject:
         tag = f"[{self.signal}]"
         if tx.is_empty_memory(item.memory) and not item.entities:
+            # nothing stored: nothing to judge true or false (accuracy 5, the rubric's midpoint)
             return {
-                "relevance": 0, "completeness": 0, "accuracy": 0, "noise": 0,
-                "reasoning": f"{tag} 저장된 메모리가 없음.", "helpful_info": [],
+                "relevance": 0, "completeness": 0, "accuracy": 5, "noise": 0,
+                "reasoning": f"{tag} 저장된 메모리가 없음(정확성은 판단할 내용이 없어 중간값).", "helpful_info": [],
                 "missing_info": [f"'{item.query}'에 답할 정보"], "summary": "메모리 없음: 쿼리에 쓸 수 없음",
+            }  # fmt: skip
+        if tx.is_empty_memory(item.memory):
+            # entities alone name a topic but store no fact: a little relevant if they touch the
+            # query, nothing to answer with, nothing to judge true or false
+            touches = any(
+                w in item.query for e in item.entities for w in tx.stems(e) if len(w) >= 2
+            )
+            return {
+                "relevance": 3 if touches else 1, "completeness": 1 if touches else 0, "accuracy": 5, "noise": 0,
+                "reasoning": f"{tag} 메모리 본문 없이 엔티티만 있음"
+                + ("(쿼리의 주제를 가리키지만 저장된 사실은 없음)." if touches else "(쿼리와도 무관)."),
+                "helpful_info": [], "missing_info": [f"'{item.query}'에 답할 정보"],
+                "summary": "엔티티만 있는 메모리: 쿼리에 쓸 내용 없음",
             }  # fmt: skip
         memory = item.memory if not tx.is_empty_memory(item.memory) else ""
         sentences = tx.sentences(memory) or ([memory] if memory.strip() else [])
@@ -230,6 +276,7 @@ class MemoryRules:
         topic_only: list[int] = []
         undecided: list[int] = []  # answered, but only with "not decided yet"
         shared_by: dict[int, list[int]] = {}  # facet -> clause indexes about it
+        counted: list[str] = []  # counters answered by a list to count, not a figure
         for f_idx, facet in enumerate(facets):
             if f_idx and facet.want and not (self.coverage(facet.head, whole) or 0.0) and not any(
                 w in memory for w in facet.words
@@ -240,7 +287,11 @@ class MemoryRules:
             if facet.want:
                 hits = [
                     c for c in shared
-                    if _typed(facet.want, sentences[clauses[c][0]], figures[clauses[c][0]])
+                    if (
+                        _typed(facet.want, sentences[clauses[c][0]], figures[clauses[c][0]])
+                        # "몇 권" answered by a list on the topic ("완독 목록: 《A》, 《B》, …"): count it
+                        or _counted_list(facet.want, sentences[clauses[c][0]])
+                    )
                     and _names(sentences[clauses[c][0]], facet.attribute)
                 ]  # fmt: skip
             else:  # no value type: most of the head must be there
@@ -248,6 +299,10 @@ class MemoryRules:
             if facet.want and facet.want not in {"amount", "duration", "time"}:
                 hits += [c for c, (i, _) in enumerate(clauses) if c not in hits and _typed(facet.want, sentences[i], figures[i])]
             shared_by[f_idx] = shared
+            if facet.want in LIST_COUNTERS and hits and not any(
+                _typed(facet.want, sentences[clauses[c][0]], figures[clauses[c][0]]) for c in hits
+            ):
+                counted.append(facet.want)
             if hits:
                 answered_by[f_idx] = hits
             elif shared or (self.coverage(facet.head, whole) or 0.0) >= 0.5:
@@ -262,6 +317,7 @@ class MemoryRules:
         share = len(answered_by) / n
         other_script = _other_script(item.query, memory)
         bridged = False  # answered across scripts by the asked type of value
+        unrelated = False  # nothing of the query anywhere in the memory
         entity_bridge = False  # answered across scripts by the prompt's entity alone
         notes = [
             f"쿼리 핵심어 포함률 {pct(q)}",
@@ -270,15 +326,36 @@ class MemoryRules:
         ]
         if undecided:
             notes.append("묻는 값이 아직 정해지지 않았다고만 기록됨")
+        if counted:
+            notes.append(f"묻는 수(몇 {counted[0]})는 숫자 대신 목록으로 저장됨(세어서 답할 수 있음)")
+        gloss = [_gloss_share(f.words, memory) for f in facets] if other_script and facets else []
         if facets and share == 1.0:
             rel, comp, acc = 10, (10 if q >= 0.5 else 9), 9
+        elif gloss and all(g >= 0.5 for g in gloss) and all(
+            not f.want or any(_typed(f.want, sent, figs) for sent, figs in zip(sentences, figures, strict=True))
+            for f in facets
+        ):  # across scripts, the glossary finds the query's words in the memory ("선생님" → tutor)
+            rel, comp, acc = 10, (10 if min(gloss) == 1.0 else 8), 9
+            bridged = True
+            answered_by = {f_idx: list(range(len(clauses))) for f_idx in range(len(facets))}
+            notes.append("쿼리와 메모리의 언어가 다르나, 쿼리의 단어가 대응어로 메모리에 있음(대응어 사전)")
         elif answered_by:
             rel, acc = 8, 9
             comp = round((10 * len(answered_by) + 5 * len(undecided) + 3 * len(topic_only)) / n)
         elif undecided:  # the topic and its status, not the value: the status may be outdated
             rel, comp, acc = 7, 5, 6
-        elif topic_only:  # nothing to check against the query: accuracy cannot be judged
-            rel, comp, acc = 5, 3, 6
+        elif topic_only:  # the topic without the asked value: a specific fact nothing contradicts
+            # is accurate as far as it goes (the labels give it 9; a stale or self-contradicting
+            # value is lowered below), a mere mention ("PT 수업에 대해 이야기함", "예산 관련 논의
+            # 있었음") states nothing to judge (6)
+            topic_sentences = [sentences[clauses[c][0]] for f in topic_only for c in shared_by.get(f, [])]
+            vague = all(_mention_only(sent) for sent in topic_sentences)
+            rel, comp, acc = 5, 3, 6 if vague else 9
+            notes.append(
+                "주제가 언급만 되어 있어 정확성은 판단할 내용이 없음"
+                if vague
+                else "묻는 값은 없으나 저장된 사실은 구체적이고 모순이 없음"
+            )
         elif other_script and facets and all(
             f.want
             and any(
@@ -312,8 +389,16 @@ class MemoryRules:
             notes.append("쿼리와 메모리의 언어가 달라 단어로 비교할 수 없음(관련성 판단 보류)")
         elif q > 0:
             rel, comp, acc = 3, 1, 6
-        else:
+        elif _touches(item.query, memory, item.entities):
+            # no word in common, but an entity, a person (엄마/어머니) or a synonym ties them: a
+            # paraphrase may answer it, so not unrelated
             rel, comp, acc = 2, 0, 5
+        else:  # nothing of the query in the memory, its entities or their synonyms: about
+            # something else entirely, every stored sentence is noise for this query (the
+            # labels: relevance 0, noise 10)
+            rel, comp, acc = 0, 0, 5
+            unrelated = True
+            notes.append("메모리가 쿼리와 전혀 무관함(모든 문장이 이 쿼리에는 잡음)")
 
         # -- stale values: the query asks for a change the memory does not record -------------
         # (with nothing answered, the clauses on the topic are what the memory has on it)
@@ -402,7 +487,20 @@ class MemoryRules:
                 off_topic.append(sent)
         others = len(sentences) - len(flagged)
         raw = FLAGGED_WEIGHT * len(flagged) + (OFF_TOPIC_WEIGHT * len(off_topic) / others if others else 0.0)
-        noise = min(round(raw) + (2 if conflicts or superseded else 0), 10)
+        chatter = [sent for sent in off_topic if not _SPECIFIC_RE.search(sent)]
+        if len(chatter) >= CHATTY_MIN and others and len(chatter) / others >= 0.5:
+            # a chatty memory: most of what it stores is small talk off the query, sentences with
+            # no figure, name or "label: value" ("야근이 많다고 함. … 주말에 등산 다녀옴. 커피를 줄이는
+            # 중."): the labels put it at 6-7 whatever the one sentence that answers (a profile of
+            # facts on other topics — "RI 커버리지 60%" — is no chatter)
+            raw = max(raw, CHATTY_WEIGHT * len(chatter) / others)
+            notes.append(f"쿼리와 무관한 잡담 문장 {len(chatter)}개가 메모리 대부분을 차지함")
+        noise = 10 if unrelated else min(round(raw) + (2 if conflicts or superseded else 0), 10)
+        if confused:
+            # the value stored is another target's: for this query it is content about something
+            # else, however on-topic its words (the labels give such memories noise 4-5)
+            noise = max(noise, TARGET_ERROR_NOISE)
+            notes.append("다른 대상의 값은 이 쿼리에는 잡음")
         notes.append(
             f"안내·인사·해결된 항목 문장 {len(flagged)}개, 쿼리와 무관한 문장 {len(off_topic)}/{len(sentences)}"
         )
@@ -439,6 +537,7 @@ class MemoryRules:
         out: list[Facet] = []
         parts = [p for p in FACET_SPLIT_RE.split(tx.normalize(query)) if p.strip()] or [query]
         parts = [q for p in parts for q in _split_joined_questions(p)]
+        parts = _merge_reminders(parts)
         for part in parts:
             # a figure of the query that the memory writes the same way ("1일권") is a word like any
             words = [
@@ -492,6 +591,16 @@ class MemoryRules:
         return None
 
 
+# A sentence that only says a topic came up ("…에 대해 이야기함", "예산 관련 논의 있었음", "관심이
+# 많음"), with no figure, no quoted or titled name, no "label: value": no fact to judge.
+_MENTION_RE = re.compile(r"이야기|얘기|논의|언급|관심|대화|상의|말함|말했|talked|discussed|mentioned|interested")
+_SPECIFIC_RE = re.compile(r"\d|[《〈'\"‘“「]|:\s*\S")
+
+
+def _mention_only(sentence: str) -> bool:
+    return bool(_MENTION_RE.search(sentence)) and not _SPECIFIC_RE.search(sentence)
+
+
 _MINE_RE = re.compile(r"(?:^|\s)(?:내|제|나의|my)\s+([가-힣A-Za-z]{2,})", re.I)
 
 
@@ -518,6 +627,12 @@ def _other_person(query: str, answering: list[str]) -> tuple[str, str] | None:
 PERSON_ALIASES = (
     ("아버지", "아빠", "부친", "father", "dad"), ("어머니", "엄마", "모친", "mother", "mom"),
     ("남편", "husband"), ("아내", "와이프", "wife"), ("딸", "daughter"), ("아들", "son"),
+    # the wider family and the people around the user, each its own person
+    ("여동생", "younger sister"), ("남동생", "younger brother"), ("언니", "누나", "older sister"),
+    ("오빠", "older brother"), ("할머니", "grandmother", "grandma"), ("할아버지", "grandfather", "grandpa"),
+    ("조카", "nephew", "niece"), ("시어머니", "장모", "mother-in-law"), ("시아버지", "장인", "father-in-law"),
+    ("이모", "고모", "aunt"), ("삼촌", "외삼촌", "uncle"), ("사촌", "cousin"), ("손자", "손녀", "grandchild"),
+    ("친구", "friend"), ("동료", "colleague", "coworker"), ("룸메이트", "roommate"),
     ("사용자", "본인", "user", "my "),
 )  # fmt: skip
 
@@ -576,12 +691,62 @@ def _about_entity(sentence: str, entities: list[str], memory: str) -> bool:
     return not present or any(e in sentence.lower() for e in present)
 
 
+def _glossed(word: str, memory: str) -> bool:
+    """A query word whose synonym group has a member the memory writes in the other script
+    ("선생님" for "tutor", "회화" for "conversation"): English members as words."""
+    low = memory.lower()
+    # the group holding the word itself first, else one whose Hangul member it starts with (수업을)
+    group = next((g for g in SYNONYM_GROUPS if word.lower() in g), None) or next(
+        (g for g in SYNONYM_GROUPS if any(word.startswith(m) for m in g if not m.isascii() and len(m) >= 2)), None
+    )
+    if group is None:
+        return False
+    return any(re.search(rf"(?<![a-z]){re.escape(m)}", low) if m.isascii() else m in memory for m in group)
+
+
+def _gloss_share(words: tuple[str, ...], memory: str) -> float:
+    """The share of a facet's words the glossary finds in a memory written in the other script."""
+    words = tuple(w for w in words if not w.isascii())
+    return sum(_glossed(w, memory) for w in words) / len(words) if words else 0.0
+
+
+def _touches(query: str, memory: str, entities: list[str]) -> bool:
+    """Something ties a memory that shares no word with the query to it: a word of an entity in
+    the query, one person under two words ("엄마" and "어머니"), or a synonym group."""
+    low_query = query.lower()
+    if any(w.lower() in low_query for e in entities for w in tx.stems(e) if len(w) >= 2):
+        return True
+    text = f"{memory} {' '.join(entities)}".lower()
+    if any(any(a.strip() in low_query for a in g) and any(a.strip() in text for a in g) for g in PERSON_ALIASES[:-1]):
+        return True
+    return any(_glossed(w, text) for w in tx.stems(query) if len(w) >= 2)
+
+
 def _entity_sentences(entities: list[str], memory: str, sentences: list[str]) -> list[int]:
     """Indexes of the sentences naming one of the prompt's entities that the memory writes
     (none when the memory writes none of them)."""
     low = memory.lower()
     present = [e.lower() for e in entities if e and len(e) >= 2 and e.lower() in low]
     return [i for i, sent in enumerate(sentences) if any(e in sent.lower() for e in present)]
+
+
+# A clause that recalls what was said before the question ("회비 올렸다며,", "장소 옮겼잖아,",
+# "시험 끝났다던데,"): context for the question after it, not a thing asked.
+REMINDER_END_RE = re.compile(r"(?:다며|라며|다면서|라면서|잖아|잖아요|다던데|라던데|던데|는데|대|했지만)[.,!]?\s*$")
+
+
+def _merge_reminders(parts: list[str]) -> list[str]:
+    """A part with no interrogative that ends by recalling something ("독서모임 회비 올렸다며") is
+    joined to the question after it: one facet, whose head holds both."""
+    out: list[str] = []
+    carry = ""
+    for i, part in enumerate(parts):
+        if i + 1 < len(parts) and REMINDER_END_RE.search(part) and not INTERROGATIVE_RE.search(part):
+            carry = f"{carry}, {part}" if carry else part
+            continue
+        out.append(f"{carry}, {part}" if carry else part)  # the comma keeps the clauses apart
+        carry = ""
+    return out or parts
 
 
 def _split_joined_questions(part: str) -> list[str]:
@@ -616,7 +781,7 @@ def _attribute(part: str, memory: str) -> tuple[str, ...]:
         return ()
     out: list[str] = []
     # only words of the interrogative's own sentence ("… 바뀌었지? 언제로" asks about no 바뀌었지)
-    own = re.split(r"[?.!]", part[: at.start()])[-1]
+    own = re.split(r"[?.!,]", part[: at.start()])[-1]  # nor of a recalled clause before a comma
     for word in reversed(own.split()[-2:]):
         stem = tx.strip_suffix(word)
         if stem in RATE_WORDS:  # "하루에 얼마나": the period of a rate, not what is asked about
@@ -626,7 +791,8 @@ def _attribute(part: str, memory: str) -> tuple[str, ...]:
                 out.append(stem)
                 break
             continue
-        if len(stem) < 2 or stem.startswith((*TYPE_WORDS, *HEAD_STOP, *ORDER_WORDS)):
+        # a one-syllable noun the glossary knows ("책 몇 권") is a word like any
+        if (len(stem) < 2 and _synonyms(stem) == {stem}) or stem.startswith((*TYPE_WORDS, *HEAD_STOP, *ORDER_WORDS)):
             continue
         out.append(stem)
         break
@@ -643,12 +809,66 @@ def _attribute(part: str, memory: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+# Words one thing is written by, in Korean and English: an attribute asked by one of them is
+# named by any ("시험 날짜" answered by "응시: 2027-05-22", "선생님 이름" by "tutor: …").
+SYNONYM_GROUPS: tuple[frozenset[str], ...] = tuple(
+    frozenset(g.split())
+    for g in (
+        "시험 응시 시험일 exam test",
+        "수업 레슨 강의 과외 class lesson session",
+        "선생님 선생 강사 튜터 교사 코치 tutor teacher instructor coach",
+        "회비 수업료 요금 가격 비용 금액 값 fee fees price cost",
+        "장소 위치 venue place location",
+        "이름 명칭 name",
+        "예약 booking reservation",
+        "마감 기한 마감일 deadline due",
+        "생일 생신 birthday",
+        "모임 독서모임 클럽 club meeting",
+        "책 도서 book books 《",  # 《…》 writes a book's title
+        "화상 온라인 online video",
+        "회화 conversation speaking",
+        "단어 어휘 word words vocabulary",
+        "목표 goal target",
+        "대출 반납 loan",
+        "발표 결과 result results",
+        "여권 passport",
+        "호텔 숙소 hotel",
+        "항공편 항공권 비행기 flight",
+        "좌석 seat",
+        "체크인 check-in checkin",
+        "체크아웃 check-out checkout",
+    )
+)
+
+
+def _synonyms(word: str) -> frozenset[str]:
+    return frozenset().union(*(g for g in SYNONYM_GROUPS if word.lower() in g)) or frozenset({word.lower()})
+
+
+def _canonical(word: str) -> str:
+    """One name for the words of a synonym group (수업료, 요금, fee → one)."""
+    group = next((g for g in SYNONYM_GROUPS if word.lower() in g), None)
+    return min(group) if group else word
+
+
 def _names(sentence: str, attributes: tuple[str, ...]) -> bool:
-    """Whether a sentence names one of the attributes (a three-syllable-or-longer word may lose
-    its last syllable: 출국일 → 출국 날짜)."""
+    """Whether a sentence names one of the attributes or a word of its synonym group (a
+    three-syllable-or-longer word may lose its last syllable: 출국일 → 출국 날짜)."""
     if not attributes:
         return True
-    return any(a in sentence or (len(a) >= 3 and a[:-1] in sentence) for a in attributes)
+    low = sentence.lower()
+    return any(
+        s in low or (len(s) >= 3 and not s.isascii() and s[:-1] in low) for a in attributes for s in _synonyms(a)
+    )
+
+
+PROGRESS_QUESTION_RE = re.compile(r"어디까지|몇\s*(?:쪽|페이지|챕터)|(?i:\bhow far\b|\bwhich (?:page|chapter)\b)")
+# How far a reading, a course or a task got: a page, a chapter, a share, or "finished/half".
+PROGRESS_RE = re.compile(
+    r"\d+\s*(?:쪽|페이지|장|챕터|과|강|단원|%|퍼센트)|\bp\.?\s?\d+|(?i:\b(?:page|chapter|lesson|unit)\s?\d+)"
+    r"|절반|반쯤|반 정도|끝까지|다 읽|완독|완주|마쳤|끝냈|(?i:\bhalfway\b|\bfinished\b)"
+)
+MONTH_QUESTION_RE = re.compile(r"(?<![가-힣])달(?:이|은|는)?\s*언제|(?:무슨|어느|몇)\s*달|(?i:\b(?:what|which) month\b)")
 
 
 def _answer_type(part: str) -> str:
@@ -667,8 +887,12 @@ def _answer_type(part: str) -> str:
         for alias, unit in COUNTER_ALIASES.items():
             if word.startswith(alias):
                 return unit
-        local = next((c for c in LOCAL_COUNTERS if word.startswith(c)), None)
+        local = next((c for c in (*LOCAL_COUNTERS, *sorted(LIST_COUNTERS, key=len, reverse=True)) if word.startswith(c)), None)
         return local or "amount"
+    if PROGRESS_QUESTION_RE.search(part):  # "어디까지 읽었지": how far, a page/chapter/share
+        return "progress"
+    if MONTH_QUESTION_RE.search(part):  # "발제 맡은 달이 언제": a month, not a weekday or a clock time
+        return "월"
     if tx.has_any(part, TIME_QUESTION):
         return "time"
     if "얼마" in part:
@@ -681,8 +905,12 @@ def _typed(want: str, sentence: str, found: list[tx.Quantity]) -> bool:
     duration, a date/time/weekday, or a figure with the counter asked for."""
     if not want:
         return True
+    if want in LIST_COUNTERS and not _has_unit(found, want):  # "5권", "3명이"
+        return bool(re.search(rf"\d\s*{want}(?![가-힣])|\d\s*{want}(?:으로|이|을|에|의|은|도|씩)", sentence))
     if want in LOCAL_COUNTERS:  # "몇 박": a figure with that counter ("4박으로")
         return bool(re.search(rf"\d\s*{want}(?![가-힣])|\d\s*{want}(?:으로|이|을|에|의|은|도)", sentence))
+    if want == "progress":
+        return bool(PROGRESS_RE.search(sentence))
     if want == "time":
         return any(q.unit in TIME_UNITS for q in found) or bool(WEEKDAY_RE.search(sentence))
     if want == "duration":
@@ -690,6 +918,17 @@ def _typed(want: str, sentence: str, found: list[tx.Quantity]) -> bool:
     if want == "amount":
         return any(q.unit not in TIME_UNITS and q.unit not in ORDINAL_UNITS for q in found)
     return _has_unit(found, want)
+
+
+# Counters of things a list can be counted for ("몇 권" → a list of titles, "몇 명" → of names).
+LIST_COUNTERS = frozenset("권 명 개 곳 편 마리 가지 건 종 팀 군데 과목 벌 켤레 대".split())
+_LIST_RE = re.compile(r"[:：]\s*[^,，:]+(?:[,，]\s*[^,，:]+){2,}")
+
+
+def _counted_list(want: str, sentence: str) -> bool:
+    """A count asked for things (몇 권/명/개) and a sentence listing them (two or more titled
+    items 《…》, or three or more after a colon): the count is there to be read by counting."""
+    return want in LIST_COUNTERS and (sentence.count("《") >= 2 or bool(_LIST_RE.search(sentence)))
 
 
 def _has_unit(found: list[tx.Quantity], unit: str) -> bool:
@@ -702,6 +941,7 @@ def _want_label(want: str) -> str:
         "amount": "의 금액/수치",
         "duration": "의 기간",
         "time": "의 날짜/시점",
+        "progress": "의 진행 위치(쪽/장/비율)",
     }.get(want, f"의 수치({want})")
 
 
@@ -712,15 +952,19 @@ def _value_conflicts(memory: str) -> list[str]:
         figures = tx.quantities(seg)
         if not figures:
             continue
-        before = seg[: seg.find(figures[0].text)] if figures[0].text in seg else seg
-        words = tx.stems(before)
+        # a count before the value ("1회 요금 28,000원") says what the value is per, it is not it
+        value = next((f for f in figures if f.unit not in ORDINAL_UNITS), figures[0])
+        before = seg[: seg.find(value.text)] if value.text in seg else seg
+        # the unit a price is per ("회당", "1회", "월") is not its subject
+        words = [w for w in tx.stems(before) if w not in RATE_WORDS and not re.match(r"^\d", w)]
         if not words:
             continue
         # "사용자 휴대폰: 월 55,000원" and "딸 휴대폰: 월 22,000원" are two people's, not one conflict
         found = _OWNER_RE.search(before)
         owner = found.group(1) if found else ""
-        subject = f"{owner} {words[-1]}".strip()
-        seen.setdefault(subject, []).append(figures[0])
+        # one thing under two words ("수업료" and "요금"): one subject
+        subject = f"{owner} {_canonical(words[-1])}".strip()
+        seen.setdefault(subject, []).append(value)
     out = []
     for subject, values in seen.items():
         distinct: list[tx.Quantity] = []
