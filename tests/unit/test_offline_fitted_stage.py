@@ -38,10 +38,13 @@ def test_the_plain_python_forest_predicts_what_scikit_learn_does():
     for x, _ in _rows(50, seed=2):
         expected = model.predict([[x[k] for k in names]])[0]
         assert forest.predict(x) == pytest.approx(tuple(expected), abs=1e-4)  # values stored to 5 places
-        explained = forest.explain(x)
-        # the contributions and the forest's mean add up to the prediction
-        assert explained.prediction == pytest.approx(forest.predict(x), abs=1e-9)
-        assert set(explained.contributions) <= set(names)
+        for output in range(3):
+            explained = forest.explain(x, output)
+            assert explained.prediction == pytest.approx(forest.predict(x), abs=1e-9)
+            # the forest's mean and the contributions add up to the explained output's prediction
+            total = explained.bias + sum(explained.contributions.values())
+            assert total == pytest.approx(explained.prediction[output], abs=1e-9)
+            assert set(explained.contributions) <= set(names)
 
 
 @pytest.mark.parametrize(

@@ -70,17 +70,16 @@ def forest_for(signal: str) -> Forest:
 def refine(signal: str, rule_verdict: JsonObject, signals: RagSignals | None) -> JsonObject:
     """The rule verdict with the forest's scores, and the feedback saying what moved them."""
     forest = forest_for(signal)
-    explained = forest.explain(rag_features(rule_verdict, signals))
+    explained = forest.explain(rag_features(rule_verdict, signals), output=forest.outputs.index("accuracy"))
     scores = {f: round(min(5.0, max(1.0, explained.prediction[forest.outputs.index(f)])), 2) for f in FIELDS}
-    accuracy = forest.outputs.index("accuracy")
-    strongest = sorted(explained.contributions.items(), key=lambda kv: -abs(kv[1][accuracy]))[:SHOWN_MOVES]
-    moves = ", ".join(f"{name} {value[accuracy]:+.2f}" for name, value in strongest if abs(value[accuracy]) >= 0.005)
+    strongest = sorted(explained.contributions.items(), key=lambda kv: -abs(kv[1]))[:SHOWN_MOVES]
+    moves = ", ".join(f"{name} {value:+.2f}" for name, value in strongest if abs(value) >= 0.005)
     about = model_file().get("fitted_on", {})
     note = (
         f" 학습된 판정(랜덤 포레스트 {len(forest.trees)}그루, 사람이 매긴 답변 {about.get('rows', '?')}개로 학습): "
         f"규칙 점수 {_scores(rule_verdict)} → {_scores(scores)}"
         + (f"; 정확도를 가장 크게 움직인 신호: {moves}" if moves else "")
-        + f" (평균 {explained.bias[accuracy]:.2f}에서 출발)."
+        + f" (평균 {explained.bias:.2f}에서 출발)."
     )
     return {**rule_verdict, **scores, "feedback": str(rule_verdict["feedback"]) + note}
 

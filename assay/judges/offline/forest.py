@@ -41,12 +41,12 @@ class Tree:
 
 @dataclass(frozen=True)
 class Explained:
-    """A prediction per output, the forest's mean per output (its bias), and per feature the
-    move it made to each output (contributions sum with the bias to the prediction)."""
+    """A prediction per output; for the explained output, the forest's mean (its bias) and per
+    feature the move it made (they add up to that output's prediction)."""
 
     prediction: tuple[float, ...]
-    bias: tuple[float, ...]
-    contributions: dict[str, tuple[float, ...]]
+    bias: float
+    contributions: dict[str, float]
 
 
 @dataclass(frozen=True)
@@ -81,26 +81,28 @@ class Forest:
                 sums[i] += v
         return tuple(s / len(self.trees) for s in sums)
 
-    def explain(self, named: Mapping[str, float]) -> Explained:
+    def explain(self, named: Mapping[str, float], output: int = 0) -> Explained:
+        """The prediction of every output, and the forest's mean and each feature's move for
+        ``output`` alone (the feedback names what moved one score; tracking one is cheaper)."""
         row = self.row(named)
-        width = len(self.outputs)
-        bias = [0.0] * width
-        moves: dict[int, list[float]] = {}
+        sums = [0.0] * len(self.outputs)
+        bias = 0.0
+        moves: dict[int, float] = {}
         for tree in self.trees:
             path = tree.path(row)
-            for i in range(width):
-                bias[i] += tree.value[0][i]
+            for i, v in enumerate(tree.value[path[-1]]):
+                sums[i] += v
+            values = tree.value
+            bias += values[0][output]
             for parent, child in itertools.pairwise(path):
-                move = moves.setdefault(tree.feature[parent], [0.0] * width)
-                for i in range(width):
-                    move[i] += tree.value[child][i] - tree.value[parent][i]
+                feature = tree.feature[parent]
+                moves[feature] = moves.get(feature, 0.0) + values[child][output] - values[parent][output]
         n = len(self.trees)
-        contributions = {self.features[f]: tuple(m / n for m in move) for f, move in moves.items()}
-        bias_mean = tuple(b / n for b in bias)
-        prediction = tuple(
-            bias_mean[i] + sum(c[i] for c in contributions.values()) for i in range(width)
+        return Explained(
+            prediction=tuple(total / n for total in sums),
+            bias=bias / n,
+            contributions={self.features[f]: move / n for f, move in moves.items()},
         )
-        return Explained(prediction, bias_mean, contributions)
 
 
 def _tree(data: Mapping, n_features: int, n_outputs: int) -> Tree:
