@@ -48,6 +48,10 @@ perfect answers, so a wrong answer's relevance is capped at 4.
                                                  no-answer as a keyword list (no predicate):
                                                  completeness 1, relevance ≤ 2
     ===========================================  ==========  ===============  ============
+
+These are the rules' scores. Unless the judge runs on rules alone (``fitted=False``), its fitted
+stage (``offline/fitted.py``) then reads them with the signals above and gives the final
+scores; the rules' notes stay in the feedback.
 """
 
 from __future__ import annotations
