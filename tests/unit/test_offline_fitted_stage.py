@@ -107,3 +107,19 @@ def test_rules_only_is_another_judge_version_and_the_forest_file_is_part_of_it()
     memory = get_prompt("memory_usefulness")
     item = {"query": "다음 레슨은 언제야?", "memory": "기타 레슨: 매주 화요일 저녁 7시.", "entities": []}
     assert LexicalJudge().verdict(memory, item) == LexicalJudge(fitted=False).verdict(memory, item)
+
+
+def test_the_stored_forests_are_what_todays_rules_and_labels_fit():
+    """A rule change that moves the features, or new labels in the fitted sets, leaves the stored
+    forests stale: refit them (``python bench/fit_rag_forest.py --last-dev N``)."""
+    from bench import fit_rag_forest as fit
+
+    stored = fitted.model_file()
+    last_dev = max(int(name[1:]) for name in stored["fitted_on"]["sets"] if name.startswith("v"))
+    per_judge = fit.examples(fit.training_sets(last_dev))
+    assert len(next(iter(per_judge.values()))) == stored["fitted_on"]["rows"]
+    for signal, rows in per_judge.items():
+        refit, kept = Forest.from_json(fit.fit_forest(rows)), fitted.forest_for(signal)
+        assert refit.features == kept.features, f"the {signal} rules give other features now: refit"
+        for x, _ in rows[::5]:
+            assert refit.predict(x) == pytest.approx(kept.predict(x), abs=1e-3), f"stale {signal} forest: refit"
