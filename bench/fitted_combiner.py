@@ -108,19 +108,24 @@ def models() -> dict[str, Callable]:
 def leave_one_set_out(
     sets: dict[str, list[Row]], field: str, make: Callable
 ) -> dict[str, list[float]]:
-    """Each set's predictions from a model fitted on every other set, clipped to 1-5 (a
-    feature a row lacks is 0)."""
-    names = sorted({k for rows in sets.values() for x, _, _ in rows for k in x})
+    """Each set's predictions from a model fitted on every other set."""
+    out = {}
+    for name, test in sets.items():
+        train = [row for other, rows in sets.items() if other != name for row in rows]
+        out[name] = fit_and_predict(make, train, test, field)
+    return out
+
+
+def fit_and_predict(make: Callable, train: list[Row], test: list[Row], field: str) -> list[float]:
+    """``test``'s predictions, clipped to 1-5, from a model fitted on ``train`` (a feature a
+    row lacks is 0)."""
+    names = sorted({k for x, _, _ in train for k in x})
 
     def matrix(rows: list[Row]) -> list[list[float]]:
         return [[x.get(k, 0.0) for k in names] for x, _, _ in rows]
 
-    out = {}
-    for name, test in sets.items():
-        train = [row for other, rows in sets.items() if other != name for row in rows]
-        model = make().fit(matrix(train), [y[field] for _, y, _ in train])
-        out[name] = [min(5.0, max(1.0, float(p))) for p in model.predict(matrix(test))]
-    return out
+    model = make().fit(matrix(train), [y[field] for _, y, _ in train])
+    return [min(5.0, max(1.0, float(p))) for p in model.predict(matrix(test))]
 
 
 def _cell(values: tuple[float | None, ...]) -> str:
@@ -173,7 +178,6 @@ def score_fresh(
     train = [row for rows in sets.values() for row in rows]
     print(f"\n== {name} ({len(fresh)} rows), each model fitted on the {len(train)} rows above: "
           "Spearman / caught / flagged")
-    names = sorted({k for x, _, _ in train for k in x})
     width = max(map(len, [*COMBINE_JUDGES, *makers]))
     for field in fields:
         labels = [y[field] for _, y, _ in fresh]
@@ -181,8 +185,7 @@ def score_fresh(
         for rule in COMBINE_JUDGES:
             print(f"{rule:{width}}  {_cell(agreement([r[rule][field] for _, _, r in fresh], labels))}")
         for model_name, make in makers.items():
-            model = make().fit([[x.get(k, 0.0) for k in names] for x, _, _ in train], [y[field] for _, y, _ in train])
-            predicted = [min(5.0, max(1.0, float(p))) for p in model.predict([[x.get(k, 0.0) for k in names] for x, _, _ in fresh])]
+            predicted = fit_and_predict(make, train, fresh, field)
             print(f"{model_name:{width}}  {_cell(agreement(predicted, labels))}")
 
 
