@@ -60,7 +60,7 @@ if str(ROOT) not in sys.path:
 
 from assay.judges.ensemble import aggregate_scores  # noqa: E402
 from assay.judges.offline import offline_jury  # noqa: E402
-from assay.judges.offline.fitted import model_file  # noqa: E402
+from assay.judges.offline.fitted import STAGES, model_file  # noqa: E402
 from assay.judges.prompts import INTENT_LABELS, Prompt, UnknownPromptError, all_prompts, get_prompt  # noqa: E402
 from assay.metrics.agreement import spearman  # noqa: E402
 from assay.schemas import JsonObject  # noqa: E402
@@ -531,7 +531,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--judges", action="store_true", help="print each offline judge's row under the ensemble's")
     parser.add_argument("--no-heldout", action="store_true", help="only the in-sample set")
     parser.add_argument(
-        "--rules-only", action="store_true", help="rag_answer from the rules alone, without the fitted stage"
+        "--rules-only", action="store_true",
+        help="rag_answer and memory_usefulness from the rules alone, without the fitted stages",
     )
     args = parser.parse_args(argv)
 
@@ -540,12 +541,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.no_heldout:
         sets += heldout_sets()
     jury = offline_jury(fitted=not args.rules_only)
-    if args.rules_only:
-        print("rag_answer: the rules alone (no fitted stage)\n")
-    else:
-        about = model_file()["fitted_on"]
-        print(f"rag_answer: rules, then the fitted stage, fitted on {about['rows']} labelled answers of "
-              f"{', '.join(about['sets'])}: for its rag scores those sets are training data, not evidence\n")
+    for prompt_id, stage in STAGES.items():
+        if args.rules_only:
+            print(f"{prompt_id}: the rules alone (no fitted stage)")
+            continue
+        about = model_file(prompt_id)["fitted_on"]
+        print(f"{prompt_id}: rules, then the fitted stage ({'/'.join(stage.fields)}), fitted on {about['rows']} "
+              f"labelled rows of {', '.join(about['sets'])}: for those scores those sets are training data, not evidence")
+    print()
     results = []
     for labelled in sets:
         result = measure(labelled.rows, jury)

@@ -13,7 +13,7 @@ MEMORY = get_prompt("memory_usefulness")
 
 def agent_verdicts(query: str, message: str, expected: str = "") -> list[dict]:
     item = {"query": query, "assistant_message": message, "expected_result": expected}
-    return [judge.verdict(AGENT, item) for judge in offline_jury()]
+    return [judge.verdict(AGENT, item) for judge in offline_jury(fitted=False)]
 
 
 def agent_labels(found: list[dict], key: str = "verdict") -> set[str]:
@@ -22,7 +22,7 @@ def agent_labels(found: list[dict], key: str = "verdict") -> set[str]:
 
 def clinical_verdicts(patient: str, question: str, answer: str) -> list[dict]:
     item = {"patient": patient, "dialogue": [], "question": question, "answer": answer}
-    return [judge.verdict(CLINICAL, item) for judge in offline_jury()]
+    return [judge.verdict(CLINICAL, item) for judge in offline_jury(fitted=False)]
 
 
 def clinical_scores(found: list[dict], key: str = "faithfulness") -> set[float]:
@@ -31,4 +31,4 @@ def clinical_scores(found: list[dict], key: str = "faithfulness") -> set[float]:
 
 def memory_verdicts(query: str, memory: str, entities: list[str]) -> list[dict]:
     item = {"query": query, "memory": memory, "entities": entities}
-    return [judge.verdict(MEMORY, item) for judge in offline_jury()]
+    return [judge.verdict(MEMORY, item) for judge in offline_jury(fitted=False)]

@@ -9,7 +9,7 @@ from assay.judges.offline import offline_jury
 from assay.judges.offline.rules.clinical import record_from_lines
 from assay.judges.prompts import get_prompt
 
-JURY = offline_jury()
+JURY = offline_jury(fitted=False)  # the rules alone: their exact contract (the fitted stages are tested apart)
 
 
 def verdicts(prompt_id: str, item: dict) -> list[dict]:

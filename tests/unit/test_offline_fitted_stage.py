@@ -1,6 +1,6 @@
-"""The offline rag judges' fitted stage: the plain-Python forest reproduces scikit-learn's, its
-file is checked as it is read, and the jury's rag verdicts go through it (the rules' verdict
-and evidence stay in the feedback)."""
+"""The offline judges' fitted stages (rag_answer, memory_usefulness): the plain-Python forest
+reproduces scikit-learn's, its file is checked as it is read, and the jury's verdicts go through
+it (the rules' verdict and evidence stay in the feedback)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,14 @@ import random
 
 import pytest
 
+from assay.judges.ensemble import aggregate_scores
 from assay.judges.offline import LexicalJudge, fitted, offline_jury
 from assay.judges.offline.forest import Forest, ForestFormatError
 from assay.judges.prompts import get_prompt
-from bench.fit_rag_forest import PARAMS, fit_forest
+from bench.fit_forest import PARAMS, fit_forest
 
 RAG = get_prompt("rag_answer")
+MEMORY = get_prompt("memory_usefulness")
 REF = "주말 요금은 1시간에 12,000원이며, 회원은 10% 할인됩니다."
 QUESTION = "주말 요금은 얼마예요?"
 
@@ -32,7 +34,7 @@ def test_the_plain_python_forest_predicts_what_scikit_learn_does():
     from sklearn.ensemble import RandomForestRegressor
 
     rows = _rows(300, seed=1)
-    forest = Forest.from_json(json.loads(json.dumps(fit_forest(rows))))
+    forest = Forest.from_json(json.loads(json.dumps(fit_forest(rows, ("x", "y", "z")))))
     names = forest.features
     model = RandomForestRegressor(**PARAMS).fit([[x[k] for k in names] for x, _ in rows], [y for _, y in rows])
     for x, _ in _rows(50, seed=2):
@@ -67,15 +69,21 @@ def test_a_malformed_forest_file_is_refused_with_its_problem(broken, problem):
         Forest.from_json(broken)
 
 
-def test_the_stored_forests_read_only_features_the_rules_produce():
-    signal_names = set(fitted.rag_features({"accuracy": 1, "completeness": 1, "relevance": 1}, None))
+SAMPLE = {
+    "rag_answer": {"question": QUESTION, "generated_answer": "주말엔 한 시간에 12,000원이에요.", "reference_answer": REF},
+    "memory_usefulness": {"query": "다음 레슨은 언제야?", "memory": "기타 레슨: 매주 화요일 저녁 7시.", "entities": []},
+}
+
+
+@pytest.mark.parametrize("prompt_id", sorted(fitted.STAGES))
+def test_the_stored_forests_read_only_features_the_rules_produce(prompt_id):
+    stage = fitted.STAGES[prompt_id]
     judge = LexicalJudge(fitted=False)
-    item = {"question": QUESTION, "generated_answer": "주말엔 한 시간에 12,000원이에요.", "reference_answer": REF}
-    verdict, signals = judge.rag_rule_verdict(get_prompt("rag_answer").coerce_input(item))
-    signal_names |= set(fitted.rag_features(verdict, signals))
+    verdict, signals = getattr(judge, stage.rule_verdict)(get_prompt(prompt_id).coerce_input(SAMPLE[prompt_id]))
+    signal_names = set(stage.features(verdict, None)) | set(stage.features(verdict, signals))
     for signal in ("lexical", "ngram", "numeric"):
-        forest = fitted.forest_for(signal)
-        assert forest.outputs == fitted.FIELDS
+        forest = fitted.forest_for(signal, prompt_id)
+        assert forest.outputs == stage.fields
         unknown = {f for f in forest.features if f not in signal_names and not f.startswith("finding ")}
         assert not unknown, f"the {signal} forest reads features the rules no longer produce: {unknown}"
 
@@ -100,26 +108,63 @@ def test_the_negation_probe_stays_caught_after_the_fitted_stage():
     assert max(j.verdict(RAG, item)["accuracy"] for j in offline_jury()) <= 2
 
 
-def test_rules_only_is_another_judge_version_and_the_forest_file_is_part_of_it():
+def test_the_jury_scores_memories_through_the_fitted_stage_and_keeps_the_rules_accuracy():
+    answering = {"query": "욕실 타일 시공 날짜 언제로 잡았지?", "memory": "욕실 타일 시공: 2027-03-08~03-10, 시공사 바른집.",
+                 "entities": ["욕실 타일"]}  # fmt: skip
+    unrelated = {"query": "욕실 타일 시공 날짜 언제로 잡았지?", "memory": "고양이 사료: 로얄캐닌 인도어 2kg, 매달 5일 주문.",
+                 "entities": ["고양이 사료"]}  # fmt: skip
+    for item in (answering, unrelated):
+        rules = [j.verdict(MEMORY, item) for j in offline_jury(fitted=False)]
+        final = [j.verdict(MEMORY, item) for j in offline_jury()]
+        for before, after in zip(rules, final, strict=True):
+            assert after["reasoning"].startswith(before["reasoning"]) and "학습된 판정" in after["reasoning"]
+            assert after["accuracy"] == before["accuracy"]  # accuracy stays the rules'
+            assert all(0 <= after[f] <= 10 for f in ("relevance", "completeness", "noise"))
+            assert after["summary"] == ("쿼리에 유용한 메모리" if after["relevance"] >= 7 else after["summary"])
+    assert min(j.verdict(MEMORY, answering)["relevance"] for j in offline_jury()) >= 7
+    # the jury still catches the unrelated memory (≤ 3.75 of 10, as bench/jury_agreement.py counts
+    # it) and calls most of it noise; one judge alone may not (the ngram rules see a shared syllable)
+    jury = offline_jury()
+    weights = [j.weight for j in jury]
+
+    def ensemble(field: str) -> float:
+        return aggregate_scores([float(j.verdict(MEMORY, unrelated)[field]) for j in jury], weights, scale=(0.0, 10.0))[0]
+
+    assert ensemble("relevance") <= 3.75 and ensemble("completeness") <= 3.75
+    assert ensemble("noise") >= 5
+
+
+def test_an_empty_memory_keeps_the_rubrics_scores():
+    item = {"query": "욕실 타일 시공 날짜 언제로 잡았지?", "memory": "", "entities": []}
+    for judge in offline_jury():
+        verdict = judge.verdict(MEMORY, item)
+        assert (verdict["relevance"], verdict["completeness"], verdict["accuracy"], verdict["noise"]) == (0, 0, 5, 0)
+
+
+def test_rules_only_is_another_judge_version_and_the_forest_files_are_part_of_it():
     assert LexicalJudge().version != LexicalJudge(fitted=False).version
-    assert fitted.MODEL_PATH.resolve() in {p.resolve() for p in LexicalJudge.rule_files}
-    # other prompt families do not change with the stage
-    memory = get_prompt("memory_usefulness")
-    item = {"query": "다음 레슨은 언제야?", "memory": "기타 레슨: 매주 화요일 저녁 7시.", "entities": []}
-    assert LexicalJudge().verdict(memory, item) == LexicalJudge(fitted=False).verdict(memory, item)
+    kept = {p.resolve() for p in LexicalJudge.rule_files}
+    assert all(stage.model_path.resolve() in kept for stage in fitted.STAGES.values())
+    # a family without a fitted stage does not change with it
+    agent = get_prompt("agent_intent")
+    item = {"query": "P-236 공고에 차윤서 님 추가해 줘", "assistant_message": "P-236 공고에 차윤서 지원자를 추가했습니다.",
+            "expected_result": "P-236 공고에 차윤서 지원자 추가"}  # fmt: skip
+    assert LexicalJudge().verdict(agent, item) == LexicalJudge(fitted=False).verdict(agent, item)
 
 
-def test_the_stored_forests_are_what_todays_rules_and_labels_fit():
+@pytest.mark.parametrize("prompt_id", sorted(fitted.STAGES))
+def test_the_stored_forests_are_what_todays_rules_and_labels_fit(prompt_id):
     """A rule change that moves the features, or new labels in the fitted sets, leaves the stored
-    forests stale: refit them (``python bench/fit_rag_forest.py --last-dev N``)."""
-    from bench import fit_rag_forest as fit
+    forests stale: refit them (``python bench/fit_forest.py --prompt P --last-dev N``)."""
+    from bench import fit_forest as fit
 
-    stored = fitted.model_file()
+    stage = fitted.STAGES[prompt_id]
+    stored = fitted.model_file(prompt_id)
     last_dev = max(int(name[1:]) for name in stored["fitted_on"]["sets"] if name.startswith("v"))
-    per_judge = fit.examples(fit.training_sets(last_dev))
+    per_judge = fit.examples(stage, fit.training_sets(stage, last_dev))
     assert len(next(iter(per_judge.values()))) == stored["fitted_on"]["rows"]
     for signal, rows in per_judge.items():
-        refit, kept = Forest.from_json(fit.fit_forest(rows)), fitted.forest_for(signal)
+        refit, kept = Forest.from_json(fit.fit_forest(rows, stage.fields)), fitted.forest_for(signal, prompt_id)
         assert refit.features == kept.features, f"the {signal} rules give other features now: refit"
         for x, _ in rows[::5]:
             assert refit.predict(x) == pytest.approx(kept.predict(x), abs=1e-3), f"stale {signal} forest: refit"

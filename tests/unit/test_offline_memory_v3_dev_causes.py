@@ -12,7 +12,7 @@ MEMORY = get_prompt("memory_usefulness")
 
 def scores(query: str, memory: str, field: str) -> list[float]:
     item = {"query": query, "memory": memory, "entities": []}
-    return [judge.verdict(MEMORY, item)[field] for judge in offline_jury()]
+    return [judge.verdict(MEMORY, item)[field] for judge in offline_jury(fitted=False)]
 
 
 def test_attribute_is_read_in_the_interrogatives_own_sentence():

@@ -6,8 +6,8 @@ the same verdict schema as an LLM judge, without network or model downloads.
 - ``NumericJudge`` ("offline/numeric"): figures/dates/amounts with units and citation tags.
 
 ``offline_jury()`` returns the three with seed 000's default weights 0.34/0.33/0.33. Their
-rag_answer verdicts end with a fitted stage (``fitted.py``: a random forest per judge over the
-rules' scores and signals); ``offline_jury(fitted=False)`` gives the rules alone.
+rag_answer and memory_usefulness verdicts end with a fitted stage (``fitted.py``: a random forest
+per judge over the rules' scores and signals); ``offline_jury(fitted=False)`` gives the rules alone.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def offline_jury(
 
     ``weights`` is a sequence in that order, or a mapping from judge name ("offline-lexical")
     or model ("offline/lexical") to weight; missing names keep their default. ``fitted=False``
-    leaves out rag_answer's fitted stage (``offline/fitted.py``): the rules' verdicts alone.
+    leaves out the fitted stages (``offline/fitted.py``): the rules' verdicts alone.
     """
     judges = [cls() for cls in OFFLINE_JUDGES]
     defaults = dict(zip((j.name for j in judges), DEFAULT_OFFLINE_WEIGHTS, strict=True))

@@ -60,7 +60,7 @@ class OfflineJudge(LocalJudge, *FAMILY_RULES):
         for module in (
             tx, scoring, quantities, figure_forms, claims, lexicon, actions, record_facts, drug_table, fitted, forest
         )
-    ) + (fitted.MODEL_PATH,) + tuple(
+    ) + fitted.MODEL_PATHS + tuple(
         Path(importlib.util.find_spec(f"assay.metrics.{name}").origin).resolve()  # type: ignore[arg-type, union-attr]
         for name in ("clinical", "clinical_rules", "clinical_checks")
     ) + tuple(sorted(drug_table.TABLE_PATH.parent.glob("*.yaml")))  # the clinical suite's rule files
@@ -82,7 +82,7 @@ class OfflineJudge(LocalJudge, *FAMILY_RULES):
         self.weight = float(weight)
         if name is not None:
             self.name = name
-        # rag_answer's fitted stage (``offline/fitted.py``); False gives the rules' verdict alone
+        # rag_answer's and memory_usefulness's fitted stage (``offline/fitted.py``); False gives the rules' verdicts alone
         self.fitted = bool(fitted)
 
     def __repr__(self) -> str:

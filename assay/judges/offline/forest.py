@@ -1,7 +1,7 @@
 """A fitted random forest read from JSON and evaluated in plain Python.
 
 The forest is data, not code: no pickle is ever loaded, and scikit-learn is needed only to fit
-one (``bench/fit_rag_forest.py``), never to use it. Each tree is stored as parallel arrays in
+one (``bench/fit_forest.py``), never to use it. Each tree is stored as parallel arrays in
 scikit-learn's layout (node ``i``: ``feature[i]`` and ``threshold[i]``, children ``left[i]`` and
 ``right[i]``, ``-1`` at a leaf; ``value[i]`` the mean target of the training rows at the node).
 A row goes left when its feature is ``<= threshold``, as in scikit-learn.

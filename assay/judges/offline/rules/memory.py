@@ -111,6 +111,11 @@ the other script answer when every facet's words are found through it; a month a
 conflict; three or more small-talk sentences off the query (no figure, name or "label: value"),
 half or more of the memory, make it noisy (8.5 × their share); a memory whose asked-for value
 is another target's (a target error) is noise 4 at least.
+
+These are the rules' scores. Unless the judge runs on rules alone (``fitted=False``), its fitted
+stage (``offline/fitted.py``) then reads them with the signals behind them (``MemorySignals``)
+and gives the final relevance, completeness and noise; accuracy and the shortcuts' scores (an
+empty memory, entities alone) stay the rules', and the rules' notes stay in the reasoning.
 """
 
 from __future__ import annotations
@@ -119,6 +124,7 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar
 
+from assay.judges.offline import fitted
 from assay.judges.offline import text as tx
 from assay.judges.offline.claims import hangul_share
 from assay.judges.offline.scoring import Units, pct
@@ -234,8 +240,20 @@ class MemoryRules:
     (``units``, ``conflicts``, ``coverage``…) and the thresholds they use."""
 
     PROMPT_RULES: ClassVar[dict[str, str]] = {"memory_usefulness": "memory_usefulness"}
+    signal: ClassVar[str]
+    fitted: bool  # set by ``OfflineJudge``: run the fitted stage after the rules
 
     def memory_usefulness(self, item: MemoryInput) -> JsonObject:
+        """The rules' verdict, then (unless the judge runs on rules only) the fitted stage's."""
+        verdict, signals = self.memory_rule_verdict(item)
+        if not self.fitted or signals is None:  # the shortcuts' scores are the rubric's own
+            return verdict
+        refined = fitted.refine(self.signal, verdict, signals, "memory_usefulness")
+        return {**refined, "summary": _summary(float(refined["relevance"]))}
+
+    def memory_rule_verdict(self, item: MemoryInput) -> tuple[JsonObject, MemorySignals | None]:
+        """The rules' verdict and the signals it was read from (None for the shortcuts: an empty
+        memory, entities alone)."""
         tag = f"[{self.signal}]"
         if tx.is_empty_memory(item.memory) and not item.entities:
             # nothing stored: nothing to judge true or false (accuracy 5, the rubric's midpoint)
@@ -243,7 +261,7 @@ class MemoryRules:
                 "relevance": 0, "completeness": 0, "accuracy": 5, "noise": 0,
                 "reasoning": f"{tag} 저장된 메모리가 없음(정확성은 판단할 내용이 없어 중간값).", "helpful_info": [],
                 "missing_info": [f"'{item.query}'에 답할 정보"], "summary": "메모리 없음: 쿼리에 쓸 수 없음",
-            }  # fmt: skip
+            }, None  # fmt: skip
         if tx.is_empty_memory(item.memory):
             # entities alone name a topic but store no fact: a little relevant if they touch the
             # query, nothing to answer with, nothing to judge true or false
@@ -256,7 +274,7 @@ class MemoryRules:
                 + ("(쿼리의 주제를 가리키지만 저장된 사실은 없음)." if touches else "(쿼리와도 무관)."),
                 "helpful_info": [], "missing_info": [f"'{item.query}'에 답할 정보"],
                 "summary": "엔티티만 있는 메모리: 쿼리에 쓸 내용 없음",
-            }  # fmt: skip
+            }, None  # fmt: skip
         memory = item.memory if not tx.is_empty_memory(item.memory) else ""
         sentences = tx.sentences(memory) or ([memory] if memory.strip() else [])
         clauses = [(i, seg) for i, sent in enumerate(sentences) for seg in tx.segments(sent)]
@@ -329,6 +347,7 @@ class MemoryRules:
         if counted:
             notes.append(f"묻는 수(몇 {counted[0]})는 숫자 대신 목록으로 저장됨(세어서 답할 수 있음)")
         gloss = [_gloss_share(f.words, memory) for f in facets] if other_script and facets else []
+        vague = False  # the topic is only mentioned ("예산 관련 논의 있었음")
         if facets and share == 1.0:
             rel, comp, acc = 10, (10 if q >= 0.5 else 9), 9
         elif gloss and all(g >= 0.5 for g in gloss) and all(
@@ -420,12 +439,15 @@ class MemoryRules:
             [*(sentences[clauses[c][0]] for hits in about for c in hits), *(sentences[i] for i in follow_ups)]
         )
         # (a dated update — "업데이트: … 22번 구획으로 옮김" — records the change too)
+        stale = unknown_update = False
         if answer_text and not tx.has_any(answer_text, (*CHANGE_RECORD_CUES, *SUPERSEDE_CUES)):
-            if tx.has_any(item.query, CHANGE_QUERY_CUES):
+            stale = tx.has_any(item.query, CHANGE_QUERY_CUES)
+            unknown_update = not stale and tx.has_any(item.query, CURRENT_QUERY_CUES)
+            if stale:
                 # only the old value: on the topic, but not what was asked (relevance ≤ 7)
                 rel, acc, comp = min(rel, 7), min(acc, 3), min(comp, 3)
                 notes.append("쿼리는 변경된 값을 묻는데 메모리에 변경 기록이 없음(옛 값일 수 있음)")
-            elif tx.has_any(item.query, CURRENT_QUERY_CUES):
+            elif unknown_update:
                 acc, comp = min(acc, 6), max(comp - 1, 0)
                 notes.append("쿼리는 최종/현재 값을 묻는데 갱신 여부를 알 수 없음")
 
@@ -505,6 +527,13 @@ class MemoryRules:
             f"안내·인사·해결된 항목 문장 {len(flagged)}개, 쿼리와 무관한 문장 {len(off_topic)}/{len(sentences)}"
         )
         missing = [f"'{facets[i].text}'" + _want_label(facets[i].want) for i in range(len(facets)) if i not in answered_by]
+        signals = MemorySignals(
+            q=q, facets=len(facets), answered=len(answered_by), topic_only=len(topic_only), undecided=len(undecided),
+            other_script=other_script, bridged=bridged or entity_bridge, unrelated=unrelated, vague=vague,
+            stale=stale, unknown_update=unknown_update, confused=bool(confused), conflicts=len(conflicts),
+            updated=bool(conflicts) and tx.has_any(memory, tx.UPDATE_CUES), superseded=superseded,
+            sentences=len(sentences), flagged=len(flagged), off_topic=len(off_topic), chatter=len(chatter),
+        )  # fmt: skip
         return {
             "relevance": rel,
             "completeness": comp,
@@ -513,10 +542,8 @@ class MemoryRules:
             "reasoning": f"{tag} " + ". ".join(notes) + ".",
             "helpful_info": helpful[:5],
             "missing_info": missing[:5],
-            "summary": "쿼리에 "
-            + ("유용한" if rel >= 7 else "부분적으로 관련된" if rel >= 4 else "거의 무관한")
-            + " 메모리",
-        }
+            "summary": _summary(rel),
+        }, signals
 
     # -- helpers -----------------------------------------------------------------------------
 
@@ -595,6 +622,10 @@ class MemoryRules:
 # 많음"), with no figure, no quoted or titled name, no "label: value": no fact to judge.
 _MENTION_RE = re.compile(r"이야기|얘기|논의|언급|관심|대화|상의|말함|말했|talked|discussed|mentioned|interested")
 _SPECIFIC_RE = re.compile(r"\d|[《〈'\"‘“「]|:\s*\S")
+
+
+def _summary(relevance: float) -> str:
+    return "쿼리에 " + ("유용한" if relevance >= 7 else "부분적으로 관련된" if relevance >= 4 else "거의 무관한") + " 메모리"
 
 
 def _mention_only(sentence: str) -> bool:
@@ -974,3 +1005,37 @@ def _value_conflicts(memory: str) -> list[str]:
         if len(distinct) > 1:
             out.append(f"{subject}: " + " / ".join(v.text for v in distinct))
     return out
+
+
+@dataclass(frozen=True)
+class MemorySignals:
+    """What one judge reads off a memory before scoring it (``MemoryRules.memory_rule_verdict``).
+
+    q: the share of the query's core words in the memory; facets and how many of them are
+    answered, on the topic only or undecided; other_script: query and memory in different
+    scripts, bridged: matched across them anyway; unrelated: nothing of the query in it; vague:
+    the topic only mentioned; stale / unknown_update: a change or current value asked and none
+    recorded; confused: the value is another target's; conflicts (and whether an update explains
+    them), superseded: an old value kept beside its update; sentences, of which flagged
+    (notices, resolved items), off the query, and small talk.
+    """
+
+    q: float
+    facets: int
+    answered: int
+    topic_only: int
+    undecided: int
+    other_script: bool
+    bridged: bool
+    unrelated: bool
+    vague: bool
+    stale: bool
+    unknown_update: bool
+    confused: bool
+    conflicts: int
+    updated: bool
+    superseded: bool
+    sentences: int
+    flagged: int
+    off_topic: int
+    chatter: int
