@@ -82,6 +82,30 @@ def test_keyword_list_is_not_an_answer():
     assert all("no-answer" in v["feedback"] for v in found)
 
 
+def test_a_list_of_terms_is_no_answer_even_with_the_reference_figure_among_them():
+    ref = "세차 회원은 월 39,000원에 실내 세차를 무제한 이용할 수 있고, 외부 왁스는 회당 5,000원이 추가됩니다."
+    q = "세차 회원권은 얼마고 뭐가 포함돼요?"
+    found = verdicts("세차 회원, 39,000원, 실내 세차, 무제한, 왁스 추가", ref, q)
+    assert [v["accuracy"] for v in found] == [1, 1, 1]
+    assert all("no-answer" in v["feedback"] for v in found)
+    # a terse list of figures is a timetable or a price list, not a keyword list
+    assert not cl._listed_keywords("평일 오전 9시, 오후 6시, 토요일 오전 10시, 오후 1시")
+    assert not cl._listed_keywords("실내 세차 39,000원, 왁스 5,000원")
+
+
+def test_an_answer_that_only_restates_the_question_is_no_answer():
+    ref = "분실한 회원카드는 앱에서 재발급을 신청하면 3일 안에 우편으로 받을 수 있습니다."
+    q = "회원카드를 잃어버렸는데 다시 받을 수 있나요?"
+    echo = "회원카드를 잃어버리셨을 때 다시 받을 수 있는지 궁금하시군요. 카드 재발급에 대해 문의 주셨습니다."
+    found = verdicts(echo, ref, q)
+    assert [(v["accuracy"], v["completeness"]) for v in found] == [(1, 1)] * 3 and max(v["relevance"] for v in found) <= 2
+    english = "You are asking whether a lost membership card can be reissued. I will check and let you know."
+    assert max(accuracies(english, ref, q)) <= 2
+    # the same opening followed by the answer is an answer
+    answered = "회원카드를 다시 받을 수 있는지 궁금하시군요. 앱에서 재발급을 신청하시면 3일 안에 우편으로 받으실 수 있어요."
+    assert min(accuracies(answered, ref, q)) >= 4
+
+
 def test_english_answer_to_korean_reference_is_scored_on_figures():
     right = "The deposit, 30% of the contract, is 129,600,000 won, due by January 10, 2025."
     wrong = "The deposit is 129,600,000 won, due by March 13, 2025."

@@ -54,9 +54,13 @@ cap on accuracy with its evidence, which the rag rules apply after the signal sc
                                 전날) for another anywhere (``day_swap_findings``)
     rate-period           1     the same amount charged per another period than the
                                 reference's ("일주일마다 500원씩" for "하루 500원")
-    no-answer             1     no reference figure, and no sentence (no predicate), or
-                                ≥ 70 % of its words repeat the question, or its words repeat
-                                themselves (≤ 60 % distinct, ≥ 40 % from the question)
+    no-answer             1     four or more short terms listed with no sentence (even with
+                                a reference figure among them); or no reference figure, and
+                                no sentence (no predicate), or every sentence only restates
+                                the question or promises an answer ("…인지 궁금하시군요",
+                                "…에 대해 문의하셨습니다", "안내해 드리겠습니다"), or ≥ 70 % of its
+                                words repeat the question, or its words repeat themselves
+                                (≤ 60 % distinct, ≥ 40 % from the question)
     misplaced-figure      1/2   one subject given another subject's reference figure and none
                                 of its own ("장애인 차량도 50%" for 80%, 50% being 저공해's);
                                 2 when another figure is placed right; a parenthesis with a
@@ -1435,6 +1439,37 @@ def has_predicate(text: str) -> bool:
 
 
 _EN_FUNCTION_WORDS = frozenset("the a an to of on in at for with by from your you it we they them and or".split())
+# A sentence that only says a question was asked or will be answered ("…인지 궁금하시군요", "…에
+# 대해 문의하셨습니다", "안내해 드리겠습니다", "You're asking whether …"): its cue closes it.
+_ECHO_END = re.compile(
+    r"(?:궁금하시(?:군요|네요|죠|겠지요|겠죠|구나)|궁금해하시(?:는군요|네요)|문의 ?(?:하셨|해 ?주셨|주셨)(?:습니다|네요|군요|어요)|"
+    r"질문 ?(?:하셨|해 ?주셨|주셨)(?:습니다|네요|군요|어요)|(?:물어|여쭤) ?(?:보셨|봐 ?주셨)(?:습니다|네요|군요|어요)|"
+    r"(?:안내|설명|확인)(?:해)? ?드리겠습니다|알려 ?드리겠습니다|안내 ?드릴게요|알려 ?드릴게요)[.!~\s]*$"
+)
+_ECHO_EN = re.compile(
+    r"^(?:you(?:'re| are) asking|you(?:'d| would) like to know|you want to know|you asked)\b|"
+    r"\b(?:I(?:'ll| will) (?:explain|check|look into|let you know)|let me (?:explain|check))\b[^.]*[.!]?\s*$",
+    re.I,
+)
+# A list of terms: four or more items between commas (or ·, /), none longer than three words,
+# fewer than half of them figures (a list of figures — "평일 9시, 오후 6시, 토요일 10시, 오후 1시" — is a
+# terse answer, a timetable or price list).
+_LIST_SPLIT = re.compile(r"\s*(?:,(?!\d{3})|[·/])\s*")  # not the comma of 5,000
+
+
+def _listed_keywords(answer: str) -> bool:
+    """Terms listed without a sentence ("주차장, 40면, 대관 팀, 무료, 2시간, 관리사무소")."""
+    if has_predicate(answer):
+        return False
+    items = [item for item in _LIST_SPLIT.split(answer.strip().rstrip(".")) if item]
+    figures = sum(bool(tx.quantities(item)) for item in items)
+    return len(items) >= 4 and all(len(item.split()) <= 3 for item in items) and 2 * figures < len(items)
+
+
+def only_echoes(answer: str) -> bool:
+    """Every sentence only restates the question or promises an answer (no claim is made)."""
+    sentences = tx.sentences(answer) or [answer]
+    return all(_ECHO_END.search(s.strip()) or _ECHO_EN.search(s.strip()) for s in sentences)
 
 
 def no_answer_findings(answer: str, reference: str, question: str) -> list[Finding]:
@@ -1443,10 +1478,15 @@ def no_answer_findings(answer: str, reference: str, question: str) -> list[Findi
     words = list(tx.stems(answer))
     if len(words) < 4:
         return []
+    if _listed_keywords(answer):
+        # a list of terms is no answer even when a figure of the reference is among them
+        return [Finding("no-answer", 1, "문장이 아닌 핵심어 나열로, 질문에 답하지 않음")]
     ref_figs = tx.quantities(reference)
     holds_figure = any(tx.same_quantity(a, r) for a in tx.quantities(answer) for r in ref_figs)
     if holds_figure:
         return []
+    if only_echoes(answer):
+        return [Finding("no-answer", 1, "질문을 되풀이하거나 답하겠다고만 하고 답은 없음")]
     asked = set(tx.stems(question))
     repeated = sum(w in asked for w in words) / len(words)
     if not has_predicate(answer):

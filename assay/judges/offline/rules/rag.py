@@ -45,7 +45,8 @@ perfect answers, so a wrong answer's relevance is capped at 4.
     condition, rate period, no answer,           a reversed claim (polarity, reversed-condition)
     misplaced figure, closed list, even-if,      caps completeness at 2;
     payer, deduction, hedge)
-                                                 no-answer as a keyword list (no predicate):
+                                                 no-answer as a keyword list (no predicate)
+                                                 or an echo of the question only:
                                                  completeness 1, relevance ≤ 2
     ===========================================  ==========  ===============  ============
 
@@ -154,9 +155,10 @@ class RagRules:
             # the words of a reversed claim are not its point: an answer that says the opposite
             # of the reference has not covered it, however many of its words it repeats
             completeness = min(completeness, 2)
-        if any(f.rule == "no-answer" for f in findings) and not cl.has_predicate(answer):
-            # a list of the question's words is on topic but is no answer at all (a sentence
-            # that echoes a yes/no question may still answer it, so only the keyword list)
+        if any(f.rule == "no-answer" for f in findings) and (not cl.has_predicate(answer) or cl.only_echoes(answer)):
+            # a list of the question's words is on topic but is no answer at all, nor is a text
+            # that only says the question was asked (a sentence that echoes a yes/no question
+            # may still answer it, so not every repetition)
             completeness, relevance = 1, min(relevance, 2)
         notes.append(f"질문 핵심어 포함률 {pct(q)}")
         return _verdict(tag, notes, accuracy, completeness, relevance), sig
