@@ -141,6 +141,35 @@ def test_memory_noise_counts_notices_resolved_items_and_off_query_sentences():
         assert n["relevance"] >= 9
 
 
+def test_memory_an_identifier_asked_for_is_answered_by_its_written_form():
+    # a phone number, an e-mail address, a code: the sentence holding it need not say "번호"
+    for v in memory("수영 강사님 전화번호 뭐였지?", "수영 강습은 '물결스윔'(010-3382-9104) 김도윤 강사에게 받기로 함."):
+        assert v["relevance"] >= 9 and v["completeness"] >= 9, v
+    for v in memory("세무사한테 서류 어느 메일로 보내야 했지?", "세무사 사무실: 서류는 tax@hanultax.kr 로 PDF 전송."):
+        assert v["relevance"] >= 9, v
+    # a date is no identifier, and "메일 왔었잖아 … 얼마야" asks an amount, not an address
+    for v in memory("정수기 필터 번호 뭐였지?", "정수기 필터 교체 2026-04-12 완료, 다음 교체 2026-10."):
+        assert v["completeness"] <= 5, v
+
+
+def test_memory_another_named_person_or_household_holds_the_value():
+    # the query asks about the husband; the values are the user's and a named colleague's
+    found = memory("남편 건강검진 예약 날짜 언제였지?", "사용자 건강검진 2027-02-03 예약. 같은 팀 민호 씨는 2027-02-10에 받기로 함.")
+    assert all(v["relevance"] <= 5 and v["completeness"] <= 2 for v in found), found
+    # the in-laws' home asked, the values are ours and the sister's
+    found = memory("시댁 에어컨 설치 언제 했더라?", "우리 집 에어컨: 2027-06 설치 예정. 언니네 에어컨은 2026-07에 설치함.")
+    assert all(v["relevance"] <= 5 and v["completeness"] <= 2 for v in found), found
+
+
+def test_memory_in_another_script_about_another_subject_is_unrelated():
+    # an English memory whose Korean entity names another subject, for a Korean query
+    found = memory("강아지 심장사상충 약 언제 먹였지?", "Gym membership — FitZone (핏존): renews on the 5th, locker 112.", ["핏존"])
+    assert all(v["relevance"] == 0 and v["noise"] == 10 for v in found), found
+    # the same English memory for an English query is not called unrelated
+    assert all(v["relevance"] >= 5 and v["noise"] < 10 for v in memory(
+        "When does my FitZone gym membership renew?", "Gym membership — FitZone (핏존): renews on the 5th, locker 112.", ["핏존"]))
+
+
 # -- clinical --------------------------------------------------------------------------------------
 
 RECORD = "\n".join([

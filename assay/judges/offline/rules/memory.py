@@ -112,6 +112,15 @@ conflict; three or more small-talk sentences off the query (no figure, name or "
 half or more of the memory, make it noisy (8.5 × their share); a memory whose asked-for value
 is another target's (a target error) is noise 4 at least.
 
+After the v12 round: an *identifier* asked for ("전화번호 뭐였지", "어느 메일로", "모델명이 뭐야",
+"수험번호 알려 줘", "what is the phone number") is a typed facet answered by its written form —
+an e-mail address, a lettered code (X500, INV-031), digits with hyphens that are no date and hold
+four digits or more (010-4821-7730, 85112-3) — in a sentence sharing the facet's head, which need
+not say 번호 again; a person named with 씨/님 ("지우 씨") and a household (처가, 시댁; 우리 집 is
+the user's) are other people for a target error; across scripts, entities written in the
+query's script that touch nothing of the query name another subject: the memory is unrelated
+(0/0/5, noise 10).
+
 These are the rules' scores. Unless the judge runs on rules alone (``fitted=False``), its fitted
 stage (``offline/fitted.py``) then reads them with the signals behind them (``MemorySignals``)
 and gives the final relevance, completeness and noise; accuracy and the shortcuts' scores (an
@@ -169,6 +178,21 @@ TYPE_WORDS = ("날짜", "시간", "시각", "일정", "금액", "가격", "비�
 # The memory says the value is not settled yet: the topic is there, the answer is not.
 UNDECIDED_CUES = ("미정", "안 정", "아직", "정하지", "고민 중", "생각 중", "검토 중", "할 예정", "해야 한다")
 TIME_QUESTION = ("언제", "며칠", "날짜", "요일", "시점", "몇 시")
+# An identifier asked for (a phone number, an e-mail address, an account or product code): the
+# value is a written form (010-4821-7730, accounts@…, 85112-3), not a figure with a unit, and the
+# sentence holding it need not repeat the word "번호" ("'빛담조명'(010-4821-7730)").
+# Asked, not mentioned: the identifier word is what the interrogative asks ("번호 뭐였지", "모델명이
+# 뭐야", "어느 메일로", "수험번호 알려 줘"); "메일 왔었잖아, 지금 얼마야" asks an amount and "계좌 어느
+# 은행" a bank's name.
+_ID_WORDS = r"(?:전화\s*번호|폰\s*번호|휴대폰|핸드폰|연락처|번호|이메일|메일(?:\s*주소)?|계좌|품번|코드|모델명)"
+IDENTIFIER_QUESTION_RE = re.compile(
+    rf"(?:어느|어떤|무슨)\s*{_ID_WORDS}|{_ID_WORDS}\S{{0,3}}\s*(?:뭐|뭔|무엇|알려)"
+    r"|(?i:\b(?:what|which)\b(?:\s+\S+){0,4}?\s+(?:phone|number|e-?mail|code|account)\b)"
+)
+# A written identifier: an e-mail address, a phone or account number, a code ("85112-3",
+# "INV-031"); a date written with hyphens (2027-03-08, 11-24) is none.
+IDENTIFIER_RE = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+|\b[A-Z]{1,5}-?\d{3,}\b|\d+(?:-\d+)+")
+DATE_FORM_RE = re.compile(r"\d{4}-\d{1,2}(?:-\d{1,2})?|\d{1,2}-\d{1,2}")
 # Words that say which occurrence ("마지막으로 언제 갈았지"), not what is asked about.
 ORDER_WORDS = ("마지막", "처음", "최근", "가장", "제일", "지난번", "맨 처음")
 # English interrogatives and the answer type they want.
@@ -310,11 +334,11 @@ class MemoryRules:
                         # "몇 권" answered by a list on the topic ("완독 목록: 《A》, 《B》, …"): count it
                         or _counted_list(facet.want, sentences[clauses[c][0]])
                     )
-                    and _names(sentences[clauses[c][0]], facet.attribute)
+                    and (facet.want == "identifier" or _names(sentences[clauses[c][0]], facet.attribute))
                 ]  # fmt: skip
             else:  # no value type: most of the head must be there
                 hits = [c for c in shared if self._head_share(facet, clause_units[c], clauses[c][1]) >= 0.5]
-            if facet.want and facet.want not in {"amount", "duration", "time"}:
+            if facet.want and facet.want not in {"amount", "duration", "time", "identifier"}:
                 hits += [c for c, (i, _) in enumerate(clauses) if c not in hits and _typed(facet.want, sentences[i], figures[i])]
             shared_by[f_idx] = shared
             if facet.want in LIST_COUNTERS and hits and not any(
@@ -403,6 +427,12 @@ class MemoryRules:
             entity_bridge = True  # noise is read as before: which sentences are off the query is unseen
             answered_by = {f_idx: [c for c, (i, _) in enumerate(clauses) if i in untyped] for f_idx in range(len(facets))}
             notes.append("쿼리와 메모리의 언어가 달라 단어로는 비교할 수 없으나, 프롬프트의 엔티티를 적은 문장이 있음(값은 확인 못 함)")
+        elif other_script and _entities_elsewhere(item.query, memory, item.entities):
+            # the prompt's entities, written in the query's own script, name another subject and
+            # nothing ties the memory to the query: unrelated, as within one script
+            rel, comp, acc = 0, 0, 5
+            unrelated = True
+            notes.append("쿼리와 메모리의 언어가 다르나, 메모리의 엔티티는 쿼리와 같은 언어로 다른 주제를 가리킴(무관한 메모리)")
         elif other_script:  # words cannot be compared across languages: no evidence either way
             rel, comp, acc = 5, 4, 6
             notes.append("쿼리와 메모리의 언어가 달라 단어로 비교할 수 없음(관련성 판단 보류)")
@@ -664,8 +694,12 @@ PERSON_ALIASES = (
     ("조카", "nephew", "niece"), ("시어머니", "장모", "mother-in-law"), ("시아버지", "장인", "father-in-law"),
     ("이모", "고모", "aunt"), ("삼촌", "외삼촌", "uncle"), ("사촌", "cousin"), ("손자", "손녀", "grandchild"),
     ("친구", "friend"), ("동료", "colleague", "coworker"), ("룸메이트", "roommate"),
-    ("사용자", "본인", "user", "my "),
+    # a household asked about as a whole ("처가 보일러"): the in-laws' home
+    ("처가", "처갓집", "시댁", "시가", "in-laws"),
+    ("사용자", "본인", "user", "my ", "우리 집"),
 )  # fmt: skip
+# Another person named with an honorific ("지우 씨", "박 대리님"): not the user, whoever it is.
+_NAMED_OTHER_RE = re.compile(r"[가-힣]{1,3}\s?(?:씨|님)(?![가-힣])")
 
 
 _ASKED_PERSON_RE = re.compile(
@@ -693,9 +727,10 @@ def _unnamed_person(query: str, memory: str, answering: list[str]) -> tuple[str,
     for sentence in answering:
         low = sentence.lower()
         other = next((a for g in PERSON_ALIASES if g is not asked for a in g if a.strip() in low), None)
-        if other is None:
+        named = _NAMED_OTHER_RE.search(sentence)
+        if other is None and named is None:
             return None
-        others.append(other.strip())
+        others.append(other.strip() if other is not None else named.group())
     return asked[0], others[0]
 
 
@@ -751,6 +786,13 @@ def _touches(query: str, memory: str, entities: list[str]) -> bool:
     if any(any(a.strip() in low_query for a in g) and any(a.strip() in text for a in g) for g in PERSON_ALIASES[:-1]):
         return True
     return any(_glossed(w, text) for w in tx.stems(query) if len(w) >= 2)
+
+
+def _entities_elsewhere(query: str, memory: str, entities: list[str]) -> bool:
+    """Entities in the query's script, none of which (nor anything else) ties the memory to it."""
+    query_hangul = hangul_share(query) >= 0.5
+    same_script = [e for e in entities if (hangul_share(e) >= 0.5) == query_hangul]
+    return bool(same_script) and len(same_script) == len(entities) and not _touches(query, memory, entities)
 
 
 def _entity_sentences(entities: list[str], memory: str, sentences: list[str]) -> list[int]:
@@ -920,6 +962,8 @@ def _answer_type(part: str) -> str:
                 return unit
         local = next((c for c in (*LOCAL_COUNTERS, *sorted(LIST_COUNTERS, key=len, reverse=True)) if word.startswith(c)), None)
         return local or "amount"
+    if IDENTIFIER_QUESTION_RE.search(part) and not tx.has_any(part, ("얼마", "몇")):
+        return "identifier"
     if PROGRESS_QUESTION_RE.search(part):  # "어디까지 읽었지": how far, a page/chapter/share
         return "progress"
     if MONTH_QUESTION_RE.search(part):  # "발제 맡은 달이 언제": a month, not a weekday or a clock time
@@ -942,6 +986,8 @@ def _typed(want: str, sentence: str, found: list[tx.Quantity]) -> bool:
         return bool(re.search(rf"\d\s*{want}(?![가-힣])|\d\s*{want}(?:으로|이|을|에|의|은|도)", sentence))
     if want == "progress":
         return bool(PROGRESS_RE.search(sentence))
+    if want == "identifier":
+        return any(_identifier(m.group()) for m in IDENTIFIER_RE.finditer(sentence))
     if want == "time":
         return any(q.unit in TIME_UNITS for q in found) or bool(WEEKDAY_RE.search(sentence))
     if want == "duration":
@@ -949,6 +995,14 @@ def _typed(want: str, sentence: str, found: list[tx.Quantity]) -> bool:
     if want == "amount":
         return any(q.unit not in TIME_UNITS and q.unit not in ORDINAL_UNITS for q in found)
     return _has_unit(found, want)
+
+
+def _identifier(found: str) -> bool:
+    """An address, a lettered code (X500, INV-031), or digits with hyphens that are no date and
+    hold four digits or more (010-4821-7730, 85112-3)."""
+    if "@" in found or found[0].isalpha():
+        return True
+    return not DATE_FORM_RE.fullmatch(found) and len(re.sub(r"\D", "", found)) >= 4
 
 
 # Counters of things a list can be counted for ("몇 권" → a list of titles, "몇 명" → of names).
@@ -973,6 +1027,7 @@ def _want_label(want: str) -> str:
         "duration": "의 기간",
         "time": "의 날짜/시점",
         "progress": "의 진행 위치(쪽/장/비율)",
+        "identifier": "의 번호/주소/코드",
     }.get(want, f"의 수치({want})")
 
 
