@@ -69,6 +69,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     """
     text = strip_citations(canonical_figures(_without_non_claims(normalize(text))))
     out: list[Quantity] = []
+    spans: list[tuple[int, int]] = []
     pos = 0
     while True:
         m = _NUM_PIECE.search(text, pos)
@@ -112,8 +113,25 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         written = "말일" if (value, unit) == (LAST_DAY, "일") else text[start:end].strip()
         counter = "" if unit else _counter(text, end)
         out.append(Quantity(value=value, unit=unit, text=written, approx=approx, counter=counter))
+        spans.append((start, end))
         pos = end
-    return tuple(out)
+    return tuple(_range_units(text, out, spans))
+
+
+_RANGE_DASH = frozenset("~∼〜-–—,·")
+
+
+def _range_units(text: str, found: list[Quantity], spans: list[tuple[int, int]]) -> list[Quantity]:
+    """A range or a short list writes its unit once, at its end: "2~3일" is 2일 to 3일, "2~3주"
+    2주 to 3주 and "7, 8월" 7월 and 8월, so a bare figure before it takes the next one's unit (or
+    counter) instead of matching any bare 2 or 7."""
+    out = list(found)
+    for i in reversed(range(len(out) - 1)):  # from the end: "1, 2, 3층" passes 층 back to 1
+        first, last = out[i], out[i + 1]
+        between = text[spans[i][1] : spans[i + 1][0]].strip()
+        if not first.unit and not first.counter and between in _RANGE_DASH and (last.unit or last.counter):
+            out[i] = Quantity(value=first.value, unit=last.unit, text=first.text, approx=first.approx, counter=last.counter)
+    return out
 
 
 _GLUED_HANGUL = re.compile(r"[가-힣]+")

@@ -82,6 +82,19 @@ def test_keyword_list_is_not_an_answer():
     assert all("no-answer" in v["feedback"] for v in found)
 
 
+def test_a_range_or_short_list_writes_its_unit_once_at_the_end():
+    units = lambda text: [(q.value, q.unit or q.counter) for q in quantities(text)]  # noqa: E731
+    assert units("2~3주") == [(2.0, "주"), (3.0, "주")]
+    assert units("1만~2만 원") == [(10000.0, "원"), (20000.0, "원")]
+    assert units("7, 8월") == [(7.0, "월"), (8.0, "월")]
+    assert units("1, 2, 3층") == [(1.0, "층"), (2.0, "층"), (3.0, "층")]
+    assert units("010-4821-7730") == [(10.0, ""), (4821.0, ""), (7730.0, "")]  # no unit to pass back
+    # so a range in weeks against one in days is a wrong period, not half a match
+    ref = "맞춤 안경테는 주문 후 2~3일 걸립니다."
+    assert max(accuracies("맞춤 안경테는 주문하시면 2~3주 정도 걸려요.", ref, "안경테 주문하면 며칠 걸려요?")) <= 2
+    assert min(accuracies("주문하시고 2~3일이면 받으실 수 있어요.", ref, "안경테 주문하면 며칠 걸려요?")) >= 4
+
+
 def test_a_list_of_terms_is_no_answer_even_with_the_reference_figure_among_them():
     ref = "세차 회원은 월 39,000원에 실내 세차를 무제한 이용할 수 있고, 외부 왁스는 회당 5,000원이 추가됩니다."
     q = "세차 회원권은 얼마고 뭐가 포함돼요?"
