@@ -44,8 +44,7 @@ SHOWN_MOVES = 3
 
 def rag_features(rule_verdict: JsonObject, signals: RagSignals | None) -> dict[str, float]:
     """One judge's features for one answer (``signals`` is None when the rules took a shortcut)."""
-    out = {f"rule {f}": float(rule_verdict[f]) for f in FIELDS}
-    out["shortcut"] = float(signals is None)
+    out = _rule_scores(rule_verdict, FIELDS, signals is None)
     if signals is None:
         return out
     s = signals
@@ -61,6 +60,11 @@ def rag_features(rule_verdict: JsonObject, signals: RagSignals | None) -> dict[s
     return out
 
 
+def _rule_scores(rule_verdict: JsonObject, fields: tuple[str, ...], shortcut: bool) -> dict[str, float]:
+    """The rules' scores, and whether they took a shortcut instead of reading signals."""
+    return {**{f"rule {f}": float(rule_verdict[f]) for f in fields}, "shortcut": float(shortcut)}
+
+
 MEMORY_FIELDS = ("relevance", "completeness", "accuracy", "noise")
 # The memory forests give these; accuracy stays the rules': its labels sit on a few conventions
 # (9 a fact nothing contradicts, 8 superseded kept, 3 stale, 5 nothing to judge) that the rules
@@ -71,8 +75,7 @@ MEMORY_FITTED = ("relevance", "completeness", "noise")
 
 def memory_features(rule_verdict: JsonObject, signals: MemorySignals | None) -> dict[str, float]:
     """One judge's features for one memory (``signals`` is None when the rules took a shortcut)."""
-    out = {f"rule {f}": float(rule_verdict[f]) for f in MEMORY_FIELDS}
-    out["shortcut"] = float(signals is None)
+    out = _rule_scores(rule_verdict, MEMORY_FIELDS, signals is None)
     if signals is None:
         return out
     s = signals
