@@ -87,6 +87,11 @@ before another noun ("항히스타민이 없는 약") denies nothing; the drug t
 written by its week. Relevance: a question about a kind of drug (항생제, 진통제, 감기약…,
 ``CATEGORY_CLASSES``) whose member the record cautions, answered without naming it or its
 class, is at most 3 (the caution asked about, left out); not when the question names the drug.
+
+After the v12 round: "어떻게 해야 (할까요)" asks what to do (answered by directions); "요 며칠",
+"며칠째", "며칠 전" tell when a symptom began and ask no amount; a prohibition told or quoted
+("쪼개면 안 된다고", "자르지 마시고") decides; an amount asked of an act ("며칠 끊고 가야") is
+answered by a clause forbidding that act ("혼자 끊으시면 안 돼요").
 """
 
 from __future__ import annotations
@@ -124,7 +129,9 @@ AMOUNT_CUES = ("몇 년", "몇 개월", "몇 달", "몇 주", "몇 일", "며칠
                # a recorded value asked for ("QTc 얼마 나왔어요", "수치 몇이었어요", "what was my INR")
                "얼마 나왔", "얼마였", "몇 나왔", "몇이었", "몇이 나왔", "몇이에요", "몇이야", "what was my", "what's my",
                "what is my")  # fmt: skip
-WHAT_CUES = ("뭘", "뭐가", "무엇", "어떤", "어떻게 써야", "어떻게 먹", "얼마나", "어느 정도 하면", "추가해야", "바꿔야", "주의할")
+WHAT_CUES = ("뭘", "뭐가", "무엇", "어떤", "어떻게 써야", "어떻게 먹", "얼마나", "어느 정도 하면", "추가해야", "바꿔야", "주의할",
+             # what to do about a symptom told ("어떻게 해야 할까요?") is answered by directions
+             "어떻게 해야", "어떻게 하면")
 STATUS_CUES = ("어떻게 나왔", "괜찮은 편", "어느 정도", "어때요", "어떤가요", "잘 듣고", "잘 맞는", "수치는", "결과", "상태", "정리해")
 DECISION_CUES = (
     "드세요", "드셔도", "드시면", "드시고", "드시지", "피하", "마세요", "안 됩니다", "안 돼", "괜찮습니다", "괜찮아요",
@@ -136,7 +143,14 @@ DECISION_CUES = (
     "좋은 생각",
     # any verb's imperative ("맞으세요", "받으십시오") decides, and so does calling it forbidden
     "으세요", "십시오", "금지", "금기", "contraindicated",
+    # a prohibition told or quoted ("쪼개면 안 된다고", "자르지 마시고") decides too
+    "안 된다", "안 되", "지 마시", "지 마십",
 )  # fmt: skip
+# Words telling when a symptom began ("요 며칠 허벅지가 쑤시고", "며칠째"): no amount asked.
+SINCE_RE = re.compile(r"(?:요|지난|최근|이|그)\s?며칠|며칠\s?(?:째|전|전부터|동안\s?계속)")
+# "며칠 끊고 가야 하죠?" answered "혼자 끊으시면 안 돼요": declining the act the amount is of
+# answers it (there is no amount to give).
+PROHIBITION_CUES = ("안 돼", "안 됩", "안 된", "안 되", "마세요", "지 마시", "금지", "must not", "do not", "don't", "should not")
 # A question for when ("When should I take …", "몇 시에 먹어요") is answered by a time or a day.
 WHEN_CUES = ("when should", "when do", "when can", "what time", "which day", "몇 시", "무슨 요일", "어느 요일", "언제")
 TIME_WORDS = (
@@ -372,8 +386,8 @@ def _act(question: str, answer: str) -> tuple[bool, str]:
         return False, "답변 거절"
     if tx.has_any(question.lower(), WHEN_CUES):  # "When should I take my folic acid?" needs a time
         return bool(tx.quantities(answer)) or tx.has_any(answer.lower(), TIME_WORDS), "시점 질문"
-    if tx.has_any(question, AMOUNT_CUES):  # "몇 년 동안 먹어야 해요?" needs the figure
-        return bool(tx.quantities(answer)), "수치/기간 질문"
+    if tx.has_any(SINCE_RE.sub(" ", question), AMOUNT_CUES):  # "몇 년 동안 먹어야 해요?" needs the figure
+        return bool(tx.quantities(answer)) or _declines_the_act(question, answer), "수치/기간 질문"
     if tx.has_any(question, STATUS_CUES):
         answered = bool(tx.quantities(answer)) or tx.has_any(answer, (*STATUS_WORDS, *DECISION_CUES))
         return answered, "상태/수치 질문"
@@ -384,6 +398,20 @@ def _act(question: str, answer: str) -> tuple[bool, str]:
     if question.rstrip().endswith("?"):
         return tx.has_any(answer, DECISION_CUES) or tx.has_any(answer, STATUS_WORDS), "질문"
     return tx.has_any(answer, DIRECTIVE_CUES), "증상 호소"
+
+
+# a verb the question asks an amount of, before its connective ("며칠 끊고", "몇 알 더 먹어")
+_ASKED_VERB_RE = re.compile(r"([가-힣]{1,3})(?:고|어|아|어서|아서)(?=\s)")
+
+
+def _declines_the_act(question: str, answer: str) -> bool:
+    """An answer clause that forbids the very act the question asks an amount of ("며칠 끊고
+    가야 하죠?" → "혼자 끊으시면 안 돼요"): there is no amount to give."""
+    verbs = {m.group(1) for m in _ASKED_VERB_RE.finditer(question)}
+    return any(
+        tx.has_any(clause.lower(), PROHIBITION_CUES) and any(v in clause for v in verbs)
+        for clause in re.split(r"[.,!?\n]", answer)
+    )
 
 
 @lru_cache(maxsize=1024)

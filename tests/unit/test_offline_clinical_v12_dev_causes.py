@@ -1,0 +1,42 @@
+"""Clinical causes the v10 and v12 held-out sets showed (read by kind in the v12 round), each
+pinned on new example text in a domain no labelled set holds (digoxin for atrial fibrillation).
+The rules alone: ``offline_jury(fitted=False)``."""
+
+from __future__ import annotations
+
+from tests.support.offline_families import clinical_scores, clinical_verdicts
+
+DIGOXIN = (
+    "나이: 77\n성별: 여\n주진단: 심방세동, 심부전\n"
+    "복용 약: 디곡신 0.125mg 1일 1회 아침, 비소프롤롤 2.5mg 1일 1회\n"
+    "최근 검사: 디곡신 농도 0.9 ng/mL, 칼륨 4.1 mmol/L (2026-10-02)\n"
+    "주의: 디곡신 정제는 쪼개지 말 것. 구역·시야 변화가 있으면 복용 멈추고 연락. 임의 중단 금지 — 시술 전에도 심장내과와 먼저 상의"
+)
+
+
+def test_a_told_symptom_asked_what_to_do_is_answered_by_directions_not_a_figure():
+    # "요 며칠" says when it began (no amount asked); "어떻게 해야" asks what to do
+    found = clinical_verdicts(
+        DIGOXIN,
+        "요 며칠 속이 메슥거리고 어지러워요. 어떻게 해야 할까요?",
+        "디곡신을 드시는 중이라 구역이 있으면 복용을 멈추고 연락하라고 기록에 되어 있어요. 오늘 바로 병원에 연락해 보세요.",
+    )
+    assert clinical_scores(found, "answer_relevance") == {5.0}, found
+
+
+def test_a_quoted_prohibition_decides_a_permission_question():
+    found = clinical_verdicts(
+        DIGOXIN,
+        "알약을 반으로 쪼개 먹어도 되나요?",
+        "디곡신 정제는 쪼개면 안 된다고 기록에 되어 있어요. 임의로 나누지 마시고 약사에게 물어보세요.",
+    )
+    assert clinical_scores(found, "answer_relevance") == {5.0}, found
+
+
+def test_an_amount_of_a_forbidden_act_is_answered_by_forbidding_the_act():
+    asked = "다음 주 대장내시경인데 디곡신 며칠 끊고 가야 해요?"
+    found = clinical_verdicts(DIGOXIN, asked, "디곡신은 혼자 끊으시면 안 돼요. 기록대로 심장내과와 먼저 상의하세요.")
+    assert clinical_scores(found, "answer_relevance") == {5.0}, found
+    # a prohibition of something else ("빠뜨리지 마세요") does not answer the amount
+    found = clinical_verdicts(DIGOXIN, asked, "내시경 전 준비는 병원 안내를 따르시고 검사 일정은 빠뜨리지 마세요.")
+    assert max(clinical_scores(found, "answer_relevance")) <= 3, found
