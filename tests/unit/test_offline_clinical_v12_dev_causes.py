@@ -40,3 +40,18 @@ def test_an_amount_of_a_forbidden_act_is_answered_by_forbidding_the_act():
     # a prohibition of something else ("빠뜨리지 마세요") does not answer the amount
     found = clinical_verdicts(DIGOXIN, asked, "내시경 전 준비는 병원 안내를 따르시고 검사 일정은 빠뜨리지 마세요.")
     assert max(clinical_scores(found, "answer_relevance")) <= 3, found
+
+
+def test_a_negation_the_record_itself_writes_is_repeated_not_denied():
+    record = DIGOXIN.replace("구역·시야 변화가 있으면", "설명되지 않는 구역·시야 변화가 있으면") + (
+        "\n심전도: 2026-10 방실 차단 없음, 이후 서맥 확인 위해 홀터 검사 예정"
+    )
+    found = clinical_verdicts(
+        record,
+        "속이 울렁거리는데 어떻게 해야 돼요?",
+        "기록에 설명되지 않는 구역이 있으면 디곡신을 멈추고 연락하라고 되어 있어요. 지난 심전도에서 방실 차단은 없었지만 바로 연락하세요.",
+    )
+    assert clinical_scores(found) == {5.0}, found
+    # a recorded fact the record does not negate, denied, is still a contradiction
+    found = clinical_verdicts(record, "제 진단이 뭐였죠?", "심부전은 없으시고 심방세동만 있어요.")
+    assert max(clinical_scores(found)) <= 2, found

@@ -60,6 +60,9 @@ when the record names none of its names (``LAB_GROUPS``: ALT/AST for 간 수치,
 a result the record writes negative (검출 안 됨, 음성, not detected) said positive, or the reverse,
 contradicts it (``reversed_results``).
 
+After the v12 round: a word the record itself writes negated ("OCT 황반부종 없음", "설명되지 않는
+근육통") is not denied by an answer repeating that negation.
+
 All are read on Hangul and Latin words as written; an answer in another language than the
 record is not compared (no contradiction is claimed without evidence).
 """
@@ -293,6 +296,10 @@ def denied_facts(answer: str, patient: str) -> list[str]:
         if item.absent:
             continue
         for name in item.names:
+            # the record itself writes the word negated ("OCT 황반부종 없음", "설명되지 않는
+            # 근육통"): an answer repeating that negation agrees with the record
+            if re.search(rf"{re.escape(name)}\S*\s+(?:\S+\s+)?(?:없|않|아니|아닌)", patient):
+                continue
             for m in re.finditer(re.escape(name), answer):
                 tail = _tail(answer, m.end(), 4)
                 negated = [i for i, w in enumerate(tail[:3]) if w.startswith(NEGATION_STARTS) or w == "안"]
