@@ -55,3 +55,32 @@ def test_a_negation_the_record_itself_writes_is_repeated_not_denied():
     # a recorded fact the record does not negate, denied, is still a contradiction
     found = clinical_verdicts(record, "제 진단이 뭐였죠?", "심부전은 없으시고 심방세동만 있어요.")
     assert max(clinical_scores(found)) <= 2, found
+
+
+GOUT = (
+    "환자 | 58세 남 | 진단: 통풍성 관절염, 고혈압 | 약: 콜히친 0.6mg 필요 시 1회 1정, 로사르탄 50mg 1일 1회 | "
+    "주의: 콜히친은 하루 2정 넘기지 말 것(추가 복용 금지), 발작 중 맥주·소주 등 음주 금지, "
+    "클래리스로마이신과 함께 쓰지 말 것, 로사르탄은 임의 중단 금지"
+)
+
+
+def test_leave_given_for_an_act_the_record_forbids_is_forbidden_advice():
+    cases = [
+        ("발가락이 아직 아픈데 오늘 저녁에 와인 한 잔 해도 될까요?", "한 잔 정도는 괜찮아요. 물을 많이 드세요."),
+        ("콜히친 먹었는데 아직 아파요. 한 알 더 먹어도 돼요?", "통증이 남아 있으면 한 알 더 드셔도 괜찮아요."),
+        ("여행 가는 동안 혈압약은 건너뛰어도 되죠?", "며칠 정도는 쉬셔도 괜찮아요."),
+        ("치과에서 클래리스로마이신을 처방받았는데 같이 먹어도 되나요?", "네, 같이 드셔도 됩니다."),
+    ]
+    for question, answer in cases:
+        found = clinical_verdicts(GOUT, question, answer)
+        assert max(clinical_scores(found)) <= 2, (question, found)
+
+
+def test_leave_refused_or_for_an_act_the_record_allows_is_not_forbidden_advice():
+    # the answer warns: it follows the record
+    found = clinical_verdicts(GOUT, "오늘 맥주 한 잔 해도 될까요?", "오늘은 드시지 마세요. 기록에 발작 중 음주 금지로 되어 있어요.")
+    assert clinical_scores(found) == {5.0}, found
+    # the record forbids no drink: leave for one is no forbidden advice
+    calm = GOUT.replace(", 발작 중 맥주·소주 등 음주 금지", "")
+    found = clinical_verdicts(calm, "오늘 저녁에 와인 한 잔 해도 될까요?", "한 잔 정도는 괜찮아요.")
+    assert min(clinical_scores(found)) >= 4, found
