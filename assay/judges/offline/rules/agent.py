@@ -56,6 +56,16 @@ since v4); one word in two forms (이상/이상인) names no other target; a cla
 people listed ("미제출인 사람", "경력 없는 지원자") is a filter like "X만"; in an English sentence a
 Hangul word of two to four syllables is a person; a count of past times before a finite past
 verb ("두 번 들어갔네") is no value.
+
+After the v12 round: a message whose first sentence reports the act done and a later one that part
+of it failed ("두 분께 보냈습니다. 한 분은 … 보내지 못했습니다") → PARTIAL; a deflection in a later
+sentence of a message that reports nothing done ("…는 담당자만 쓸 수 있어요. 담당자에게 요청해
+보세요"), or telling the user how to do it themselves ("…버튼으로 저장하실 수 있어요") → FAILED/OTHER;
+the right write where the request names a person and the message, naming none of the request's
+people, names a Latin full name outside parentheses ("sent to Marcus Lee (P-764)") →
+RELATED_BUT_WRONG. Cue words (``offline.actions``): 지우/지워 closing a name (천지우) is no delete,
+a negated relative clause ("who hasn't sent in …") is a filter and no action, mark/tag are
+updates and "pull up" a view, and "지우지 마시고" rules deletion out like "지우지 말고".
 """
 
 from __future__ import annotations
@@ -159,7 +169,12 @@ def _other_person(query: str, message: str) -> str:
     names ("설하윤 지원자의 지원서" for "Emily Carter 지원서"): the action on another person."""
     asked, said = _people(query), _people(message, latin=False)
     low_message, low_query = tx.lowered(message), tx.lowered(query)
-    if not asked or not said or any(p in low_message for p in asked):
+    if not asked or any(p in low_message for p in asked):
+        return ""
+    # none of the asked people named: a Latin full name outside parentheses is a person too
+    # ("sent to Marcus Lee (P-764)" for 천지우; a job title stands in parentheses)
+    said |= {m.group(0).lower() for m in _LATIN_NAME_RE.finditer(re.sub(r"\([^()]*\)", " ", message))}
+    if not said:
         return ""
     others = sorted(p for p in said if p not in low_query)
     return others[0] if others else ""
@@ -208,7 +223,7 @@ class AgentRules:
         t = self.coverage(target, self.units(message, ctx))
         t = 1.0 if t is None else t
         wanted = acts.request_action(item.query)
-        if label != "CLARIFY" and acts.is_deflection((tx.sentences(message) or [message])[0]):
+        if label != "CLARIFY" and acts.deflects(message):
             return {
                 "verdict": "FAILED",
                 "intent_label": "OTHER",
@@ -258,6 +273,11 @@ class AgentRules:
                         "reasoning": f"{tag} {why}: 변경 요청에 조회만 함(해는 없으나 요청은 수행 안 됨)."}  # fmt: skip
             verdict = "RELATED_BUT_WRONG" if t > 0.2 else "FAILED"
             return {"verdict": verdict, "intent_label": label, "reasoning": f"{tag} {why}: 요청과 다른 동작."}
+        if action == 1.0 and acts.partly_failed(message):
+            # done for some, the rest reported failed ("두 분께 보냈습니다. 남유빈 님은 … 발송하지
+            # 못했습니다"): part of the asked work, honestly reported
+            return {"verdict": "PARTIAL", "intent_label": label,
+                    "reasoning": f"{tag} {why}: 요청 일부만 수행하고 나머지는 실패했다고 알림."}  # fmt: skip
         other = acts.other_values(item.query, message) if action == 1.0 else []
         if other:
             return {
