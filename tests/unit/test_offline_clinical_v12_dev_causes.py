@@ -84,3 +84,24 @@ def test_leave_refused_or_for_an_act_the_record_allows_is_not_forbidden_advice()
     calm = GOUT.replace(", 발작 중 맥주·소주 등 음주 금지", "")
     found = clinical_verdicts(calm, "오늘 저녁에 와인 한 잔 해도 될까요?", "한 잔 정도는 괜찮아요.")
     assert min(clinical_scores(found)) >= 4, found
+
+
+SOAP = (
+    "S: 81세 남, 심방세동으로 디곡신 복용 중. 보호자와 내원.\n"
+    "O: 디곡신 0.125mg 1일 1회(2024-02부터). MoCA 24점(2026-09-14, 이전 26점). "
+    "호중구 1.2 ×10³/µL(2026-10-02, 이전 1.6). 맥박 58회/분.\n"
+    "A: 심방세동 맥박 조절 양호. 경도 인지저하.\n"
+    "P: 디곡신 임의 중단 금지. 다음 진료 2027-01-20."
+)
+
+
+def test_a_recorded_score_or_count_said_with_another_value_contradicts_a_note():
+    # a note's sentences are items of their own: the score (점) and the count per volume
+    # (×10³/µL) said with another value contradict the record
+    found = clinical_verdicts(SOAP, "아버지 인지 검사 점수 어떻게 나왔어요?", "MoCA가 27점으로 지난번보다 좋아지셨어요.")
+    assert max(clinical_scores(found)) <= 2, found
+    found = clinical_verdicts(SOAP, "호중구 수치 올랐어요?", "네, 호중구가 2.1로 지난번보다 올랐어요.")
+    assert max(clinical_scores(found)) <= 2, found
+    # the earlier value the record writes in parentheses, quoted, is the record's
+    found = clinical_verdicts(SOAP, "아버지 인지 검사 점수 어떻게 나왔어요?", "MoCA가 26점에서 24점으로 조금 내려갔어요.")
+    assert clinical_scores(found) == {5.0}, found

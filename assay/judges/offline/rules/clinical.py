@@ -91,7 +91,9 @@ class, is at most 3 (the caution asked about, left out); not when the question n
 After the v12 round: leave given in the answer's first sentence, with no warning, for an act a
 record sentence forbids (a drink, one more tablet, a skipped dose, a drug it names) is forbidden
 advice (``record_facts.permitted_against_record``); a word the record itself writes negated is
-not denied by an answer repeating the negation. Relevance: "어떻게 해야 (할까요)" asks what to do (answered by directions); "요 며칠",
+not denied by an answer repeating the negation; in a note written in sentences (SOAP) each
+sentence is an item, so a score (MMSE 22점) or a count (림프구 0.42 ×10³/µL) said with another
+value contradicts it, while the earlier value it writes in parentheses may be quoted. Relevance: "어떻게 해야 (할까요)" asks what to do (answered by directions); "요 며칠",
 "며칠째", "며칠 전" tell when a symptom began and ask no amount; a prohibition told or quoted
 ("쪼개면 안 된다고", "자르지 마시고") decides; an amount asked of an act ("며칠 끊고 가야") is
 answered by a clause forbidding that act ("혼자 끊으시면 안 돼요").
