@@ -62,3 +62,19 @@ def test_the_right_send_to_another_person_named_in_latin_script_is_related_but_w
         "Send the shift reminder to 권나래 on S-210.", "The shift reminder has been sent to Lena Ortiz (S-210)."
     )
     assert agent_labels(found) == {"RELATED_BUT_WRONG"}, found
+
+
+def test_the_asked_write_reported_beside_a_related_one_performs_the_asked_action():
+    # a two-step request (move, then mail) with both steps reported: the first, asked, action
+    found = agent_verdicts(
+        "한도윤 님 S-305 현장 교육 단계로 옮기고, 옮긴 다음에 교육 안내 문자도 보내 주세요",
+        "S-305 한도윤 님을 현장 교육 단계로 옮긴 뒤 교육 안내 문자를 발송했습니다.",
+    )
+    assert agent_labels(found, "intent_label") == {"MOVE"}, found
+    assert "PERFECT" in agent_labels(found), found
+    # an add with a detail written into a field
+    found = agent_verdicts(
+        "S-210 배식 봉사에 지인 소개로 온 모서연 님 등록해 주시겠어요? 소개해 준 분은 권나래 님이에요.",
+        "S-210 배식 봉사에 모서연 님을 등록했고, 참여 경로는 지인 소개(소개자: 권나래)로 기록했습니다.",
+    )
+    assert agent_labels(found, "intent_label") == {"ADD"}, found

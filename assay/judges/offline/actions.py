@@ -29,6 +29,7 @@ EXTRA_CUES: dict[str, tuple[str, ...]] = {
         "올려",
         "올렸",
         "올린",
+        "옮긴",  # "옮긴 뒤", "옮긴 다음에": the past form the shared list lacks
         "내려",
         "내렸",
         "advance",
@@ -439,3 +440,8 @@ def partly_failed(message: str) -> bool:
         and not _PART_FAILED_RE.search(first)
         and any(_PART_FAILED_RE.search(s) for s in sentences[1:])
     )
+
+
+def actions_in(text: str) -> set[str]:
+    """Every action a text's cue words name (the request's ruled-out ones aside)."""
+    return {label for _, label in _positions(without_excluded(text))}

@@ -65,7 +65,10 @@ the right write where the request names a person and the message, naming none of
 people, names a Latin full name outside parentheses ("sent to Marcus Lee (P-764)") →
 RELATED_BUT_WRONG. Cue words (``offline.actions``): 지우/지워 closing a name (천지우) is no delete,
 a negated relative clause ("who hasn't sent in …") is a filter and no action, mark/tag are
-updates and "pull up" a view, and "지우지 마시고" rules deletion out like "지우지 말고".
+updates and "pull up" a view, and "지우지 마시고" rules deletion out like "지우지 말고". A message
+that reports the asked write beside a related one (MOVE/UPDATE, ADD/UPDATE: "과제 전형으로
+이동했고, 안내 메일을 발송했습니다", "등록했고, 추천인은 … 기록했습니다") performs the asked action
+(its intent label is the request's).
 """
 
 from __future__ import annotations
@@ -259,6 +262,15 @@ class AgentRules:
             # the action the request ruled out ("instead of rejecting him" → rejected)
             return {"verdict": "RELATED_BUT_WRONG", "intent_label": label,
                     "reasoning": f"{tag} {why}: 요청이 하지 말라고 한 동작을 수행."}  # fmt: skip
+        if (
+            wanted in acts.WRITE_ACTIONS
+            and label in acts.WRITE_ACTIONS
+            and frozenset({wanted, label}) in tx.NEAR_INTENTS
+            and wanted in acts.actions_in(message)
+        ):
+            # the asked write reported beside a related one ("과제 전형으로 이동했고, 안내 메일을
+            # 발송했습니다", "등록했고, 추천인은 … 기록했습니다"): the message performs the asked action
+            label = wanted
         if wanted is None or label == "OTHER":
             action = 0.5
         elif wanted == label:
