@@ -78,3 +78,17 @@ def test_the_asked_write_reported_beside_a_related_one_performs_the_asked_action
         "S-210 배식 봉사에 모서연 님을 등록했고, 참여 경로는 지인 소개(소개자: 권나래)로 기록했습니다.",
     )
     assert agent_labels(found, "intent_label") == {"ADD"}, found
+
+
+def test_a_memo_written_where_a_value_was_to_change_is_weak():
+    found = agent_verdicts(
+        "S-305 한도윤 봉사자 상태 활동 종료로 바꿔 줘",
+        "S-305 한도윤 봉사자 메모에 '활동 종료 예정'이라고 남겨 두었습니다.",
+    )
+    assert agent_labels(found) == {"WEAK"}, found
+    # a memo asked for and written is the asked action
+    found = agent_verdicts(
+        "S-305 한도윤 봉사자 메모에 '12월부터 활동 종료'라고 남겨 줘",
+        "S-305 한도윤 봉사자 메모에 '12월부터 활동 종료'라고 남겨 두었습니다.",
+    )
+    assert agent_labels(found) <= {"PERFECT", "GOOD"}, found

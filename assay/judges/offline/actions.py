@@ -445,3 +445,19 @@ def partly_failed(message: str) -> bool:
 def actions_in(text: str) -> set[str]:
     """Every action a text's cue words name (the request's ruled-out ones aside)."""
     return {label for _, label in _positions(without_excluded(text))}
+
+
+# A change of a record's value asked ("상태 … 바꿔 줘", "연락처 … 수정", "change … to").
+_CHANGE_RE = re.compile(r"바꿔|바꾸|변경|수정|고쳐|\b(?:change|switch|update|set)\b")
+
+
+def memo_instead(query: str, message: str) -> bool:
+    """A change of a value asked (naming no memo, note or tag) and the message's first sentence
+    writing into a memo or note instead ("메모에 '최종 합격 예정'이라고 남겨 두었습니다"): a
+    harmless other action, the asked change not made."""
+    first = (tx.sentences(message) or [message])[0]
+    return (
+        bool(_CHANGE_RE.search(tx.lowered(query)))
+        and not _FIELD_RE.search(tx.lowered(query))
+        and bool(_FIELD_RE.search(tx.lowered(first)))
+    )

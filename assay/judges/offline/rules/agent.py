@@ -68,7 +68,8 @@ a negated relative clause ("who hasn't sent in …") is a filter and no action, 
 updates and "pull up" a view, and "지우지 마시고" rules deletion out like "지우지 말고". A message
 that reports the asked write beside a related one (MOVE/UPDATE, ADD/UPDATE: "과제 전형으로
 이동했고, 안내 메일을 발송했습니다", "등록했고, 추천인은 … 기록했습니다") performs the asked action
-(its intent label is the request's).
+(its intent label is the request's); a change of a value asked (바꿔/변경/수정/change, naming
+no memo) and a memo or note written instead → WEAK (``actions.memo_instead``).
 """
 
 from __future__ import annotations
@@ -290,6 +291,11 @@ class AgentRules:
             # 못했습니다"): part of the asked work, honestly reported
             return {"verdict": "PARTIAL", "intent_label": label,
                     "reasoning": f"{tag} {why}: 요청 일부만 수행하고 나머지는 실패했다고 알림."}  # fmt: skip
+        if action == 1.0 and wanted == "UPDATE" and acts.memo_instead(item.query, message):
+            # a memo written where a value was to change ("메모에 '최종 합격 예정'이라고 남겨 두었습니다"
+            # for a status change): harmless, but the change is not made (rubric: WEAK)
+            return {"verdict": "WEAK", "intent_label": label,
+                    "reasoning": f"{tag} {why}: 값 변경 대신 메모만 남김."}  # fmt: skip
         other = acts.other_values(item.query, message) if action == 1.0 else []
         if other:
             return {
