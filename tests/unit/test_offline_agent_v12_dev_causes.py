@@ -92,3 +92,14 @@ def test_a_memo_written_where_a_value_was_to_change_is_weak():
         "S-305 한도윤 봉사자 메모에 '12월부터 활동 종료'라고 남겨 두었습니다.",
     )
     assert agent_labels(found) <= {"PERFECT", "GOOD"}, found
+
+
+def test_a_report_made_only_of_action_words_is_a_vague_good():
+    found = agent_verdicts("Could you tag the three volunteers on S-305 who drive as 'driver'?", "Tags added.")
+    assert agent_labels(found) == {"GOOD"}, found
+
+
+def test_a_write_on_another_coded_shift_is_another_target_whatever_the_request_verb():
+    # "연결해" is no action cue, but the request names S-210 and the message only S-118
+    found = agent_verdicts("모서연 봉사자 S-210 배식 봉사에도 신청 연결해 줘", "모서연 봉사자를 S-118 도서 정리 봉사에 추가했습니다.")
+    assert agent_labels(found) == {"RELATED_BUT_WRONG"}, found

@@ -69,7 +69,10 @@ updates and "pull up" a view, and "지우지 마시고" rules deletion out like 
 that reports the asked write beside a related one (MOVE/UPDATE, ADD/UPDATE: "과제 전형으로
 이동했고, 안내 메일을 발송했습니다", "등록했고, 추천인은 … 기록했습니다") performs the asked action
 (its intent label is the request's); a change of a value asked (바꿔/변경/수정/change, naming
-no memo) and a memo or note written instead → WEAK (``actions.memo_instead``).
+no memo) and a memo or note written instead → WEAK (``actions.memo_instead``); a message made
+only of action words ("Tags added.") names its target vaguely (GOOD when the asked write); a
+write on other coded targets only (P-619 for P-287) is on another target even when the request's
+verb is no cue ("지원 연결해 줘").
 """
 
 from __future__ import annotations
@@ -189,7 +192,9 @@ def _vague(request: str, message: str) -> bool:
     request, message = acts.drop_ids(request), acts.drop_ids(message)
     own = {w[:2] for w in (*tx.stems(request), *_target_words(request)) if len(w) >= 2}
     words = [w for w in _target_words(acts.strip_extra_cues(message)) if not w.isdigit()]
-    return bool(words) and all(w in VAGUE_WORDS or w[:2] in own or len(w) < 2 or w.startswith("님") for w in words)
+    if not words:  # nothing but action words ("Tags added.", "입력 완료"): the target unnamed
+        return bool(acts.actions_in(message))
+    return all(w in VAGUE_WORDS or w[:2] in own or len(w) < 2 or w.startswith("님") for w in words)
 
 
 def _shares_a_word(request: str, message: str) -> bool:
@@ -311,7 +316,15 @@ class AgentRules:
                     "intent_label": label,
                     "reasoning": f"{tag} {why}: 같은 동작을 요청과 다른 단계/상태로 수행({wrong}).",
                 }
-        swapped = self._other_target(item.query, message) if action == 1.0 else []
+        # a request with no verb cue ("… P-287 공고에도 지원 연결해 줘") still names its target: a
+        # write on other coded postings only is on another target
+        asked_ids, said_ids = acts.ids(item.query), acts.ids(message)
+        if action == 1.0:
+            swapped = self._other_target(item.query, message)
+        elif wanted is None and label in acts.WRITE_ACTIONS and asked_ids and said_ids and not asked_ids & said_ids:
+            swapped = sorted(said_ids - asked_ids)
+        else:
+            swapped = []
         if swapped and acts.covers_all(item.query):  # one member of the group asked for: part of it
             return {
                 "verdict": "PARTIAL",
