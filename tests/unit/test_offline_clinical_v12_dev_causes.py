@@ -105,3 +105,9 @@ def test_a_recorded_score_or_count_said_with_another_value_contradicts_a_note():
     # the earlier value the record writes in parentheses, quoted, is the record's
     found = clinical_verdicts(SOAP, "아버지 인지 검사 점수 어떻게 나왔어요?", "MoCA가 26점에서 24점으로 조금 내려갔어요.")
     assert clinical_scores(found) == {5.0}, found
+
+
+def test_a_caution_word_repeated_before_a_negation_denies_nothing():
+    # "금지라 … 안 돼요" repeats the record's 금지; a caution word is no fact of the patient
+    found = clinical_verdicts(GOUT, "오늘 맥주 한 잔 해도 될까요?", "발작 중에는 음주가 금지라 오늘은 안 돼요.")
+    assert clinical_scores(found) == {5.0}, found

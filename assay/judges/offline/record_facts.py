@@ -68,7 +68,8 @@ sentence and no warning ("다음 날 소주 몇 잔은 괜찮아요") is forbidd
 (``permitted_against_record``). A note's sentences ("…1일 1회. 림프구 0.42 ×10³/µL(…, 이전
 0.51). 맥박 64") are items of their own and a comma inside parentheses splits none; a score (22점)
 and a count per volume (×10³/µL) are units; an earlier value an item writes in parentheses
-("8점(…, 이전 17점)"), quoted, is the record's.
+("8점(…, 이전 17점)"), quoted, is the record's; a caution word (금지, 금기, 주의) is no fact to deny
+("음주가 금지라 안 돼요").
 
 All are read on Hangul and Latin words as written; an answer in another language than the
 record is not compared (no contradiction is claimed without evidence).
@@ -303,6 +304,9 @@ def _tail(answer: str, end: int, words: int = 3) -> list[str]:
     return re.split(r"[.,!?]", answer[end:], maxsplit=1)[0].split()[:words]
 
 
+_CAUTION_WORDS = frozenset({"금지", "금기", "주의", "병용", "피할", "삼갈"})
+
+
 def denied_facts(answer: str, patient: str) -> list[str]:
     """Record items whose word the answer follows with a negation within two words (not the
     negation of a stopping verb: "와파린을 끊지 않고" keeps the drug)."""
@@ -311,6 +315,10 @@ def denied_facts(answer: str, patient: str) -> list[str]:
         if item.absent:
             continue
         for name in item.names:
+            # a caution word (금지, 금기, 주의) names no fact of the patient: "음주 금지라 안 돼요"
+            # repeats the caution, it denies nothing
+            if name in _CAUTION_WORDS:
+                continue
             # the record itself writes the word negated ("OCT 황반부종 없음", "설명되지 않는
             # 근육통"): an answer repeating that negation agrees with the record
             if re.search(rf"{re.escape(name)}\S*\s+(?:\S+\s+)?(?:없|않|아니|아닌)", patient):
