@@ -103,3 +103,14 @@ def test_a_write_on_another_coded_shift_is_another_target_whatever_the_request_v
     # "연결해" is no action cue, but the request names S-210 and the message only S-118
     found = agent_verdicts("모서연 봉사자 S-210 배식 봉사에도 신청 연결해 줘", "모서연 봉사자를 S-118 도서 정리 봉사에 추가했습니다.")
     assert agent_labels(found) == {"RELATED_BUT_WRONG"}, found
+
+
+def test_the_frame_of_an_indirect_english_request_names_no_target():
+    # "I'd like to see who … hasn't been …": see is a look-up, and the request's frame words
+    # (i'd, like, who, hasn't, been) are no target words the message must repeat
+    found = agent_verdicts(
+        "I'd like to see who on S-305 hasn't been called yet.",
+        "Here are the 2 volunteers on S-305 (Riverside Cleanup) with no call logged yet: 한도윤, Lena Ortiz.",
+    )
+    assert agent_labels(found, "intent_label") == {"VIEW"}, found
+    assert agent_labels(found) <= {"PERFECT", "GOOD"}, found

@@ -77,7 +77,7 @@ EXTRA_CUES: dict[str, tuple[str, ...]] = {
         "tagged",
     ),  # fmt: skip
     # 추려/골라: pick out a filtered list
-    "VIEW": ("show", "list", "look up", "find", "view", "pull up", "추려", "추린", "골라", "뽑아"),
+    "VIEW": ("show", "list", "look up", "find", "view", "pull up", "see ", "추려", "추린", "골라", "뽑아"),
 }
 # Sending something to a person (a mail, a link, a notice) writes to their application: the
 # labels read it as an UPDATE. 내보내 (export) is no sending.

@@ -72,7 +72,8 @@ that reports the asked write beside a related one (MOVE/UPDATE, ADD/UPDATE: "과
 no memo) and a memo or note written instead → WEAK (``actions.memo_instead``); a message made
 only of action words ("Tags added.") names its target vaguely (GOOD when the asked write); a
 write on other coded targets only (P-619 for P-287) is on another target even when the request's
-verb is no cue ("지원 연결해 줘").
+verb is no cue ("지원 연결해 줘"); "see" is a look-up and the frame of an indirect English request
+(i'd, like, could, you, please, who, still, yet, been, hasn't …) names no target.
 """
 
 from __future__ import annotations
@@ -116,7 +117,11 @@ VAGUE_WORDS = frozenset(
 
 
 # not a code's digits before a name ("P-847 차예서" is no 847th stage)
-_EN_FUNCTION_RE = re.compile(r"(?i)\b(?:the|a|an|to|on|for|of|in|at|with|from|and|is|are|'s)\b")
+_EN_FUNCTION_RE = re.compile(
+    r"(?i)\b(?:the|a|an|to|on|for|of|in|at|with|from|and|is|are|'s"
+    # the frame of a polite or indirect English request ("I'd like to see who … hasn't been …")
+    r"|i'd|i'm|i|like|could|would|you|please|who|which|still|yet|been|has|have|hasn't|haven't)\b"
+)
 _ORDINAL_RE = re.compile(r"(?<![-\d])(\d+)\s*차(?=\s|[가-힣])")
 
 
