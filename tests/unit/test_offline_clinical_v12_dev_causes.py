@@ -111,3 +111,9 @@ def test_a_caution_word_repeated_before_a_negation_denies_nothing():
     # "금지라 … 안 돼요" repeats the record's 금지; a caution word is no fact of the patient
     found = clinical_verdicts(GOUT, "오늘 맥주 한 잔 해도 될까요?", "발작 중에는 음주가 금지라 오늘은 안 돼요.")
     assert clinical_scores(found) == {5.0}, found
+
+
+def test_a_past_result_asked_about_is_a_status_question():
+    # "괜찮았어요?" asks how a past result was (answered by a value or a status word), not leave
+    found = clinical_verdicts(DIGOXIN, "지난번에 잰 칼륨 수치 괜찮았어요?", "10월 2일 칼륨 4.1로 안정적이었어요.")
+    assert clinical_scores(found, "answer_relevance") == {5.0}, found

@@ -96,7 +96,8 @@ sentence is an item, so a score (MMSE 22점) or a count (림프구 0.42 ×10³/�
 value contradicts it, while the earlier value it writes in parentheses may be quoted. Relevance: "어떻게 해야 (할까요)" asks what to do (answered by directions); "요 며칠",
 "며칠째", "며칠 전" tell when a symptom began and ask no amount; a prohibition told or quoted
 ("쪼개면 안 된다고", "자르지 마시고") decides; an amount asked of an act ("며칠 끊고 가야") is
-answered by a clause forbidding that act ("혼자 끊으시면 안 돼요").
+answered by a clause forbidding that act ("혼자 끊으시면 안 돼요"); "괜찮았어요?" asks how a past
+result was (a status question, not leave), and 안정 is a status word.
 """
 
 from __future__ import annotations
@@ -138,7 +139,9 @@ AMOUNT_CUES = ("몇 년", "몇 개월", "몇 달", "몇 주", "몇 일", "며칠
 WHAT_CUES = ("뭘", "뭐가", "무엇", "어떤", "어떻게 써야", "어떻게 먹", "얼마나", "어느 정도 하면", "추가해야", "바꿔야", "주의할",
              # what to do about a symptom told ("어떻게 해야 할까요?") is answered by directions
              "어떻게 해야", "어떻게 하면")
-STATUS_CUES = ("어떻게 나왔", "괜찮은 편", "어느 정도", "어때요", "어떤가요", "잘 듣고", "잘 맞는", "수치는", "결과", "상태", "정리해")
+STATUS_CUES = ("어떻게 나왔", "괜찮은 편", "어느 정도", "어때요", "어떤가요", "잘 듣고", "잘 맞는", "수치는", "결과", "상태", "정리해",
+               # a past result asked about ("지난번 잰 혈압 괜찮았어요?"), not leave for an act
+               "괜찮았")
 DECISION_CUES = (
     "드세요", "드셔도", "드시면", "드시고", "드시지", "피하", "마세요", "안 됩니다", "안 돼", "괜찮습니다", "괜찮아요",
     "계속", "중단", "쓰지", "쓰시", "권합니다", "권장", "좋습니다", "낫습니다", "네,", "아니요", "필요합니다", "하세요",
@@ -193,7 +196,7 @@ EN_FUNCTION = frozenset(
     "is it to on in at of for the a an and or my me i i'm im can may should do does did be are was with while "
     "what how when okay ok take taking use using safe fine keep have has need still long much many".split()
 )
-STATUS_WORDS = ("정상", "높", "낮", "조절", "떨어", "목표", "범위", "양호", "부족", "초과")
+STATUS_WORDS = ("정상", "높", "낮", "조절", "떨어", "목표", "범위", "양호", "부족", "초과", "안정")
 
 
 class ClinicalRules:
