@@ -5,6 +5,12 @@
 use English verbs. A request's action is the verb that closes it ("지난주에 추가한 지원자들 다
 보여줘" asks to *show*; 추가한 only says which applicants), so the last cue wins there, and a
 message's action is likewise the verb closing its first sentence.
+
+Since the v12 round: 지우/지워 glued after another syllable (a name such as 천지우) and the verb of
+a negated relative clause ("who hasn't sent in …", "not yet contacted") are no cue; "mark … as",
+"tag" are updates and "pull up" a view; a later sentence can deflect (``deflects``) and a first
+sentence reporting the act done beside a later one reporting a part failed is a partial
+(``partly_failed``).
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ EXTRA_CUES: dict[str, tuple[str, ...]] = {
         "올려",
         "올렸",
         "올린",
+        "옮긴",  # "옮긴 뒤", "옮긴 다음에": the past form the shared list lacks
         "내려",
         "내렸",
         "advance",
@@ -62,9 +69,15 @@ EXTRA_CUES: dict[str, tuple[str, ...]] = {
         "reschedule",
         "on hold",
         "reject",
+        # marking a step done, tagging a record ("mark … as done", "tag them as 'JP-speaking'")
+        "mark ",
+        "marked",
+        "tag ",
+        "tags",
+        "tagged",
     ),  # fmt: skip
     # 추려/골라: pick out a filtered list
-    "VIEW": ("show", "list", "look up", "find", "view", "추려", "추린", "골라", "뽑아"),
+    "VIEW": ("show", "list", "look up", "find", "view", "pull up", "see ", "추려", "추린", "골라", "뽑아"),
 }
 # Sending something to a person (a mail, a link, a notice) writes to their application: the
 # labels read it as an UPDATE. 내보내 (export) is no sending.
@@ -78,7 +91,9 @@ ERROR_CUES = ("went wrong", "try again", "err_", "timed out")
 # A message whose first sentence sends the user elsewhere ("…은 담당 부서에 문의해 주세요",
 # "please contact HR") performs nothing, whatever noun it names ("변경은").
 _DEFLECT_RE = re.compile(
-    r"(?:문의|연락|요청|접수)(?:해|하여|하시기|를?\s*해)?\s*(?:주세요|주시기\s*바랍니다|바랍니다|하세요)|please\s+(?:contact|reach out|ask)"
+    r"(?:문의|연락|요청|접수)(?:해|하여|하시기|를?\s*해)?\s*(?:주세요|주시기\s*바랍니다|바랍니다|하세요|보세요)|please\s+(?:contact|reach out|ask)"
+    # the user told how to do it themselves ("'인쇄' 버튼으로 저장하실 수 있어요", "you can do this from …")
+    r"|(?:하실|으실|실)\s*수\s*있(?:어요|습니다)|\byou can (?:do|export|download|print|change|update|add) (?:this|that|it)\b"
 )
 # A state described, not an action reported ("…은 현재 2월 2일로 등록되어 있습니다"): a look-up.
 _STATE_RE = re.compile(r"(?:되어|돼|된\s*상태로?)\s*있(?:습니다|어요|네요|음)")
@@ -107,8 +122,24 @@ CUE_RES = {label: re.compile("|".join(_cue_pattern(c) for c in cues)) for label,
 _SEND_RE = re.compile("|".join(_cue_pattern(c) for c in SEND_CUES))
 
 
+# 지우/지워 (delete) closing a name ("천지우", "오지우") is no verb: a verb form follows a space or
+# a particle, not another syllable of the same word.
+_GLUED_DELETE_RE = re.compile(r"(?<=[가-힣])지(?=[우워웠])")
+# "who hasn't sent in their reference check", "not yet contacted": a filter on the people, not
+# the action asked.
+_NEGATED_CLAUSE_RE = re.compile(
+    r"\b(?:has|have|had|did|does|do|is|are|was|were)(?:n't|\s+not)\s+(?:yet\s+|been\s+|ever\s+)*\w+|\bnot\s+yet\s+\w+", re.I
+)
+
+
+def unglued(text: str) -> str:
+    """The text with 지우/지워 inside a name (천지우) and negated relative clauses ("who hasn't
+    sent …") made no cue."""
+    return _NEGATED_CLAUSE_RE.sub(" ", _GLUED_DELETE_RE.sub("ㅈ", text))
+
+
 def _positions(text: str) -> list[tuple[int, str]]:
-    low = tx.normalize(text).lower()
+    low = unglued(tx.normalize(text)).lower()
     return sorted((m.start(), label) for label, cue_re in CUE_RES.items() for m in cue_re.finditer(low))
 
 
@@ -138,7 +169,7 @@ def _message_action(message: str) -> str:
     """``text.message_intent``; where it reads an action, the action of the verb closing the
     first sentence ("어제 등록한 회원 목록을 보여드립니다" reports showing), and the extra verbs
     where it finds no cue of its own."""
-    label = tx.message_intent(message)
+    label = tx.message_intent(unglued(message))
     if label in {"ERROR", "CLARIFY"}:
         return label
     if tx.has_any(message, ERROR_CUES):
@@ -168,7 +199,7 @@ def _message_action(message: str) -> str:
         # the verb closing the sentence, not a cue in a clause before it ("…확인되어 …삭제했습니다")
         return in_first[-1][1]
     found = in_first or _positions(message)
-    if found and (label not in {"OTHER", "VIEW"} or not tx.intent_of(message)):
+    if found and (label not in {"OTHER", "VIEW"} or not tx.intent_of(unglued(message))):
         return found[-1][1] if in_first else found[0][1]
     return label
 
@@ -200,7 +231,7 @@ def is_deflection(sentence: str) -> bool:
 # The action a request rules out: "instead of rejecting him", "rather than deleting",
 # "불합격 처리 말고", "삭제하지 말고", "삭제 대신".
 _EXCLUDED_RE = re.compile(
-    r"\b(?:instead of|rather than|don't|do not|never)\s+(\S+)|(\S+?)(?:하지)?\s*(?:말고|대신)(?=\s|$)", re.I
+    r"\b(?:instead of|rather than|don't|do not|never)\s+(\S+)|(\S+?)(?:하지|지)?\s*(?:말고|마시고|대신)(?=[\s,]|$)", re.I
 )
 
 
@@ -376,3 +407,57 @@ def missing_filter(query: str, message: str) -> str:
     if not words or any(w[:2] in said for w in words):
         return ""
     return " ".join(words)
+
+
+def deflects(message: str) -> bool:
+    """The first sentence deflects, or a later one does ("…는 담당 리크루터만 쓸 수 있어요.
+    담당자에게 요청해 보세요.") in a message that reports nothing done."""
+    sentences = tx.sentences(message) or [message]
+    if is_deflection(sentences[0]):
+        return True
+    return not _DONE_RE.search(tx.normalize(message)) and any(is_deflection(s) for s in sentences[1:])
+
+
+# A sentence reporting the act done ("…링크를 보냈습니다", "I've added …") and one reporting a
+# part of it failed ("…는 이메일 주소가 없어 발송하지 못했습니다", "could not be scheduled").
+_PAST_DONE_RE = re.compile(
+    r"[았었였했됐냈웠갔렸왔켰섰쳤뒀놨]\S*(?:습니다|어요|다)[.!]?\s*$|완료\S*[.!]?\s*$"
+    r"|\b(?:i've|i have|has been|have been|was|were)\s+\w+ed\b|\b(?:sent|added|moved|updated|scheduled)\b",
+    re.I,
+)
+_PART_FAILED_RE = re.compile(
+    r"못\s?했|하지\s?못|못\s?하였|실패|오류로|\b(?:could not|couldn't|failed|unable to|was not|wasn't|were not)\b", re.I
+)
+
+
+def partly_failed(message: str) -> bool:
+    """The first sentence reports the act done and a later one that part of it failed: some of
+    the asked work done, the rest reported undone (rubric: PARTIAL)."""
+    sentences = tx.sentences(message) or [message]
+    first = tx.normalize(sentences[0])
+    return (
+        bool(_PAST_DONE_RE.search(first))
+        and not _PART_FAILED_RE.search(first)
+        and any(_PART_FAILED_RE.search(s) for s in sentences[1:])
+    )
+
+
+def actions_in(text: str) -> set[str]:
+    """Every action a text's cue words name (the request's ruled-out ones aside)."""
+    return {label for _, label in _positions(without_excluded(text))}
+
+
+# A change of a record's value asked ("상태 … 바꿔 줘", "연락처 … 수정", "change … to").
+_CHANGE_RE = re.compile(r"바꿔|바꾸|변경|수정|고쳐|\b(?:change|switch|update|set)\b")
+
+
+def memo_instead(query: str, message: str) -> bool:
+    """A change of a value asked (naming no memo, note or tag) and the message's first sentence
+    writing into a memo or note instead ("메모에 '최종 합격 예정'이라고 남겨 두었습니다"): a
+    harmless other action, the asked change not made."""
+    first = (tx.sentences(message) or [message])[0]
+    return (
+        bool(_CHANGE_RE.search(tx.lowered(query)))
+        and not _FIELD_RE.search(tx.lowered(query))
+        and bool(_FIELD_RE.search(tx.lowered(first)))
+    )

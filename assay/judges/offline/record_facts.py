@@ -60,6 +60,17 @@ when the record names none of its names (``LAB_GROUPS``: ALT/AST for 간 수치,
 a result the record writes negative (검출 안 됨, 음성, not detected) said positive, or the reverse,
 contradicts it (``reversed_results``).
 
+After the v12 round: a word the record itself writes negated ("OCT 황반부종 없음", "설명되지 않는
+근육통") is not denied by an answer repeating that negation; a question asking leave for an act a
+record sentence forbids (a drink against "음주 금지", one more tablet against "추가 복용 금지", a
+skipped dose against "끊지 말 것", or a drug that sentence names) answered with leave in the first
+sentence and no warning ("다음 날 소주 몇 잔은 괜찮아요") is forbidden advice
+(``permitted_against_record``). A note's sentences ("…1일 1회. 림프구 0.42 ×10³/µL(…, 이전
+0.51). 맥박 64") are items of their own and a comma inside parentheses splits none; a score (22점)
+and a count per volume (×10³/µL) are units; an earlier value an item writes in parentheses
+("8점(…, 이전 17점)"), quoted, is the record's; a caution word (금지, 금기, 주의) is no fact to deny
+("음주가 금지라 안 돼요").
+
 All are read on Hangul and Latin words as written; an answer in another language than the
 record is not compared (no contradiction is claimed without evidence).
 """
@@ -99,6 +110,9 @@ UNITS = (
     "번",
     "정",
     "알",
+    # a score (MMSE 22점) and a count per volume written as a power ("0.42 ×10³/µL")
+    "점",
+    "×10",
 )
 UNIT_ALIASES = {"번": "회", "ml": "mL", "µg": "mcg"}
 # Particles that may follow a bare figure ("80으로", "98로", "76이던").
@@ -160,8 +174,9 @@ def figures(text: str) -> list[Figure]:
     ]
     for m in FIGURE_RE.finditer(text):
         value = float(m.group(1).replace(",", ""))
-        after = m.group(3)
-        unit = next((u for u in UNITS if after.startswith(u)), None)
+        after = m.group(3) + ("10" if m.group(3) == "×" else "")  # "0.42 ×10³/µL" stops at its 1
+        # 점 of a score, not the start of a word after a space ("3 점심")
+        unit = next((u for u in UNITS if after.startswith(u) and not (u == "점" and m.group(2))), None)
         if unit is not None:
             out.append(Figure(value, UNIT_ALIASES.get(unit, unit)))
         elif (
@@ -195,7 +210,9 @@ def record_items(patient: str) -> tuple[RecordItem, ...]:
     inside 6,200). An item's figures leave out its parenthesised range or target."""
     items = []
     for _, value in _values(patient):
-        for part in re.split(r";|,\s+", value):
+        # a note's sentences ("…1일 1회. 림프구 0.42(2026-11-10, 이전 0.51). 맥박 64") are items
+        # of their own, and a comma inside parentheses (an earlier value, a date) splits nothing
+        for part in re.split(r";|,\s+(?![^()]*\))|(?<!\d)\.\s+", value):
             part = part.strip()
             if not part:
                 continue
@@ -236,7 +253,9 @@ def value_conflicts(answer: str, question: str, patient: str) -> list[str]:
                 same_unit = [f for f in item.figures if f.unit == fig.unit] if fig.unit else []
                 if not fig.unit and len(item.figures) == 1:
                     same_unit = list(item.figures)
-                if same_unit and not any(abs(f.value - fig.value) <= 1e-9 for f in same_unit):
+                # an earlier value the item writes in parentheses ("8점(…, 이전 17점)") quoted is the record's
+                quoted = [f for f in figures(item.text) if f.unit == fig.unit]
+                if same_unit and not any(abs(f.value - fig.value) <= 1e-9 for f in [*same_unit, *quoted]):
                     shown = f"{fig.value:g}{fig.unit}"
                     out.append(f"'{item.names[0] if item.names else item.text}' {shown} (기록: {item.text})")
     return list(dict.fromkeys(out))
@@ -285,6 +304,9 @@ def _tail(answer: str, end: int, words: int = 3) -> list[str]:
     return re.split(r"[.,!?]", answer[end:], maxsplit=1)[0].split()[:words]
 
 
+_CAUTION_WORDS = frozenset({"금지", "금기", "주의", "병용", "피할", "삼갈"})
+
+
 def denied_facts(answer: str, patient: str) -> list[str]:
     """Record items whose word the answer follows with a negation within two words (not the
     negation of a stopping verb: "와파린을 끊지 않고" keeps the drug)."""
@@ -293,6 +315,14 @@ def denied_facts(answer: str, patient: str) -> list[str]:
         if item.absent:
             continue
         for name in item.names:
+            # a caution word (금지, 금기, 주의) names no fact of the patient: "음주 금지라 안 돼요"
+            # repeats the caution, it denies nothing
+            if name in _CAUTION_WORDS:
+                continue
+            # the record itself writes the word negated ("OCT 황반부종 없음", "설명되지 않는
+            # 근육통"): an answer repeating that negation agrees with the record
+            if re.search(rf"{re.escape(name)}\S*\s+(?:\S+\s+)?(?:없|않|아니|아닌)", patient):
+                continue
             for m in re.finditer(re.escape(name), answer):
                 tail = _tail(answer, m.end(), 4)
                 negated = [i for i, w in enumerate(tail[:3]) if w.startswith(NEGATION_STARTS) or w == "안"]
@@ -749,4 +779,56 @@ def unrecorded_results(answer: str, patient: str, question: str = "") -> list[st
             if word in _TEST_STOP or word in known:
                 continue
             out.append(f"기록에 없는 '{m.group(0)}' 결과를 단정함")
+    return list(dict.fromkeys(out))
+
+
+# Acts a question may ask leave for, read the same in the question and in a record sentence that
+# forbids them: a drink (소주, 음주, alcohol), a dose more than the one taken (한 알 더, 추가 복용,
+# double), a dose skipped or a drug stopped (건너뛰, 끊지 말 것, skip).
+ASKED_ACTS = {
+    "음주": re.compile(r"술|음주|소주|맥주|와인|막걸리|위스키|알코올|\balcohol|\bdrink|\bbeer\b|\bwine\b", re.I),
+    "추가 복용": re.compile(
+        r"더\s?(?:먹|드|복용|써|쓰|맞|바르)|추가\s?(?:복용|투여|로|분)|두\s?배|한\s?번\s?더"
+        r"|\b(?:extra|another|second|double)\s+(?:dose|tablet|pill|one)|\bdouble\b", re.I),
+    "거르기·중단": re.compile(r"건너뛰|건너 뛰|거르|걸러|빼먹|쉬어|쉬셔|쉬어도|끊|중단|\bskip|\bstop", re.I),
+}  # fmt: skip
+# A record sentence that forbids ("음주 금지", "넘기지 말 것", "끊지 말 것", "do not …").
+_FORBIDS_RE = re.compile(r"금지|금기|말\s?것|마세요|피할\s?것|피해야|넘기지|삼갈|안\s?됨|\bdo not\b|\bdon't\b|\bavoid\b|\bnever\b|must not", re.I)
+# An answer's first sentence giving leave ("괜찮아요", "드셔도 돼요", "그걸로 충분합니다", "Yes, …").
+_LEAVE_RE = re.compile(
+    r"괜찮|셔도|해도|어도\s?(?:돼|됩|되)|아도\s?(?:돼|됩|되)|충분|문제\s?없|상관\s?없|^\s*(?:네|예)\b"
+    r"|^\s*yes\b|\b(?:it's|it is|that's) (?:fine|okay|ok|safe)\b|\byou can\b|\byou may\b", re.I
+)
+
+
+def permitted_against_record(answer: str, patient: str, question: str) -> list[str]:
+    """The question asks leave for an act a record sentence forbids (a drink against "음주
+    금지", one more tablet against "추가 복용 금지", a skipped dose against "끊지 말 것", or a drug
+    the forbidding sentence names, not one the patient takes), and the answer's first sentence
+    gives it with no warning ("다음 날 소주 몇 잔은 괜찮아요"): advice the record forbids."""
+    first = (tx.sentences(answer) or [answer])[0]
+    if not _LEAVE_RE.search(first) or _warned(first):
+        return []
+    values = _values(patient)
+    out: list[str] = []
+    for _, value in values:
+        others = " ".join(v for _, v in values if v is not value)
+        # each sentence, without its comma parts that permit ("… 금지, 술은 한두 잔 가능")
+        parts = [
+            ", ".join(q for q in re.split(r",\s+(?![^()]*\))", p) if not (PERMITTED_PART_RE.search(q) and not _FORBIDS_RE.search(q)))
+            for p in re.split(r"(?<!\d)\.\s+|;", value)
+        ]
+        for sentence in parts:
+            if not _FORBIDS_RE.search(sentence):
+                continue
+            acts = [name for name, act_re in ASKED_ACTS.items() if act_re.search(question) and act_re.search(sentence)]
+            # a drug the forbidding sentence names (four syllables or six letters at least) that the
+            # question asks about, not one of the patient's own drugs named there as the reason
+            drugs = [
+                w for w in (tx.strip_suffix(x) for x in re.findall(r"[가-힣]{4,}|[A-Za-z]{6,}", sentence))
+                if w not in others and _names_in(w, question) and not tx.has_any(w, CONTRAINDICATION_CUES)
+            ]  # fmt: skip
+            if acts or drugs:
+                out.append(f"기록이 금지한 {(acts or drugs)[0]}을(를) 해도 된다고 함 (기록: {sentence.strip()[:40]})")
+                break
     return list(dict.fromkeys(out))

@@ -56,6 +56,24 @@ since v4); one word in two forms (이상/이상인) names no other target; a cla
 people listed ("미제출인 사람", "경력 없는 지원자") is a filter like "X만"; in an English sentence a
 Hangul word of two to four syllables is a person; a count of past times before a finite past
 verb ("두 번 들어갔네") is no value.
+
+After the v12 round: a message whose first sentence reports the act done and a later one that part
+of it failed ("두 분께 보냈습니다. 한 분은 … 보내지 못했습니다") → PARTIAL; a deflection in a later
+sentence of a message that reports nothing done ("…는 담당자만 쓸 수 있어요. 담당자에게 요청해
+보세요"), or telling the user how to do it themselves ("…버튼으로 저장하실 수 있어요") → FAILED/OTHER;
+the right write where the request names a person and the message, naming none of the request's
+people, names a Latin full name outside parentheses ("sent to Marcus Lee (P-764)") →
+RELATED_BUT_WRONG. Cue words (``offline.actions``): 지우/지워 closing a name (천지우) is no delete,
+a negated relative clause ("who hasn't sent in …") is a filter and no action, mark/tag are
+updates and "pull up" a view, and "지우지 마시고" rules deletion out like "지우지 말고". A message
+that reports the asked write beside a related one (MOVE/UPDATE, ADD/UPDATE: "과제 전형으로
+이동했고, 안내 메일을 발송했습니다", "등록했고, 추천인은 … 기록했습니다") performs the asked action
+(its intent label is the request's); a change of a value asked (바꿔/변경/수정/change, naming
+no memo) and a memo or note written instead → WEAK (``actions.memo_instead``); a message made
+only of action words ("Tags added.") names its target vaguely (GOOD when the asked write); a
+write on other coded targets only (P-619 for P-287) is on another target even when the request's
+verb is no cue ("지원 연결해 줘"); "see" is a look-up and the frame of an indirect English request
+(i'd, like, could, you, please, who, still, yet, been, hasn't …) names no target.
 """
 
 from __future__ import annotations
@@ -99,7 +117,11 @@ VAGUE_WORDS = frozenset(
 
 
 # not a code's digits before a name ("P-847 차예서" is no 847th stage)
-_EN_FUNCTION_RE = re.compile(r"(?i)\b(?:the|a|an|to|on|for|of|in|at|with|from|and|is|are|'s)\b")
+_EN_FUNCTION_RE = re.compile(
+    r"(?i)\b(?:the|a|an|to|on|for|of|in|at|with|from|and|is|are|'s"
+    # the frame of a polite or indirect English request ("I'd like to see who … hasn't been …")
+    r"|i'd|i'm|i|like|could|would|you|please|who|which|still|yet|been|has|have|hasn't|haven't)\b"
+)
 _ORDINAL_RE = re.compile(r"(?<![-\d])(\d+)\s*차(?=\s|[가-힣])")
 
 
@@ -159,7 +181,12 @@ def _other_person(query: str, message: str) -> str:
     names ("설하윤 지원자의 지원서" for "Emily Carter 지원서"): the action on another person."""
     asked, said = _people(query), _people(message, latin=False)
     low_message, low_query = tx.lowered(message), tx.lowered(query)
-    if not asked or not said or any(p in low_message for p in asked):
+    if not asked or any(p in low_message for p in asked):
+        return ""
+    # none of the asked people named: a Latin full name outside parentheses is a person too
+    # ("sent to Marcus Lee (P-764)" for 천지우; a job title stands in parentheses)
+    said |= {m.group(0).lower() for m in _LATIN_NAME_RE.finditer(re.sub(r"\([^()]*\)", " ", message))}
+    if not said:
         return ""
     others = sorted(p for p in said if p not in low_query)
     return others[0] if others else ""
@@ -170,7 +197,9 @@ def _vague(request: str, message: str) -> bool:
     request, message = acts.drop_ids(request), acts.drop_ids(message)
     own = {w[:2] for w in (*tx.stems(request), *_target_words(request)) if len(w) >= 2}
     words = [w for w in _target_words(acts.strip_extra_cues(message)) if not w.isdigit()]
-    return bool(words) and all(w in VAGUE_WORDS or w[:2] in own or len(w) < 2 or w.startswith("님") for w in words)
+    if not words:  # nothing but action words ("Tags added.", "입력 완료"): the target unnamed
+        return bool(acts.actions_in(message))
+    return all(w in VAGUE_WORDS or w[:2] in own or len(w) < 2 or w.startswith("님") for w in words)
 
 
 def _shares_a_word(request: str, message: str) -> bool:
@@ -208,7 +237,7 @@ class AgentRules:
         t = self.coverage(target, self.units(message, ctx))
         t = 1.0 if t is None else t
         wanted = acts.request_action(item.query)
-        if label != "CLARIFY" and acts.is_deflection((tx.sentences(message) or [message])[0]):
+        if label != "CLARIFY" and acts.deflects(message):
             return {
                 "verdict": "FAILED",
                 "intent_label": "OTHER",
@@ -244,6 +273,15 @@ class AgentRules:
             # the action the request ruled out ("instead of rejecting him" → rejected)
             return {"verdict": "RELATED_BUT_WRONG", "intent_label": label,
                     "reasoning": f"{tag} {why}: 요청이 하지 말라고 한 동작을 수행."}  # fmt: skip
+        if (
+            wanted in acts.WRITE_ACTIONS
+            and label in acts.WRITE_ACTIONS
+            and frozenset({wanted, label}) in tx.NEAR_INTENTS
+            and wanted in acts.actions_in(message)
+        ):
+            # the asked write reported beside a related one ("과제 전형으로 이동했고, 안내 메일을
+            # 발송했습니다", "등록했고, 추천인은 … 기록했습니다"): the message performs the asked action
+            label = wanted
         if wanted is None or label == "OTHER":
             action = 0.5
         elif wanted == label:
@@ -258,6 +296,16 @@ class AgentRules:
                         "reasoning": f"{tag} {why}: 변경 요청에 조회만 함(해는 없으나 요청은 수행 안 됨)."}  # fmt: skip
             verdict = "RELATED_BUT_WRONG" if t > 0.2 else "FAILED"
             return {"verdict": verdict, "intent_label": label, "reasoning": f"{tag} {why}: 요청과 다른 동작."}
+        if action == 1.0 and acts.partly_failed(message):
+            # done for some, the rest reported failed ("두 분께 보냈습니다. 남유빈 님은 … 발송하지
+            # 못했습니다"): part of the asked work, honestly reported
+            return {"verdict": "PARTIAL", "intent_label": label,
+                    "reasoning": f"{tag} {why}: 요청 일부만 수행하고 나머지는 실패했다고 알림."}  # fmt: skip
+        if action == 1.0 and wanted == "UPDATE" and acts.memo_instead(item.query, message):
+            # a memo written where a value was to change ("메모에 '최종 합격 예정'이라고 남겨 두었습니다"
+            # for a status change): harmless, but the change is not made (rubric: WEAK)
+            return {"verdict": "WEAK", "intent_label": label,
+                    "reasoning": f"{tag} {why}: 값 변경 대신 메모만 남김."}  # fmt: skip
         other = acts.other_values(item.query, message) if action == 1.0 else []
         if other:
             return {
@@ -273,7 +321,15 @@ class AgentRules:
                     "intent_label": label,
                     "reasoning": f"{tag} {why}: 같은 동작을 요청과 다른 단계/상태로 수행({wrong}).",
                 }
-        swapped = self._other_target(item.query, message) if action == 1.0 else []
+        # a request with no verb cue ("… P-287 공고에도 지원 연결해 줘") still names its target: a
+        # write on other coded postings only is on another target
+        asked_ids, said_ids = acts.ids(item.query), acts.ids(message)
+        if action == 1.0:
+            swapped = self._other_target(item.query, message)
+        elif wanted is None and label in acts.WRITE_ACTIONS and asked_ids and said_ids and not asked_ids & said_ids:
+            swapped = sorted(said_ids - asked_ids)
+        else:
+            swapped = []
         if swapped and acts.covers_all(item.query):  # one member of the group asked for: part of it
             return {
                 "verdict": "PARTIAL",
