@@ -69,7 +69,7 @@ MEMORY_FIELDS = ("relevance", "completeness", "accuracy", "noise")
 # The memory forests give these; accuracy stays the rules': its labels sit on a few conventions
 # (9 a fact nothing contradicts, 8 superseded kept, 3 stale, 5 nothing to judge) that the rules
 # encode exactly, and a forest ranked it worse on the dev sets (Spearman 0.69 against 0.80) and
-# on the blind one (0.65 against 0.68), while it ranked the other three better on the blind one.
+# on v10, then blind (0.65 against 0.68), where it ranked the other three better.
 MEMORY_FITTED = ("relevance", "completeness", "noise")
 
 
@@ -118,8 +118,6 @@ STAGES: dict[str, Stage] = {
         "relevance", "reasoning",
     ),
 }  # fmt: skip
-# kept for readers of the rag stage's file by its old name
-MODEL_PATH = STAGES["rag_answer"].model_path
 MODEL_PATHS = tuple(stage.model_path for stage in STAGES.values())
 
 
