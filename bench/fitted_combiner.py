@@ -44,7 +44,6 @@ from assay.judges.prompts import get_prompt  # noqa: E402
 from assay.schemas import JsonObject  # noqa: E402
 from bench.jury_agreement import LabelledSet, heldout_sets, in_sample_set, summarise  # noqa: E402
 
-FIELDS = STAGES["rag_answer"].fields
 # features, labels, and the rules' scores per way of combining the judges (then per field)
 Row = tuple[dict[str, float], dict[str, float], dict[str, dict[str, float]]]
 Scale = tuple[float, float]

@@ -152,15 +152,19 @@ def refine(signal: str, rule_verdict: JsonObject, signals: Any, prompt_id: str =
     note = (
         f" 학습된 판정(랜덤 포레스트 {len(forest.trees)}그루, 사람이 매긴 답변 {about.get('rows', '?')}개로 학습): "
         f"규칙 점수({_names(stage.fields)}) {_scores(rule_verdict, stage.fields)} → {_scores(scores, stage.fields)}"
-        + (f"; {MOVED[stage.explained]} 가장 크게 움직인 신호: {moves}" if moves else "")
+        + (f"; {_with_object_particle(NAMES[stage.explained])} 가장 크게 움직인 신호: {moves}" if moves else "")
         + f" (평균 {explained.bias:.2f}에서 출발)."
     )
     return {**rule_verdict, **scores, stage.text_key: str(rule_verdict[stage.text_key]) + note}
 
 
-# the fields as the feedback names them, and with the object particle
+# the fields as the feedback names them
 NAMES = {"accuracy": "정확도", "relevance": "관련성", "completeness": "완전성", "noise": "잡음"}
-MOVED = {"accuracy": "정확도를", "relevance": "관련성을", "completeness": "완전성을", "noise": "잡음을"}
+
+
+def _with_object_particle(word: str) -> str:
+    """을 after a final consonant (관련성을), 를 after a vowel (정확도를)."""
+    return word + ("을" if (ord(word[-1]) - 0xAC00) % 28 else "를")
 
 
 def _names(fields: tuple[str, ...]) -> str:

@@ -512,7 +512,8 @@ class MemoryRules:
         if superseded:
             acc = min(acc, 8)
             notes.append("옛 값이 날짜가 붙은 갱신 기록과 함께 남아 있음")
-        if conflicts and tx.has_any(memory, tx.UPDATE_CUES):
+        updated = bool(conflicts) and tx.has_any(memory, tx.UPDATE_CUES)
+        if updated:
             comp, acc = max(comp - 1, 0), min(acc, 8)
             notes.append("같은 항목의 값이 갱신됨: " + ", ".join(conflicts))
         elif conflicts:
@@ -561,7 +562,7 @@ class MemoryRules:
             q=q, facets=len(facets), answered=len(answered_by), topic_only=len(topic_only), undecided=len(undecided),
             other_script=other_script, bridged=bridged or entity_bridge, unrelated=unrelated, vague=vague,
             stale=stale, unknown_update=unknown_update, confused=bool(confused), conflicts=len(conflicts),
-            updated=bool(conflicts) and tx.has_any(memory, tx.UPDATE_CUES), superseded=superseded,
+            updated=updated, superseded=superseded,
             sentences=len(sentences), flagged=len(flagged), off_topic=len(off_topic), chatter=len(chatter),
         )  # fmt: skip
         return {
