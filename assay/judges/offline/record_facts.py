@@ -292,6 +292,44 @@ def reversed_results(answer: str, patient: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+# An earlier value an item writes in its parenthesis ("ESR 18 mm/h(2026-11-17, 진단 시 62)",
+# "호기 CO 4 ppm(시작 전 28 ppm)", "(baseline 9.1)"), and the words an answer says a change with.
+_EARLIER_RE = re.compile(
+    r"(?:이전|진단\s?(?:시|때|당시)|시작\s?전|치료\s?전|투약\s?전|복용\s?전|지난번|before|previous|prior|baseline|initial)"
+    r"\s*:?\s*(\d+(?:,\d{3})*(?:\.\d+)?)",
+    re.I,
+)
+_ROSE_RE = re.compile(r"올라|올랐|오르|높아|상승|늘었|늘어|증가|\b(?:rose|risen|increased|went up|higher)\b", re.I)
+_FELL_RE = re.compile(r"내려|내렸|떨어|낮아|하락|줄었|줄어|감소|\b(?:fell|fallen|dropped|decreased|went down|lower)\b", re.I)
+
+
+def reversed_trends(answer: str, patient: str) -> list[str]:
+    """A recorded value that went down from its earlier value ("ESR 18(…, 진단 시 62)") said to
+    have gone up in an answer clause naming it ("ESR이 62로 … 올라서"), or the reverse."""
+    out: list[str] = []
+    for item in record_items(patient):
+        earlier = _EARLIER_RE.search(item.text)
+        # the item's value is its first figure outside the parenthesis, in any unit ("18 mm/h")
+        bare = PARENS_RE.sub(" ", item.text)
+        current = FIGURE_RE.search(bare)
+        if not earlier or not current:
+            continue
+        now, before = float(current.group(1).replace(",", "")), float(earlier.group(1).replace(",", ""))
+        if now == before:
+            continue
+        # the item's own names, outside its parenthesis and not a unit ("mm/h", "ppm")
+        names = [n for n in item.names if n in bare and not (n.isascii() and n.islower() and len(n) <= 3)]
+        for clause in CLAUSE_RE.split(answer):
+            if not any(_lab_named(n, clause) for n in names):
+                continue
+            rose, fell = bool(_ROSE_RE.search(clause)), bool(_FELL_RE.search(clause))
+            if rose != fell and rose == (now < before):
+                said = "올랐다" if rose else "내렸다"
+                out.append(f"'{names[0]}'이(가) {said}고 함 (기록: {item.text.strip()[:40]})")
+                break
+    return list(dict.fromkeys(out))
+
+
 # A conditional ending ("없으셨으면", "없다면", "않으면"): the clause supposes, it does not state.
 CONDITIONAL_RE = re.compile(r"(?:으면|다면|라면|면)(?:서)?$|으면|다면")
 # Verbs of stopping: "끊지 않고" / "중단하지 마시고" keep the drug, they deny nothing.
@@ -551,8 +589,9 @@ REASSURANCE_RE = re.compile(
     r"|걱정\s?(?:하지\s?)?마\S*|don't worry",
     re.I
 )
-# A word in a condition ("발작이 없으셨으면", "if you have no") supposes; it warns of nothing.
-_CONDITION_WORD_RE = re.compile(r"\S*(?:으면|다면|라면)\S*")
+# A word in a condition ("발작이 없으셨으면", "통증이 없으시면", "막으려면") or a concession ("목이 마르지
+# 않아도") supposes; it warns of nothing.
+_CONDITION_WORD_RE = re.compile(r"\S*(?:으면|다면|라면|시면|려면|아도|어도)\S*")
 # Labels that name no forbidden thing of their own ("주의:", "P:", "caution:").
 _GENERIC_LABELS = frozenset(
     "주의 주의사항 금기 참고 기타 메모 계획 note notes caution cautions warning warnings plan p s o a".split()
@@ -586,6 +625,9 @@ def _forbidding_parts(label: str, value: str) -> list[str]:
     ]
 
 
+_VERB_FORM_RE = re.compile(r"(?:하고|하면|하여|하며|해서|하지|하게|하는|하세요|되면|되고|되어)$")
+
+
 def contraindicated_advice(answer: str, patient: str) -> list[str]:
     """A drug the record lists on a contraindication line ("주의사항: 플루오로퀴놀론 … 금기
     (… 시프로플록사신 …)") that the answer names in a clause with no warning in it ("남은
@@ -606,6 +648,8 @@ def contraindicated_advice(answer: str, patient: str) -> list[str]:
             n
             for part in parts
             for n in re.findall(r"(?<![\d.])(?:[가-힣]{2,}\s?[A-Z](?![A-Za-z])|[A-Za-z]{4,}\s[A-Z](?![A-Za-z])|[가-힣]{4,}|[A-Za-z]{6,})", part)
+            # a verb of the line's instruction ("임신 계획 시 중단하고 연락") names no drug
+            if not _VERB_FORM_RE.search(n)
         ]
         own = label.strip()
         if (
@@ -650,9 +694,13 @@ def stopped_against_record(answer: str, patient: str, question: str = "") -> lis
         for sentence in re.split(r"(?<!\d)\.\s+|;", value):
             if not _NO_STOP_RE.search(sentence):
                 continue
+            # the drug is a record item the sentence names: an item of the sentence's own line
+            # ("나도롤 … 유지, 임의 중단 금지"), or one listed on another line that the sentence
+            # names first ("P: 프레드니솔론 임의 중단·감량 금지" against "O: 프레드니솔론 10mg")
             names = [
-                n for i in items if (i.text in sentence or sentence in i.text) and not _NO_STOP_RE.search(i.text)
+                n for i in items if not _NO_STOP_RE.search(i.text)
                 for n in i.names[:1] if n in sentence and not tx.has_any(n, STOP_VERBS)
+                and (i.text in sentence or sentence in i.text or sentence.lstrip().startswith(n))
             ]  # fmt: skip
             for clause in CLAUSE_RE.split(answer):
                 if not _STOP_ALLOWED_RE.search(clause) or _warned(clause):
@@ -788,12 +836,21 @@ def unrecorded_results(answer: str, patient: str, question: str = "") -> list[st
 ASKED_ACTS = {
     "음주": re.compile(r"술|음주|소주|맥주|와인|막걸리|위스키|알코올|\balcohol|\bdrink|\bbeer\b|\bwine\b", re.I),
     "추가 복용": re.compile(
-        r"더\s?(?:먹|드|복용|써|쓰|맞|바르)|추가\s?(?:복용|투여|로|분)|두\s?배|한\s?번\s?더"
+        r"더\s?(?:먹|드|복용|써|쓰|맞|바르)|추가\s?(?:복용|투여|로|분)|두\s?배|한\s?번\s?더|증량|(?:용량|양)을?\s?(?:늘|올)"
+        r"|\bincrease\w*\s+(?:the\s+)?(?:dose|dosage)"
         r"|\b(?:extra|another|second|double)\s+(?:dose|tablet|pill|one)|\bdouble\b", re.I),
     "거르기·중단": re.compile(r"건너뛰|건너 뛰|거르|걸러|빼먹|쉬어|쉬셔|쉬어도|끊|중단|\bskip|\bstop", re.I),
+    # water beyond thirst ("물을 2리터씩 더", "수분을 억지로") against "no forced extra fluids"
+    "수분 더 섭취": re.compile(
+        r"(?<![가-힣])(?:물|수분)\S{0,2}\s?(?:\S+\s){0,2}?(?:더|많이|과다|억지로)|extra\s+fluids?|more\s+(?:water|fluids?)"
+        r"|forc\w*\s+(?:extra\s+)?fluids?", re.I),
 }  # fmt: skip
 # A record sentence that forbids ("음주 금지", "넘기지 말 것", "끊지 말 것", "do not …").
-_FORBIDS_RE = re.compile(r"금지|금기|말\s?것|마세요|피할\s?것|피해야|넘기지|삼갈|안\s?됨|\bdo not\b|\bdon't\b|\bavoid\b|\bnever\b|must not", re.I)
+_FORBIDS_RE = re.compile(
+    r"금지|금기|말\s?것|마세요|피할\s?것|피해야|넘기지|삼갈|안\s?됨|\bdo not\b|\bdon't\b|\bavoid\b|\bnever\b|must not"
+    r"|(?:^|[,;:(])\s*no\s+[a-z]",  # "…, no forced extra fluids"
+    re.I,
+)
 # An answer's first sentence giving leave ("괜찮아요", "드셔도 돼요", "그걸로 충분합니다", "Yes, …").
 _LEAVE_RE = re.compile(
     r"괜찮|셔도|해도|어도\s?(?:돼|됩|되)|아도\s?(?:돼|됩|되)|충분|문제\s?없|상관\s?없|^\s*(?:네|예)\b"
