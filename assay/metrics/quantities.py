@@ -104,7 +104,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
             and um.end() < len(text)
             and text[um.end()].isascii()
             and text[um.end()].isalpha()
-        ):
+        ) and not _spaced_word(text, um):
             unit = _UNIT_ALIASES.get(um.group(1), um.group(1))
             end = um.end()
         before = text[max(0, start - 4) : start]
@@ -116,6 +116,18 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         spans.append((start, end))
         pos = end
     return tuple(_range_units(text, out, spans))
+
+
+def _spaced_word(text: str, um: re.Match[str]) -> bool:
+    """A Hangul unit after a space that begins a longer word ("#7 시트라 IPA", "3 일반"): the word,
+    not a unit. A unit with a particle ("7 시에", "2 명입니다") stays a unit."""
+    # (the number's own pattern may have taken the space already)
+    spaced = um.group(0)[:1].isspace() or (um.start() > 0 and text[um.start() - 1].isspace())
+    if not spaced or um.group(1).isascii():
+        return False
+    word = _GLUED_HANGUL.match(text, um.start(1))
+    tail = word.group(0)[len(um.group(1)) :] if word else ""
+    return bool(tail) and not tail.startswith(_COUNTER_TAILS)
 
 
 _RANGE_DASH = frozenset("~∼〜-–—,·")

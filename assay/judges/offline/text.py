@@ -57,7 +57,7 @@ def _sentences(text: str) -> tuple[str, ...]:
             out.append(line)
             continue
         line = re.sub(r"^\s*(?:[-*•]|\d+[.)])\s+", "", line)
-        parts = re.split(r"(?<=[.!?])\s+(?=\S)", line)
+        parts = _SENTENCE_END_RE.split(line)
         # Keep a trailing citation tag with the sentence it closes.
         merged: list[str] = []
         for part in parts:
@@ -67,6 +67,13 @@ def _sentences(text: str) -> tuple[str, ...]:
                 merged.append(part)
         out.extend(p.strip() for p in merged if p.strip())
     return tuple(out)
+
+
+# A sentence ends at . ! ? and a space, not after a title or a company's abbreviation ("Mr. Sato",
+# "Hokkaido Mill Co., contact …").
+_SENTENCE_END_RE = re.compile(
+    r"(?<=[.!?])(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bDr\.)(?<!\bCo\.)(?<!\bInc\.)(?<!\bLtd\.)(?<!\bSt\.)\s+(?=\S)"
+)
 
 
 def headers(text: str) -> list[str]:

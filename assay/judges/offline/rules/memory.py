@@ -173,6 +173,8 @@ RATE_WORDS = frozenset(
     {"하루", "매일", "매주", "매월", "매달", "일주일", "주당", "일당", "한달", "하루당"}
     # "한 달에 얼마", "한 번에 얼마", "회당/인당 얼마": the unit a price is per, not what it is of
     | {"달에", "번에", "회에", "주에", "해에", "년에", "시간에", "회당", "인당", "명당", "건당", "개당", "시간당", "권당", "장당"}
+    # "한 건에 얼마", "한 병에 얼마": per item
+    | {"건에", "개에", "명에", "병에", "장에", "잔에", "권에", "마리에", "인분에", "박에", "병당", "잔당", "마리당"}
 )
 TYPE_WORDS = ("날짜", "시간", "시각", "일정", "금액", "가격", "비용", "요금", "수치", "기간", "요일", "시점")
 # The memory says the value is not settled yet: the topic is there, the answer is not.
@@ -190,8 +192,11 @@ IDENTIFIER_QUESTION_RE = re.compile(
     r"|(?i:\b(?:what|which)\b(?:\s+\S+){0,4}?\s+(?:phone|number|e-?mail|code|account)\b)"
 )
 # A written identifier: an e-mail address, a phone or account number, a code ("85112-3",
-# "INV-031"); a date written with hyphens (2027-03-08, 11-24) is none.
-IDENTIFIER_RE = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+|\b[A-Z]{1,5}-?\d{3,}\b|\d+(?:-\d+)+")
+# "INV-031"), a messenger or account ID ("WeChat ID lina_yl88", "카톡 아이디: mj_lee"); a date
+# written with hyphens (2027-03-08, 11-24) is none.
+IDENTIFIER_RE = re.compile(
+    r"[\w.+-]+@[\w-]+\.[\w.]+|\b[A-Z]{1,5}-?\d{3,}\b|\d+(?:-\d+)+|(?:\bID|아이디)\s*[:：]?\s*[A-Za-z][\w.-]{2,}"
+)
 DATE_FORM_RE = re.compile(r"\d{4}-\d{1,2}(?:-\d{1,2})?|\d{1,2}-\d{1,2}")
 # Words that say which occurrence ("마지막으로 언제 갈았지"), not what is asked about.
 ORDER_WORDS = ("마지막", "처음", "최근", "가장", "제일", "지난번", "맨 처음")
@@ -361,6 +366,7 @@ class MemoryRules:
         bridged = False  # answered across scripts by the asked type of value
         unrelated = False  # nothing of the query anywhere in the memory
         entity_bridge = False  # answered across scripts by the prompt's entity alone
+        untyped: list[int] = []  # the sentences that name it
         notes = [
             f"쿼리 핵심어 포함률 {pct(q)}",
             f"묻는 항목 {len(facets)}개 중 답 있음 {len(answered_by)}개"
@@ -472,7 +478,9 @@ class MemoryRules:
         stale = unknown_update = False
         if answer_text and not tx.has_any(answer_text, (*CHANGE_RECORD_CUES, *SUPERSEDE_CUES)):
             stale = tx.has_any(item.query, CHANGE_QUERY_CUES)
-            unknown_update = not stale and tx.has_any(item.query, CURRENT_QUERY_CUES)
+            # (with the asked value missing, there is no stored value to be outdated: "최종
+            # 비중(FG)" asked of a memory that only mentions the beer)
+            unknown_update = not stale and bool(answered_by) and tx.has_any(item.query, CURRENT_QUERY_CUES)
             if stale:
                 # only the old value: on the topic, but not what was asked (relevance ≤ 7)
                 rel, acc, comp = min(rel, 7), min(acc, 3), min(comp, 3)
@@ -533,6 +541,8 @@ class MemoryRules:
                 flagged.append(sent)
             elif any(c in helpful_clauses for c in own):
                 helpful.append(sent)
+            elif entity_bridge and s_idx in untyped:
+                pass  # across scripts, a sentence naming the query's entity is on its subject
             elif not bridged and not any(
                 (self.coverage(query_units, clause_units[c]) or 0.0) >= self.SEGMENT_OVERLAP for c in own
             ):  # (a memory in another script that answers shares no word with the query: its other
@@ -712,13 +722,25 @@ def _person_of(word: str) -> tuple[str, ...] | None:
     return next((group for group in PERSON_ALIASES if word in group), None)
 
 
+# A person the query names by a given name and a title ("준호 형이", "수아 씨", "민지 선배"): the
+# name, which the memory would write if it held anything of theirs.
+_TITLES = ("씨", "님", "형", "누나", "언니", "오빠", "선배", "후배", "쌤")
+_NAMED_ASKED_RE = re.compile(
+    r"(?<![가-힣])([가-힣]{2,3})\s?(?:" + "|".join(_TITLES) + r")(?:이|가|은|는|의|한테|네|께서)?(?![가-힣])"
+)
+
+
 def _unnamed_person(query: str, memory: str, answering: list[str]) -> tuple[str, str] | None:
-    """The query asks about a person ("아빠 여권 만료일") whom the memory never names, while every
-    sentence that answers it names another person ("User's passport", "어머니 여권"): the value
-    is someone else's. (asked, other)."""
+    """The query asks about a person ("아빠 여권 만료일", "준호 형이 만든 에일") whom the memory never
+    names, while every sentence that answers it names another person ("User's passport",
+    "어머니 여권", "민재 씨 윗비어"): the value is someone else's. (asked, other)."""
     low_query = tx.normalize(query).lower()
     found = _ASKED_PERSON_RE.search(low_query)
     asked = _person_of(found.group(1)) if found else None
+    # the name right before the last title ("공방 선배 지호 형": 지호, not 공방)
+    names = [m.group(1) for m in _NAMED_ASKED_RE.finditer(tx.normalize(query)) if m.group(1) not in _TITLES]
+    if asked is None and names:
+        asked = (names[-1],)
     if asked is None or not answering:
         return None
     low_memory = memory.lower()
@@ -806,7 +828,9 @@ def _entity_sentences(entities: list[str], memory: str, sentences: list[str]) ->
 
 # A clause that recalls what was said before the question ("회비 올렸다며,", "장소 옮겼잖아,",
 # "시험 끝났다던데,"): context for the question after it, not a thing asked.
-REMINDER_END_RE = re.compile(r"(?:다며|라며|다면서|라면서|잖아|잖아요|다던데|라던데|던데|는데|대|했지만)[.,!]?\s*$")
+REMINDER_END_RE = re.compile(
+    r"(?:다며|라며|다면서|라면서|잖아|잖아요|다던데|라던데|던데|는데|대|했지만|(?:다고|라고)\s?했지|(?:다고|라고)\s?했잖아)[.,!]?\s*$"
+)
 
 
 def _merge_reminders(parts: list[str]) -> list[str]:
@@ -891,7 +915,7 @@ SYNONYM_GROUPS: tuple[frozenset[str], ...] = tuple(
         "시험 응시 시험일 exam test",
         "수업 레슨 강의 과외 class lesson session",
         "선생님 선생 강사 튜터 교사 코치 tutor teacher instructor coach",
-        "회비 수업료 요금 가격 비용 금액 값 fee fees price cost",
+        "회비 수업료 요금 가격 판매가 단가 비용 금액 값 fee fees price cost",
         "장소 위치 venue place location",
         "이름 명칭 name",
         "예약 booking reservation",
@@ -1033,33 +1057,52 @@ def _want_label(want: str) -> str:
 
 
 def _value_conflicts(memory: str) -> list[str]:
-    """Subjects (the word right before a figure) that carry two different values."""
+    """Subjects (the word right before a figure) that carry two different values: a segment's
+    first value under any unit, a later one ("세작 50g 파우치 판매가 16,000원": 16,000원 of 판매가)
+    only against another value in its own unit."""
     seen: dict[str, list[tx.Quantity]] = {}
+    later: dict[str, list[tx.Quantity]] = {}
     for seg in tx.segments(memory):
         figures = tx.quantities(seg)
         if not figures:
             continue
         # a count before the value ("1회 요금 28,000원") says what the value is per, it is not it
-        value = next((f for f in figures if f.unit not in ORDINAL_UNITS), figures[0])
-        before = seg[: seg.find(value.text)] if value.text in seg else seg
-        # the unit a price is per ("회당", "1회", "월") is not its subject
-        words = [w for w in tx.stems(before) if w not in RATE_WORDS and not re.match(r"^\d", w)]
-        if not words:
-            continue
-        # "사용자 휴대폰: 월 55,000원" and "딸 휴대폰: 월 22,000원" are two people's, not one conflict
-        found = _OWNER_RE.search(before)
-        owner = found.group(1) if found else ""
-        # one thing under two words ("수업료" and "요금"): one subject
-        subject = f"{owner} {_canonical(words[-1])}".strip()
-        seen.setdefault(subject, []).append(value)
+        values = [f for f in figures if f.unit not in ORDINAL_UNITS] or figures[:1]
+        plain = seg.replace(",", "")  # "16,000원" is found as the 16000원 it is read as
+        start, owner = 0, ""
+        for n, value in enumerate(values):
+            written = value.text.replace(",", "")
+            at = plain.find(written, start)
+            if n and at < 0:  # written another way than the segment (a date put in one form)
+                continue
+            before = plain[start:at] if at >= 0 else plain
+            start = at + len(written) if at >= 0 else start
+            # the unit a price is per ("회당", "1회", "월") is not its subject
+            words = [w for w in tx.stems(before) if w not in RATE_WORDS and not re.match(r"^\d", w)]
+            if not n:
+                # "사용자 휴대폰: 월 55,000원" and "딸 휴대폰: 월 22,000원" are two people's, not one conflict
+                found = _OWNER_RE.search(before)
+                owner = found.group(1) if found else ""
+            if not words:
+                continue
+            # one thing under two words ("수업료" and "요금"): one subject; a word of a synonym
+            # group as written ("판매가", which the stemmer would read as 판매 + 가) first
+            raw = re.sub(r"[^\w]", "", before.split()[-1]) if before.split() else ""
+            word = raw if any(raw.lower() in g for g in SYNONYM_GROUPS) else words[-1]
+            subject = f"{owner} {_canonical(word)}".strip()
+            (later if n else seen).setdefault(subject, []).append(value)
     out = []
-    for subject, values in seen.items():
-        distinct: list[tx.Quantity] = []
-        for v in values:
-            if not any(tx.same_quantity(v, d) for d in distinct):
-                distinct.append(v)
-        if len(distinct) > 1:
-            out.append(f"{subject}: " + " / ".join(v.text for v in distinct))
+    for subject in dict.fromkeys([*seen, *later]):
+        first, rest = seen.get(subject, []), later.get(subject, [])
+        candidates = [first] if not rest else [first, *([[v for v in (*first, *rest) if v.unit == u] for u in {v.unit for v in rest}])]
+        for values in candidates:
+            distinct: list[tx.Quantity] = []
+            for v in values:
+                if not any(tx.same_quantity(v, d) for d in distinct):
+                    distinct.append(v)
+            if len(distinct) > 1:
+                out.append(f"{subject}: " + " / ".join(v.text for v in distinct))
+                break
     return out
 
 
