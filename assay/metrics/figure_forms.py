@@ -48,8 +48,12 @@ _NATIVE_DAYS = {
 }
 _NATIVE_NUMS = {
     "한": 1, "두": 2, "세": 3, "석": 3, "네": 4, "넉": 4, "다섯": 5, "여섯": 6, "일곱": 7,
-    "여덟": 8, "아홉": 9, "열": 10, "열두": 12,
+    "여덟": 8, "아홉": 9, "열": 10, "열한": 11, "열두": 12,
 }
+_NATIVE_ALT = "|".join(sorted(_NATIVE_NUMS, key=len, reverse=True))
+# "일곱 시 반", "열두 시에", "세 시부터": a clock hour; not 시간, 시작, 시청 (a word goes on after 시)
+_NATIVE_CLOCK = re.compile(rf"(?<![가-힣])({_NATIVE_ALT})\s*시(?=\s|$|[에부까쯤경반엔와과로요,.?!~\-])")
+_NATIVE_HOURS_HALF = re.compile(rf"(?<![가-힣])({_NATIVE_ALT})\s*시간\s*반(?![가-힣])")
 # Counters after a native numeral, and the unit they become ("번" needs 2 or more: "한 번 더"
 # is rarely a count).
 _NATIVE_COUNTERS = {"달": "개월", "시간": "시간", "명": "명", "개": "개", "곳": "곳", "번": "회", "주": "주", "해": "년"}
@@ -219,6 +223,10 @@ def canonical_figures(text: str) -> str:
         lambda m: _date(None, int(m.group(1)), m.group(2)) if 1 <= int(m.group(1)) <= 12 else m.group(0), out
     )
     if "시" in out:
+        # a clock hour in native numerals ("일곱 시 반", "열두 시") and hours and a half ("한
+        # 시간 반") in digits first, so the forms below read them
+        out = native_clock_hours(out)
+        out = _NATIVE_HOURS_HALF.sub(lambda m: f"{_NATIVE_NUMS[m.group(1)] * 60 + 30}분", out)
         out = _PM_LIST.sub(_pm_list, out)
     out = _KO_AMPM.sub(_ko_ampm, out)
     out = _CLOCK.sub(_clock_colon, out)
@@ -254,6 +262,11 @@ def canonical_figures(text: str) -> str:
         out = _EN_UNIT_RE.sub(_en_unit, out)
     out = _EN_HOURS_DECIMAL.sub(lambda m: f"{_num(float(m.group(1)) * 60)}분", out)
     return out
+
+
+def native_clock_hours(text: str) -> str:
+    """Clock hours in native numerals written in digits ("네 시 전에" → "4시 전에")."""
+    return _NATIVE_CLOCK.sub(lambda m: f"{_NATIVE_NUMS[m.group(1)]}시", text)
 
 
 def _percent(numerator: int, denominator: int) -> str:
@@ -308,7 +321,7 @@ def _en_unit(m: re.Match[str]) -> str:
 
 
 _WORD_FIGURE_RE = re.compile(
-    "|".join(_NATIVE_DAYS) + r"|정오|자정|이튿날|익일|다음\s*날|전날|분의|[만천백]\s*원|\b(?:third|fifth|tenth)s?\b|한\s*번에|건당|회당|(?:" + "|".join(_NATIVE_NUMS) + r")\s+(?:" + "|".join(_NATIVE_COUNTERS) + ")"
+    "|".join(_NATIVE_DAYS) + rf"|(?:{_NATIVE_ALT})\s*시|정오|자정|이튿날|익일|다음\s*날|전날|분의|[만천백]\s*원|\b(?:third|fifth|tenth)s?\b|한\s*번에|건당|회당|(?:" + "|".join(_NATIVE_NUMS) + r")\s+(?:" + "|".join(_NATIVE_COUNTERS) + ")"
     + r"|\b(?:" + "|".join(_EN_NUMS) + r")\s|\b(?:once|twice)\b",
     re.I,
 )

@@ -52,15 +52,29 @@ def test_answer_that_leaves_a_figure_out_but_changes_none_is_not_wrong():
     q = "졸업하려면 몇 학점을 들어야 하나요?"
     ref = "2020학번 이후 입학생은 졸업 학점이 140학점이며, 그중 전공 60학점 이상을 채워야 합니다."
     # says two of the reference's figures in its own words, leaves the cohort year out
-    assert min(accuracies("140학점을 들어야 졸업할 수 있고, 그 안에 전공이 적어도 60학점은 있어야 해요.", ref, q)) >= 4
+    assert (
+        min(
+            accuracies("140학점을 들어야 졸업할 수 있고, 그 안에 전공이 적어도 60학점은 있어야 해요.", ref, q)
+        )
+        >= 4
+    )
     # the same answer with a changed figure is still wrong
-    assert max(accuracies("150학점을 들어야 졸업할 수 있고, 그 안에 전공이 적어도 60학점은 있어야 해요.", ref, q)) <= 2
+    assert (
+        max(
+            accuracies("150학점을 들어야 졸업할 수 있고, 그 안에 전공이 적어도 60학점은 있어야 해요.", ref, q)
+        )
+        <= 2
+    )
 
 
 def test_keyword_list_of_the_question_is_scored_irrelevant():
     q = "택배 반품 신청은 어디서 하나요?"
     ref = "반품 신청은 주문 내역 화면의 '반품 요청' 버튼으로 할 수 있습니다."
-    item = {"question": q, "generated_answer": "택배 반품 신청 반품 신청 방법 택배 반품 장소 안내", "reference_answer": ref}
+    item = {
+        "question": q,
+        "generated_answer": "택배 반품 신청 반품 신청 방법 택배 반품 장소 안내",
+        "reference_answer": ref,
+    }
     for judge in offline_jury(fitted=False):
         v = judge.verdict(RAG, item)
         assert (v["accuracy"], v["completeness"]) == (1, 1) and v["relevance"] <= 2, v
@@ -77,3 +91,25 @@ def test_upper_bound_turned_into_a_lower_bound_is_a_reversed_condition():
     ref = "월 사용량 200kWh 이하 가구는 요금의 10%를 감면받을 수 있고, 신청은 한전 홈페이지에서 합니다."
     assert max(accuracies("월 사용량 200kWh 이상인 가구만 감면받을 수 있습니다.", ref, q)) <= 2
     assert min(accuracies("월 사용량 200kWh 이하인 가구는 10% 감면받을 수 있습니다.", ref, q)) >= 4
+
+
+def test_clock_hours_in_native_numerals_are_figures():
+    # from reading v13 by kind: "일곱 시 반", "한 시간 반" are the 7시 30분 and 90분 they say
+    assert _same("한 시간 반", "90분") and _same("열두 시에", "12시") and _same("아홉 시", "9시")
+    half = quantities(canonical_figures("일곱 시 반"))
+    assert [(q.value, q.unit) for q in half] == [(7.0, "시"), (30.0, "분")]
+    # near misses: words that begin with 시 after a numeral, and 시간 as a duration
+    assert quantities(canonical_figures("한 시작")) == () and _same("두 시간", "2시간")
+    # a bare native hour is read as the reference's afternoon hour
+    found = accuracies(
+        "네 시 전에만 맡기시면 그날 바로 나가요.",
+        "오후 4시까지 접수하면 당일 발송됩니다.",
+        "오늘 보내면 언제 나가요?",
+    )
+    assert min(found) >= 4.0
+
+
+def test_a_hedge_in_its_conjugated_form_is_a_hedge():
+    answer = "노쇼가 잦으면 예약금을 받을 수도 있는데, 몇 번부터인지는 정확히 말씀드리기 어려워요."
+    reference = "노쇼가 2회 있으면 이후 예약 때 예약금 10,000원을 받습니다."
+    assert max(accuracies(answer, reference, "노쇼하면 불이익 있어요?")) <= 2.0

@@ -98,7 +98,12 @@ _DEFLECT_RE = re.compile(
 # A state described, not an action reported ("…은 현재 2월 2일로 등록되어 있습니다"): a look-up.
 _STATE_RE = re.compile(r"(?:되어|돼|된\s*상태로?)\s*있(?:습니다|어요|네요|음)")
 # A sentence closing on a copula ("…은 5,800만 원입니다", "…는 4명이에요"): a description.
-_COPULA_END_RE = re.compile(r"(?:입니다|이에요|예요|이에요|이야|is|are)\s*[.!]?\s*$")
+_COPULA_END_RE = re.compile(
+    r"(?:입니다|이에요|예요|이에요|이야|is|are)\s*[.!]?\s*$"
+    # an English state: "X's current expected salary is 48 million won", "is currently listed as"
+    r"|\bcurrent(?:ly)?\b[^.!?]*\b(?:is|are)\b|\b(?:is|are)\s+currently\b",
+    re.I,
+)
 # The request covers every member of a group ("전원", "모두"): doing one of them is part of it.
 ALL_CUES = ("전원", "모두", "전부", "모든", "다 ", "every", "all ")
 WRITE_ACTIONS = frozenset({"ADD", "UPDATE", "MOVE", "DELETE"})
@@ -247,6 +252,15 @@ def excluded_actions(query: str) -> set[str]:
     return out
 
 
+def without_reasons(query: str) -> str:
+    """The request without a reason clause that opens it or follows a comma ("…, 평판 조회
+    끝났으니까 최종 면접으로 넘겨 주세요"): what has been done, not what is asked."""
+    return _LEADING_REASON_RE.sub(" ", query)
+
+
+_LEADING_REASON_RE = re.compile(r"(?:^|(?<=,))[^,.]*?(?:니까|으니|므로|라서)(?=[\s,.]|$)", re.M)
+
+
 def without_excluded(query: str) -> str:
     """The request without the phrases that rule an action out."""
     return _EXCLUDED_RE.sub(" ", tx.normalize(query))
@@ -323,7 +337,13 @@ def other_destination(query: str, message: str) -> str:
     ("2차 면접 단계로 옮겼습니다" for "최종 합격 단계로"). A destination made only of words the
     request says elsewhere ("다음 면접으로" for "1차 면접 합격시켜서 2차로") is not another one."""
     asked, said = _destination(query), _destination(message)
-    if not asked or not said or asked & said:
+    if not asked or not said:
+        return ""
+    # two stages of one kind share their head noun ("실무 면접" and "간호부장 면접", "야간 근무 조"
+    # and "주간 근무 조"): when each names a word the other lacks, those words decide
+    if asked - said and said - asked:
+        asked, said = asked - said, said - asked
+    if asked & said:
         return ""
     request_words = set(tx.lowered(query).replace("차 ", "차 ").split())
     new = {w for w in said if not any(w in r or r in w for r in request_words if len(r) >= 2)}
@@ -366,6 +386,9 @@ _PAIR_RE = re.compile(
 )
 
 
+_REASON_CLAUSE_RE = re.compile(r"[^,.]*?(?:니까|으니|므로|라서|어서|해서)(?=[\s,.]|$)")
+
+
 def missing_member(query: str, message: str) -> str:
     """One of two targets the request joins, left out of a message that names the other by its
     own word ("음지율 has been added" for "Add Aiko Tanaka and 음지율"). Verbs joined by "and"
@@ -374,6 +397,9 @@ def missing_member(query: str, message: str) -> str:
     for m in _PAIR_RE.finditer(low):
         left, right = m.group(1), m.group(2)
         if request_action(left) or request_action(right) or left.lower() in {"the", "a", "to"}:
+            continue
+        # a comma before a reason ("설윤재 지원자, 평판 조회 끝났으니까 …") joins no second target
+        if _REASON_CLAUSE_RE.match(low, m.start(2)):
             continue
         has_left, has_right = left in said, right in said
         if has_left != has_right:

@@ -101,7 +101,7 @@ from functools import lru_cache
 
 from assay.judges.offline import lexicon as lx
 from assay.judges.offline import text as tx
-from assay.metrics.figure_forms import canonical_figures
+from assay.metrics.figure_forms import canonical_figures, native_clock_hours
 
 # Entity-like words: a name ending in one of these is an organisation, branch or place.
 ENTITY_SUFFIXES = tuple(
@@ -317,7 +317,8 @@ def clock_in_context(answer: str, known: str) -> tuple[str, tuple[str, ...]]:
             return f"{hour + 12}{m.group(2)}"
         return m.group(0)
 
-    out = _BARE_HOUR.sub(rewrite, answer)
+    # (a clock hour in native numerals, "네 시 전에", is a bare hour too)
+    out = _BARE_HOUR.sub(rewrite, native_clock_hours(answer))
     return out, tuple(changed)
 
 
@@ -1529,7 +1530,8 @@ def deduction_findings(answer: str, reference: str) -> list[Finding]:
 # A lone "것 같아요" or "…할 수도 있어요" is politeness or a stated possibility, not a hedge.
 _HEDGES = re.compile(
     r"확실(?:하지|치)\s*(?:는\s*)?않|정확하지\s*(?:는\s*)?않|정확히는\s*(?:잘\s*)?모르|잘\s*모르겠"
-    r"|(?:확실히|정확히)\s*말씀드리기(?:는)?\s*어렵|수도\s*있고\s*아닐\s*수도"
+    # 어렵다 conjugates to 어려워요: both stems
+    r"|(?:확실히|정확히)\s*(?:말씀드리|안내해\s*드리|알|단정하)기(?:는)?\s*(?:어렵|어려)|수도\s*있고\s*아닐\s*수도"
     r"|\bnot\s+(?:sure|certain)\b|\bmight\s+or\s+might\s+not\b",
     re.I,
 )

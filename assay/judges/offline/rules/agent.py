@@ -155,7 +155,8 @@ def _one_of_all(query: str, message: str) -> str:
 _PAST_COUNT_RE = re.compile(
     r"(?:\d+|한|두|세|네)\s?(?:번|회)\s+[가-힣]*(?:(?:간|온|된|한|은|던)(?=\s)|[갔왔됐했였었았])"
 )
-_LATIN_NAME_RE = re.compile(r"\b[A-Z][a-z]+(?:\s[A-Z][a-z]+)+\b")
+# (accented letters are letters: "Tomás Silva", "José Núñez")
+_LATIN_NAME_RE = re.compile(r"\b[A-Z][a-zà-öø-ÿ]+(?:\s[A-Z][a-zà-öø-ÿ]+)+\b")
 PERSON_ANCHORS = PERSON_WORDS | {"지원서", "application"}
 
 
@@ -338,7 +339,8 @@ class AgentRules:
             }
         person = (
             _other_person(item.query, message)
-            if action == 1.0 and label in acts.WRITE_ACTIONS and not acts.covers_all(item.query)
+            # (a near action too: "moved to Friday" for a reschedule is the asked change, on someone)
+            if action >= 0.5 and label in acts.WRITE_ACTIONS and not acts.covers_all(item.query)
             else ""
         )
         if person and not swapped:
@@ -362,7 +364,8 @@ class AgentRules:
             else "RELATED_BUT_WRONG"
         )
         # an action the request rules out is not one of the actions it asks for
-        asked, done = tx.intents_in(acts.without_excluded(item.query)), tx.intents_in(message)
+        # (nor is an action named in a reason: "평판 조회 끝났으니까 …로 넘겨 주세요" asks no 조회)
+        asked, done = tx.intents_in(acts.without_reasons(acts.without_excluded(item.query))), tx.intents_in(message)
         note = ""
         vague = action == 1.0 and verdict in {"PARTIAL", "WEAK"} and _vague(request, message)
         if vague:
