@@ -125,10 +125,10 @@ def test_a_verb_of_the_instruction_is_no_drug():
 
 
 def test_a_condition_in_honorific_form_or_a_concession_warns_of_nothing():
-    assert not rf._warned("통증이 없으시면 이제 끊으셔도 됩니다")
-    assert not rf._warned("목이 마르지 않아도 물을 더 드세요")
+    assert not rf.warned("통증이 없으시면 이제 끊으셔도 됩니다")
+    assert not rf.warned("목이 마르지 않아도 물을 더 드세요")
     # near miss: a prohibition after the condition still warns
-    assert rf._warned("통증이 없으시면 끊으시면 안 됩니다")
+    assert rf.warned("통증이 없으시면 끊으시면 안 됩니다")
 
 
 WARFARIN = "나이: 70\n진단: 심방세동\n복용 약: 와파린 3mg 1일 1회 저녁\n검사: INR 2.4 (11/20)\n주의: NSAIDs 병용 금지(출혈)"

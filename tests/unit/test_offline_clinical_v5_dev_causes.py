@@ -155,6 +155,6 @@ def test_a_word_holding_yes_is_no_decision():
 
 def test_two_drugs_with_one_consonant_skeleton_are_told_apart_by_their_first_vowel():
     assert rf._skeleton("paroxetine") == rf._skeleton("플루옥세틴")  # fluoxetine: the same consonants
-    assert rf._names_in("paroxetine", "파록세틴을 드셔도 됩니다")
-    assert not rf._names_in("paroxetine", "플루옥세틴을 드셔도 됩니다")
-    assert rf._names_in("메트로니다졸", "metronidazole is fine")
+    assert rf.names_in("paroxetine", "파록세틴을 드셔도 됩니다")
+    assert not rf.names_in("paroxetine", "플루옥세틴을 드셔도 됩니다")
+    assert rf.names_in("메트로니다졸", "metronidazole is fine")

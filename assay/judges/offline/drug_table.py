@@ -40,7 +40,7 @@ from assay.judges.offline.record_facts import (
     CLAUSE_RE,
     CONTRAINDICATION_CUES,
     REASSURANCE_RE,
-    _warned,
+    warned,
 )
 
 TABLE_PATH = Path(__file__).resolve().parents[2] / "suites" / "clinical" / "rules" / "drug_interactions.yaml"
@@ -285,7 +285,7 @@ _ENGLISH_NO_X_RE = re.compile(r"(?i)\bno\s+(?!problem|interaction|issue|need|wor
 
 def _table_warned(clause: str) -> bool:
     bare = _DISMISS_RE.sub(" ", clause)
-    if _warned(bare) or _ENGLISH_NO_X_RE.search(REASSURANCE_RE.sub(" ", bare)):
+    if warned(bare) or _ENGLISH_NO_X_RE.search(REASSURANCE_RE.sub(" ", bare)):
         return True
     stripped = re.sub(r"(?:상관|관계|문제|지장|걱정|영향)\s?(?:이|가|은|는)?\s?없\S*|괜찮\S*", " ", bare)
     return tx.has_any(stripped.lower(), _TABLE_WARNINGS)

@@ -113,8 +113,14 @@ UNITS = (
     # a score (MMSE 22점) and a count per volume written as a power ("0.42 ×10³/µL")
     "점",
     "×10",
+    # an interval ("2주마다", "4주에 한 번") against another
+    "주마다",
+    "주에",
+    "주 간격",
+    "주 간격으로",
 )
-UNIT_ALIASES = {"번": "회", "ml": "mL", "µg": "mcg"}
+# (an interval's forms are one unit, UNIT_ALIASES: 2주마다 = 2주에 한 번 = 2주 간격)
+UNIT_ALIASES = {"번": "회", "ml": "mL", "µg": "mcg", "주마다": "주 간격", "주에": "주 간격", "주 간격으로": "주 간격"}
 # Particles that may follow a bare figure ("80으로", "98로", "76이던").
 BARE_FOLLOWERS = (
     "으로",
@@ -139,7 +145,7 @@ FIGURE_RE = re.compile(r"(?<![\d.,A-Za-z])(\d+(?:,\d{3})*(?:\.\d+)?)(\s*)([^\s\d
 CLAUSE_RE = re.compile(r"(?<!\d)[.,;!?](?!\d)|(?<=\d)[.,;!?](?!\d)|(?<!\d)[.,;!?](?=\d)|\n")
 NEGATION_STARTS = ("없", "아니", "않", "아닌")
 # Item words that say how or when, not what.
-ITEM_STOP = frozenset("하루 매일 필요 필요시 없음 않음 복용 복용하지 이후 동안 자세 최근 기타 계획".split())
+ITEM_STOP = frozenset("하루 매일 필요 필요시 없음 않음 복용 복용하지 이후 동안 자세 최근 기타 계획 식사 시작 간식".split())
 ABSENT_CUES = ("없음", "않음", "미검출", "음성", "안 함", "하지 않", "NKDA", "none", "None")
 # A parenthesis after a value holds its reference range or target ("(ref 0.9-1.7)", "(목표 5–8)"):
 # the item's own value is outside it.
@@ -188,7 +194,7 @@ def figures(text: str) -> list[Figure]:
     return out
 
 
-def _values(patient: str) -> list[tuple[str, str]]:
+def label_values(patient: str) -> list[tuple[str, str]]:
     """(label, value) of each ``label: value`` line; a line of ``|``-separated fields
     ("환자 | 71세 남 | 탐스로신 0.4mg 1일 1회 취침 전") gives each field as a value."""
     out = []
@@ -209,7 +215,7 @@ def record_items(patient: str) -> tuple[RecordItem, ...]:
     """Each value of each ``label: value`` line (or ``|`` field), split on ";" and ", " (not
     inside 6,200). An item's figures leave out its parenthesised range or target."""
     items = []
-    for _, value in _values(patient):
+    for _, value in label_values(patient):
         # a note's sentences ("…1일 1회. 림프구 0.42(2026-11-10, 이전 0.51). 맥박 64") are items
         # of their own, and a comma inside parentheses (an earlier value, a date) splits nothing
         for part in re.split(r";|,\s+(?![^()]*\))|(?<!\d)\.\s+", value):
@@ -357,6 +363,10 @@ def denied_facts(answer: str, patient: str) -> list[str]:
             # repeats the caution, it denies nothing
             if name in _CAUTION_WORDS:
                 continue
+            # a thing the record forbids ("모메타손은 얼굴·눈가 금지"): an answer saying not to do it
+            # agrees with the record, it denies no fact
+            if _FORBIDS_RE.search(item.text):
+                continue
             # the record itself writes the word negated ("OCT 황반부종 없음", "설명되지 않는
             # 근육통"): an answer repeating that negation agrees with the record
             if re.search(rf"{re.escape(name)}\S*\s+(?:\S+\s+)?(?:없|않|아니|아닌)", patient):
@@ -392,6 +402,8 @@ def denied_facts(answer: str, patient: str) -> list[str]:
 _MEAL_RE = re.compile(
     r"식사\s?(?:\d+\s?(?:분|시간)\s?)?(직후|직전|후|뒤|다음|전)|밥\s?먹(?:은|고)\s?(?:바로|직후|뒤|후|다음)?"
     r"|식사(와|랑|하고)\s?(?:함께|같이)|식사\s?(중|때)(?![가-힣])|식사하(면서)|(?:식사|밥)(?:을|를)?\s?(?:먹으)?(면서)"
+    # "식사 시작할 때", "식사를 시작하면서" (the first bite): with the meal
+    r"|식사\s?(?:를\s?)?(시작)(?:할|하는|하실|하면서)?\s?(?:때|시)?"
 )
 # An English record's times of taking, as the answer writes them in Korean.
 _EN_TIMES = (
@@ -433,7 +445,7 @@ def _mention_ends(name: str, answer: str) -> tuple[int, ...]:
     transcription ("methotrexate" / "메토트렉세이트는")."""
     ends = [m.end() for m in re.finditer(re.escape(name), answer)]
     if not ends and name.isascii() and len(name) >= 6:
-        ends = [m.end() for m in re.finditer(r"[가-힣]{3,}", answer) if _names_in(name, m.group(0))]
+        ends = [m.end() for m in re.finditer(r"[가-힣]{3,}", answer) if names_in(name, m.group(0))]
     return tuple(ends)
 
 
@@ -461,7 +473,12 @@ def _schedule_conflicts(answer: str, patient: str, question: str = "") -> tuple[
     timed = [i for i in items if not i.absent and any(t in _times_of(i.text) for t in times)]
     # an answer naming only untimed items ("치료는 6개월이고, 약은 식후에") names no timed one
     in_answer = [i for i in items if not i.absent and drug_named(answer, i) and (i in timed or _frequency(i.text))]
-    asked = [i for i in items if not i.absent and drug_named(question, i)] if question and not in_answer else []
+    # (the timed items the question names: a caution line naming the drug holds no time of its own)
+    asked = (
+        [i for i in items if not i.absent and drug_named(question, i) and (i in timed or _frequency(i.text))]
+        if question and not in_answer
+        else []
+    )
     if question and not in_answer and not asked and len(timed) == 1 and any(t in question for t in times):
         asked = timed  # "갑상선 약을 자기 전에 먹어도 될까요?" about the one drug with a time
 
@@ -475,7 +492,10 @@ def _schedule_conflicts(answer: str, patient: str, question: str = "") -> tuple[
             (name, " ".join(_tail(answer, end, 4))) for name in item.names for end in _mention_ends(name, answer)
         ]
         if len(asked) == 1 and asked[0] is item:
-            spans.append((item.names[0] if item.names else item.text, (tx.sentences(answer) or [answer])[0]))
+            said_first = tx.sentences(answer) or [answer]
+            # a bare yes ("네, 맞아요.") says the next sentence's time too
+            first = " ".join(said_first[:2]) if _BARE_YES_RE.match(said_first[0]) else said_first[0]
+            spans.append((item.names[0] if item.names else item.text, first))
         for name, said in spans:
             wrong = []  # "저녁 식후" against "아침 공복" is one other time, not two
             for group, times_ in zip(SCHEDULE_GROUPS, recorded, strict=True):
@@ -490,6 +510,9 @@ def _schedule_conflicts(answer: str, patient: str, question: str = "") -> tuple[
     return tuple(dict.fromkeys(out))
 
 
+_BARE_YES_RE = re.compile(r"^\s*(?:네|예|맞아요|맞습니다|yes)[,.!\s]*(?:맞아요|맞습니다|그렇습니다|그래요|right|that's right)?[.!]?\s*$", re.I)
+
+
 ALLERGY_LABELS = ("알레르기", "알러지", "allerg")
 # The answer says the patient has no allergy ("알레르기가 없으시니", "no known allergies").
 NO_ALLERGY_RE = re.compile(
@@ -502,7 +525,7 @@ def denied_allergy(answer: str, patient: str) -> list[str]:
     none ("특별한 약물 알레르기가 없으시니")."""
     recorded = [
         value.strip()
-        for label, value in _values(patient)
+        for label, value in label_values(patient)
         if tx.has_any(label.lower(), ALLERGY_LABELS) and value.strip() and not tx.has_any(value, ABSENT_CUES)
     ]
     if recorded and NO_ALLERGY_RE.search(answer):
@@ -561,7 +584,7 @@ def _first_vowels_agree(latin: str, hangul: str) -> bool:
     return first_latin is None or first_hangul is None or first_hangul in _FIRST_VOWELS[first_latin]
 
 
-def _names_in(name: str, clause: str) -> bool:
+def names_in(name: str, clause: str) -> bool:
     """The name is in the clause as written, or, across scripts, as a word with the same
     consonant skeleton (at least five classes, so short words do not meet by chance) and a first
     vowel one transcription could give."""
@@ -598,10 +621,15 @@ _GENERIC_LABELS = frozenset(
 )
 
 
-def _warned(clause: str) -> bool:
+def warned(clause: str) -> bool:
     """Whether the clause warns (안 됩니다, 피하세요, avoid…), reassurance and conditions aside."""
     bare = _CONDITION_WORD_RE.sub(" ", REASSURANCE_RE.sub(" ", clause.lower()))
+    # a reason ("가글은 삼키지 않으니") explains, it warns of nothing
+    bare = _REASON_WORD_RE.sub(" ", bare)
     return tx.has_any(bare, WARNING_CUES)
+
+
+_REASON_WORD_RE = re.compile(r"\S*(?:으니까|니까|으니|므로|라서)(?=\s|$)")
 
 
 # A part of a caution line that permits ("불활성화 백신은 가능", "inactivated vaccines are fine")
@@ -636,7 +664,7 @@ def contraindicated_advice(answer: str, patient: str) -> list[str]:
     own label is the forbidden act ("운전: … 1년까지 금지") forbids that act; reassurance
     ("상관없는", "문제없습니다") and a condition ("없으셨으면") are no warning."""
     out: list[str] = []
-    values = _values(patient)
+    values = label_values(patient)
     for label, value in values:
         parts = _forbidding_parts(label, value)
         if not parts:
@@ -661,8 +689,8 @@ def contraindicated_advice(answer: str, patient: str) -> list[str]:
             found.append(own)
         names = [n for n in found if n not in others]
         for clause in CLAUSE_RE.split(answer):
-            said = [n for n in names if _names_in(n, clause) and not tx.has_any(n, CONTRAINDICATION_CUES)]
-            if said and not _warned(clause):
+            said = [n for n in names if names_in(n, clause) and not tx.has_any(n, CONTRAINDICATION_CUES)]
+            if said and not warned(clause):
                 out.append(f"기록상 금기인 '{said[0]}'을(를) 권함 (기록: {value.strip()[:40]})")
                 break
     return list(dict.fromkeys(out))
@@ -690,7 +718,7 @@ def stopped_against_record(answer: str, patient: str, question: str = "") -> lis
     name it, or the question must."""
     out: list[str] = []
     items = [i for i in record_items(patient) if not i.absent]
-    for _, value in _values(patient):
+    for _, value in label_values(patient):
         for sentence in re.split(r"(?<!\d)\.\s+|;", value):
             if not _NO_STOP_RE.search(sentence):
                 continue
@@ -703,9 +731,9 @@ def stopped_against_record(answer: str, patient: str, question: str = "") -> lis
                 and (i.text in sentence or sentence in i.text or sentence.lstrip().startswith(n))
             ]  # fmt: skip
             for clause in CLAUSE_RE.split(answer):
-                if not _STOP_ALLOWED_RE.search(clause) or _warned(clause):
+                if not _STOP_ALLOWED_RE.search(clause) or warned(clause):
                     continue
-                said = [n for n in names if _names_in(n, clause) or n in question]
+                said = [n for n in names if names_in(n, clause) or n in question]
                 if said:
                     out.append(f"기록상 중단 금지인 '{said[0]}'을(를) 끊어도 된다고 함 (기록: {sentence.strip()[:40]})")
                     break
@@ -734,9 +762,9 @@ def dismissed_cautions(answer: str, patient: str) -> list[str]:
     four letters at least), and the clause must not also warn."""
     out: list[str] = []
     for clause in CLAUSE_RE.split(answer):
-        if not DISMISS_RE.search(clause) or _warned(clause):
+        if not DISMISS_RE.search(clause) or warned(clause):
             continue
-        for label, value in _values(patient):
+        for label, value in label_values(patient):
             if not tx.has_any(f"{label} {value}".lower(), CAUTION_LINE_CUES):
                 continue
             words = {tx.strip_suffix(w) for w in re.findall(r"[가-힣]{3,}|[A-Za-z]{4,}", value)}
@@ -863,10 +891,22 @@ def permitted_against_record(answer: str, patient: str, question: str) -> list[s
     금지", one more tablet against "추가 복용 금지", a skipped dose against "끊지 말 것", or a drug
     the forbidding sentence names, not one the patient takes), and the answer's first sentence
     gives it with no warning ("다음 날 소주 몇 잔은 괜찮아요"): advice the record forbids."""
-    first = (tx.sentences(answer) or [answer])[0]
-    if not _LEAVE_RE.search(first) or _warned(first):
+    # the leave: the first sentence, or the second after a first that neither gives nor warns
+    # ("정체기에는 용량을 올리는 게 보통이에요. 이번 토요일부터 2.4mg으로 맞으셔도 됩니다"); or an
+    # answer that only hedges on what the record plainly forbids ("상황에 따라 달라 한마디로
+    # 말씀드리기 어렵습니다")
+    sentences = tx.sentences(answer) or [answer]
+    leave = ""
+    for sentence in sentences[:2]:
+        if warned(sentence):
+            break
+        if _LEAVE_RE.search(sentence):
+            leave = sentence
+            break
+    hedged = not leave and bool(_HEDGE_RE.search(answer)) and not any(warned(x) for x in sentences)
+    if not leave and not hedged:
         return []
-    values = _values(patient)
+    values = label_values(patient)
     out: list[str] = []
     for _, value in values:
         others = " ".join(v for _, v in values if v is not value)
@@ -883,9 +923,21 @@ def permitted_against_record(answer: str, patient: str, question: str) -> list[s
             # question asks about, not one of the patient's own drugs named there as the reason
             drugs = [
                 w for w in (tx.strip_suffix(x) for x in re.findall(r"[가-힣]{4,}|[A-Za-z]{6,}", sentence))
-                if w not in others and _names_in(w, question) and not tx.has_any(w, CONTRAINDICATION_CUES)
+                if w not in others and names_in(w, question) and not tx.has_any(w, CONTRAINDICATION_CUES)
             ]  # fmt: skip
-            if acts or drugs:
-                out.append(f"기록이 금지한 {(acts or drugs)[0]}을(를) 해도 된다고 함 (기록: {sentence.strip()[:40]})")
+            # a dose the sentence forbids ("do not move up to 2.4 mg before …"), granted
+            doses = [f"{f.value:g}{f.unit}" for f in figures(sentence) if f.unit in _DOSE_UNITS and f in figures(leave)]
+            if acts or drugs or doses:
+                how = "얼버무림" if hedged else "해도 된다고 함"
+                out.append(f"기록이 금지한 {(acts or drugs or doses)[0]}을(를) {how} (기록: {sentence.strip()[:40]})")
                 break
     return list(dict.fromkeys(out))
+
+
+_DOSE_UNITS = frozenset({"mg", "mcg", "g", "mL", "IU", "정", "알"})
+# An answer that will not say yes or no where the record is plain ("상황에 따라 달라요",
+# "한마디로 말씀드리기 어렵습니다", "it depends").
+_HEDGE_RE = re.compile(
+    r"상황에\s?따라|경우에\s?따라|사람마다|한마디로\s?(?:말씀드리기|말하기)\s?어려|단정(?:하기|할 수)\s?(?:어려|없)|\bit depends\b",
+    re.I,
+)

@@ -107,13 +107,18 @@ from functools import lru_cache
 from typing import Any, ClassVar
 
 from assay.judges.offline import text as tx
-from assay.judges.offline.caution_rules import continued_against_stop_rule, together_against_spacing
+from assay.judges.offline.caution_rules import (
+    beyond_recorded_limit,
+    continued_against_stop_rule,
+    together_against_spacing,
+)
 from assay.judges.offline.drug_table import load_table, record_cautions, table_violations
 from assay.judges.offline.record_facts import (
     contraindicated_advice,
     denied_allergy,
     denied_facts,
     dismissed_cautions,
+    names_in,
     permitted_against_record,
     record_items,
     reversed_results,
@@ -225,11 +230,13 @@ class ClinicalRules:
         core = tx.strip_fillers(item.question)
         r = self.coverage(self.units(core, ctx), self.units(answer, ctx))
         r = 1.0 if r is None else r
-        claimed = _without_non_claims(answer)
+        # (a sentence about studies or people in general — "연구에서는 평균 15%" — says nothing of
+        # this patient: its figures are no claims about the record)
+        claimed = _without_general(_without_non_claims(answer))
         level, reasons = self.conflicts(claimed, known, item.question)
         unsupported = self.unsupported_figures(claimed, known, item.question)
         readable, severities, claims, violations, patient_facts = _record_evidence(
-            answer, item.question, item.patient, "\n".join(patient_lines(item.dialogue))
+            _without_general(answer), item.question, item.patient, "\n".join(patient_lines(item.dialogue))
         )
         # the record as written, read without the lexicon: other values, denied facts
         denied = denied_facts(answer, item.patient)
@@ -256,6 +263,7 @@ class ClinicalRules:
             *violations,
             *together_against_spacing(answer, item.patient),
             *continued_against_stop_rule(answer, item.patient, item.question),
+            *beyond_recorded_limit(answer, item.patient),
         )
         # a drug of a class the record contraindicates by the drug table (its conditions, drugs,
         # allergies, labs), recommended or permitted with no warning: the rule id and the entry
@@ -280,7 +288,8 @@ class ClinicalRules:
         else:
             faithfulness = 5
         # the record's own items the answer names count as patient facts whatever the lexicon knows
-        named = tuple(n for i in record_items(item.patient) if not i.absent for n in i.names if n in answer)
+        # (across scripts too: "terbinafine" in an English answer names the record's 테르비나핀)
+        named = tuple(n for i in record_items(item.patient) if not i.absent for n in i.names if names_in(n, answer))
         facts = tuple(dict.fromkeys([*patient_facts, *named]))
         relevance, rel_notes = self._clinical_relevance(item.question, answer, r, facts)
         left_out = unmentioned_caution(item.question, answer, item.patient)
@@ -429,6 +438,20 @@ def _without_non_claims(answer: str) -> str:
         return text
 
     return NOT_A_CLAIM_RE.sub(blank, answer)
+
+
+# A sentence about studies or people in general, not about the patient.
+_GENERAL_RE = re.compile(
+    r"연구에서|연구 결과|임상시험|평균적으로|일반적으로 알려|알려져 있|대부분의 사람|많은 환자|"
+    r"\b(?:studies|in trials|on average|most people|in general)\b",
+    re.I,
+)
+
+
+def _without_general(answer: str) -> str:
+    """The answer without its sentences about studies or people in general."""
+    kept = [s for s in tx.sentences(answer) if not _GENERAL_RE.search(s)]
+    return " ".join(kept) if len(kept) < len(tx.sentences(answer)) else answer
 
 
 def _act(question: str, answer: str) -> tuple[bool, str]:
