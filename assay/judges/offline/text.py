@@ -493,6 +493,10 @@ UPDATE_CUES = (
     "으로 바뀌",
     "업데이트",
     "현재",
+    # a renewed contract with its new value ("25.9.1 재계약: 월세 52만 원으로 인상")
+    "재계약",
+    "인상",
+    "인하",
 )
 EMPTY_MEMORY = ("", "(메모리 없음)", "메모리 없음", "없음", "(없음)", "(no memory)", "none", "n/a")
 QUESTION_CUE_NUMBER = tuple("얼마 몇 비용 금액 예산 수치 비율 커버리지 규모 매출 가격".split())

@@ -138,6 +138,7 @@ from assay.judges.offline import text as tx
 from assay.judges.offline.claims import hangul_share
 from assay.judges.offline.scoring import Units, pct
 from assay.judges.prompts import MemoryInput
+from assay.metrics.figure_forms import canonical_figures
 from assay.schemas import JsonObject
 
 TIME_UNITS = frozenset({"년", "월", "일", "시", "분", "주"})
@@ -196,6 +197,8 @@ IDENTIFIER_QUESTION_RE = re.compile(
 # written with hyphens (2027-03-08, 11-24) is none.
 IDENTIFIER_RE = re.compile(
     r"[\w.+-]+@[\w-]+\.[\w.]+|\b[A-Z]{1,5}-?\d{3,}\b|\d+(?:-\d+)+|(?:\bID|아이디)\s*[:：]?\s*[A-Za-z][\w.-]{2,}"
+    # a model: a capitalised name and its number ("Eheim Classic 2213")
+    r"|\b[A-Z][a-z]+(?:\s[A-Z][a-z]+)*\s\d{3,5}\b"
 )
 DATE_FORM_RE = re.compile(r"\d{4}-\d{1,2}(?:-\d{1,2})?|\d{1,2}-\d{1,2}")
 # Words that say which occurrence ("마지막으로 언제 갈았지"), not what is asked about.
@@ -324,6 +327,7 @@ class MemoryRules:
         undecided: list[int] = []  # answered, but only with "not decided yet"
         shared_by: dict[int, list[int]] = {}  # facet -> clause indexes about it
         counted: list[str] = []  # counters answered by a list to count, not a figure
+        counted_end: list[int] = []  # end dates answered by counting from a start and a span
         for f_idx, facet in enumerate(facets):
             if f_idx and facet.want and not (self.coverage(facet.head, whole) or 0.0) and not any(
                 w in memory for w in facet.words
@@ -340,9 +344,17 @@ class MemoryRules:
                         or _counted_list(facet.want, sentences[clauses[c][0]])
                     )
                     and (facet.want == "identifier" or _names(sentences[clauses[c][0]], facet.attribute))
+                    # "계약 끝나는 게 언제" of "2025-03-01 입주, 2년 계약": the end, counted from its start
+                    or _end_from_start(facet, sentences[clauses[c][0]], figures[clauses[c][0]])
                 ]  # fmt: skip
             else:  # no value type: most of the head must be there
                 hits = [c for c in shared if self._head_share(facet, clause_units[c], clauses[c][1]) >= 0.5]
+            if hits and all(
+                _end_from_start(facet, sentences[clauses[c][0]], figures[clauses[c][0]])
+                and not _names(sentences[clauses[c][0]], facet.attribute)
+                for c in hits
+            ):
+                counted_end.append(f_idx)  # answered only by counting from a start and a span
             if facet.want and facet.want not in {"amount", "duration", "time", "identifier"}:
                 hits += [c for c, (i, _) in enumerate(clauses) if c not in hits and _typed(facet.want, sentences[i], figures[i])]
             shared_by[f_idx] = shared
@@ -376,10 +388,14 @@ class MemoryRules:
             notes.append("묻는 값이 아직 정해지지 않았다고만 기록됨")
         if counted:
             notes.append(f"묻는 수(몇 {counted[0]})는 숫자 대신 목록으로 저장됨(세어서 답할 수 있음)")
+        if counted_end:
+            notes.append("묻는 끝나는 날은 시작일과 기간으로 저장됨(계산해서 답할 수 있음)")
         gloss = [_gloss_share(f.words, memory) for f in facets] if other_script and facets else []
         vague = False  # the topic is only mentioned ("예산 관련 논의 있었음")
         if facets and share == 1.0:
             rel, comp, acc = 10, (10 if q >= 0.5 else 9), 9
+            if counted_end:  # an indirect answer, to be worked out (the labels: 8/8)
+                rel, comp = 8, 8
         elif gloss and all(g >= 0.5 for g in gloss) and all(
             not f.want or any(_typed(f.want, sent, figs) for sent, figs in zip(sentences, figures, strict=True))
             for f in facets
@@ -388,23 +404,8 @@ class MemoryRules:
             bridged = True
             answered_by = {f_idx: list(range(len(clauses))) for f_idx in range(len(facets))}
             notes.append("쿼리와 메모리의 언어가 다르나, 쿼리의 단어가 대응어로 메모리에 있음(대응어 사전)")
-        elif answered_by:
-            rel, acc = 8, 9
-            comp = round((10 * len(answered_by) + 5 * len(undecided) + 3 * len(topic_only)) / n)
-        elif undecided:  # the topic and its status, not the value: the status may be outdated
-            rel, comp, acc = 7, 5, 6
-        elif topic_only:  # the topic without the asked value: a specific fact nothing contradicts
-            # is accurate as far as it goes (the labels give it 9; a stale or self-contradicting
-            # value is lowered below), a mere mention ("PT 수업에 대해 이야기함", "예산 관련 논의
-            # 있었음") states nothing to judge (6)
-            topic_sentences = [sentences[clauses[c][0]] for f in topic_only for c in shared_by.get(f, [])]
-            vague = all(_mention_only(sent) for sent in topic_sentences)
-            rel, comp, acc = 5, 3, 6 if vague else 9
-            notes.append(
-                "주제가 언급만 되어 있어 정확성은 판단할 내용이 없음"
-                if vague
-                else "묻는 값은 없으나 저장된 사실은 구체적이고 모순이 없음"
-            )
+        # (before the topic-only reading: across scripts a Korean entity written in the query
+        # makes the topic look shared while the value sits in the other script)
         elif other_script and facets and all(
             f.want
             and any(
@@ -423,6 +424,23 @@ class MemoryRules:
             ]
             answered_by = {f_idx: typed_hits for f_idx in range(len(facets))}
             notes.append("쿼리와 메모리의 언어가 달라 단어로는 비교할 수 없으나, 묻는 유형의 값이 메모리에 있음")
+        elif answered_by:
+            rel, acc = 8, 9
+            comp = round((10 * len(answered_by) + 5 * len(undecided) + 3 * len(topic_only)) / n)
+        elif undecided:  # the topic and its status, not the value: the status may be outdated
+            rel, comp, acc = 7, 5, 6
+        elif topic_only:  # the topic without the asked value: a specific fact nothing contradicts
+            # is accurate as far as it goes (the labels give it 9; a stale or self-contradicting
+            # value is lowered below), a mere mention ("PT 수업에 대해 이야기함", "예산 관련 논의
+            # 있었음") states nothing to judge (6)
+            topic_sentences = [sentences[clauses[c][0]] for f in topic_only for c in shared_by.get(f, [])]
+            vague = all(_mention_only(sent) for sent in topic_sentences)
+            rel, comp, acc = 5, 3, 6 if vague else 9
+            notes.append(
+                "주제가 언급만 되어 있어 정확성은 판단할 내용이 없음"
+                if vague
+                else "묻는 값은 없으나 저장된 사실은 구체적이고 모순이 없음"
+            )
         elif other_script and facets and (
             untyped := _entity_sentences(item.entities, memory, sentences)
         ) and all(
@@ -1022,6 +1040,21 @@ def _typed(want: str, sentence: str, found: list[tx.Quantity]) -> bool:
     return _has_unit(found, want)
 
 
+_END_WORDS = ("끝나", "끝날", "만료", "종료", "만기", "끝이")
+_SPAN_RE = re.compile(r"\d+\s*(?:년|개월|달|주)\s*(?:계약|약정|동안|간)")
+
+
+def _end_from_start(facet: Facet, sentence: str, found: list[tx.Quantity]) -> bool:
+    """An end date asked ("계약 끝나는 게 언제") of a sentence with a start date and a span
+    ("2025-03-01 입주, 2년 계약"): answered by counting, as the labels count an indirect answer."""
+    return (
+        facet.want == "time"
+        and any(w.startswith(_END_WORDS) for w in (*facet.attribute, *facet.words))
+        and any(q.unit in TIME_UNITS for q in found)
+        and bool(_SPAN_RE.search(sentence))
+    )
+
+
 def _identifier(found: str) -> bool:
     """An address, a lettered code (X500, INV-031), or digits with hyphens that are no date and
     hold four digits or more (010-4821-7730, 85112-3)."""
@@ -1068,7 +1101,9 @@ def _value_conflicts(memory: str) -> list[str]:
             continue
         # a count before the value ("1회 요금 28,000원") says what the value is per, it is not it
         values = [f for f in figures if f.unit not in ORDINAL_UNITS] or figures[:1]
-        plain = seg.replace(",", "")  # "16,000원" is found as the 16000원 it is read as
+        # figures are read from the segment in one written form ("오백만 원" as 5000000원), and
+        # found there: "16,000원" is the 16000원 it is read as
+        plain = canonical_figures(seg).replace(",", "")
         start, owner = 0, ""
         for n, value in enumerate(values):
             written = value.text.replace(",", "")
