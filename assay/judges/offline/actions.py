@@ -77,7 +77,9 @@ EXTRA_CUES: dict[str, tuple[str, ...]] = {
         "tagged",
     ),  # fmt: skip
     # 추려/골라: pick out a filtered list
-    "VIEW": ("show", "list", "look up", "find", "view", "pull up", "see ", "추려", "추린", "골라", "뽑아"),
+    "VIEW": ("show", "list", "look up", "find", "view", "pull up", "see ", "추려", "추린", "골라", "뽑아",
+             # asked indirectly ("Anyone on P-597 who's worked with SAP? Names are enough.")
+             "anyone", "who has", "who's", "names are enough", "names only"),
 }
 # Sending something to a person (a mail, a link, a notice) writes to their application: the
 # labels read it as an UPDATE. 내보내 (export) is no sending.
@@ -398,8 +400,9 @@ def missing_member(query: str, message: str) -> str:
         left, right = m.group(1), m.group(2)
         if request_action(left) or request_action(right) or left.lower() in {"the", "a", "to"}:
             continue
-        # a comma before a reason ("설윤재 지원자, 평판 조회 끝났으니까 …") joins no second target
-        if _REASON_CLAUSE_RE.match(low, m.start(2)):
+        # a comma before a reason ("설윤재 지원자, 평판 조회 끝났으니까 …") joins no second target,
+        # nor does a verb joined by -고 ("2차 면접으로 올리고, 면접 일정 …")
+        if _REASON_CLAUSE_RE.match(low, m.start(2)) or re.fullmatch(r"[가-힣]{2,}고", left):
             continue
         has_left, has_right = left in said, right in said
         if has_left != has_right:
@@ -474,7 +477,9 @@ def actions_in(text: str) -> set[str]:
 
 
 # A change of a record's value asked ("상태 … 바꿔 줘", "연락처 … 수정", "change … to").
-_CHANGE_RE = re.compile(r"바꿔|바꾸|변경|수정|고쳐|\b(?:change|switch|update|set)\b")
+_CHANGE_RE = re.compile(
+    r"바꿔|바꾸|변경|수정|고쳐|(?:탈락|합격|불합격|보류|거절)\s?처리|\b(?:change|switch|update|set|reject|mark)\b"
+)
 
 
 def memo_instead(query: str, message: str) -> bool:
