@@ -51,6 +51,14 @@ _NATIVE_NUMS = {
     "여덟": 8, "아홉": 9, "열": 10, "열한": 11, "열두": 12,
 }
 _NATIVE_ALT = "|".join(sorted(_NATIVE_NUMS, key=len, reverse=True))
+# Counters of things after a native numeral ("세 곡", "두 잔", "한 켤레"), read only when the word
+# ends there or takes a particle ("네 장점" is no count).
+# "한 잔도" (not even one) is no count.
+_THING_COUNTERS = ("곡", "잔", "권", "장", "병", "마리", "켤레", "벌", "판", "게임", "세트", "그릇", "인분")
+_NATIVE_THING_RE = re.compile(
+    rf"(?<![가-힣])(?!한\s*\S+도(?![가-힣]))({_NATIVE_ALT})\s*({'|'.join(sorted(_THING_COUNTERS, key=len, reverse=True))})"
+    r"(?=$|[\s,.!?)]|(?:이|가|을|를|은|는|에|씩|만|도|까지|이요|요|이에요|예요|입니다|이고|으로|로|과|와)(?![가-힣]))"
+)
 # "일곱 시 반", "열두 시에", "세 시부터": a clock hour; not 시간, 시작, 시청 (a word goes on after 시)
 _NATIVE_CLOCK = re.compile(rf"(?<![가-힣])({_NATIVE_ALT})\s*시(?=\s|$|[에부까쯤경반엔와과로요,.?!~\-])")
 _NATIVE_HOURS_HALF = re.compile(rf"(?<![가-힣])({_NATIVE_ALT})\s*시간\s*반(?![가-힣])")
@@ -249,6 +257,7 @@ def canonical_figures(text: str) -> str:
         out = _SINO_AMOUNT.sub(_sino_amount, out)
     out = _ONCE_AT_A_TIME.sub("1회에", out)
     out = _NATIVE_COUNT_RE.sub(_native_count, out)
+    out = _NATIVE_THING_RE.sub(lambda m: f"{_NATIVE_NUMS[m.group(1)]}{m.group(2)}", out)
     if english:
         out = _EN_FRACTION.sub(lambda m: _percent(_EN_NUMS.get(m.group(1).lower(), 1), _EN_FRACTIONS[m.group(2).lower()]), out)
         out = _EN_MAGNITUDE.sub(lambda m: _num(float(m.group(1)) * _MAGNITUDES[m.group(2).lower()]), out)
@@ -321,7 +330,7 @@ def _en_unit(m: re.Match[str]) -> str:
 
 
 _WORD_FIGURE_RE = re.compile(
-    "|".join(_NATIVE_DAYS) + rf"|(?:{_NATIVE_ALT})\s*시|정오|자정|이튿날|익일|다음\s*날|전날|분의|[만천백]\s*원|\b(?:third|fifth|tenth)s?\b|한\s*번에|건당|회당|(?:" + "|".join(_NATIVE_NUMS) + r")\s+(?:" + "|".join(_NATIVE_COUNTERS) + ")"
+    "|".join(_NATIVE_DAYS) + rf"|(?:{_NATIVE_ALT})\s*(?:시|{'|'.join(_THING_COUNTERS)})|정오|자정|이튿날|익일|다음\s*날|전날|분의|[만천백]\s*원|\b(?:third|fifth|tenth)s?\b|한\s*번에|건당|회당|(?:" + "|".join(_NATIVE_NUMS) + r")\s+(?:" + "|".join(_NATIVE_COUNTERS) + ")"
     + r"|\b(?:" + "|".join(_EN_NUMS) + r")\s|\b(?:once|twice)\b",
     re.I,
 )

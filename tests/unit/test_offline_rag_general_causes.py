@@ -113,3 +113,34 @@ def test_a_hedge_in_its_conjugated_form_is_a_hedge():
     answer = "노쇼가 잦으면 예약금을 받을 수도 있는데, 몇 번부터인지는 정확히 말씀드리기 어려워요."
     reference = "노쇼가 2회 있으면 이후 예약 때 예약금 10,000원을 받습니다."
     assert max(accuracies(answer, reference, "노쇼하면 불이익 있어요?")) <= 2.0
+
+
+def test_counts_of_things_in_native_numerals_are_figures():
+    # from reading v14 by kind: "세 곡", "두 잔", "한 켤레" are counts; "한 잔도" (not even one) and
+    # "네 장점" are not
+    assert canonical_figures("천 원이면 세 곡이요.") == "1000원이면 3곡이요."
+    assert canonical_figures("두 잔까지") == "2잔까지" and canonical_figures("한 켤레에") == "1켤레에"
+    assert (
+        canonical_figures("한 잔도 안 돼요") == "한 잔도 안 돼요"
+        and canonical_figures("네 장점은") == "네 장점은"
+    )
+
+
+def test_a_rule_quoted_then_set_aside_and_a_hedge_with_kin_are_caught():
+    reference = "구성품을 잃어버리면 해당 게임 정가의 50%를 배상해야 합니다."
+    quoted = "안내문에는 정가의 50%를 배상한다고 적혀 있긴 한데, 실제로 그렇게 받지는 않아요. 몇 장 값만 내시면 돼요."
+    assert max(accuracies(quoted, reference, "카드 잃어버리면 어떻게 돼요?")) <= 1.0
+    hedged = "간단한 건 괜찮을 수도 있는데, 확실하게 말씀드리긴 어렵네요."
+    assert max(accuracies(hedged, "외부 음식은 반입할 수 없습니다.", "음식 가져가도 돼요?")) <= 2.0
+    # near miss: the rule quoted and kept
+    kept = "안내문에 적힌 대로 정가의 50%를 배상하셔야 해요."
+    assert min(accuracies(kept, reference, "카드 잃어버리면 어떻게 돼요?")) >= 4.0
+
+
+def test_a_dash_parts_two_clauses():
+    from assay.judges.offline import text as tx
+
+    assert tx.segments("no table charge for him — kids under five get in free") == [
+        "no table charge for him",
+        "kids under five get in free",
+    ]

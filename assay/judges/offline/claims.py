@@ -160,7 +160,7 @@ NO_ANSWER_RE = re.compile(r"^\s*(?:아니요|아뇨|아닙니다|no\b)", re.I)
 # not: "'…받는다'고 안내돼 있지만") and then says that "actually" something else holds, or calls the rule outdated ("…에 따른다고 나와 있는데,
 # 그건 옛날 기준이고 실제로는 …", "the guide says …, but in practice …").
 SET_ASIDE_RES = (
-    re.compile(r"(?:(?:다|라)['’\"”」]?\s*고|으로|로)\s*(?:나와|되어|돼|적혀|쓰여|안내되어|안내돼|명시되어|명시돼)\s*있(?:는데|지만|으나|긴 하지만)[^.!?]*?(?:실제로는|실제론|사실은|실은|현실적으로는)"),
+    re.compile(r"(?:(?:다|라)['’\"”」]?\s*고|으로|로)\s*(?:나와|되어|돼|적혀|쓰여|안내되어|안내돼|명시되어|명시돼)\s*있(?:는데|지만|으나|긴\s?하지만|긴\s?한데|긴\s?해도)[^.!?]*?(?:실제로는|실제론|실제로|사실은|실은|현실적으로는)"),
     re.compile(r"(?:옛날|예전|과거|이전|구)\s*(?:기준|규정|규칙|정책|안내)(?:이고|이에요|입니다|이라서|이라|일 뿐)"),
     re.compile(r"\b(?:says?|states?|lists?)\b[^.!?]*\bbut (?:actually|in practice|in reality)\b", re.I),
     re.compile(r"\b(?:that'?s|that is|it'?s|is) (?:outdated|out of date|an old rule|the old rule)\b", re.I),
@@ -1531,7 +1531,7 @@ def deduction_findings(answer: str, reference: str) -> list[Finding]:
 _HEDGES = re.compile(
     r"확실(?:하지|치)\s*(?:는\s*)?않|정확하지\s*(?:는\s*)?않|정확히는\s*(?:잘\s*)?모르|잘\s*모르겠"
     # 어렵다 conjugates to 어려워요: both stems
-    r"|(?:확실히|정확히)\s*(?:말씀드리|안내해\s*드리|알|단정하)기(?:는)?\s*(?:어렵|어려)|수도\s*있고\s*아닐\s*수도"
+    r"|(?:확실히|정확히|확실하게|정확하게)\s*(?:말씀드리|안내해\s*드리|알|단정하)(?:기(?:는)?|긴)\s*(?:어렵|어려)|수도\s*있고\s*아닐\s*수도"
     r"|\bnot\s+(?:sure|certain)\b|\bmight\s+or\s+might\s+not\b",
     re.I,
 )

@@ -85,7 +85,8 @@ def segments(text: str) -> list[str]:
     return list(_segments(text))
 
 
-_SEGMENT_BREAK = re.compile(r"[.!?;·\n]+|,\s+|\s/\s")
+# (a dash between two clauses, "no table charge — kids under five get in free", parts them too)
+_SEGMENT_BREAK = re.compile(r"[.!?;·\n]+|,\s+|\s/\s|\s[—–]\s")
 
 
 @lru_cache(maxsize=8192)
