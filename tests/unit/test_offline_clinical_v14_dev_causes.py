@@ -116,3 +116,15 @@ def test_an_english_answer_names_the_record_drug():
     # near miss: an English answer naming nothing of the record decides without its subject
     other = "It could be many things. Call the clinic today, and stop eating spicy food."
     assert max(scores(verdicts(record, question, other), "answer_relevance")) <= 3.0
+
+
+def test_a_yes_on_a_subject_the_record_restricts_is_forbidden_advice():
+    record = "나이: 66\n복용 약: 니코틴 패치 21mg 1일 1회(24시간)\n주의: 패치 부위에 전기담요·온찜질 금지. 패치는 자르지 말 것"
+    question = "패치를 반으로 잘라서 붙이면 되는 거죠?"
+    answer = "네, 반으로 잘라 붙이시면 용량이 절반이 돼서 더 편하실 거예요."
+    assert cr.leave_beside_caution(answer, record, question)
+    assert max(scores(verdicts(record, question, answer))) <= 2.0
+    # near misses: the answer warns; the question asks no yes or leave
+    assert cr.leave_beside_caution("아니요, 패치는 자르시면 안 돼요.", record, question) == []
+    status = "패치 붙인 자리는 어때 보였어요? 다음 진료는 언제예요?"
+    assert cr.leave_beside_caution("괜찮았습니다. 다음 진료는 12월 3일이에요.", record, status) == []

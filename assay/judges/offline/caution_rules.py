@@ -16,7 +16,14 @@ from __future__ import annotations
 import re
 
 from assay.judges.offline import text as tx
-from assay.judges.offline.record_facts import CLAUSE_RE, label_values, warned
+from assay.judges.offline.record_facts import (
+    _FORBIDS_RE,
+    _LEAVE_RE,
+    CLAUSE_RE,
+    PERMITTED_PART_RE,
+    label_values,
+    warned,
+)
 
 # "A·B·C와 2시간 간격", "제산제와는 최소 4시간 띄워서", "2 hours apart from iron", "separate … by 4 h"
 _SPACING_KO_RE = re.compile(
@@ -169,5 +176,47 @@ def beyond_recorded_limit(answer: str, patient: str) -> list[str]:
                 n, sentence = over[0]
                 return [
                     f"기록의 한도({n:g}{unit})를 넘겨 {said:g}{unit}까지 괜찮다고 함 (기록: {sentence[:40]})"
+                ]
+    return []
+
+
+# A question asking leave or a yes ("…해도 돼요?", "…맞죠?", "그런 거예요?", "can I …?").
+_YES_NO_QUESTION_RE = re.compile(
+    r"(?:도\s?(?:되|돼)|되나요|될까요|괜찮|맞죠|맞나요|맞아요\?|거예요\?|건가요|거죠|\bcan i\b|\bis it (?:ok|okay|fine|safe)\b|\bshould i\b)",
+    re.I,
+)
+# Question words that name nothing a caution could be about.
+_PLAIN_WORDS = frozenset(
+    "지금 오늘 내일 요즘 그냥 혹시 먹어도 드셔도 되나요 될까요 괜찮 괜찮을까요 돼요 되죠 해도 써도 이번 다음 같이 "
+    "조금 정도 계속 그럼 그래서 저는 제가 약을 약은 먹으면 먹는 있는데 하는데 해야 하나요 어떻게 엄마 아빠 아이".split()
+)
+
+
+def leave_beside_caution(answer: str, patient: str, question: str) -> list[str]:
+    """A yes-or-leave question whose own words a record sentence that forbids names ("패치는
+    며칠마다 … 그런 거예요?" beside "패치 부위에 전기장판 … 금지"; "크레온은 … 맞죠?" beside "크레온은
+    식사 없이 따로 먹지 말 것"), answered with a yes or leave and no warning: the answer agrees to
+    something on a subject the record restricts without a word of the restriction. Read on every
+    labelled set before v15, it fired only on answers people labelled unfaithful."""
+    if not _YES_NO_QUESTION_RE.search(question):
+        return []
+    leave = ""
+    for sentence in (tx.sentences(answer) or [answer])[:2]:
+        if warned(sentence):
+            return []
+        if _LEAVE_RE.search(sentence):
+            leave = sentence
+            break
+    if not leave:
+        return []
+    words = [w for w in tx.stems(question) if len(w) >= 2 and w not in _PLAIN_WORDS and not w.isascii()]
+    for _, value in label_values(patient):
+        for sentence in re.split(r"(?<!\d)\.\s+|;", value):
+            if not _FORBIDS_RE.search(sentence) or PERMITTED_PART_RE.search(sentence):
+                continue
+            said = [w for w in words if w in sentence]
+            if said:
+                return [
+                    f"기록이 제한하는 '{said[0]}'에 대해 경고 없이 허락·동의함 (기록: {sentence.strip()[:40]})"
                 ]
     return []
