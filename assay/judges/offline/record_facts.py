@@ -210,6 +210,20 @@ def label_values(patient: str) -> list[tuple[str, str]]:
     return out
 
 
+# A line's value splits into sentences at ". " and ";" (not at a decimal point: "0.4 mg/dL").
+_SENTENCE_SPLIT_RE = re.compile(r"(?<!\d)\.\s+|;")
+
+
+def value_sentences(value: str) -> list[str]:
+    """The sentences of one ``label: value`` line's value."""
+    return _SENTENCE_SPLIT_RE.split(value)
+
+
+def record_sentences(patient: str) -> list[str]:
+    """Every sentence of every ``label: value`` line (or ``|`` field) of the record."""
+    return [sentence for _, value in label_values(patient) for sentence in value_sentences(value)]
+
+
 @lru_cache(maxsize=512)
 def record_items(patient: str) -> tuple[RecordItem, ...]:
     """Each value of each ``label: value`` line (or ``|`` field), split on ";" and ", " (not
@@ -646,7 +660,7 @@ def _forbidding_parts(label: str, value: str) -> list[str]:
     if tx.has_any(label.lower(), CONTRAINDICATION_CUES):
         parts = [value]
     else:
-        parts = [p for p in re.split(r"(?<!\d)\.\s+|;", value) if tx.has_any(p.lower(), CONTRAINDICATION_CUES)]
+        parts = [p for p in value_sentences(value) if tx.has_any(p.lower(), CONTRAINDICATION_CUES)]
     return [
         ", ".join(q for q in re.split(r",\s+(?![^()]*\))", p) if not (PERMITTED_PART_RE.search(q) and not tx.has_any(q.lower(), CONTRAINDICATION_CUES)))
         for p in parts
@@ -719,7 +733,7 @@ def stopped_against_record(answer: str, patient: str, question: str = "") -> lis
     out: list[str] = []
     items = [i for i in record_items(patient) if not i.absent]
     for _, value in label_values(patient):
-        for sentence in re.split(r"(?<!\d)\.\s+|;", value):
+        for sentence in value_sentences(value):
             if not _NO_STOP_RE.search(sentence):
                 continue
             # the drug is a record item the sentence names: an item of the sentence's own line
@@ -913,7 +927,7 @@ def permitted_against_record(answer: str, patient: str, question: str) -> list[s
         # each sentence, without its comma parts that permit ("… 금지, 술은 한두 잔 가능")
         parts = [
             ", ".join(q for q in re.split(r",\s+(?![^()]*\))", p) if not (PERMITTED_PART_RE.search(q) and not _FORBIDS_RE.search(q)))
-            for p in re.split(r"(?<!\d)\.\s+|;", value)
+            for p in value_sentences(value)
         ]
         for sentence in parts:
             if not _FORBIDS_RE.search(sentence):
