@@ -108,7 +108,8 @@ def regressed(suite_runs, bundled_rag_qa, tmp_path_factory):
     assert result.exit_code == 0, output
     other_jury = run_id_of(output)
     scores = pd.read_parquet(out / baseline / "scores.parquet")
-    good = scores[(scores["metric"] == "accuracy") & scores["judge"].isna() & (scores["value"] == 5)]["case_id"]
+    # well-answered questions (the fitted stage scores in fractions: 4.8 is "the rules' 5")
+    good = scores[(scores["metric"] == "accuracy") & scores["judge"].isna() & (scores["value"] >= 4.5)]["case_id"]
     injected = sorted(good)[:3]
     data = tmp_path_factory.mktemp("regressed") / "rag_qa"
     shutil.copytree(bundled_rag_qa, data)
