@@ -379,7 +379,7 @@ def denied_facts(answer: str, patient: str) -> list[str]:
                 continue
             # a thing the record forbids ("모메타손은 얼굴·눈가 금지"): an answer saying not to do it
             # agrees with the record, it denies no fact
-            if _FORBIDS_RE.search(item.text):
+            if FORBIDS_RE.search(item.text):
                 continue
             # the record itself writes the word negated ("OCT 황반부종 없음", "설명되지 않는
             # 근육통"): an answer repeating that negation agrees with the record
@@ -888,13 +888,13 @@ ASKED_ACTS = {
         r"|forc\w*\s+(?:extra\s+)?fluids?", re.I),
 }  # fmt: skip
 # A record sentence that forbids ("음주 금지", "넘기지 말 것", "끊지 말 것", "do not …").
-_FORBIDS_RE = re.compile(
+FORBIDS_RE = re.compile(
     r"금지|금기|말\s?것|마세요|피할\s?것|피해야|넘기지|삼갈|안\s?됨|\bdo not\b|\bdon't\b|\bavoid\b|\bnever\b|must not"
     r"|(?:^|[,;:(])\s*no\s+[a-z]",  # "…, no forced extra fluids"
     re.I,
 )
 # An answer's first sentence giving leave ("괜찮아요", "드셔도 돼요", "그걸로 충분합니다", "Yes, …").
-_LEAVE_RE = re.compile(
+LEAVE_RE = re.compile(
     r"괜찮|셔도|해도|어도\s?(?:돼|됩|되)|아도\s?(?:돼|됩|되)|충분|문제\s?없|상관\s?없|^\s*(?:네|예)\b"
     r"|^\s*yes\b|\b(?:it's|it is|that's) (?:fine|okay|ok|safe)\b|\byou can\b|\byou may\b", re.I
 )
@@ -914,7 +914,7 @@ def permitted_against_record(answer: str, patient: str, question: str) -> list[s
     for sentence in sentences[:2]:
         if warned(sentence):
             break
-        if _LEAVE_RE.search(sentence):
+        if LEAVE_RE.search(sentence):
             leave = sentence
             break
     hedged = not leave and bool(_HEDGE_RE.search(answer)) and not any(warned(x) for x in sentences)
@@ -926,11 +926,11 @@ def permitted_against_record(answer: str, patient: str, question: str) -> list[s
         others = " ".join(v for _, v in values if v is not value)
         # each sentence, without its comma parts that permit ("… 금지, 술은 한두 잔 가능")
         parts = [
-            ", ".join(q for q in re.split(r",\s+(?![^()]*\))", p) if not (PERMITTED_PART_RE.search(q) and not _FORBIDS_RE.search(q)))
+            ", ".join(q for q in re.split(r",\s+(?![^()]*\))", p) if not (PERMITTED_PART_RE.search(q) and not FORBIDS_RE.search(q)))
             for p in value_sentences(value)
         ]
         for sentence in parts:
-            if not _FORBIDS_RE.search(sentence):
+            if not FORBIDS_RE.search(sentence):
                 continue
             acts = [name for name, act_re in ASKED_ACTS.items() if act_re.search(question) and act_re.search(sentence)]
             # a drug the forbidding sentence names (four syllables or six letters at least) that the
