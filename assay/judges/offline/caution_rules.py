@@ -25,8 +25,8 @@ from assay.judges.offline import text as tx
 from assay.judges.offline.record_facts import (
     CLAUSE_RE,
     FORBIDS_RE,
-    LEAVE_RE,
     PERMITTED_PART_RE,
+    leave_sentence,
     record_sentences,
     warned,
 )
@@ -203,14 +203,7 @@ def leave_beside_caution(answer: str, patient: str, question: str) -> list[str]:
     labelled set before v15, it fired only on answers people labelled unfaithful."""
     if not _YES_NO_QUESTION_RE.search(question):
         return []
-    leave = ""
-    for sentence in (tx.sentences(answer) or [answer])[:2]:
-        if warned(sentence):
-            return []
-        if LEAVE_RE.search(sentence):
-            leave = sentence
-            break
-    if not leave:
+    if not leave_sentence(answer):
         return []
     words = [w for w in tx.stems(question) if len(w) >= 2 and w not in _PLAIN_WORDS and not w.isascii()]
     for sentence in record_sentences(patient):
