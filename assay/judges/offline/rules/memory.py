@@ -154,10 +154,14 @@ LOCAL_COUNTERS = ("박",)
 # asked: no head word.
 QUOTE_RE = re.compile(r"\S+(?:다고|라고|냐고|다며|라며|다면서|라면서)$|\S*잖아\S*$")
 FACET_SPLIT_RE = re.compile(r"(?:이랑|랑|하고|그리고|및|뭐고|,)\s+")
+# A question mark before another question ("외워야 돼? 악보 들고 올라가도 되나"), not before a
+# request or a reason ("… 뭐였지? 여과재 새로 사려고", "… 반영됐어? 새 출발일 알려줘")
+NEXT_QUESTION_RE = re.compile(r"\?\s+(?=[^?]*(?:\?|[나까냐니지야어돼]|되나|해)\s*$)(?![^?]*(?:줘|주세요|려고|라서|니까)\s*\??\s*$)")
 # Two questions joined by a verb's -고 ("언제 갈았고 얼마 들었는지"): split where an
 # interrogative stands on both sides.
 INTERROGATIVE_RE = re.compile(r"몇|언제|얼마|며칠|어디|누구|뭐|무엇")
 VERB_JOIN_RE = re.compile(r"(?<=[가-힣]고)\s+")
+ASKED_AND_RE = re.compile(r"(?:^|\s)(?:언제|어디|얼마|누구|뭐|무엇|며칠)(?:이|였|이었)?고$")
 COUNTER_RE = re.compile(r"몇\s*([가-힣A-Za-z%]+)")
 WEEKDAY_RE = re.compile(r"[월화수목금토일]요일|[월화수목금토일]·|오전|오후|새벽|저녁|아침")
 DURATION_NOUNS = ("기간", "시간", "동안", "며칠간")
@@ -166,7 +170,8 @@ AMOUNT_NOUNS = ("금액", "비용", "가격", "예산", "요금", "견적", "인
 # Words that name the kind of answer, not its subject (removed from a facet's head).
 SLOT_WORDS = ("이름", "종류", "내용", "상황", "조건", "상태", "정보", "사항")
 # Time deixis and modal words that say when or how, not what ("지금 남아있는 요청", "어디로 해야 해").
-HEAD_STOP = (*SLOT_WORDS, "지금", "현재", "최종", "이번", "요즘", "해야", "하면", "다시")
+# (and the frame of a recalled remark: "바뀌었다고 했던 거 같은데 지금 어디서 해")
+HEAD_STOP = (*SLOT_WORDS, "지금", "현재", "최종", "이번", "요즘", "해야", "하면", "다시", "했던", "했었", "했지", "같은데", "같던데")
 NUMBER_WORD_RE = re.compile(r"\S*\d\S*")
 COPULA_RE = re.compile(r"([가-힣A-Za-z]+?)(?:이야|이지|이었지|였지|이에요|예요|인가요|이었어|였어)")
 # Words that name the value's type, not what it belongs to: the attribute is the word before them.
@@ -343,7 +348,8 @@ class MemoryRules:
                         # "몇 권" answered by a list on the topic ("완독 목록: 《A》, 《B》, …"): count it
                         or _counted_list(facet.want, sentences[clauses[c][0]])
                     )
-                    and (facet.want == "identifier" or _names(sentences[clauses[c][0]], facet.attribute))
+                    # (an identifier or a ratio is its own name: "2:1" needs no 비율 beside it)
+                    and (facet.want in ("identifier", "ratio") or _names(sentences[clauses[c][0]], facet.attribute))
                     # "계약 끝나는 게 언제" of "2025-03-01 입주, 2년 계약": the end, counted from its start
                     or _end_from_start(facet, sentences[clauses[c][0]], figures[clauses[c][0]])
                 ]  # fmt: skip
@@ -621,7 +627,7 @@ class MemoryRules:
 
     def _facets(self, query: str, ctx: object, memory: str = "") -> list[Facet]:
         out: list[Facet] = []
-        parts = [p for p in FACET_SPLIT_RE.split(tx.normalize(query)) if p.strip()] or [query]
+        parts = [p for q in NEXT_QUESTION_RE.split(tx.normalize(query)) for p in FACET_SPLIT_RE.split(q) if p.strip()] or [query]
         parts = [q for p in parts for q in _split_joined_questions(p)]
         parts = _merge_reminders(parts)
         for part in parts:
@@ -656,8 +662,12 @@ class MemoryRules:
         query_words = [w for w in tx.stems(item.query) if len(w) >= 2]
         asked_things = [o for o in item.entities if o not in asked and any(w in o for w in query_words)]
         for entity in asked:
+            # (of several questions, only the ones about this entity: "내검한 게 언제고 여왕벌 봤어"
+            # asks no date of 여왕벌)
+            mine = [f for f in facets if len(facets) == 1 or entity in f.text]
+            wants = [f.want for f in mine if f.want]
             own = [seg for _, seg in clauses if entity in seg]
-            if not own or any(_typed(w, seg, tx.quantities(seg)) for w in wants for seg in own):
+            if not wants or not own or any(_typed(w, seg, tx.quantities(seg)) for w in wants for seg in own):
                 continue
             for other in item.entities:
                 if other == entity or other in item.query or other in asked_things:
@@ -668,8 +678,12 @@ class MemoryRules:
             # ("남편 여권 만료일" asked; "사용자 여권 만료일 2027년 …" stored, 남편 only without it)
             for s_idx, seg in clauses:
                 sentence = sentences[s_idx]
-                for f in facets:
+                for f in mine:
                     if any(t in seg for t in asked_things):
+                        continue
+                    # (a header's date, "점검 기록 10/27(일): 1번 …, 2번 …", dates every item after it)
+                    head, colon, _ = seg.partition(":")
+                    if colon and f.want == "time" and _typed("time", head, tx.quantities(head)):
                         continue
                     if f.want and f.attribute and entity not in sentence and _typed(f.want, seg, tx.quantities(seg)):
                         if _names(seg, f.attribute):
@@ -870,7 +884,8 @@ def _split_joined_questions(part: str) -> list[str]:
     one side only ("언제 가고 싶다고 했지") joins no two questions."""
     for m in VERB_JOIN_RE.finditer(part):
         left, right = part[: m.start()], part[m.end() :]
-        if INTERROGATIVE_RE.search(left) and INTERROGATIVE_RE.search(right):
+        # "… 언제고 여왕벌 봤어": an interrogative ending in -고 closes its question, whatever follows
+        if ASKED_AND_RE.search(left) or (INTERROGATIVE_RE.search(left) and INTERROGATIVE_RE.search(right)):
             return [left, *_split_joined_questions(right)]
     return [part]
 
@@ -967,12 +982,18 @@ def _canonical(word: str) -> str:
     return min(group) if group else word
 
 
+DEADLINE_WORDS = ("마감", "기한", "데드라인", "deadline", "due")
+DEADLINE_RE = re.compile(r"\d\s*(?:일|월|시|/\d+|\.\d+)?\)?\s*까지")
+
+
 def _names(sentence: str, attributes: tuple[str, ...]) -> bool:
     """Whether a sentence names one of the attributes or a word of its synonym group (a
     three-syllable-or-longer word may lose its last syllable: 출국일 → 출국 날짜)."""
     if not attributes:
         return True
     low = sentence.lower()
+    if any(a.startswith(DEADLINE_WORDS) for a in attributes) and DEADLINE_RE.search(sentence):
+        return True  # "마감 언제" of "신청이 12월 15일까지": the date 까지 is the deadline
     return any(
         s in low or (len(s) >= 3 and not s.isascii() and s[:-1] in low) for a in attributes for s in _synonyms(a)
     )
@@ -984,6 +1005,9 @@ PROGRESS_RE = re.compile(
     r"\d+\s*(?:쪽|페이지|장|챕터|과|강|단원|%|퍼센트)|\bp\.?\s?\d+|(?i:\b(?:page|chapter|lesson|unit)\s?\d+)"
     r"|절반|반쯤|반 정도|끝까지|다 읽|완독|완주|마쳤|끝냈|(?i:\bhalfway\b|\bfinished\b)"
 )
+RATIO_QUESTION_RE = re.compile(r"몇\s*(?:대|:)\s*몇")
+# "2:1", "3 대 1": one digit either side of a colon (10:30 is a clock time), any figures around 대
+RATIO_RE = re.compile(r"(?<![\d:])\d\s*:\s*\d(?![\d:])|\d+\s*대\s*\d+")
 MONTH_QUESTION_RE = re.compile(r"(?<![가-힣])달(?:이|은|는)?\s*언제|(?:무슨|어느|몇)\s*달|(?i:\b(?:what|which) month\b)")
 
 
@@ -994,7 +1018,11 @@ def _answer_type(part: str) -> str:
         return "duration"
     if EN_AMOUNT_RE.search(part):
         return "amount"
+    if RATIO_QUESTION_RE.search(part):  # "몇 대 몇으로": a ratio, not a count of vehicles (대)
+        return "ratio"
     counter = COUNTER_RE.search(part)
+    if counter and counter.group(1).startswith(("키로", "킬로")):  # "몇 키로": kilograms or kilometres
+        return "kilo"
     if counter:
         word = counter.group(1)
         for unit in sorted(tx.UNITS, key=len, reverse=True):
@@ -1027,6 +1055,10 @@ def _typed(want: str, sentence: str, found: list[tx.Quantity]) -> bool:
         return bool(re.search(rf"\d\s*{want}(?![가-힣])|\d\s*{want}(?:으로|이|을|에|의|은|도|씩)", sentence))
     if want in LOCAL_COUNTERS:  # "몇 박": a figure with that counter ("4박으로")
         return bool(re.search(rf"\d\s*{want}(?![가-힣])|\d\s*{want}(?:으로|이|을|에|의|은|도)", sentence))
+    if want == "kilo":
+        return any(q.unit in ("kg", "km") for q in found) or bool(re.search(r"\d\s*(?:키로|킬로)", sentence))
+    if want == "ratio":
+        return bool(RATIO_RE.search(sentence))
     if want == "progress":
         return bool(PROGRESS_RE.search(sentence))
     if want == "identifier":
@@ -1086,21 +1118,38 @@ def _want_label(want: str) -> str:
         "time": "의 날짜/시점",
         "progress": "의 진행 위치(쪽/장/비율)",
         "identifier": "의 번호/주소/코드",
+        "ratio": "의 비율",
+        "kilo": "의 수치(kg/km)",
     }.get(want, f"의 수치({want})")
+
+
+# A numbered item's label ("1번 통", "3호", "#2"), not a frequency ("주 2번"): what a value is of.
+ITEM_LABEL_RE = re.compile(
+    r"(?<![주월일년달회\d]\s)(?<![주월일년달회\d])(#\s?\d+|\d+\s*(?:번|호)(?=\s*[가-힣A-Za-z])(?!\s*(?:씩|에|째|만|정도|이상|이하|더)))"
+)
+
+
+FEE_SUFFIXES = ("료", "비")
 
 
 def _value_conflicts(memory: str) -> list[str]:
     """Subjects (the word right before a figure) that carry two different values: a segment's
     first value under any unit, a later one ("세작 50g 파우치 판매가 16,000원": 16,000원 of 판매가)
-    only against another value in its own unit."""
-    seen: dict[str, list[tx.Quantity]] = {}
-    later: dict[str, list[tx.Quantity]] = {}
+    only against another value in its own unit. Values of two numbered items ("1번 통 봉판 6장.
+    2번 통 봉판 5장") never conflict; a fee word and its stem (대여료, 대여) are one subject for
+    values in one unit."""
+    seen: dict[str, list[tuple[str, tx.Quantity]]] = {}  # subject -> (item label, value)
+    later: dict[str, list[tuple[str, tx.Quantity]]] = {}
     for seg in tx.segments(memory):
         figures = tx.quantities(seg)
         if not figures:
             continue
         # a count before the value ("1회 요금 28,000원") says what the value is per, it is not it
-        values = [f for f in figures if f.unit not in ORDINAL_UNITS] or figures[:1]
+        # (nor is a one before another figure: "1인 30,000원", "1병 75,000원")
+        values = [
+            f for n, f in enumerate(figures)
+            if f.unit not in ORDINAL_UNITS and not (f.value == 1 and f.counter and n + 1 < len(figures))
+        ] or figures[:1]  # fmt: skip
         # figures are read from the segment in one written form ("오백만 원" as 5000000원), and
         # found there: "16,000원" is the 16000원 it is read as
         plain = canonical_figures(seg).replace(",", "")
@@ -1124,20 +1173,38 @@ def _value_conflicts(memory: str) -> list[str]:
             # group as written ("판매가", which the stemmer would read as 판매 + 가) first
             raw = re.sub(r"[^\w]", "", before.split()[-1]) if before.split() else ""
             word = raw if any(raw.lower() in g for g in SYNONYM_GROUPS) else words[-1]
+            item = ITEM_LABEL_RE.findall(plain[: at if at >= 0 else len(plain)])
             subject = f"{owner} {_canonical(word)}".strip()
-            (later if n else seen).setdefault(subject, []).append(value)
+            (later if n else seen).setdefault(subject, []).append((item[-1].replace(" ", "") if item else "", value))
+    # a fee word's values join its stem's in their unit ("대여: 30,000원" and "대여료 35,000원")
+    for subjects in (seen, later):
+        for subject in list(subjects):
+            stem = subject[:-1]
+            if len(subject) >= 3 and subject.endswith(FEE_SUFFIXES) and stem in {*seen, *later}:
+                units = {v.unit for _, v in subjects[subject]}
+                for pool in (seen, later):
+                    subjects[subject] += [(k, v) for k, v in pool.get(stem, []) if v.unit in units]
     out = []
     for subject in dict.fromkeys([*seen, *later]):
         first, rest = seen.get(subject, []), later.get(subject, [])
-        candidates = [first] if not rest else [first, *([[v for v in (*first, *rest) if v.unit == u] for u in {v.unit for v in rest}])]
-        for values in candidates:
-            distinct: list[tx.Quantity] = []
-            for v in values:
-                if not any(tx.same_quantity(v, d) for d in distinct):
-                    distinct.append(v)
-            if len(distinct) > 1:
-                out.append(f"{subject}: " + " / ".join(v.text for v in distinct))
-                break
+        candidates = [first] if not rest else [first, *([[e for e in (*first, *rest) if e[1].unit == u] for u in {v.unit for _, v in rest}])]
+        found = next((d for entries in candidates for d in _distinct_per_item(entries) if len(d) > 1), None)
+        if found:
+            out.append(f"{subject}: " + " / ".join(v.text for v in found))
+    return out
+
+
+def _distinct_per_item(entries: list[tuple[str, tx.Quantity]]) -> list[list[tx.Quantity]]:
+    """The distinct values of each numbered item (unlabelled values join every item): two
+    values can conflict only within one item."""
+    labels = {k for k, _ in entries if k} or {""}
+    out = []
+    for label in labels:
+        distinct: list[tx.Quantity] = []
+        for k, v in entries:
+            if k in (label, "") and not any(tx.same_quantity(v, d) for d in distinct):
+                distinct.append(v)
+        out.append(distinct)
     return out
 
 
