@@ -11,6 +11,9 @@
   English condition words are also met in their Korean wording (vomiting / 구토, 토하).
 - *a limit*: "한 끼 3cap까지", "하루 4정까지", "no more than 2 tablets". An answer clause that gives
   leave for more, in the limit's unit, with no warning (``beyond_recorded_limit``).
+- *a dose per intake*: "1회 3정씩", "한 번에 2알", "2 tablets each dose". An answer clause that
+  gives another count per intake in the same unit (``per_dose_against_record``): of the record's
+  one count in that unit, or of the one whose sentence names the drug the clause names.
 - *a restricted subject*: a yes or leave, to a yes-or-leave question, on a subject a record
   sentence that forbids names, with no warning (``leave_beside_caution``; the clinical rules ask
   it only when nothing else was found). The one rule here written to be general: read on every
@@ -145,7 +148,8 @@ def continued_against_stop_rule(answer: str, patient: str, question: str) -> lis
 _COUNT_UNITS = {
     "cap": "cap", "캡슐": "cap", "capsule": "cap", "capsules": "cap",
     "정": "정", "알": "정", "tab": "정", "tabs": "정", "tablet": "정", "tablets": "정",
-    "잔": "잔", "회": "회", "번": "회", "mg": "mg", "mcg": "mcg",
+    "잔": "잔", "cup": "잔", "cups": "잔", "glass": "잔", "glasses": "잔",
+    "회": "회", "번": "회", "mg": "mg", "mcg": "mcg",
 }  # fmt: skip
 _UNIT_ALT = "|".join(sorted(_COUNT_UNITS, key=len, reverse=True))
 _LIMIT_RE = re.compile(
@@ -154,8 +158,10 @@ _LIMIT_RE = re.compile(
     re.I,
 )
 _AMOUNT_RE = re.compile(rf"(\d+(?:\.\d+)?)\s*(?:[~∼-]\s*(\d+(?:\.\d+)?)\s*)?({_UNIT_ALT})(?![A-Za-z])", re.I)
+_NATIVE = {"한": 1, "두": 2, "세": 3, "네": 4, "다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9, "열": 10}
+_NATIVE_BEFORE_UNIT_RE = re.compile(r"(?<![가-힣])(다섯|여섯|일곱|여덟|아홉|한|두|세|네|열)\s?(잔|알|정|캡슐|포|번|회)")
 # leave in a clause ("늘려 드셔도 괜찮아요", "드시면 됩니다", "you can take")
-_CLAUSE_LEAVE_RE = re.compile(r"셔도|해도|괜찮|드시면\s?(?:됩|돼)|드세요|\byou can\b|\bfine\b", re.I)
+_CLAUSE_LEAVE_RE = re.compile(r"셔도|해도|괜찮|드시면\s?(?:됩|돼)|드세요|\byou can\b|\bfine\b|\b(?:is|are) (?:ok|okay)\b", re.I)
 
 
 def beyond_recorded_limit(answer: str, patient: str) -> list[str]:
@@ -171,6 +177,8 @@ def beyond_recorded_limit(answer: str, patient: str) -> list[str]:
     for clause in CLAUSE_RE.split(answer):
         if not _CLAUSE_LEAVE_RE.search(clause) or warned(clause):
             continue
+        # "하루 두 잔 정도면 괜찮아요": a count in Korean numerals is the figure
+        clause = _NATIVE_BEFORE_UNIT_RE.sub(lambda m: f"{_NATIVE[m.group(1)]}{m.group(2)}", clause)
         for m in _AMOUNT_RE.finditer(clause):
             said = float(m.group(2) or m.group(1))
             unit = _COUNT_UNITS[m.group(3).lower()]
@@ -214,4 +222,47 @@ def leave_beside_caution(answer: str, patient: str, question: str) -> list[str]:
             return [
                 f"기록이 제한하는 '{said[0]}'에 대해 경고 없이 허락·동의함 (기록: {sentence.strip()[:40]})"
             ]
+    return []
+
+
+# A count per intake: "1회 3정씩", "한 번에 2알", "3정씩", "2 tablets each dose"
+_PER_DOSE_RE = re.compile(
+    r"(?:1\s?회|한\s?번에?|매회|매번)\s*(\d+)\s*(정|알|캡슐|cap|포)"
+    r"|(?<![\d.])(\d+)\s*(정|알|캡슐|포)\s*씩"
+    r"|(\d+)\s*(tablets?|capsules?|caps?)\s+(?:each|per|a)\s+(?:dose|time)",
+    re.I,
+)
+_DOSE_UNITS = {"알": "정", "tablet": "정", "tablets": "정", "캡슐": "cap", "capsule": "cap", "capsules": "cap", "caps": "cap"}
+
+
+def _per_dose(text: str) -> list[tuple[float, str, int]]:
+    """(count, unit, where) of each count per intake in ``text``."""
+    out = []
+    for m in _PER_DOSE_RE.finditer(text):
+        number, unit = next((m.group(i), m.group(i + 1)) for i in (1, 3, 5) if m.group(i))
+        out.append((float(number), _DOSE_UNITS.get(unit.lower(), unit.lower()), m.start()))
+    return out
+
+
+def per_dose_against_record(answer: str, patient: str) -> list[str]:
+    """An answer clause giving a count per intake ("한 번에 두 알씩") in a unit the record gives
+    one for ("1회 3정씩") but another count: of the record's one count in that unit, or of the
+    one whose sentence names a word of the clause (the drug)."""
+    # (every sentence of the record, a free-text summary's too: "…1회 3정씩 하루 3번 식사와 함께")
+    sentences = [p for line in re.split(r"[\n|]", patient) for p in tx.sentences(line)]
+    recorded = [(n, u, s.strip()) for s in sentences for n, u, _ in _per_dose(s)]
+    if not recorded:
+        return []
+    for clause in CLAUSE_RE.split(answer):
+        said_clause = _NATIVE_BEFORE_UNIT_RE.sub(lambda m: f"{_NATIVE[m.group(1)]}{m.group(2)}", clause)
+        words = [w for w in tx.stems(clause) if len(w) >= 3]
+        for said, unit, _ in _per_dose(said_clause):
+            same = [(n, s) for n, u, s in recorded if u == unit]
+            if not same or any(n == said for n, _ in same):
+                continue
+            named = [(n, s) for n, s in same if any(w in s for w in words)]
+            counts = {n for n, _ in (named or same)}
+            if len(counts) == 1:
+                n, sentence = (named or same)[0]
+                return [f"한 번에 {said:g}{unit}라고 함 (기록: 1회 {n:g}{unit}, {sentence[:40]})"]
     return []

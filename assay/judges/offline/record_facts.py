@@ -106,6 +106,10 @@ UNITS = (
     "kg",
     "g",
     "%",
+    # a hearing threshold, a size on imaging ("45 dB", "7mm"; after mmHg and mmol/L, which start alike)
+    "dB",
+    "mm",
+    "cm",
     "회",
     "번",
     "정",
@@ -275,10 +279,17 @@ def value_conflicts(answer: str, question: str, patient: str) -> list[str]:
                     same_unit = list(item.figures)
                 # an earlier value the item writes in parentheses ("8점(…, 이전 17점)") quoted is the record's
                 quoted = [f for f in figures(item.text) if f.unit == fig.unit]
+                # a bare figure the item writes, unit or not ("96 → 14.2 ng/mL": the 96 before), is the record's
+                if not fig.unit and fig.value in _bare_numbers(item.text):
+                    continue
                 if same_unit and not any(abs(f.value - fig.value) <= 1e-9 for f in [*same_unit, *quoted]):
                     shown = f"{fig.value:g}{fig.unit}"
                     out.append(f"'{item.names[0] if item.names else item.text}' {shown} (기록: {item.text})")
     return list(dict.fromkeys(out))
+
+
+def _bare_numbers(text: str) -> set[float]:
+    return {float(n) for n in re.findall(r"(?<![\d.])\d+(?:\.\d+)?(?![\d.])", text.replace(",", ""))}
 
 
 # A test result the record writes negative ("HCV RNA 검출 안 됨(<15 IU/mL)", "음성", "not
@@ -667,6 +678,7 @@ def _forbidding_parts(label: str, value: str) -> list[str]:
     ]
 
 
+_STOPPED_RE = re.compile(r"중단(?:함|했|됨|$|\(|\s)|끊음|끊었|\b(?:stopped|discontinued)\b", re.I)
 _VERB_FORM_RE = re.compile(r"(?:하고|하면|하여|하며|해서|하지|하게|하는|하세요|되면|되고|되어)$")
 
 
@@ -683,11 +695,19 @@ def contraindicated_advice(answer: str, patient: str) -> list[str]:
         parts = _forbidding_parts(label, value)
         if not parts:
             continue
-        # the patient's own drugs, named on the line as the reason, are not what is forbidden
-        others = " ".join(v for _, v in values if v is not value)
+        # the patient's own drugs, named on the line as the reason, are not what is forbidden:
+        # a name the record writes anywhere outside the forbidding sentences (another line, a
+        # free-text summary above the labelled lines: "피르페니돈 … 시작", then "플루복사민은
+        # 피르페니돈 혈중농도를 올려 병용 금지") is the patient's own
+        # (but a drug the record says was stopped, "솔리페나신 5mg → 입마름 심해 중단", is no longer
+        # the patient's: its ban stands)
+        others = patient.replace(f"{label.strip()}:", " ")  # (the line's own label is the act it forbids)
+        for part in parts:
+            others = others.replace(part, " ")
+        others = " ".join(p for p in re.split(r"[|\n]|(?<!\d)\.\s", others) if not _STOPPED_RE.search(p))
         # a name of four syllables or more, or a word with its letter ("비타민 A", "vitamin K")
         found = [
-            n
+            re.sub(r"(?<=[가-힣]{4})[은는을를]$", "", n)  # "콜레스티라민은" names 콜레스티라민
             for part in parts
             for n in re.findall(r"(?<![\d.])(?:[가-힣]{2,}\s?[A-Z](?![A-Za-z])|[A-Za-z]{4,}\s[A-Z](?![A-Za-z])|[가-힣]{4,}|[A-Za-z]{6,})", part)
             # a verb of the line's instruction ("임신 계획 시 중단하고 연락") names no drug

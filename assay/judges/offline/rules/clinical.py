@@ -111,6 +111,7 @@ from assay.judges.offline.caution_rules import (
     beyond_recorded_limit,
     continued_against_stop_rule,
     leave_beside_caution,
+    per_dose_against_record,
     together_against_spacing,
 )
 from assay.judges.offline.drug_table import load_table, record_cautions, table_violations
@@ -249,6 +250,8 @@ class ClinicalRules:
             *reversed_results(answer, item.patient),
             # a value the record writes as fallen from its earlier one, said to have risen, or the reverse
             *reversed_trends(answer, item.patient),
+            # "한 번에 두 알씩" against "1회 3정씩"
+            *per_dose_against_record(answer, item.patient),
             # "알레르기가 없으시니" without naming it; the same denial is counted once
             *([] if denied else denied_allergy(answer, item.patient)),
         ]
@@ -296,7 +299,7 @@ class ClinicalRules:
         # (across scripts too: "terbinafine" in an English answer names the record's 테르비나핀)
         named = tuple(n for i in record_items(item.patient) if not i.absent for n in i.names if names_in(n, answer))
         facts = tuple(dict.fromkeys([*patient_facts, *named]))
-        relevance, rel_notes = self._clinical_relevance(item.question, answer, r, facts)
+        relevance, rel_notes = self._clinical_relevance(item.question, answer, r, facts, item.patient)
         left_out = unmentioned_caution(item.question, answer, item.patient)
         if left_out and relevance > 3:
             # asked about a kind of drug the record cautions one of ("항생제 … 조심할 거?" where the
@@ -324,7 +327,7 @@ class ClinicalRules:
         }
 
     def _clinical_relevance(
-        self, question: str, answer: str, r: float, patient_facts: tuple[str, ...]
+        self, question: str, answer: str, r: float, patient_facts: tuple[str, ...], patient: str = ""
     ) -> tuple[int, list[str]]:
         # English function words ("is", "it", "on") are no subject
         subject = [w for w in tx.stems(tx.strip_fillers(question)) if len(w) >= 2 and w.lower() not in EN_FUNCTION]
@@ -341,12 +344,19 @@ class ClinicalRules:
             score = int(band(max(r, s), self.REL_CUTS, 1))
         # an answer that declines to advise, or that neither does the asked act nor names the
         # question's subject (a drug asked about, a diet talked about), sidesteps it
-        if not act and (asked == "답변 거절" or (subject and not mentioned)):
+        silent_on = _record_silent_on(question, answer, patient) if asked == "답변 거절" else ""
+        if silent_on:
+            # "기록에는 피임약에 대한 내용이 없어 판단이 어려우니 선생님께 여쭤보세요", and the record
+            # indeed never names 피임약: the honest answer, which the labels give 5
+            score = 5
+        elif not act and (asked == "답변 거절" or (subject and not mentioned)):
             score = min(score, 2)
         notes = [
             f"질문 핵심어 포함률 {pct(max(r, s))}" + (f" ({', '.join(mentioned[:4])})" if mentioned else ""),
             f"질문 유형 {asked}: " + ("답변이 그에 답함" if act else "답변이 그에 답하지 않음"),
         ]
+        if silent_on:
+            notes.append(f"기록에 '{silent_on}' 내용이 없다고 밝히고 상의를 권함(기록에도 없음)")
         left = unanswered_part(question, answer)
         if left and score > 3:
             # two things asked ("결과 어땠어요? 그리고 … 같이 먹어도 돼요?"), one left without a word
@@ -464,6 +474,10 @@ def _act(question: str, answer: str) -> tuple[bool, str]:
     that declines to advise performs nothing, whatever it then directs."""
     if tx.has_any(answer, DECLINE_CUES):
         return False, "답변 거절"
+    counter = _ASKED_COUNTER_RE.search(question)
+    if counter and not _counts_with(answer, counter.group(1)):
+        # "일주일에 몇 번 재야 해요?" is not answered by "5분쯤 쉬고 재세요": no count of times
+        return _declines_the_act(question, answer), "수치/기간 질문"
     if tx.has_any(question.lower(), WHEN_CUES):  # "When should I take my folic acid?" needs a time
         return bool(tx.quantities(answer)) or tx.has_any(answer.lower(), TIME_WORDS), "시점 질문"
     if tx.has_any(SINCE_RE.sub(" ", question), AMOUNT_CUES):  # "몇 년 동안 먹어야 해요?" needs the figure
@@ -482,6 +496,46 @@ def _act(question: str, answer: str) -> tuple[bool, str]:
 
 # a verb the question asks an amount of, before its connective ("며칠 끊고", "몇 알 더 먹어")
 _ASKED_VERB_RE = re.compile(r"([가-힣]{1,3})(?:고|어|아|어서|아서)(?=\s)")
+
+
+# A count asked with its counter ("몇 번", "몇 알", "몇 잔"); 번 and 회 count the same thing.
+_ASKED_COUNTER_RE = re.compile(r"몇\s?(번|회|알|정|잔|캡슐|포|방울|개|병|장)(?![가-힣])")
+_SAME_COUNTERS = {"번": ("번", "회"), "회": ("번", "회"), "알": ("알", "정"), "정": ("알", "정")}
+_NATIVE_COUNT = "한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|반"
+
+
+def _counts_with(answer: str, counter: str) -> bool:
+    """Whether the answer gives a count with the asked counter ("주 3회", "두 알", "three times")."""
+    counters = "|".join(_SAME_COUNTERS.get(counter, (counter,)))
+    return bool(
+        re.search(rf"(?:\d+|{_NATIVE_COUNT})\s?(?:{counters})(?![가-힣]{{2}})", answer)
+        or re.search(r"\b(?:once|twice|\d+|one|two|three|four|five|six)\s(?:times?|tablets?|pills?|capsules?|cups?|drops?)\b", answer, re.I)
+    )
+
+
+# A sentence saying the record holds nothing on something ("기록에는 … 내용이 없어서", "your
+# record doesn't mention …").
+_RECORD_SILENT_RE = re.compile(
+    r"(?:기록|차트)(?:에는|에|상)?[^.?!]{0,40}?(?:내용|언급|정보|말씀)?(?:이|은|도)?\s?없|"
+    r"\brecords?\b[^.?!]{0,40}?(?:doesn't|does not|don't|do not)\s(?:say|mention|cover|include)|"
+    r"\bnothing in (?:your|the) record",
+    re.I,
+)
+
+
+def _record_silent_on(question: str, answer: str, patient: str) -> str:
+    """A word of the question that the answer says the record holds nothing on, when the record
+    indeed never names it ("피임약" of "기록에는 피임약을 먹어도 되는지에 대한 내용이 없어서"); ""
+    otherwise (a record that holds it makes the deferral a dodge)."""
+    low_patient = patient.lower()
+    asked = {w.lower() for w in tx.stems(question) if len(w) >= 2}
+    for sentence in tx.sentences(answer):
+        if not _RECORD_SILENT_RE.search(sentence):
+            continue
+        said = [w for w in tx.stems(sentence) if len(w) >= 2 and w.lower() in asked]
+        if said and not any(w.lower() in low_patient for w in said):
+            return said[0]
+    return ""
 
 
 def _declines_the_act(question: str, answer: str) -> bool:
