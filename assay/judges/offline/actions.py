@@ -103,7 +103,9 @@ _STATE_RE = re.compile(r"(?:되어|돼|된\s*상태로?)\s*있(?:습니다|어�
 _COPULA_END_RE = re.compile(
     r"(?:입니다|이에요|예요|이에요|이야|is|are)\s*[.!]?\s*$"
     # an English state: "X's current expected salary is 48 million won", "is currently listed as"
-    r"|\bcurrent(?:ly)?\b[^.!?]*\b(?:is|are)\b|\b(?:is|are)\s+currently\b",
+    r"|\bcurrent(?:ly)?\b[^.!?]*\b(?:is|are)\b|\b(?:is|are)\s+currently\b"
+    # "X currently has an interview on Friday": what stands, reported
+    r"|\b(?:currently|still)\s+(?:has|have|holds?)\b",
     re.I,
 )
 # The request covers every member of a group ("전원", "모두"): doing one of them is part of it.
@@ -238,7 +240,10 @@ def is_deflection(sentence: str) -> bool:
 # The action a request rules out: "instead of rejecting him", "rather than deleting",
 # "불합격 처리 말고", "삭제하지 말고", "삭제 대신".
 _EXCLUDED_RE = re.compile(
-    r"\b(?:instead of|rather than|don't|do not|never)\s+(\S+)|(\S+?)(?:하지|지)?\s*(?:말고|마시고|대신)(?=[\s,]|$)", re.I
+    r"\b(?:instead of|rather than|don't|do not|never)\s+(\S+)|(\S+?)(?:하지|지)?\s*(?:말고|마시고|대신)(?=[\s,]|$)"
+    # "아직 보내지 마", "발송하지 마세요": an order not to
+    r"|(\S+?)(?:하지|지)\s?마(?:세요|요|라)?(?=[\s,.!]|$)",
+    re.I,
 )
 
 
@@ -247,7 +252,7 @@ def excluded_actions(query: str) -> set[str]:
     precede 말고/대신)."""
     out: set[str] = set()
     for m in _EXCLUDED_RE.finditer(tx.lowered(query)):
-        word = (m.group(1) or m.group(2)).lower()
+        word = (m.group(1) or m.group(2) or m.group(3)).lower()
         # "deleting", "moving": the gerund of a verb ending in e
         forms = [word, word[:-3] + "e"] if word.endswith("ing") else [word]
         out |= {label for form in forms for _, label in _positions(form)}
@@ -317,7 +322,7 @@ _DEST_STOP = re.compile(r"(?:을|를|에서|에게|님|지원자|공고|[a-z]+-\
 
 def _destination(text: str) -> set[str] | None:
     """The words naming the stage a move goes to (at most three, back from "…로 옮겨")."""
-    low = tx.lowered(text)
+    low = re.sub(r"['\"‘’“”]", "", tx.lowered(text))  # "'과제 전형' 단계로" names 과제 전형
     m = _EN_DEST_RE.search(low)
     if m:
         return {w for w in m.group(1).split() if w not in _DEST_GENERIC}
