@@ -273,7 +273,7 @@ def test_agent_verdicts():
     cases = {
         "마케팅 직무 채용 플랜에 '1차 면접' 단계를 추가했습니다.": ("PERFECT", "ADD"),
         "요청을 처리하는 중 오류가 발생했습니다.": ("FAILED", "ERROR"),
-        "": ("FAILED", "ERROR"),
+        "": ("FAILED", "OTHER"),  # no reply reports no error either (every labelled empty reply: OTHER)
         "마케팅 직무 채용 플랜의 1차 면접 단계를 삭제했습니다.": ("RELATED_BUT_WRONG", "DELETE"),
     }
     for message, expected in cases.items():
