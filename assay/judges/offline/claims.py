@@ -280,9 +280,9 @@ def figure_findings(answer: str, reference: str, question: str) -> list[Finding]
     ]
     ans = [a for a in _claimed_quantities(answer) if not any(tx.same_quantity(a, q) for q in asked)]
     out = []
-    for kind in dict.fromkeys(r.kind for r in ref):
-        missing = [r for r in ref if r.kind == kind and not any(tx.same_quantity(r, a) for a in ans)]
-        other = [a for a in ans if a.kind == kind and not any(tx.same_quantity(a, r) for r in ref)]
+    for kind in dict.fromkeys(_span_kind(r) for r in ref):
+        missing = [r for r in ref if _span_kind(r) == kind and not any(tx.same_quantity(r, a) for a in ans)]
+        other = [a for a in ans if _span_kind(a) == kind and not any(tx.same_quantity(a, r) for r in ref)]
         if missing and other:
             out.append(
                 Finding(
@@ -292,6 +292,11 @@ def figure_findings(answer: str, reference: str, question: str) -> list[Finding]
                 )
             )
     return out
+
+
+def _span_kind(q: tx.Quantity) -> str:
+    """A figure's kind, weeks counted as days ("일주일 전" replaces "2주 전")."""
+    return "일" if q.unit == "주" else q.kind
 
 
 # A clock hour said without 오전/오후 ("3시", "1시 타임"): Korean leaves the half of the day to
@@ -760,6 +765,28 @@ def day_swap_findings(answer: str, reference: str, question: str = "") -> list[F
         return []
     clause = next((c.text for c in _clauses(answer) if c.tokens & said), answer)
     return [Finding("reversed-condition", 2, f"참조와 다른 날: 답변 '{clause[:40]}' ↔ 참조 '{reference[:40]}'")]
+
+
+# Weekdays named by 요일 ("화요일") or in a list of day letters ("화·목", "월, 수, 금", "월~금").
+_WEEKDAY_WORD = re.compile(r"(?<![\d가-힣])([월화수목금토일])요일")
+_WEEKDAY_LIST = re.compile(r"(?<![\d가-힣])[월화수목금토일](?:\s?[·,~/]\s?[월화수목금토일])+(?![가-힣])")
+
+
+def _weekdays(text: str) -> set[str]:
+    found = {m.group(1) for m in _WEEKDAY_WORD.finditer(text)}
+    for m in _WEEKDAY_LIST.finditer(text):
+        found |= set(re.findall(r"[월화수목금토일]", m.group(0)))
+    return found
+
+
+def weekday_findings(answer: str, reference: str, question: str) -> list[Finding]:
+    """The reference names weekdays and the answer only others, none of which the question
+    names ("월·수 오후 4시" for "화·목 오후 4시"): a wrong day beside whatever else is right."""
+    ref, said = _weekdays(tx.normalize(reference)), _weekdays(tx.normalize(answer))
+    if not ref or not said or ref & said or said & _weekdays(tx.normalize(question)):
+        return []
+    days = "·".join(d for d in "월화수목금토일" if d in said)
+    return [Finding("weekday-substitution", 2, f"참조와 다른 요일: 답변 {days} ↔ 참조 {'·'.join(d for d in '월화수목금토일' if d in ref)}")]
 
 
 # A clause about what lies past a bound: "세 번째 분부터는", "3명째부터", "초과분은", "넘으면".
@@ -1467,6 +1494,14 @@ def _listed_keywords(answer: str) -> bool:
     return len(items) >= 4 and all(len(item.split()) <= 3 for item in items) and 2 * figures < len(items)
 
 
+def _run_of_terms(answer: str) -> bool:
+    """Eight words or more with no predicate, fewer than half of them figures."""
+    words = answer.split()
+    if len(words) < 8 or has_predicate(answer):
+        return False
+    return 2 * sum(bool(tx.quantities(w)) for w in words) < len(words)
+
+
 def only_echoes(answer: str) -> bool:
     """Every sentence only restates the question or promises an answer (no claim is made)."""
     sentences = tx.sentences(answer) or [answer]
@@ -1484,6 +1519,10 @@ def no_answer_findings(answer: str, reference: str, question: str) -> list[Findi
         return [Finding("no-answer", 1, "문장이 아닌 핵심어 나열로, 질문에 답하지 않음")]
     ref_figs = tx.quantities(reference)
     holds_figure = any(tx.same_quantity(a, r) for a in tx.quantities(answer) for r in ref_figs)
+    if holds_figure and _run_of_terms(answer):
+        # a long run of terms with no sentence ("회원 가입 조건 주민등록 만 19세 신분증 연회비 5,000원
+        # 대여 3점 3일 연장"), figures among them: a keyword list, not a terse timetable
+        return [Finding("no-answer", 1, "문장이 아닌 핵심어 나열로, 질문에 답하지 않음")]
     if holds_figure:
         return []
     if only_echoes(answer):
@@ -1567,6 +1606,7 @@ def rag_findings(answer: str, reference: str, question: str) -> tuple[Finding, .
     if not any(f.rule == "reversed-condition" for f in found):
         found += day_swap_findings(answer, reference, question)
     found += rate_period_findings(answer, reference)
+    found += weekday_findings(answer, reference, question)
     found += no_answer_findings(answer, reference, question)
     return tuple(sorted(found, key=lambda f: f.cap))
 
