@@ -4,16 +4,10 @@ worded in English or as "not stated", and paraphrases that share few of the refe
 from __future__ import annotations
 
 from assay.judges.offline import offline_jury
-from assay.judges.prompts import get_prompt
 from assay.metrics.figure_forms import canonical_figures
 from assay.metrics.quantities import quantities, same_quantity
-
-RAG = get_prompt("rag_answer")
-
-
-def accuracies(answer: str, reference: str, question: str) -> list[float]:
-    item = {"question": question, "generated_answer": answer, "reference_answer": reference}
-    return [judge.verdict(RAG, item)["accuracy"] for judge in offline_jury(fitted=False)]
+from tests.support.offline_families import RAG
+from tests.support.offline_families import rag_accuracies as accuracies
 
 
 def _same(a: str, b: str) -> bool:

@@ -5,15 +5,8 @@ have no talk of it. Each beside a near miss. The rules alone: ``offline_jury(fit
 
 from __future__ import annotations
 
-from assay.judges.offline import claims, offline_jury
-from assay.judges.prompts import get_prompt
-
-RAG = get_prompt("rag_answer")
-
-
-def accuracies(answer: str, reference: str, question: str) -> list[float]:
-    item = {"question": question, "generated_answer": answer, "reference_answer": reference}
-    return [judge.verdict(RAG, item)["accuracy"] for judge in offline_jury(fitted=False)]
+from assay.judges.offline import claims
+from tests.support.offline_families import rag_accuracies as accuracies
 
 
 def test_a_span_in_weeks_replaced_by_days():
