@@ -38,6 +38,7 @@ Durations in different units compare through ``UNIT_FACTORS`` (2주 = 14일, 1�
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # Larger unit -> (smaller unit, factor): a duration in one compares equal to the other.
 UNIT_FACTORS: dict[str, tuple[str, float]] = {"주": ("일", 7.0), "년": ("개월", 12.0), "시간": ("분", 60.0)}
@@ -271,6 +272,21 @@ def canonical_figures(text: str) -> str:
         out = _EN_UNIT_RE.sub(_en_unit, out)
     out = _EN_HOURS_DECIMAL.sub(lambda m: f"{_num(float(m.group(1)) * 60)}분", out)
     return out
+
+
+# the native numerals as one alternation, longest first ("열두" before "열"), for other readers' patterns
+NATIVE_NUMBER_ALT = _NATIVE_ALT
+
+
+@lru_cache(maxsize=64)
+def _native_before(counters: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(rf"(?<![가-힣])({_NATIVE_ALT})\s?({'|'.join(sorted(counters, key=len, reverse=True))})")
+
+
+def native_counts(text: str, counters: tuple[str, ...]) -> str:
+    """Native numerals before one of ``counters`` written in digits ("하루 두 잔" → "하루 2잔",
+    "한 번에 세 알씩" → "한 번에 3알씩" for ("잔", "알")), nothing else of the text changed."""
+    return _native_before(counters).sub(lambda m: f"{_NATIVE_NUMS[m.group(1)]}{m.group(2)}", text)
 
 
 def native_clock_hours(text: str) -> str:

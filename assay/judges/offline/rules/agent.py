@@ -528,7 +528,6 @@ class AgentRules:
 
 # "4명 중 3명", "3 of 4": part of an asked count done
 _SOME_OF_RE = re.compile(r"(\d+)\s*(명|건|곳|개)\s*중\s*(\d+)\s*\2|\b(\d+)\s+of\s+(?:the\s+)?(\d+)\b")
-_NATIVE_COUNTS = {"한": 1, "두": 2, "세": 3, "네": 4, "다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9, "열": 10}
 
 
 def _some_of_asked(query: str, message: str) -> bool:
@@ -538,8 +537,8 @@ def _some_of_asked(query: str, message: str) -> bool:
     if not m:
         return False
     total, done = (int(m.group(1)), int(m.group(3))) if m.group(1) else (int(m.group(5)), int(m.group(4)))
-    native = {_NATIVE_COUNTS[w] for w in re.findall(r"(다섯|여섯|일곱|여덟|아홉|한|두|세|네|열)\s?(?:명|건|곳|개)", query)}
-    asked = {int(q.value) for q in tx.quantities(query)} | native
+    # (the figure reader reads "네 명한테" as 4명)
+    asked = {int(q.value) for q in tx.quantities(query)}
     return done < total and total in asked
 
 

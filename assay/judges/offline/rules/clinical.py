@@ -132,6 +132,7 @@ from assay.judges.offline.record_facts import (
 )
 from assay.judges.offline.scoring import band, pct
 from assay.judges.prompts import ClinicalInput
+from assay.metrics.figure_forms import NATIVE_NUMBER_ALT
 from assay.schemas import JsonObject
 
 PERMISSION_CUES = ("되나요", "될까요", "돼요", "되죠", "괜찮을까요", "괜찮나요", "괜찮아요", "괜찮죠", "해도", "먹어도", "써도", "드셔도",
@@ -501,7 +502,7 @@ _ASKED_VERB_RE = re.compile(r"([가-힣]{1,3})(?:고|어|아|어서|아서)(?=\s
 # A count asked with its counter ("몇 번", "몇 알", "몇 잔"); 번 and 회 count the same thing.
 _ASKED_COUNTER_RE = re.compile(r"몇\s?(번|회|알|정|잔|캡슐|포|방울|개|병|장)(?![가-힣])")
 _SAME_COUNTERS = {"번": ("번", "회"), "회": ("번", "회"), "알": ("알", "정"), "정": ("알", "정")}
-_NATIVE_COUNT = "한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|반"
+_NATIVE_COUNT = f"{NATIVE_NUMBER_ALT}|반"
 
 
 def _counts_with(answer: str, counter: str) -> bool:
