@@ -5,8 +5,12 @@ a header, or JSON lines), and optionally ``rater`` when several people labelled.
 labelled metric the jury's score (the ensemble row) and each judge's own score are compared
 with the people's (their mean when several rated a case):
 
-- Spearman's ρ, Cohen's κ with quadratic weights, exact and within-one agreement on the metric's
-  integer categories, and a confusion table of human × jury categories;
+- Spearman's ρ and Cohen's κ with quadratic weights, each with a 95 % bootstrap interval (the
+  labelled cases resampled, fixed seed), exact and within-one agreement on the metric's integer
+  categories, and a confusion table of human × jury categories;
+- the jury as a screen: of the cases people scored bad (the scale's bottom quarter, ≤ 2 on 1-5),
+  the share it scored bad (≤ 2.5: caught), and of those people scored good (≥ 4), the share it
+  scored at or below the midpoint (≤ 3: flagged); a lower-is-better metric is mirrored first;
 - Krippendorff's α (interval) across every judge and every rater together.
 
 The result is added to the run as ``calibration.json`` (recorded in the manifest with a
@@ -23,6 +27,7 @@ import json
 import re
 import statistics
 from collections import defaultdict
+from collections.abc import Collection
 from pathlib import Path
 
 from pydantic import BaseModel, Field
@@ -61,11 +66,20 @@ class Agreement(BaseModel):
     kappa_quadratic: float | None
     exact: float | None
     within_one: float | None
+    # 95 % bootstrap intervals (cases resampled); None under 5 cases or a constant side
+    spearman_interval: tuple[float, float] | None = None
+    kappa_interval: tuple[float, float] | None = None
+    # the jury as a screen (``agreement.screen_rates``), with the counts they are shares of
+    caught: float | None = None
+    flagged: float | None = None
+    n_bad: int = Field(default=0, description="cases people scored in the scale's bad quarter")
+    n_good: int = Field(default=0, description="cases people scored in the scale's good quarter")
 
 
 class MetricCalibration(BaseModel):
     metric: str
     scale: str
+    lower_is_better: bool = False
     n_labelled: int
     unmatched: list[str] = Field(default_factory=list, description="labelled cases the run left unscored, with why")
     jury: Agreement | None
@@ -134,8 +148,11 @@ def _scale(text: str) -> tuple[float, float]:
 
 
 # -- statistics ------------------------------------------------------------------------------
-def calibrate_scores(score_rows: list[dict], labels: list[HumanLabel]) -> list[MetricCalibration]:
-    """Per labelled metric, the jury and each judge against the people (see the module docstring)."""
+def calibrate_scores(
+    score_rows: list[dict], labels: list[HumanLabel], lower_is_better: Collection[str] = ()
+) -> list[MetricCalibration]:
+    """Per labelled metric, the jury and each judge against the people (see the module docstring);
+    ``lower_is_better`` names the metrics where a low score is the good one."""
     ensemble: dict[tuple[str, str], dict] = {}
     per_judge: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)
     for row in score_rows:
@@ -174,9 +191,12 @@ def calibrate_scores(score_rows: list[dict], labels: list[HumanLabel]) -> list[M
                 pairs.append((c, statistics.fmean(human[(metric, c)].values()), float(row["value"])))
         judges = sorted({j for c in cases for j in per_judge[(metric, c)]})
 
-        jury = _against("jury", {c: j for c, _, j in pairs}, pairs, scale) if pairs else None
+        lower = metric in lower_is_better
+        jury = _against("jury", {c: j for c, _, j in pairs}, pairs, scale, lower) if pairs else None
         judge_rows = [
-            _against(name, {c: per_judge[(metric, c)][name] for c in cases if name in per_judge[(metric, c)]}, pairs, scale)
+            _against(
+                name, {c: per_judge[(metric, c)][name] for c in cases if name in per_judge[(metric, c)]}, pairs, scale, lower
+            )
             for name in judges
         ]
         matrix = [[per_judge[(metric, c)].get(name) for c in cases] for name in judges]
@@ -185,6 +205,7 @@ def calibrate_scores(score_rows: list[dict], labels: list[HumanLabel]) -> list[M
             MetricCalibration(
                 metric=metric,
                 scale=scale_text,
+                lower_is_better=lower,
                 n_labelled=len(cases),
                 unmatched=unmatched,
                 jury=jury,
@@ -198,11 +219,16 @@ def calibrate_scores(score_rows: list[dict], labels: list[HumanLabel]) -> list[M
 
 
 def _against(
-    name: str, values: dict[str, float], pairs: list[tuple[str, float, float]], scale: tuple[float, float]
+    name: str,
+    values: dict[str, float],
+    pairs: list[tuple[str, float, float]],
+    scale: tuple[float, float],
+    lower_is_better: bool = False,
 ) -> Agreement:
     """``name``'s scores (by case) against the people's, on the cases the jury scored."""
     matched = [(h, values[c]) for c, h, _ in pairs if c in values]
     hs, js = [h for h, _ in matched], [j for _, j in matched]
+    screen = ag.screen_rates(hs, js, scale, lower_is_better)
     return Agreement(
         predictor=name,
         n=len(matched),
@@ -210,6 +236,12 @@ def _against(
         kappa_quadratic=ag.cohen_kappa_quadratic(hs, js, scale),
         exact=ag.exact_agreement(hs, js, scale),
         within_one=ag.within_one(hs, js, scale),
+        spearman_interval=ag.bootstrap_interval(ag.spearman, hs, js),
+        kappa_interval=ag.bootstrap_interval(lambda h, j: ag.cohen_kappa_quadratic(h, j, scale), hs, js),
+        caught=screen.caught,
+        flagged=screen.flagged,
+        n_bad=screen.bad,
+        n_good=screen.good,
     )
 
 
@@ -220,8 +252,12 @@ def calibration_markdown(record: CalibrationRecord) -> str:
         "",
         f"Human labels: `{md_text(record.labels_file)}` (sha256 `{record.labels_sha256[:16]}`), "
         f"{len(record.raters)} rater{'s' if len(record.raters) != 1 else ''}. "
-        "κ is Cohen's kappa with quadratic weights; α is Krippendorff's alpha (interval) across "
-        "every judge and rater; exact and within one compare scores rounded to the scale's whole points.",
+        "Brackets hold 95 % bootstrap intervals (the labelled cases resampled): with few labels they are wide, "
+        "and a figure is only as firm as its interval. κ is Cohen's kappa with quadratic weights; α is "
+        "Krippendorff's alpha (interval) across every judge and rater; exact and within one compare scores "
+        "rounded to the scale's whole points. Caught: of the cases people scored in the scale's bad quarter "
+        "(≤ 2 on 1-5), those the predictor scored bad (≤ 2.5); flagged: of those people scored in the good "
+        "quarter (≥ 4), those it scored at or below the midpoint (≤ 3); a lower-is-better metric is mirrored.",
         "",
     ]
     rows = []
@@ -229,9 +265,15 @@ def calibration_markdown(record: CalibrationRecord) -> str:
         for a in [m.jury, *m.judges]:
             if a is None:
                 continue
-            rows.append([md_text(m.metric), md_text(a.predictor), a.n, fmt(a.spearman, 2), fmt(a.kappa_quadratic, 2),
-                         fmt(a.exact, 2), fmt(a.within_one, 2), fmt(m.alpha_all, 2) if a.predictor == "jury" else ""])
-    lines.append(markdown_table(["metric", "predictor", "n", "Spearman", "κ (quadratic)", "exact", "within one", "α (all)"], rows))
+            rows.append([
+                md_text(m.metric), md_text(a.predictor), a.n,
+                _with_interval(a.spearman, a.spearman_interval), _with_interval(a.kappa_quadratic, a.kappa_interval),
+                fmt(a.exact, 2), fmt(a.within_one, 2), _share(a.caught, a.n_bad), _share(a.flagged, a.n_good),
+                fmt(m.alpha_all, 2) if a.predictor == "jury" else "",
+            ])  # fmt: skip
+    lines.append(markdown_table(
+        ["metric", "predictor", "n", "Spearman", "κ (quadratic)", "exact", "within one", "caught", "flagged", "α (all)"], rows
+    ))
     for m in record.metrics:
         if m.confusion:
             lines += ["", f"Confusion for {md_text(m.metric)} ({md_text(m.scale)}): rows are the people's score, columns the jury's.", ""]
@@ -241,6 +283,16 @@ def calibration_markdown(record: CalibrationRecord) -> str:
             lines += ["", f"Not compared for {md_text(m.metric)} (the run left them unscored):", ""]
             lines += [f"- {md_text(u)}" for u in m.unmatched]
     return "\n".join(lines) + "\n"
+
+
+def _with_interval(value: float | None, interval: tuple[float, float] | None) -> str:
+    """0.72 [0.55, 0.84]; the value alone when there is no interval."""
+    return fmt(value, 2) + (f" [{interval[0]:.2f}, {interval[1]:.2f}]" if value is not None and interval else "")
+
+
+def _share(rate: float | None, of: int) -> str:
+    """0.80 (4 of 5); '-' when people scored no case in that quarter."""
+    return "-" if rate is None else f"{rate:.2f} ({round(rate * of)} of {of})"
 
 
 def with_section(report_md: str, section: str) -> str:
@@ -269,12 +321,14 @@ def calibrate_run(store: ArtifactStore, run_id: str, labels_path: Path) -> Calib
     raw = labels_path.read_bytes()
     labels = read_labels(labels_path)
     score_rows = [json.loads(line) for line in read(names.SCORES).decode("utf-8").splitlines() if line.strip()]
+    summary = json.loads(read(names.SUMMARY)) if names.SUMMARY in manifest.artifacts else {}
+    lower_is_better = summary.get("lower_is_better", [])
     record = CalibrationRecord(
         run_id=run_id,
         labels_file=labels_path.name,
         labels_sha256=sha256_bytes(raw),
         raters=sorted({label.rater for label in labels}),
-        metrics=calibrate_scores(score_rows, labels),
+        metrics=calibrate_scores(score_rows, labels, lower_is_better),
     )
     markdown_text = with_section(read(names.REPORT_MD).decode("utf-8"), calibration_markdown(record))
     charts = {
@@ -309,8 +363,9 @@ def summary_lines(record: CalibrationRecord) -> list[str]:
         for a in [m.jury, *m.judges]:
             if a is not None:
                 out.append(
-                    f"  {m.metric:14s} {a.predictor:18s} n={a.n:<3d} rho={fmt(a.spearman, 2)} "
-                    f"kappa={fmt(a.kappa_quadratic, 2)} exact={fmt(a.exact, 2)} within1={fmt(a.within_one, 2)}"
+                    f"  {m.metric:14s} {a.predictor:18s} n={a.n:<3d} rho={_with_interval(a.spearman, a.spearman_interval)} "
+                    f"kappa={_with_interval(a.kappa_quadratic, a.kappa_interval)} exact={fmt(a.exact, 2)} "
+                    f"within1={fmt(a.within_one, 2)} caught={_share(a.caught, a.n_bad)} flagged={_share(a.flagged, a.n_good)}"
                 )
         out.append(f"  {m.metric:14s} alpha (judges + people) = {fmt(m.alpha_all, 2)}")
         if m.unmatched:

@@ -650,7 +650,8 @@ def calibrate(
 ) -> None:
     """Measure the run's jury (LLM or offline) against human labels.
 
-    Spearman, Cohen's kappa, exact and within-one agreement, Krippendorff's alpha and a confusion
+    Spearman and Cohen's kappa with 95% bootstrap intervals, exact and within-one agreement, the
+    share of bad answers caught and of good ones flagged, Krippendorff's alpha and a confusion
     table, written into the run (calibration.json, report.md, report.html) with the manifest
     re-anchored.
     """

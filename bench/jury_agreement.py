@@ -62,7 +62,7 @@ from assay.judges.ensemble import aggregate_scores  # noqa: E402
 from assay.judges.offline import offline_jury  # noqa: E402
 from assay.judges.offline.fitted import STAGES, model_file  # noqa: E402
 from assay.judges.prompts import INTENT_LABELS, Prompt, UnknownPromptError, all_prompts, get_prompt  # noqa: E402
-from assay.metrics.agreement import spearman  # noqa: E402
+from assay.metrics.agreement import screen_rates, spearman  # noqa: E402
 from assay.schemas import JsonObject  # noqa: E402
 
 ENSEMBLE = "ensemble"
@@ -363,13 +363,8 @@ def summarise(pairs: Sequence[Pair], scale: Scale | None = None) -> dict[str, fl
     mae = sum(abs(p - y) for p, y, _ in pairs) / n
     rho = spearman([p for p, _, _ in pairs], [y for _, y, _ in pairs])
     caught = flagged = None
-    if scale is not None:
-        lo, hi = scale
-        at = lambda frac: lo + frac * (hi - lo)  # noqa: E731  (1-5: .25 → 2, .375 → 2.5, .5 → 3)
-        wrong = [p for p, y, _ in pairs if y <= at(0.25) + eps]
-        right = [p for p, y, _ in pairs if y >= at(0.75) - eps]
-        caught = sum(p <= at(0.375) + eps for p in wrong) / len(wrong) if wrong else None
-        flagged = sum(p <= at(0.5) + eps for p in right) / len(right) if right else None
+    if scale is not None:  # 1-5: labelled ≤ 2 scored ≤ 2.5 (caught), labelled ≥ 4 scored ≤ 3 (flagged)
+        caught, flagged, _, _ = screen_rates([y for _, y, _ in pairs], [p for p, _, _ in pairs], scale)
     return {"exact": exact, "within1": within, "mae": mae, "rho": rho, "caught": caught, "flagged": flagged}
 
 

@@ -9,29 +9,32 @@ Pure statistics over paired scores, used by ``assay calibrate`` and the jury's a
   at most one category;
 - ``confusion``: counts of (human category, jury category);
 - ``krippendorff_alpha``: α over any number of raters with missing values (nominal, ordinal,
-  interval or ratio distance).
+  interval or ratio distance);
+- ``screen_rates``: how well the jury works as a screen: of the answers people scored bad, the
+  share it scored bad (caught); of those people scored good, the share it scored at or below the
+  scale's midpoint (flagged);
+- ``bootstrap_interval``: a percentile bootstrap interval for any of these, cases resampled.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from typing import Literal
+from collections.abc import Callable, Sequence
+from typing import Literal, NamedTuple
 
 import numpy as np
 
 
 def _ranks(values: np.ndarray) -> np.ndarray:
+    """Average ranks from 1, ties sharing the mean of their positions (vectorised: the bootstrap
+    ranks thousands of resamples)."""
     order = np.argsort(values, kind="mergesort")
+    ordered = values[order]
+    starts = np.r_[True, ordered[1:] != ordered[:-1]]  # where each run of equal values begins
+    first = np.flatnonzero(starts)
+    last = np.r_[first[1:], len(values)] - 1
     ranks = np.empty(len(values), dtype=float)
-    sorted_vals = values[order]
-    i = 0
-    while i < len(values):
-        j = i
-        while j + 1 < len(values) and sorted_vals[j + 1] == sorted_vals[i]:
-            j += 1
-        ranks[order[i : j + 1]] = (i + j) / 2 + 1
-        i = j + 1
+    ranks[order] = ((first + last) / 2 + 1)[np.cumsum(starts) - 1]
     return ranks
 
 
@@ -61,15 +64,22 @@ def _to_category(value: float, cats: list[int]) -> int:
 def confusion(human: Sequence[float], jury: Sequence[float], scale: tuple[float, float]) -> list[list[int]]:
     """``table[i][j]``: pairs whose human score rounds to category i and jury score to j."""
     cats = categories_of(scale)
-    table = [[0] * len(cats) for _ in cats]
-    for h, j in zip(human, jury, strict=True):
-        table[_to_category(h, cats) - cats[0]][_to_category(j, cats) - cats[0]] += 1
-    return table
+    if len(human) != len(jury):
+        raise ValueError(f"{len(human)} scores against {len(jury)}")
+    table = np.zeros((len(cats), len(cats)), dtype=int)
+    if len(human):
+        np.add.at(table, (_categories(human, cats) - cats[0], _categories(jury, cats) - cats[0]), 1)
+    return table.tolist()
+
+
+def _categories(values: Sequence[float], cats: list[int]) -> np.ndarray:
+    """``_to_category`` over an array: round half up, clipped to the scale."""
+    return np.clip(np.floor(np.asarray(values, dtype=float) + 0.5), cats[0], cats[-1]).astype(int)
 
 
 def cohen_kappa_quadratic(human: Sequence[float], jury: Sequence[float], scale: tuple[float, float]) -> float | None:
     """Cohen's κ with quadratic weights; None when undefined (no pairs, or no expected disagreement)."""
-    if not human:
+    if not len(human):
         return None
     observed = np.asarray(confusion(human, jury, scale), dtype=float)
     k = observed.shape[0]
@@ -94,6 +104,68 @@ def within_one(human: Sequence[float], jury: Sequence[float], scale: tuple[float
     if not pairs:
         return None
     return sum(abs(_to_category(h, cats) - _to_category(j, cats)) <= 1 for h, j in pairs) / len(pairs)
+
+
+class Screen(NamedTuple):
+    caught: float | None  # share of the bad cases the jury scored bad
+    flagged: float | None  # share of the good cases the jury scored at or below the midpoint
+    bad: int  # cases people scored bad
+    good: int  # cases people scored good
+
+
+def screen_rates(
+    human: Sequence[float], jury: Sequence[float], scale: tuple[float, float], lower_is_better: bool = False
+) -> Screen:
+    """(caught, flagged) on a scale (lo, hi), after mirroring a lower-is-better metric: of the
+    pairs people scored in the bottom quarter (≤ 2 on 1-5), the share the jury scored within the
+    bottom 3/8 (≤ 2.5); of those people scored in the top quarter (≥ 4), the share the jury scored
+    at or below the midpoint (≤ 3). None where people scored no pair in that quarter."""
+    lo, hi = scale
+    at = lambda frac: lo + frac * (hi - lo)  # noqa: E731
+    eps = 1e-9
+    mirror = (lambda v: lo + hi - v) if lower_is_better else (lambda v: v)  # noqa: E731
+    pairs = [(mirror(h), mirror(j)) for h, j in zip(human, jury, strict=True)]
+    bad = [j for h, j in pairs if h <= at(0.25) + eps]
+    good = [j for h, j in pairs if h >= at(0.75) - eps]
+    caught = sum(j <= at(0.375) + eps for j in bad) / len(bad) if bad else None
+    flagged = sum(j <= at(0.5) + eps for j in good) / len(good) if good else None
+    return Screen(caught, flagged, len(bad), len(good))
+
+
+# Fewer pairs than this give no interval: resamples of 2-4 cases say nothing.
+MIN_BOOTSTRAP_PAIRS = 5
+
+
+def bootstrap_interval(
+    statistic: Callable[[list[float], list[float]], float | None],
+    human: Sequence[float],
+    jury: Sequence[float],
+    *,
+    confidence: float = 0.95,
+    resamples: int = 1000,
+    seed: int = 0,
+) -> tuple[float, float] | None:
+    """Percentile bootstrap interval of ``statistic(human, jury)``: the pairs (cases) drawn with
+    replacement ``resamples`` times, with a fixed seed so the same labels always give the same
+    interval. None under ``MIN_BOOTSTRAP_PAIRS`` pairs, or when fewer than half the resamples
+    give a value (one side constant in most of them)."""
+    if len(human) != len(jury):
+        raise ValueError(f"{len(human)} scores against {len(jury)}")
+    n = len(human)
+    if n < MIN_BOOTSTRAP_PAIRS:
+        return None
+    h, j = np.asarray(human, dtype=float), np.asarray(jury, dtype=float)
+    rng = np.random.default_rng(seed)
+    values = []
+    for idx in rng.integers(0, n, size=(resamples, n)):
+        value = statistic(h[idx].tolist(), j[idx].tolist())
+        if value is not None and not math.isnan(value):
+            values.append(value)
+    if len(values) < resamples / 2:
+        return None
+    tail = (1 - confidence) / 2 * 100
+    low, high = np.percentile(values, [tail, 100 - tail])
+    return float(low), float(high)
 
 
 Level = Literal["nominal", "ordinal", "interval", "ratio"]

@@ -53,7 +53,7 @@ def test_calibrate_writes_agreement_into_the_run_and_audit_passes(prefect_server
     )
     result, output = cli("calibrate", run_id, "--out", str(out), "--labels", str(labels))
     assert result.exit_code == 0, output
-    assert "accuracy" in output and "kappa=" in output
+    assert "accuracy" in output and "kappa=" in output and "caught=" in output
 
     store = ArtifactStore(str(out))
     manifest = load_manifest(store, run_id)
@@ -64,6 +64,11 @@ def test_calibrate_writes_agreement_into_the_run_and_audit_passes(prefect_server
     assert accuracy["jury"]["n"] == len(rows)
     assert [j["predictor"] for j in accuracy["judges"]] == ["a", "b"]
     assert accuracy["jury"]["spearman"] is not None and accuracy["jury"]["spearman"] > 0
+    low, high = accuracy["jury"]["spearman_interval"]
+    assert low <= accuracy["jury"]["spearman"] <= high
+    # the refusals people scored 1 are the bad quarter, and this jury scores every refusal 1
+    bad = sum(r["accuracy"] <= 2 for r in rows)
+    assert accuracy["jury"]["n_bad"] == bad and (bad == 0 or accuracy["jury"]["caught"] is not None)
     assert sum(map(sum, accuracy["confusion"])) == len(rows)
     assert accuracy["alpha_all"] is not None
     report = (out / run_id / "report.md").read_text(encoding="utf-8")

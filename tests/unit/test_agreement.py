@@ -8,9 +8,17 @@ import random
 import krippendorff
 import numpy as np
 import pytest
-from scipy.stats import spearmanr
+from scipy.stats import bootstrap, spearmanr
 
-from assay.calibration import CalibrationError, HumanLabel, calibrate_scores, read_labels, with_section
+from assay.calibration import (
+    CalibrationError,
+    CalibrationRecord,
+    HumanLabel,
+    calibrate_scores,
+    calibration_markdown,
+    read_labels,
+    with_section,
+)
 from assay.metrics import agreement as ag
 
 
@@ -63,6 +71,42 @@ def test_exact_and_within_one():
     assert ag.exact_agreement([], [], (1, 5)) is None
 
 
+def test_screen_rates_count_caught_and_flagged_and_mirror_lower_is_better():
+    human = [1, 2, 2, 3, 4, 5, 5]
+    jury = [2.5, 2.6, 1, 3, 3, 3.01, 5]
+    # bad (≤ 2): 1, 2, 2 scored 2.5, 2.6, 1 → two caught; good (≥ 4): 4, 5, 5 scored 3, 3.01, 5 → one flagged
+    assert ag.screen_rates(human, jury, (1, 5)) == (2 / 3, 1 / 3, 3, 3)
+    # noise on 0-10, lower is better: people's 9 and 10 are the bad ones, the jury's 7 catches one
+    noise = ag.screen_rates([10, 9, 1, 0], [7, 6, 6, 1], (0, 10), lower_is_better=True)
+    assert noise == (0.5, 0.5, 2, 2)  # 7 ≥ 6.25 caught, 6 not; 6 ≥ 5 flagged, 1 not
+    assert ag.screen_rates([3, 3], [1, 5], (1, 5)) == (None, None, 0, 0)
+
+
+def test_bootstrap_interval_is_fixed_holds_the_estimate_and_matches_scipy():
+    rnd = random.Random(5)
+    human = [rnd.randint(1, 5) for _ in range(120)]
+    jury = [min(5, max(1, h + rnd.choice([-2, -1, 0, 0, 1]))) for h in human]
+    ours = ag.bootstrap_interval(ag.spearman, human, jury, resamples=2000)
+    assert ours == ag.bootstrap_interval(ag.spearman, human, jury, resamples=2000)  # same labels, same interval
+    assert ours[0] < ag.spearman(human, jury) < ours[1]
+    ref = bootstrap(
+        (human, jury), lambda h, j: spearmanr(h, j).statistic, paired=True, vectorized=False,
+        n_resamples=2000, method="percentile", rng=np.random.default_rng(1),
+    ).confidence_interval
+    assert ours == pytest.approx((ref.low, ref.high), abs=0.03)  # another resampler's draws, the same interval
+    # ten times the cases, the same relation: a narrower interval
+    wide = ours[1] - ours[0]
+    narrow = ag.bootstrap_interval(ag.spearman, human * 10, jury * 10)
+    assert narrow[1] - narrow[0] < wide / 2
+
+
+def test_bootstrap_interval_needs_cases_that_vary():
+    assert ag.bootstrap_interval(ag.spearman, [1, 2, 3, 4], [1, 2, 3, 4]) is None  # under five cases
+    assert ag.bootstrap_interval(ag.spearman, [1, 2, 3, 4, 5, 1], [3, 3, 3, 3, 3, 3]) is None  # constant jury
+    with pytest.raises(ValueError, match="5 scores against 4"):
+        ag.bootstrap_interval(ag.spearman, [1, 2, 3, 4, 5], [1, 2, 3, 4])
+
+
 def test_alpha_matches_the_krippendorff_package():
     rnd = random.Random(3)
     for _ in range(100):
@@ -100,6 +144,28 @@ def test_calibrate_scores_by_hand():
         reliability_data=np.array([[5, 1, 4], [4, 2, 3], [5, 1, 2]], dtype=float), level_of_measurement="interval"
     )
     assert m.alpha_all == pytest.approx(ref)
+
+
+def test_calibration_reports_intervals_and_the_screen():
+    scores = {"a": 5, "b": 1, "c": 2, "d": 4, "e": 3, "f": 5, "g": 1}
+    people = {"a": 5, "b": 1, "c": 1, "d": 5, "e": 4, "f": 4, "g": 2}
+    rows = _rows(scores, {})
+    (m,) = calibrate_scores(rows, [HumanLabel(case_id=c, metric="accuracy", score=s) for c, s in people.items()])
+    assert (m.jury.caught, m.jury.n_bad) == (1.0, 3)  # b, c, g: all scored ≤ 2.5
+    assert (m.jury.flagged, m.jury.n_good) == (0.25, 4)  # e (people 4) scored 3
+    low, high = m.jury.spearman_interval
+    assert low < m.jury.spearman < high <= 1.0
+    assert m.jury.kappa_interval is not None
+    text = calibration_markdown(CalibrationRecord(run_id="r", labels_file="l.csv", labels_sha256="0" * 64,
+                                                  raters=["human"], metrics=[m]))
+    assert f"{m.jury.spearman:.2f} [{low:.2f}, {high:.2f}]" in text
+    assert "1.00 (3 of 3)" in text and "0.25 (1 of 4)" in text
+    # a lower-is-better metric is mirrored: people's 9-10 noise is the bad quarter
+    noise = [{"case_id": c, "metric": "noise", "value": v, "scale": "0-10", "judge": None}
+             for c, v in (("a", 9), ("b", 1), ("c", 4))]
+    labels = [HumanLabel(case_id=c, metric="noise", score=s) for c, s in (("a", 10), ("b", 0), ("c", 9))]
+    (n,) = calibrate_scores(noise, labels, lower_is_better={"noise"})
+    assert n.lower_is_better and (n.jury.caught, n.jury.n_bad) == (0.5, 2)
 
 
 def test_unscored_cases_are_named_not_compared():
