@@ -24,7 +24,10 @@ Per prompt field and predictor (the ensemble; each judge too with ``--judges``):
   most 3/8 up the scale (2.5 on 1-5, 3.75 on 0-10): wrong answers caught;
 - flagged: of the answers labelled in the top quarter (≥ 4 on 1-5, ≥ 7.5 on 0-10), the share
   the predictor scores at most half-way (3 on 1-5, 5 on 0-10): correct answers wrongly flagged.
-  Neither is computed for fields where lower is better (memory noise) or for counts.
+  Neither is computed for fields where lower is better (memory noise) or for counts;
+- rho 95% (the ensemble's rows of the per-set tables): a percentile bootstrap interval of rho,
+  the set's rows resampled 1,000 times with a fixed seed. On a 24-row set it spans about ±0.3:
+  what one set says is that loose.
 
 The agent prompt's ``intent_label`` (categorical) is reported as exact agreement only.
 Every labelled row is checked against its prompt (known prompt id, input that fits the
@@ -62,7 +65,7 @@ from assay.judges.ensemble import aggregate_scores  # noqa: E402
 from assay.judges.offline import offline_jury  # noqa: E402
 from assay.judges.offline.fitted import STAGES, model_file  # noqa: E402
 from assay.judges.prompts import INTENT_LABELS, Prompt, UnknownPromptError, all_prompts, get_prompt  # noqa: E402
-from assay.metrics.agreement import screen_rates, spearman  # noqa: E402
+from assay.metrics.agreement import bootstrap_interval, screen_rates, spearman  # noqa: E402
 from assay.schemas import JsonObject  # noqa: E402
 
 ENSEMBLE = "ensemble"
@@ -465,15 +468,22 @@ COLUMNS = (("exact", 6), ("within1", 8), ("mae", 6), ("rho", 6), ("caught", 7), 
 
 
 def set_table(result: SetAgreement, judges: bool) -> list[str]:
-    """One table: a row per prompt field (the ensemble; each judge indented under it)."""
-    lines = [f"{'field':42} {'n':>4} {'predictor':16} " + " ".join(f"{k if k != 'mae' else 'MAE':>{w}}" for k, w in COLUMNS)]
+    """One table: a row per prompt field (the ensemble, with a 95 % bootstrap interval for its
+    Spearman; each judge indented under it)."""
+    lines = [f"{'field':42} {'n':>4} {'predictor':16} " + " ".join(f"{k if k != 'mae' else 'MAE':>{w}}" for k, w in COLUMNS)
+             + f" {'rho 95%':>13}"]
     for key in field_order(result.fields):
         pairs = result.fields[key]
         names = [ENSEMBLE, *(p for p in result.predictors if p != ENSEMBLE)] if judges else [ENSEMBLE]
         for i, name in enumerate(names):
             stats = pairs.stats(name)
             head = f"{key[0] + '.' + key[1]:42} {pairs.n:>4}" if i == 0 else f"{'':42} {'':>4}"
-            lines.append(f"{head} {name:16} " + " ".join(num(stats[k], w) for k, w in COLUMNS))
+            interval = ""
+            if name == ENSEMBLE:  # the judges' intervals are as wide; one per field keeps the bench quick
+                got = bootstrap_interval(spearman, [y for _, y, _ in pairs.by_predictor[name]],
+                                         [p for p, _, _ in pairs.by_predictor[name]])
+                interval = f" {f'[{got[0]:.2f},{got[1]:.2f}]' if got else '-':>13}"
+            lines.append(f"{head} {name:16} " + " ".join(num(stats[k], w) for k, w in COLUMNS) + interval)
     if result.intent_matches:
         n = len(result.intent_matches[ENSEMBLE])
         shown = result.predictors if judges else [ENSEMBLE]
