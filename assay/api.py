@@ -18,15 +18,12 @@ from typing import TYPE_CHECKING, Any
 
 from assay import artifacts as names
 from assay.hashing import sha256_bytes
+from assay.lineage.trace import RunIntegrityError  # public here: ``assay.api.RunIntegrityError``
 from assay.schemas import JsonObject
 from assay.spec import SpecError, TargetSpec
 
 if TYPE_CHECKING:
     from assay.suites.kit.summary import Summary
-
-
-class RunIntegrityError(RuntimeError):
-    """A run file whose bytes no longer match the hash its manifest recorded."""
 
 
 @dataclass

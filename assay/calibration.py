@@ -34,8 +34,10 @@ from pydantic import BaseModel, Field
 
 from assay import artifacts as names
 from assay.hashing import sha256_bytes
+from assay.lineage.audit import audit_run
 from assay.lineage.manifest import MANIFEST, Amendment, RunRecorder, StepRecord, load_manifest, now_iso
 from assay.lineage.store import ArtifactStore
+from assay.lineage.trace import RunIntegrityError, RunReader
 from assay.metrics import agreement as ag
 from assay.rendering.explorer import embedded_explorer
 from assay.rendering.render import render_html
@@ -314,9 +316,20 @@ def calibrate_run(store: ArtifactStore, run_id: str, labels_path: Path) -> Calib
     for needed in (names.SCORES, names.REPORT_MD):
         if needed not in manifest.artifacts:
             raise CalibrationError(f"run {run_id} has no {needed} to calibrate")
+    # Calibrating re-renders the report from the stored one and re-anchors the manifest: on a run
+    # with an edited file or manifest that would bless the edit, so the run must pass its audit.
+    audit = audit_run(store, run_id)
+    if not audit.ok:
+        raise CalibrationError(
+            f"run {run_id} fails its audit, and calibrating would re-anchor what was changed:\n" + "\n".join(audit.lines())
+        )
+    reader = RunReader(store, run_id)  # every read checked against its hash once more
 
     def read(name: str) -> bytes:
-        return store.read_bytes(store.run_path(run_id, manifest.artifacts[name].path))
+        try:
+            return reader.bytes(name)
+        except RunIntegrityError as exc:  # changed between the audit and this read
+            raise CalibrationError(str(exc)) from None
 
     raw = labels_path.read_bytes()
     labels = read_labels(labels_path)

@@ -6,7 +6,6 @@ suites`` and ``assay audit`` start fast and never start a server.
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import sys
@@ -340,10 +339,13 @@ def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = No
     comparison = None
     if names.COMPARISON in manifest.artifacts:
         from assay.compare import Comparison
+        from assay.lineage.trace import RunReader
 
-        record = json.loads(store.read_bytes(store.run_path(run_id, manifest.artifacts[names.COMPARISON].path)))
-        comparison = Comparison.model_validate(record)
+        comparison = Comparison.model_validate(RunReader(store, run_id).json(names.COMPARISON))
         typer.echo("\n" + comparison.text(), err=True)
+    if spec.fail_on_regression and any(s.name == "compare" and s.status == "failed" for s in manifest.steps):
+        _err(f"\n{manifest.message}")
+        raise typer.Exit(EXIT_FAILED)
     if missed:
         _err("\n--assert missed:\n" + "\n".join(f"  - {line}" for line in missed))
         raise typer.Exit(EXIT_THRESHOLD)
@@ -449,12 +451,12 @@ def lineage(
     store: str | None = typer.Option(None, help="artifact store URL, default: --out"),
 ) -> None:
     """Trace a case's scores back to its input row, generation, prompts and raw judge responses."""
-    from assay.lineage.trace import trace_case
+    from assay.lineage.trace import RunIntegrityError, trace_case
 
     artifact_store, rid = _resolve_run(run_id, str(out), store)
     try:
         lines = trace_case(artifact_store, rid, case, metric)
-    except (FileNotFoundError, KeyError) as exc:
+    except (FileNotFoundError, KeyError, RunIntegrityError) as exc:
         _err(str(exc).strip('"'))
         raise typer.Exit(EXIT_FAILED) from None
     typer.echo("\n".join(lines))
@@ -482,7 +484,7 @@ def compare(
     import pandas as pd
 
     from assay.compare import CompareRefused, RunFacts, compare_frames, format_case_changes, format_deltas
-    from assay.lineage.trace import RunReader
+    from assay.lineage.trace import RunIntegrityError, RunReader
 
     readers = []
     for run in (run_a, run_b):
@@ -496,8 +498,12 @@ def compare(
         if names.SCORES_PARQUET not in reader.manifest.artifacts:
             _err(f"run {reader.run_id} has no scores ({reader.manifest.status}); nothing to compare")
             raise typer.Exit(EXIT_FAILED)
-    frames = [pd.read_parquet(io.BytesIO(r.bytes(names.SCORES_PARQUET))) for r in readers]
-    lower = set(readers[0].json(names.SUMMARY).get("lower_is_better", []))
+    try:
+        frames = [pd.read_parquet(io.BytesIO(r.bytes(names.SCORES_PARQUET))) for r in readers]
+        lower = set(readers[0].json(names.SUMMARY).get("lower_is_better", []))
+    except RunIntegrityError as exc:
+        _err(str(exc))
+        raise typer.Exit(EXIT_FAILED) from None
     facts = [RunFacts.read(r.store, r.manifest, _recorded_outputs(r.manifest.suite)) for r in readers]
     try:
         comparison = compare_frames(facts[0], facts[1], frames[0], frames[1], lower, _inputs_of(readers[1]),
@@ -563,17 +569,21 @@ def _parse_gates(asserts: list[str], junit: Path | None) -> Gates | None:
 def _apply_gates(gates: Gates, store: Any, run_id: str) -> list[str]:
     """Write the JUnit file (when asked) and return the thresholds the run's means miss."""
     from assay.gates import junit_from_rows, missed_thresholds
-    from assay.lineage.trace import RunReader
+    from assay.lineage.trace import RunIntegrityError, RunReader
 
     reader = RunReader(store, run_id)
     if names.SUMMARY not in reader.manifest.artifacts:
         return [f"{t}: the run has no scores" for t in gates.thresholds]
-    summary = reader.json(names.SUMMARY)
-    metrics = list(summary.get("metrics", []))
+    try:
+        summary = reader.json(names.SUMMARY)
+        metrics = list(summary.get("metrics", []))
+        scores = reader.jsonl(names.SCORES) if gates.junit is not None else []
+    except RunIntegrityError as exc:  # a gate never passes on numbers that are not the run's
+        return [f"{t}: {exc}" for t in gates.thresholds]
     means = {m: (summary.get("overall", {}).get(m) or {}).get("mean") for m in metrics}
     if gates.junit is not None:
         groups = {case_id: view.group for case_id, view in _case_views(reader).items()}
-        xml = junit_from_rows(reader.manifest.suite, run_id, metrics, groups, reader.jsonl(names.SCORES), gates.thresholds)
+        xml = junit_from_rows(reader.manifest.suite, run_id, metrics, groups, scores, gates.thresholds)
         gates.junit.parent.mkdir(parents=True, exist_ok=True)
         gates.junit.write_text(xml, encoding="utf-8")
         typer.echo(f"junit:   {gates.junit}", err=True)
@@ -601,12 +611,13 @@ def show(
     store: str | None = typer.Option(None, help="artifact store URL, default: --out"),
 ) -> None:
     """A run's summary in the terminal: how it ended, every metric's mean, its comparison."""
+    from assay.lineage.trace import RunIntegrityError
     from assay.runs import show_run
 
     artifact_store, rid = _resolve_run(run_id, str(out), store)
     try:
         typer.echo(show_run(artifact_store, rid))
-    except FileNotFoundError as exc:
+    except (FileNotFoundError, RunIntegrityError) as exc:
         _err(str(exc))
         raise typer.Exit(EXIT_FAILED) from None
 

@@ -12,7 +12,7 @@ from assay import artifacts as names
 from assay.compare import Comparison, RunFacts
 from assay.lineage.manifest import Manifest
 from assay.lineage.store import ArtifactStore
-from assay.lineage.trace import RunReader
+from assay.lineage.trace import RunIntegrityError, RunReader
 from assay.rendering.tables import fmt
 
 HEADLINE_METRICS = 3  # metrics a listing shows per run; `assay show` shows them all
@@ -45,9 +45,13 @@ def run_row(store: ArtifactStore, run_id: str) -> RunRow:
     manifest: Manifest = run.manifest
     facts = RunFacts.of(manifest)
     dataset = str((manifest.run_spec or {}).get("dataset") or "").rstrip("/").rsplit("/", 1)[-1]
+    try:
+        means, problem = _means(run), ""
+    except RunIntegrityError as exc:  # listed, with no numbers from an edited summary
+        means, problem = {}, f"edited: {exc}"
     return RunRow(
         run_id=run_id, suite=manifest.suite, status=manifest.status, created_at=manifest.created_at,
-        dataset=f"{dataset} {facts.dataset[:8]}".strip(), jury=facts.jury or "none", means=_means(run),
+        dataset=f"{dataset} {facts.dataset[:8]}".strip(), jury=facts.jury or "none", means=means, problem=problem,
     )
 
 

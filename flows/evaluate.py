@@ -196,12 +196,12 @@ def evaluate(
 
         incomplete = incomplete_reasons(artifacts, spec, families, aggregated.scores)
         # Compared before publishing, so the comparison is a section of this run's report.
-        compared = None
+        compared, compare_failed = None, False
         if spec.compare_with and not incomplete:
             fingerprint = dataset_fingerprint(artifacts.get_json(ingest.snapshot), suite.recorded_outputs)
             facts = RunFacts.of(manifest, fingerprint).model_copy(update={"prompts": dict(sorted(steps.prompts.items()))})
             inputs = CompareInputs(snapshot=ingest.snapshot, scores=aggregated.scores, summary=aggregated.summary, skip_ids=skip_ids)
-            compared = _compare(steps, artifacts, store_url, spec, run_id, facts, inputs, version, logger)
+            compared, compare_failed = _compare(steps, artifacts, store_url, spec, run_id, facts, inputs, version, logger)
         publish_inputs = PublishInputs(
             incomplete=incomplete,
             snapshot=ingest.snapshot,
@@ -224,6 +224,10 @@ def evaluate(
                 logger.error(f"incomplete: {reason}")
             return steps.fail("incomplete: " + " | ".join(incomplete), status="incomplete")
 
+        if compare_failed and spec.fail_on_regression:  # a regression gate never passes unchecked
+            message = "the comparison with the baseline failed (see its step); --fail-on-regression cannot pass without it"
+            steps.finish("completed", message)
+            return Failed(message=message, data=steps.outcome("completed"))
         if compared is not None:
             regressions = compared.regressions
             if regressions and spec.fail_on_regression:
@@ -328,21 +332,22 @@ def _settle_partition(steps: StepRunner, submitted: tuple[str, Any], outputs: di
 
 
 def _compare(steps: StepRunner, artifacts: ArtifactStore, store_url: str, spec: RunSpec, run_id: str,
-             facts: RunFacts, inputs: CompareInputs, version: str, logger: Any) -> CompareOutput | None:
-    """Compare with a baseline run ("latest" = the newest completed run of this suite, dataset and jury)."""
+             facts: RunFacts, inputs: CompareInputs, version: str, logger: Any) -> tuple[CompareOutput | None, bool]:
+    """Compare with a baseline run ("latest" = the newest completed run of this suite, dataset and jury);
+    the comparison (None with no baseline or when the step failed) and whether the step failed."""
     baseline = (
         latest_completed_run(artifacts, facts, get_suite(spec.suite).recorded_outputs, exclude=run_id)
         if spec.compare_with == "latest" else spec.compare_with
     )
     if baseline is None:
         logger.warning("no completed run of this suite, dataset and jury to compare with")
-        return None
+        return None, False
     result = steps.run("compare", CompareOutput, compare_with_baseline, store_url, spec.suite, baseline, facts, inputs, version)
     if result is None:
-        return None
+        return None, True
     steps.comparison_artifact(result.text)
     logger.info(result.text)
-    return result
+    return result, False
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ from prefect.tasks import exponential_backoff
 
 from assay.cancellation import RunStopped
 from assay.lineage.store import ArtifactStore, StoreWriteError
+from assay.lineage.trace import RunIntegrityError
 from assay.suites.registry import get_suite
 from tasks.results import GuardedResultStorage, PlainJSONSerializer
 
@@ -28,6 +29,7 @@ CONTENT_CACHE = CONTENT_CACHE + TASK_SOURCE
 PERMANENT_ERRORS = (
     ValueError, TypeError, KeyError, LookupError, NotImplementedError, FileNotFoundError, RunStopped,
     StoreWriteError,  # a full or read-only store does not mend itself between retries
+    RunIntegrityError,  # an edited baseline run stays edited
 )
 
 

@@ -7,13 +7,20 @@ import json
 from typing import Any
 
 from assay import artifacts as names
+from assay.hashing import sha256_bytes
 from assay.lineage.manifest import Manifest, load_manifest
 from assay.lineage.store import ArtifactStore
 from assay.schemas import JsonObject
 
 
+class RunIntegrityError(RuntimeError):
+    """A run file whose bytes no longer match the hash its manifest recorded, or a run that
+    fails its audit where trusting it would spread the change (``assay calibrate``)."""
+
+
 class RunReader:
-    """Read a run's artifacts by manifest name."""
+    """Read a run's artifacts by manifest name, each checked against its recorded sha256, so
+    what ``show``, ``compare``, ``lineage``, ``runs`` and the gates print is what the run wrote."""
 
     def __init__(self, store: ArtifactStore, run_id: str) -> None:
         self.store = store
@@ -23,7 +30,13 @@ class RunReader:
 
     def bytes(self, name: str) -> bytes:
         entry = self.manifest.artifacts[name]
-        return self.store.read_bytes(self.store.run_path(self.run_id, entry.path))
+        data = self.store.read_bytes(self.store.run_path(self.run_id, entry.path))
+        if sha256_bytes(data) != entry.sha256:
+            raise RunIntegrityError(
+                f"{name} of run {self.run_id} no longer matches the sha256 its manifest recorded; "
+                f"run `assay audit {self.run_id}`"
+            )
+        return data
 
     def jsonl(self, name: str) -> list[JsonObject]:
         return [json.loads(line) for line in self.bytes(name).decode("utf-8").splitlines() if line.strip()]
