@@ -198,11 +198,17 @@ def rerun(
     """Re-execute a run with its recorded spec; reuse every step and judge call that succeeded."""
     from pydantic import ValidationError
 
+    from assay.lineage.audit import anchor_check
     from assay.lineage.manifest import load_manifest
     from assay.spec import RunOptions, RunSpec
 
     artifact_store, rid = _resolve_run(run_id, str(out), store)
     try:
+        anchor = anchor_check(artifact_store, rid)
+        if not anchor.ok:  # the spec names endpoints, key variables and code to call: never an edited one
+            _err(f"run {rid}'s manifest fails its anchor check, so its recorded spec is not rerun:\n"
+                 + "\n".join(anchor.lines()[1:-1]) + f"\n`assay audit {rid}` shows the whole audit")
+            raise typer.Exit(EXIT_FAILED)
         manifest = load_manifest(artifact_store, rid)
         spec = RunSpec.model_validate(manifest.run_spec)
     except FileNotFoundError as exc:
@@ -226,6 +232,13 @@ def rerun(
         "runner": runner or recorded.runner,
     })
     typer.echo(f"rerunning {rid} with its recorded spec", err=True)
+    contacts = _contacts(spec)
+    for line in contacts:
+        typer.echo(line, err=True)
+    if contacts and "signature verified" not in anchor.notices:
+        # without a key a writer of the store can recompute the root hash, so say what is used
+        typer.echo("  (unsigned run: these come from its manifest; set ASSAY_SIGNING_KEY where others can "
+                   "write the store, and a rerun then checks the signature)", err=True)
     _preflight(spec, options)
     _execute(spec, options, verbose, parent_run=rid)
 
@@ -352,6 +365,25 @@ def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = No
     if comparison is not None and comparison.regressions and spec.fail_on_regression:
         _err(f"regression against {comparison.baseline}: {', '.join(comparison.regressions)}")
         raise typer.Exit(EXIT_REGRESSION)
+
+
+def _contacts(spec: Any) -> list[str]:
+    """What a rerun of ``spec`` will call or send keys to, as the manifest recorded it."""
+    lines = []
+    target = spec.target
+    if target is not None and target.function:
+        lines.append(f"  calls the function {target.function}")
+    if target is not None and target.url:
+        sent = ", ".join(f"{h} from ${v.split()[-1]}" for h, v in sorted(target.headers.items()))
+        lines.append(f"  posts each case to {target.url}" + (f" (headers {sent})" if sent else ""))
+    if spec.generator.api_base or spec.generator.api_key_env:
+        lines.append(f"  generator {spec.generator.model} at {spec.generator.api_base or 'its provider'}"
+                     + (f" with ${spec.generator.api_key_env}" if spec.generator.api_key_env else ""))
+    for judge in spec.jury.judges if spec.jury else []:
+        if judge.api_base or judge.api_key_env:
+            lines.append(f"  judge {judge.model} at {judge.api_base or 'its provider'}"
+                         + (f" with ${judge.api_key_env}" if judge.api_key_env else ""))
+    return lines
 
 
 def _run_stoppable(run_flow: Any) -> BaseException | None:

@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 
 from assay.lineage.audit import audit_run
-from assay.lineage.manifest import load_manifest
+from assay.lineage.manifest import anchor, load_manifest
 from assay.lineage.store import ArtifactStore
 from tests.support.cli import cli, run_id_of
 
@@ -61,3 +61,33 @@ def test_an_edited_run_is_refused_not_trusted(prefect_server, tmp_path):
     assert result.exit_code == 0, output  # no gate asked: the run stands, its compare step shows the failure
     compare = next(s for s in load_manifest(store, run_id_of(output)).steps if s.name == "compare")
     assert compare.status == "failed" and "RunIntegrityError" in compare.detail
+
+
+def _edit_spec(out: Path, run_id: str, reanchor: bool) -> None:
+    """Point the recorded spec at a function to call on rerun; optionally recompute the anchor
+    (root hash, and the signature when a key is set) as a writer without the key would."""
+    path = out / run_id / "manifest.json"
+    record = json.loads(path.read_text(encoding="utf-8"))
+    record["run_spec"]["replay"] = "live"
+    record["run_spec"]["target"] = {"function": "os:system"}
+    if reanchor:
+        record = anchor({k: v for k, v in record.items() if k not in ("root_hash", "signature", "signing_key_id")})
+    path.write_text(json.dumps(record), encoding="utf-8")
+
+
+def test_a_rerun_never_executes_an_edited_spec(prefect_server, tmp_path, monkeypatch):
+    monkeypatch.setenv("ASSAY_SIGNING_KEY", "k" * 32)
+    out = tmp_path / "runs"
+    result, output = cli("run", "memory", "--offline", "--out", str(out))
+    assert result.exit_code == 0, output
+    run_id = run_id_of(output)
+
+    _edit_spec(out, run_id, reanchor=False)  # a plain edit: the root hash no longer holds
+    result, output = cli("rerun", run_id, "--out", str(out))
+    assert result.exit_code == 1 and "fails its anchor check" in output and "os:system" not in output
+
+    monkeypatch.setenv("ASSAY_SIGNING_KEY", "x" * 32)  # the writer's own key: a new root, a foreign signature
+    _edit_spec(out, run_id, reanchor=True)
+    monkeypatch.setenv("ASSAY_SIGNING_KEY", "k" * 32)
+    result, output = cli("rerun", run_id, "--out", str(out))
+    assert result.exit_code == 1 and "signed with another key" in output

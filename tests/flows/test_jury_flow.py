@@ -50,6 +50,8 @@ def test_failed_judge_is_dropped_then_rerun_resends_only_its_calls(prefect_serve
     loopback.reset_counts()
     result, output = cli("rerun", run_id, "--out", str(tmp_path))
     assert result.exit_code == 0, output
+    # what the recorded spec sends keys to is said before the rerun starts
+    assert f"judge openai/a at {loopback.base_url}" in output and "unsigned run" in output
     assert loopback.count(model="a") == 0 and loopback.count(model="b") == 0
     assert loopback.count(model="c") == n_cases
     rerun_id = run_id_of(output)
