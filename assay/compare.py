@@ -280,7 +280,9 @@ def compare_frames(
 
 def latest_completed_run(store: Any, facts: RunFacts, recorded_outputs: Iterable[str], exclude: str | None = None) -> str | None:
     """The newest completed run with the same suite, dataset fingerprint and jury as ``facts``
-    (the baseline for ``compare_with: latest``); a run of another dataset or jury never is."""
+    (the baseline for ``compare_with: latest``); a run of another dataset or jury never is, nor
+    one whose manifest fails its anchor check."""
+    from assay.lineage.audit import anchor_check
     from assay.lineage.manifest import load_manifest
 
     outputs = list(recorded_outputs)
@@ -295,7 +297,7 @@ def latest_completed_run(store: Any, facts: RunFacts, recorded_outputs: Iterable
         if (manifest.status, manifest.suite) != ("completed", facts.suite):
             continue
         other = RunFacts.read(store, manifest, outputs)
-        if (other.dataset, other.jury) == (facts.dataset, facts.jury):
+        if (other.dataset, other.jury) == (facts.dataset, facts.jury) and anchor_check(store, run_id).ok:
             candidates.append((manifest.finished_at or manifest.created_at, run_id))
     return max(candidates)[1] if candidates else None
 
@@ -308,8 +310,12 @@ def compare_to_baseline(
     the stored comparison's sha and the comparison."""
     import io
 
-    from assay.lineage.trace import RunReader
+    from assay.lineage.audit import anchor_check
+    from assay.lineage.trace import RunIntegrityError, RunReader
 
+    anchor = anchor_check(store, baseline_run)
+    if not anchor.ok:  # a baseline is a verdict's yardstick: never an edited one
+        raise RunIntegrityError(f"baseline run {baseline_run} fails its anchor check: {'; '.join(anchor.manifest)}")
     baseline = RunReader(store, baseline_run)
     base_frame = pd.read_parquet(io.BytesIO(baseline.bytes(names.SCORES_PARQUET)))
     current = pd.DataFrame(store.get_jsonl(scores_sha))

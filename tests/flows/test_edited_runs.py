@@ -61,6 +61,19 @@ def test_an_edited_run_is_refused_not_trusted(prefect_server, tmp_path):
     assert result.exit_code == 0, output  # no gate asked: the run stands, its compare step shows the failure
     compare = next(s for s in load_manifest(store, run_id_of(output)).steps if s.name == "compare")
     assert compare.status == "failed" and "RunIntegrityError" in compare.detail
+    later = run_id_of(output)
+
+    # an edited manifest: neither a comparison nor --compare-with latest takes it as the baseline
+    manifest_path = out / later / "manifest.json"
+    record = json.loads(manifest_path.read_text(encoding="utf-8"))
+    manifest_path.write_text(json.dumps({**record, "message": "all good"}), encoding="utf-8")
+    result, output = cli("compare", later, later, "--out", str(out))
+    assert result.exit_code == 1 and f"run {later}'s manifest fails its anchor check" in output
+    result, output = cli("run", "memory", "--offline", "--out", str(out), "--compare-with", "latest")
+    assert result.exit_code == 0, output
+    newest = load_manifest(store, run_id_of(output))
+    comparison = json.loads((out / newest.run_id / newest.artifacts["comparison.json"].path).read_text(encoding="utf-8"))
+    assert comparison["baseline"] not in (later, run_id_of(output))  # the newest intact run before it
 
 
 def _edit_spec(out: Path, run_id: str, reanchor: bool) -> None:
