@@ -6,8 +6,9 @@ labelled metric the jury's score (the ensemble row) and each judge's own score a
 with the people's (their mean when several rated a case):
 
 - Spearman's ρ and Cohen's κ with quadratic weights, each with a 95 % bootstrap interval (the
-  labelled cases resampled, fixed seed), exact and within-one agreement on the metric's integer
-  categories, and a confusion table of human × jury categories;
+  labelled cases resampled, fixed seed), exact and within-one agreement on the metric's
+  categories (``Categories``: points, tenths on 0-1, counts), and a confusion table of human ×
+  jury categories;
 - the jury as a screen: of the cases people scored bad (the scale's bottom quarter, ≤ 2 on 1-5),
   the share it scored bad (≤ 2.5: caught), and of those people scored good (≥ 4), the share it
   scored at or below the midpoint (≤ 3: flagged); a lower-is-better metric is mirrored first;
@@ -24,10 +25,12 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import re
 import statistics
 from collections import defaultdict
 from collections.abc import Collection
+from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import BaseModel, Field
@@ -88,7 +91,7 @@ class MetricCalibration(BaseModel):
     judges: list[Agreement] = Field(default_factory=list)
     alpha_all: float | None = Field(description="Krippendorff's alpha (interval), every judge and rater")
     confusion: list[list[int]] = Field(default_factory=list, description="rows: human category; columns: jury")
-    categories: list[int] = Field(default_factory=list)
+    categories: list[float] = Field(default_factory=list, description="points; tenths on a 0-1 scale; counts")
 
 
 class CalibrationRecord(BaseModel):
@@ -145,8 +148,41 @@ def read_labels(path: Path) -> list[HumanLabel]:
 def _scale(text: str) -> tuple[float, float]:
     m = re.fullmatch(r"\s*(-?\d+(?:\.\d+)?)\s*-\s*(-?\d+(?:\.\d+)?)\s*", text or "")
     if not m:
-        raise CalibrationError(f"scale {text!r} is not 'low-high'")
+        raise CalibrationError(f"scale {text!r} is neither 'low-high' nor 'count'")
     return float(m.group(1)), float(m.group(2))
+
+
+@dataclass(frozen=True)
+class Categories:
+    """A metric's categories for κ, exact, within one and the confusion table: whole points on a
+    1-5 or 0-10 scale, tenths on a 0-1 scale (as ``bench/jury_agreement.py`` steps it), and for a
+    count (hallucinations) every count from 0 to the largest anyone gave."""
+
+    low: float
+    high: float
+    step: float
+    bounded: bool  # caught and flagged need a scale with a bad and a good end; a count has none
+
+    @classmethod
+    def of(cls, scale_text: str, values: Collection[float]) -> Categories:
+        if scale_text == "count":
+            return cls(0.0, float(max(1, math.ceil(max(values, default=0)))), 1.0, bounded=False)
+        lo, hi = _scale(scale_text)
+        return cls(lo, hi, 0.1 if hi - lo <= 1 else 1.0, bounded=True)
+
+    @property
+    def in_steps(self) -> tuple[float, float]:
+        """The scale counted in steps: 0-1 becomes 0-10, so its tenths are whole categories."""
+        return self.low / self.step, self.high / self.step
+
+    def steps(self, values: list[float]) -> list[float]:
+        return [v / self.step for v in values]
+
+    def labels(self) -> list[float]:
+        return [round(c * self.step, 1) for c in ag.categories_of(self.in_steps)]
+
+    def holds(self, score: float) -> bool:
+        return score >= 0 if not self.bounded else self.low <= score <= self.high
 
 
 # -- statistics ------------------------------------------------------------------------------
@@ -179,11 +215,14 @@ def calibrate_scores(
     for metric in sorted({m for m, _ in human}):
         cases = sorted(c for m, c in human if m == metric)
         scale_text = ensemble[(metric, cases[0])]["scale"]
-        scale = _scale(scale_text)
+        given = [v for c in cases for v in (*human[(metric, c)].values(), *per_judge[(metric, c)].values())]
+        given += [float(ensemble[(metric, c)]["value"]) for c in cases if ensemble[(metric, c)].get("value") is not None]
+        scale = Categories.of(scale_text, given)
         for c in cases:
             for rater, score in human[(metric, c)].items():
-                if not scale[0] <= score <= scale[1]:
-                    raise CalibrationError(f"label for {c} / {metric} by {rater}: {score:g} is outside {scale_text}")
+                if not scale.holds(score):
+                    where = "below 0 (a count)" if not scale.bounded else f"outside {scale_text}"
+                    raise CalibrationError(f"label for {c} / {metric} by {rater}: {score:g} is {where}")
         unmatched, pairs = [], []
         for c in cases:
             row = ensemble[(metric, c)]
@@ -213,8 +252,10 @@ def calibrate_scores(
                 jury=jury,
                 judges=judge_rows,
                 alpha_all=ag.krippendorff_alpha(matrix, "interval") if len(matrix) >= 2 else None,
-                confusion=ag.confusion([h for _, h, _ in pairs], [j for _, _, j in pairs], scale) if pairs else [],
-                categories=ag.categories_of(scale),
+                confusion=ag.confusion(
+                    scale.steps([h for _, h, _ in pairs]), scale.steps([j for _, _, j in pairs]), scale.in_steps
+                ) if pairs else [],
+                categories=scale.labels(),
             )
         )
     return out
@@ -224,22 +265,25 @@ def _against(
     name: str,
     values: dict[str, float],
     pairs: list[tuple[str, float, float]],
-    scale: tuple[float, float],
+    scale: Categories,
     lower_is_better: bool = False,
 ) -> Agreement:
     """``name``'s scores (by case) against the people's, on the cases the jury scored."""
     matched = [(h, values[c]) for c, h, _ in pairs if c in values]
     hs, js = [h for h, _ in matched], [j for _, j in matched]
-    screen = ag.screen_rates(hs, js, scale, lower_is_better)
+    hc, jc, steps = scale.steps(hs), scale.steps(js), scale.in_steps  # categories for κ, exact, within one
+    screen = (
+        ag.screen_rates(hs, js, (scale.low, scale.high), lower_is_better) if scale.bounded else ag.Screen(None, None, 0, 0)
+    )
     return Agreement(
         predictor=name,
         n=len(matched),
         spearman=ag.spearman(hs, js),
-        kappa_quadratic=ag.cohen_kappa_quadratic(hs, js, scale),
-        exact=ag.exact_agreement(hs, js, scale),
-        within_one=ag.within_one(hs, js, scale),
+        kappa_quadratic=ag.cohen_kappa_quadratic(hc, jc, steps),
+        exact=ag.exact_agreement(hc, jc, steps),
+        within_one=ag.within_one(hc, jc, steps),
         spearman_interval=ag.bootstrap_interval(ag.spearman, hs, js),
-        kappa_interval=ag.bootstrap_interval(lambda h, j: ag.cohen_kappa_quadratic(h, j, scale), hs, js),
+        kappa_interval=ag.bootstrap_interval(lambda h, j: ag.cohen_kappa_quadratic(h, j, steps), hc, jc),
         caught=screen.caught,
         flagged=screen.flagged,
         n_bad=screen.bad,
@@ -279,8 +323,8 @@ def calibration_markdown(record: CalibrationRecord) -> str:
     for m in record.metrics:
         if m.confusion:
             lines += ["", f"Confusion for {md_text(m.metric)} ({md_text(m.scale)}): rows are the people's score, columns the jury's.", ""]
-            lines.append(markdown_table(["human \\ jury", *map(str, m.categories)],
-                                        [[str(c), *row] for c, row in zip(m.categories, m.confusion, strict=True)]))
+            lines.append(markdown_table(["human \\ jury", *(f"{c:g}" for c in m.categories)],
+                                        [[f"{c:g}", *row] for c, row in zip(m.categories, m.confusion, strict=True)]))
         if m.unmatched:
             lines += ["", f"Not compared for {md_text(m.metric)} (the run left them unscored):", ""]
             lines += [f"- {md_text(u)}" for u in m.unmatched]

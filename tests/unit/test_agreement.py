@@ -168,6 +168,27 @@ def test_calibration_reports_intervals_and_the_screen():
     assert n.lower_is_better and (n.jury.caught, n.jury.n_bad) == (0.5, 2)
 
 
+def test_counts_and_tenths_are_calibrated_on_their_own_categories():
+    # hallucination counts: categories 0..the largest count given, no caught/flagged (no good end)
+    rows = [{"case_id": c, "metric": "hallucination_count", "value": v, "scale": "count", "judge": None}
+            for c, v in (("a", 0), ("b", 2), ("c", 5), ("d", 1))]
+    people = [HumanLabel(case_id=c, metric="hallucination_count", score=s) for c, s in (("a", 0), ("b", 3), ("c", 4), ("d", 1))]
+    (m,) = calibrate_scores(rows, people)
+    assert m.categories == [0, 1, 2, 3, 4, 5] and sum(map(sum, m.confusion)) == 4
+    assert (m.jury.exact, m.jury.within_one) == (0.5, 1.0)
+    assert m.jury.caught is None and m.jury.flagged is None and m.jury.spearman == pytest.approx(1.0)
+    with pytest.raises(CalibrationError, match="-1 is below 0"):
+        calibrate_scores(rows, [HumanLabel(case_id="a", metric="hallucination_count", score=-1)])
+    # citation accuracy on 0-1: tenths are the categories, as bench/jury_agreement.py steps them
+    rows = [{"case_id": c, "metric": "citation_accuracy", "value": v, "scale": "0-1", "judge": None}
+            for c, v in (("a", 0.85), ("b", 0.5), ("c", 0.1))]
+    people = [HumanLabel(case_id=c, metric="citation_accuracy", score=s) for c, s in (("a", 0.9), ("b", 0.7), ("c", 0.2))]
+    (m,) = calibrate_scores(rows, people)
+    assert m.categories[:3] == [0.0, 0.1, 0.2] and len(m.categories) == 11
+    assert m.jury.exact == pytest.approx(1 / 3)  # 0.85 rounds to 0.9; 0.5 is two tenths off; 0.1 one
+    assert m.jury.within_one == pytest.approx(2 / 3)
+
+
 def test_unscored_cases_are_named_not_compared():
     rows = _rows({"a": 5, "b": 1}, {})
     rows.append({"case_id": "c", "metric": "accuracy", "value": None, "scale": "1-5", "judge": None,
