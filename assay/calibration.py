@@ -301,7 +301,7 @@ def calibration_markdown(record: CalibrationRecord) -> str:
         "Brackets hold 95 % bootstrap intervals (the labelled cases resampled): with few labels they are wide, "
         "and a figure is only as firm as its interval. κ is Cohen's kappa with quadratic weights; α is "
         "Krippendorff's alpha (interval) across every judge and rater; exact and within one compare scores "
-        "rounded to the scale's whole points. Caught: of the cases people scored in the scale's bad quarter "
+        "rounded to the metric's categories (whole points; tenths on a 0-1 scale; counts). Caught: of the cases people scored in the scale's bad quarter "
         "(≤ 2 on 1-5), those the predictor scored bad (≤ 2.5); flagged: of those people scored in the good "
         "quarter (≥ 4), those it scored at or below the midpoint (≤ 3); a lower-is-better metric is mirrored.",
         "",
