@@ -61,6 +61,7 @@ from assay.suites.registry import get_suite  # noqa: E402
 from flows.recording import StepRunner, describe_error  # noqa: E402
 from flows.runners import runner_in_use  # noqa: E402
 from tasks.common import result_storage  # noqa: E402
+from tasks.results import quiet_failed_step_warnings  # noqa: E402
 from tasks.steps import (  # noqa: E402
     aggregate_scores,
     compare_with_baseline,
@@ -111,6 +112,7 @@ def evaluate(
     """
     timeline.mark("flow run started")
     install_log_redaction("prefect", "prefect.flow_runs", "prefect.task_runs")
+    quiet_failed_step_warnings()
     logger = get_run_logger()
     options = with_runner_in_use(options or RunOptions())
     suite = get_suite(spec.suite)

@@ -19,7 +19,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import logging
 import os
+import re
 import threading
 from pathlib import Path
 
@@ -35,6 +37,39 @@ from assay.lineage.manifest import signing_key
 
 SERIALIZER_TYPE = "assay-json"
 INDEX_DIR = ".digests"
+
+
+# Prefect also persists a failed task's exception through the task's serializer. assay-json
+# refuses it on purpose (reading one back would mean importing its class), and Prefect then warns
+# with advice (result_serializer="json") that would undo the guard. The failure itself is in the
+# step table and the manifest, so the warning is dropped, for exceptions only: a step result that
+# does not serialize is a bug and keeps its warning.
+_UNSERIALIZED_RE = re.compile(rf"Failed to serialize object of type '([\w.]+)' with serializer '{SERIALIZER_TYPE}'")
+
+
+class FailedStepWarningFilter(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            found = _UNSERIALIZED_RE.search(record.getMessage())
+        except Exception:  # noqa: BLE001 - a malformed record is passed on untouched
+            return True
+        return not (found and found.group(1).rsplit(".", 1)[-1] in _exception_names())
+
+
+def _exception_names() -> set[str]:
+    names, todo = set(), [BaseException]
+    while todo:
+        cls = todo.pop()
+        names.add(cls.__name__)
+        todo.extend(cls.__subclasses__())
+    return names
+
+
+def quiet_failed_step_warnings() -> None:
+    """Attach ``FailedStepWarningFilter`` to Prefect's task-run logger (where the warning is logged)."""
+    logger = logging.getLogger("prefect.task_runs")
+    if not any(isinstance(f, FailedStepWarningFilter) for f in logger.filters):
+        logger.addFilter(FailedStepWarningFilter())
 
 
 class UntrustedResult(ValueError):
