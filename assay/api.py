@@ -71,6 +71,21 @@ class Run:
 
         return get_suite(self.manifest.suite).load_summary(json.loads(self.read(names.SUMMARY)))
 
+    def calibrate(self, labels: str | os.PathLike[str]) -> Any:
+        """Measure this run's jury against human labels (a CSV or JSON lines file of ``case_id``,
+        ``metric``, ``score`` [, ``rater``]), as ``assay calibrate`` does, and write the result into
+        the run. Returns the ``assay.calibration.CalibrationRecord`` (per metric: the jury's and each
+        judge's Spearman and κ with 95 % intervals, caught, flagged, α, confusion). Raises
+        ``assay.calibration.CalibrationError`` naming the bad label row, or a run that fails its audit."""
+        from assay.calibration import calibrate_run
+        from assay.lineage.manifest import load_manifest
+        from assay.lineage.store import ArtifactStore
+
+        store = ArtifactStore(str(self.run_dir.parent))
+        record = calibrate_run(store, self.run_id, Path(labels))
+        self.manifest = load_manifest(store, self.run_id)  # amended: calibration.json and the re-rendered report
+        return record
+
     def read(self, name: str) -> bytes:
         """An artifact's bytes by manifest name, after checking them against the recorded hash."""
         entry = self.manifest.artifacts.get(name)

@@ -132,6 +132,16 @@ def test_python_function_through_the_api_then_load_run(prefect_server, rag_cases
     loaded = assay.load_run(run.run_dir)
     assert loaded.run_id == run.run_id and loaded.status == "completed"
     pd.testing.assert_frame_equal(loaded.scores, scores)
+
+    # calibration through the API: written into the run, which still loads (audits) cleanly
+    labels = tmp_path / "people.jsonl"
+    labels.write_text("".join(json.dumps({"case_id": c["id"], "metric": "accuracy", "score": 5 if i % 2 else 4}) + "\n"
+                              for i, c in enumerate(cases)), encoding="utf-8")
+    record = run.calibrate(labels)
+    (accuracy,) = record.metrics
+    assert accuracy.metric == "accuracy" and accuracy.jury.n == len(cases) and accuracy.jury.n_good == len(cases)
+    assert "calibration.json" in run.manifest.artifacts and "Calibration against human labels" in run.read("report.md").decode()
+    loaded = assay.load_run(run.run_dir)
     parquet = run.run_dir / "scores.parquet"
     parquet.write_bytes(parquet.read_bytes() + b"tampered")
     with pytest.raises(RunIntegrityError):
