@@ -12,7 +12,8 @@ with the people's (their mean when several rated a case):
 - the jury as a screen: of the cases people scored bad (the scale's bottom quarter, ≤ 2 on 1-5),
   the share it scored bad (≤ 2.5: caught), and of those people scored good (≥ 4), the share it
   scored at or below the midpoint (≤ 3: flagged); a lower-is-better metric is mirrored first;
-- Krippendorff's α (interval) across every judge and every rater together.
+- Krippendorff's α (interval) across every judge and every rater together;
+- the widest gaps: up to five cases where the jury is furthest from the people.
 
 The result is added to the run as ``calibration.json`` (recorded in the manifest with a
 ``calibrate`` step and an amendment that keeps the earlier root hash, so ``assay audit`` still
@@ -81,6 +82,16 @@ class Agreement(BaseModel):
     n_good: int = Field(default=0, description="cases people scored in the scale's good quarter")
 
 
+class Disagreement(BaseModel):
+    case_id: str
+    human: float
+    jury: float
+
+
+# How many of the widest jury-people gaps a metric's calibration lists: the cases to read first.
+SHOWN_DISAGREEMENTS = 5
+
+
 class MetricCalibration(BaseModel):
     metric: str
     scale: str
@@ -92,6 +103,9 @@ class MetricCalibration(BaseModel):
     alpha_all: float | None = Field(description="Krippendorff's alpha (interval), every judge and rater")
     confusion: list[list[int]] = Field(default_factory=list, description="rows: human category; columns: jury")
     categories: list[float] = Field(default_factory=list, description="points; tenths on a 0-1 scale; counts")
+    disagreements: list[Disagreement] = Field(
+        default_factory=list, description="the cases where jury and people differ most, largest first"
+    )
 
 
 class CalibrationRecord(BaseModel):
@@ -256,9 +270,17 @@ def calibrate_scores(
                     scale.steps([h for _, h, _ in pairs]), scale.steps([j for _, _, j in pairs]), scale.in_steps
                 ) if pairs else [],
                 categories=scale.labels(),
+                disagreements=_widest_gaps(pairs, scale),
             )
         )
     return out
+
+
+def _widest_gaps(pairs: list[tuple[str, float, float]], scale: Categories) -> list[Disagreement]:
+    """The cases where the jury is furthest from the people, at least one category apart."""
+    apart = [(abs(j - h), c, h, j) for c, h, j in pairs if abs(j - h) / scale.step >= 1 - 1e-9]
+    apart.sort(key=lambda t: (-t[0], t[1]))
+    return [Disagreement(case_id=c, human=round(h, 2), jury=round(j, 2)) for _, c, h, j in apart[:SHOWN_DISAGREEMENTS]]
 
 
 def _against(
@@ -325,6 +347,10 @@ def calibration_markdown(record: CalibrationRecord) -> str:
             lines += ["", f"Confusion for {md_text(m.metric)} ({md_text(m.scale)}): rows are the people's score, columns the jury's.", ""]
             lines.append(markdown_table(["human \\ jury", *(f"{c:g}" for c in m.categories)],
                                         [[f"{c:g}", *row] for c, row in zip(m.categories, m.confusion, strict=True)]))
+        if m.disagreements:
+            lines += ["", f"Widest gaps for {md_text(m.metric)}, the cases to read first: "
+                      + ", ".join(f"{md_text(d.case_id)} (people {d.human:g}, jury {d.jury:g})" for d in m.disagreements)
+                      + "."]
         if m.unmatched:
             lines += ["", f"Not compared for {md_text(m.metric)} (the run left them unscored):", ""]
             lines += [f"- {md_text(u)}" for u in m.unmatched]
@@ -425,6 +451,9 @@ def summary_lines(record: CalibrationRecord) -> list[str]:
                     f"within1={fmt(a.within_one, 2)} caught={_share(a.caught, a.n_bad)} flagged={_share(a.flagged, a.n_good)}"
                 )
         out.append(f"  {m.metric:14s} alpha (judges + people) = {fmt(m.alpha_all, 2)}")
+        if m.disagreements:
+            out.append(f"  {m.metric:14s} widest gaps: "
+                       + ", ".join(f"{d.case_id} (people {d.human:g}, jury {d.jury:g})" for d in m.disagreements))
         if m.unmatched:
             out.append(f"  {m.metric:14s} not compared (unscored): {len(m.unmatched)}")
     out.append(f"written: {names.CALIBRATION}, report.md and report.html re-rendered; manifest re-anchored")

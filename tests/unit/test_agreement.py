@@ -160,6 +160,10 @@ def test_calibration_reports_intervals_and_the_screen():
                                                   raters=["human"], metrics=[m]))
     assert f"{m.jury.spearman:.2f} [{low:.2f}, {high:.2f}]" in text
     assert "1.00 (3 of 3)" in text and "0.25 (1 of 4)" in text
+    # every gap here is one point: the five are listed by case id; a and b (no gap) are not
+    assert [(d.case_id, d.human, d.jury) for d in m.disagreements] == [
+        ("c", 1, 2), ("d", 5, 4), ("e", 4, 3), ("f", 4, 5), ("g", 2, 1)]
+    assert "Widest gaps for accuracy, the cases to read first: c (people 1, jury 2)" in text
     # a lower-is-better metric is mirrored: people's 9-10 noise is the bad quarter
     noise = [{"case_id": c, "metric": "noise", "value": v, "scale": "0-10", "judge": None}
              for c, v in (("a", 9), ("b", 1), ("c", 4))]
@@ -186,6 +190,7 @@ def test_counts_and_tenths_are_calibrated_on_their_own_categories():
     (m,) = calibrate_scores(rows, people)
     assert m.categories[:3] == [0.0, 0.1, 0.2] and len(m.categories) == 11
     assert m.jury.exact == pytest.approx(1 / 3)  # 0.85 rounds to 0.9; 0.5 is two tenths off; 0.1 one
+    assert [d.case_id for d in m.disagreements] == ["b", "c"]  # 0.2 and 0.1 apart; a is 0.05 off
     assert m.jury.within_one == pytest.approx(2 / 3)
 
 
