@@ -516,21 +516,16 @@ def compare(
     import pandas as pd
 
     from assay.compare import CompareRefused, RunFacts, compare_frames, format_case_changes, format_deltas
-    from assay.lineage.audit import anchor_check
     from assay.lineage.trace import RunIntegrityError, RunReader
 
     readers = []
     for run in (run_a, run_b):
         artifact_store, rid = _resolve_run(run, str(out), store)
         try:
-            anchor = anchor_check(artifact_store, rid)
-            readers.append(RunReader(artifact_store, rid))
-        except FileNotFoundError as exc:
+            readers.append(RunReader.anchored(artifact_store, rid))
+        except (FileNotFoundError, RunIntegrityError) as exc:
             _err(str(exc))
             raise typer.Exit(EXIT_FAILED) from None
-        if not anchor.ok:
-            _err(f"run {rid}'s manifest fails its anchor check: {'; '.join(anchor.manifest)}; see `assay audit {rid}`")
-            raise typer.Exit(EXIT_FAILED)
     for reader in readers:
         if names.SCORES_PARQUET not in reader.manifest.artifacts:
             _err(f"run {reader.run_id} has no scores ({reader.manifest.status}); nothing to compare")

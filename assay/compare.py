@@ -310,13 +310,9 @@ def compare_to_baseline(
     the stored comparison's sha and the comparison."""
     import io
 
-    from assay.lineage.audit import anchor_check
-    from assay.lineage.trace import RunIntegrityError, RunReader
+    from assay.lineage.trace import RunReader
 
-    anchor = anchor_check(store, baseline_run)
-    if not anchor.ok:  # a baseline is a verdict's yardstick: never an edited one
-        raise RunIntegrityError(f"baseline run {baseline_run} fails its anchor check: {'; '.join(anchor.manifest)}")
-    baseline = RunReader(store, baseline_run)
+    baseline = RunReader.anchored(store, baseline_run)  # a verdict's yardstick: never an edited run
     base_frame = pd.read_parquet(io.BytesIO(baseline.bytes(names.SCORES_PARQUET)))
     current = pd.DataFrame(store.get_jsonl(scores_sha))
     lower = set(store.get_json(summary_sha).get("lower_is_better", []))

@@ -28,6 +28,19 @@ class RunReader:
         self.manifest: Manifest = load_manifest(store, run_id)
         self._calls: dict[str, tuple[str, JsonObject]] | None = None
 
+    @classmethod
+    def anchored(cls, store: ArtifactStore, run_id: str) -> RunReader:
+        """A reader of a run whose manifest passes its anchor check (root hash, chain, signature
+        with a key): for a run whose numbers decide something, such as a comparison's baseline."""
+        from assay.lineage.audit import anchor_check
+
+        anchor = anchor_check(store, run_id)
+        if not anchor.ok:
+            raise RunIntegrityError(
+                f"run {run_id}'s manifest fails its anchor check: {'; '.join(anchor.manifest)}; see `assay audit {run_id}`"
+            )
+        return cls(store, run_id)
+
     def bytes(self, name: str) -> bytes:
         entry = self.manifest.artifacts[name]
         data = self.store.read_bytes(self.store.run_path(self.run_id, entry.path))
