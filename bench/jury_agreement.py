@@ -85,6 +85,7 @@ class LabelledRow(BaseModel):
     input: JsonObject
     label: JsonObject
     note: str = ""
+    kind: str = ""  # the answer's kind (correct, paraphrase, wrong number, …) where the writer named it
 
 
 class LabelError(ValueError):
@@ -234,6 +235,23 @@ def heldout_sets(base: Path = HELDOUT) -> list[LabelledSet]:
             )
         )
     return out
+
+
+def named_set(folder: Path) -> LabelledSet:
+    """One labelled folder measured on its own (``--only``): a blind set outside the vN series,
+    such as ``en1``, the English set."""
+    files = sorted(folder.glob("*/labelled.jsonl"))
+    if not files:
+        raise LabelError(f"{_shown(folder)}: no <suite>/labelled.jsonl under it")
+    suites = [f.parent.name for f in files]
+    return LabelledSet(
+        f"held-out {folder.name}",
+        folder.name,
+        f"{_shown(folder)}/<suite>/labelled.jsonl ({', '.join(suites)}); labelled before the jury ran",
+        [row for f in files for row in read_labelled(f)],
+        0,
+        frozenset(suites),
+    )
 
 
 def bundled(suite: str, name: str) -> list[dict]:
@@ -536,15 +554,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--judges", action="store_true", help="print each offline judge's row under the ensemble's")
     parser.add_argument("--no-heldout", action="store_true", help="only the in-sample set")
     parser.add_argument(
+        "--only", type=Path, metavar="DIR",
+        help="measure only the labelled set in DIR (DIR/<suite>/labelled.jsonl), e.g. bench/heldout/en1",
+    )
+    parser.add_argument(
         "--rules-only", action="store_true",
         help="rag_answer and memory_usefulness from the rules alone, without the fitted stages",
     )
     args = parser.parse_args(argv)
 
     # every set is read and checked before the jury runs on any of them
-    sets = [in_sample_set(args.data)]
-    if not args.no_heldout:
-        sets += heldout_sets()
+    if args.only:
+        sets = [named_set(args.only)]
+    else:
+        sets = [in_sample_set(args.data)]
+        if not args.no_heldout:
+            sets += heldout_sets()
     jury = offline_jury(fitted=not args.rules_only)
     for prompt_id, stage in STAGES.items():
         if args.rules_only:
