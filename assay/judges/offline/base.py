@@ -36,7 +36,18 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from assay.judges.base import JudgeRequest, JudgeResult, LocalJudge, Usage
-from assay.judges.offline import actions, claims, drug_table, fitted, forest, lexicon, record_facts, scoring
+from assay.judges.offline import (
+    actions,
+    answer_core,
+    claims,
+    drug_table,
+    fitted,
+    forest,
+    lexicon,
+    record_facts,
+    scoring,
+)
+from assay.judges.offline import lang as language_packs
 from assay.judges.offline import text as tx
 from assay.judges.offline.rules import FAMILY_RULES
 from assay.judges.offline.scoring import Units, band, pct  # noqa: F401  (re-exported for the judges)
@@ -58,9 +69,10 @@ class OfflineJudge(LocalJudge, *FAMILY_RULES):
     rule_files: ClassVar[tuple[Path, ...]] = tuple(
         Path(module.__file__).resolve()  # type: ignore[arg-type]
         for module in (
-            tx, scoring, quantities, figure_forms, claims, lexicon, actions, record_facts, drug_table, fitted, forest
+            tx, scoring, quantities, figure_forms, claims, lexicon, actions, record_facts, drug_table, fitted, forest,
+            answer_core, language_packs,
         )
-    ) + fitted.MODEL_PATHS + tuple(
+    ) + tuple(sorted(language_packs.HERE.glob("*.yaml"))) + fitted.MODEL_PATHS + tuple(
         Path(importlib.util.find_spec(f"assay.metrics.{name}").origin).resolve()  # type: ignore[arg-type, union-attr]
         for name in ("clinical", "clinical_rules", "clinical_checks")
     ) + tuple(sorted(drug_table.TABLE_PATH.parent.glob("*.yaml")))  # the clinical suite's rule files

@@ -60,8 +60,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from assay.judges.offline import answer_core, fitted
 from assay.judges.offline import claims as cl
-from assay.judges.offline import fitted
 from assay.judges.offline import text as tx
 from assay.judges.offline.scoring import band, pct
 from assay.judges.prompts import RagAnswerInput
@@ -77,11 +77,27 @@ class RagRules:
     fitted: bool  # set by ``OfflineJudge``: run the fitted stage after the rules
 
     def rag_answer(self, item: RagAnswerInput) -> JsonObject:
-        """The rules' verdict, then (unless the judge runs on rules only) the fitted stage's."""
+        """The rules' verdict, then (unless the judge runs on rules only) the fitted stage's.
+        A reference in a language with a pack and no hand rules (English) goes to the generic
+        answer core instead, with no fitted stage (it was fitted on Korean answers)."""
+        code = answer_core.handles(item.reference_answer, item.generated_answer)
+        if code is not None:
+            return answer_core.rag_verdict(
+                item.question, item.generated_answer, item.reference_answer, item.contexts, code,
+                CORE_VIEWS.get(self.signal, "stems"), f"[{self.signal}]",
+            )
+        # text appended for the grader, JSON verdicts and sentences in another script are not
+        # part of the answer: they can lower its score, never raise it
+        kept, aside = answer_core.judged_in_own_language(item.generated_answer, "ko")
+        if aside:
+            item = item.model_copy(update={"generated_answer": kept})
         verdict, signals = self.rag_rule_verdict(item)
-        if not self.fitted:
-            return verdict
-        return fitted.refine(self.signal, verdict, signals)
+        if self.fitted:
+            verdict = fitted.refine(self.signal, verdict, signals)
+        if aside:
+            note = answer_core.pack("ko").say("stripped", what="; ".join(answer_core.short(a) for a in aside))
+            verdict = {**verdict, "feedback": f"{verdict['feedback']} {note}."}
+        return verdict
 
     def rag_rule_verdict(self, item: RagAnswerInput) -> tuple[JsonObject, RagSignals | None]:
         """The rules' verdict and the signals it was read from (None for the shortcuts: empty
@@ -290,6 +306,9 @@ class RagSignals:
         the key content", whatever its wording."""
         return self.facts_total > 0 and self.facts_in == self.facts_total
 
+
+# How each judge matches words in the generic answer core (``answer_core``).
+CORE_VIEWS: dict[str, str] = {"lexical": "stems", "ngram": "ngrams", "numeric": "figures"}
 
 # Findings that say the answer states the reference's claim the other way round.
 REVERSING_RULES = frozenset({"polarity", "reversed-condition"})

@@ -1,0 +1,544 @@
+"""The generic answer core: a reference-based rag_answer verdict from a language pack's signals.
+
+It judges an answer written in a language with a pack (``lang/<code>.yaml``) and no hand rules
+(today: English; Korean keeps its rule set in ``rules/rag.py`` until it moves onto a pack). It
+knows no language itself: words, negations, refusals, hedges, number and calendar words and the
+feedback sentences all come from the pack.
+
+1. **What is judged.** Sentences addressed to the grader, JSON objects and sentences in another
+   script than the pack's are set aside (named in the feedback): text appended to an answer can
+   lower its score, never raise it.
+2. **Signals.** Content words (stems), figures (numbers with their unit conversions, clock times,
+   calendar words), names (capitalised words inside a sentence), negation parity and antonyms per
+   aligned sentence, refusal, hedges, a keyword list with no statement.
+3. **Verdict** (1-5 each, the rubric of seed 003; N = share of the reference's content not in the
+   question that the answer says, P = share of the answer's content the reference or the
+   retrieved texts support, Q = share of the question's content words in the answer):
+
+   ==============================================  ========  ============  =========
+   finding                                         accuracy  completeness  relevance
+   ==============================================  ========  ============  =========
+   empty (after setting text aside)                1         1             2
+   refusal, the reference refuses too              5         5             5
+   refusal, the reference answers                  1         1             2
+   an answer where the reference refuses           1         1             3
+   keyword list with no statement                  1         1             1
+   a figure or name where the reference has        1         ≤ 2 (band)    4 (2 off topic)
+   another; the claim reversed (negation, antonym)
+   N < 0.2 (says nothing of it)                    1         1             4 if Q ≥ .5, else 2
+   otherwise: N ≥ .35 → 5, ≥ .2 → 4, else 3         (band)    band(N)       5 (4 if Q < .3)
+   every figure and name of the reference said     5         ≥ 4
+   unsupported figures, names or clauses           ≤ 4
+   ("Yes" against "No" is a reversal too)
+   the main claim hedged                           ≤ 2
+   ==============================================  ========  ============  =========
+
+``view`` is the judge's way of matching words: ``stems`` (lexical), ``ngrams`` (character
+4-grams of the content words: word forms the suffix list misses) or ``figures`` (stems, with the
+figures counted three times).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from assay.judges.offline.lang import LanguagePack, language_of, pack, script_shares
+from assay.judges.offline.scoring import band, pct
+from assay.schemas import JsonObject
+
+SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
+WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|\d+(?:[.,:]\d+)*", re.UNICODE)
+NAME = re.compile(r"\b[A-Z][\w'’-]*")
+JSON_OBJECT = re.compile(r"\{[^{}]*:[^{}]*\}")
+CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?", re.IGNORECASE)
+HOURS_MINUTES = re.compile(r"\b(\d{1,2}):(\d{2})\b")
+# a list's separators; a comma between digits ("30,000") separates nothing
+LIST_SEPARATOR = re.compile(r"(?<!\d),|,(?!\d)|[/|·;]")
+NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
+# Units a figure is converted across, so "two weeks" matches "14 days".
+CONVERSIONS: dict[str, tuple[str, float]] = {
+    "week": ("day", 7), "weeks": ("day", 7), "fortnight": ("day", 14), "hour": ("minute", 60),
+    "hours": ("minute", 60), "year": ("month", 12), "years": ("month", 12),
+}
+
+SIZE_CUTS: tuple[tuple[float, float], ...] = ((0.8, 5), (0.6, 4), (0.4, 3), (0.2, 2))
+ACCURACY_CUTS: tuple[tuple[float, float], ...] = ((0.35, 5), (0.2, 4))
+
+
+def handles(reference: str, answer: str) -> str | None:
+    """The pack code the core judges this pair with, or None (Korean, or no pack): the
+    reference's language decides; an answer in another language is then set aside."""
+    code = language_of(reference) or language_of(answer)
+    return code if code is not None and code != "ko" else None
+
+
+# -- what is judged -------------------------------------------------------------------------
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in SENTENCE_END.split(text) if s and s.strip()]
+
+
+def judged_part(answer: str, lang: LanguagePack, keep_foreign: bool = False) -> tuple[str, list[str]]:
+    """The answer without JSON objects, sentences addressed to the grader and (unless
+    ``keep_foreign``) sentences in another script; returns the kept text and what was set aside."""
+    aside: list[str] = [m.group(0) for m in JSON_OBJECT.finditer(answer)]
+    text = JSON_OBJECT.sub(" ", answer)
+    kept: list[str] = []
+    for sentence in sentences(text):
+        lowered = normal(sentence)
+        if any(cue in lowered for cue in lang.grader_cues) or (not keep_foreign and foreign(sentence, lang)):
+            aside.append(sentence)
+        else:
+            kept.append(sentence)
+    return " ".join(kept), aside
+
+
+def judged_in_own_language(answer: str, code: str) -> tuple[str, list[str]]:
+    """``judged_part`` for a language with hand rules (Korean): when no sentence in the
+    language is left, the answer is in another language as a whole and is judged as written
+    (the rules' cross-language path), without what addresses the grader."""
+    lang = pack(code)
+    kept, aside = judged_part(answer, lang)
+    if script_shares(kept).get(lang.script):
+        return kept, aside
+    return judged_part(answer, lang, keep_foreign=True)
+
+
+def foreign(sentence: str, lang: LanguagePack) -> bool:
+    """A sentence with letters, too few of them in the pack's script (``own_script_share``)."""
+    shares = script_shares(sentence)
+    return bool(shares) and shares.get(lang.script, 0.0) < lang.own_script_share
+
+
+def normal(text: str) -> str:
+    return " ".join(text.replace("’", "'").lower().split())
+
+
+def has_phrase(text: str, phrases: Iterable[str]) -> str | None:
+    """The first phrase found in ``text`` on word boundaries (text already ``normal``)."""
+    for phrase in phrases:
+        if re.search(rf"(?<![\w']){re.escape(phrase)}(?![\w'])", text):
+            return phrase
+    return None
+
+
+# -- signals ---------------------------------------------------------------------------------
+
+
+def stem(word: str, lang: LanguagePack) -> str:
+    for suffix in lang.suffixes:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def words(text: str) -> list[str]:
+    return [w.lower().replace("’", "'") for w in WORD.findall(text)]
+
+
+def content(text: str, lang: LanguagePack) -> set[str]:
+    """The stems of the text's content words (no function words, no figures)."""
+    out = set()
+    for word in words(text):
+        if word in lang.stopwords or word in lang.negations or word[0].isdigit() or len(word) < 2:
+            continue
+        out.add(stem(word.split("'")[0], lang))
+    return out
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure as it was written, its kind (``amount`` for numbers and clock times, else the
+    calendar word's kind) and every form it matches in (unit conversions, a clock time's hour)."""
+
+    shown: str
+    forms: frozenset[str]
+    kind: str = "amount"
+    unit: str = ""  # the word after a number ("days"), stemmed
+    soft: bool = False  # a word that is often no figure: it may match, never stands on its own
+
+    def found_in(self, others: Iterable[Figure]) -> bool:
+        return any(self.forms & other.forms for other in others)
+
+
+def _number(raw: str | float) -> str:
+    value = float(str(raw).replace(",", ""))
+    return str(int(value)) if value.is_integer() else f"{value:g}"
+
+
+@lru_cache(maxsize=64)
+def _clock_pattern(markers: tuple[str, ...]) -> re.Pattern[str]:
+    alternatives = "|".join(re.escape(m) for m in sorted(markers, key=len, reverse=True))
+    return re.compile(rf"(?<![\d:])(\d{{1,2}})(?::(\d{{2}}))?\s*({alternatives})(?![\w])", re.IGNORECASE)
+
+
+@lru_cache(maxsize=64)
+def _words_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
+    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"(?<![\w'])({alternatives})(?![\w'])", re.IGNORECASE)
+
+
+def digitised(text: str, lang: LanguagePack) -> str:
+    """The text with number words as digits and the pack's figure rewrites applied."""
+    hard = tuple(w for w in lang.number_words if w not in lang.soft_number_words)
+    if hard:
+        text = _words_pattern(hard).sub(lambda m: _number(lang.number_words[m.group(1).lower()]), text)
+    for pattern, replacement in lang.figure_rewrites:
+        text = re.sub(pattern, replacement, text, flags=re.IGNORECASE)
+    return text
+
+
+def _clock(hour: int, minutes: str, marker: str) -> frozenset[str]:
+    """A clock time's forms: 24-hour ``H:MM`` and, on the hour, the bare 12-hour figure (an
+    answer's "3" for "3 pm"); a time with minutes also matches its hour ("half past six": 6)."""
+    if marker == "pm" and hour < 12:
+        hour += 12
+    elif marker == "am" and hour == 12:
+        hour = 0
+    twelve = hour % 12 or 12
+    return frozenset({f"{hour}:{minutes}", str(twelve)})
+
+
+def figures(text: str, lang: LanguagePack) -> list[Figure]:
+    """The text's figures: clock times, numbers and number words (with converted forms when a
+    unit follows), and calendar words (weekdays, months, periods)."""
+    out: list[Figure] = []
+    rest = digitised(text, lang)
+    if lang.clock:
+        pattern = _clock_pattern(tuple(lang.clock))
+        for m in pattern.finditer(rest):
+            marker = lang.clock[m.group(3).lower()]
+            out.append(Figure(m.group(0).strip(), _clock(int(m.group(1)), m.group(2) or "00", marker)))
+        rest = pattern.sub(" ", rest)
+    for m in HOURS_MINUTES.finditer(rest):
+        out.append(Figure(m.group(0), _clock(int(m.group(1)), m.group(2), "")))
+    rest = HOURS_MINUTES.sub(" ", rest)
+    tokens = words(rest)
+    for index, token in enumerate(tokens):
+        after = tokens[index + 1] if index + 1 < len(tokens) else ""
+        before = tokens[index - 1] if index else ""
+        if token[0].isdigit() and NUMBER.fullmatch(token):
+            value = _number(token)
+            forms = {value}
+            if after in lang.unit_conversions:
+                forms.add(_number(float(value) * lang.unit_conversions[after]))
+            shown = f"{token} {after}" if after in lang.unit_conversions else token
+            unit = stem(after, lang) if after and not after[0].isdigit() and after not in lang.stopwords else ""
+            out.append(Figure(shown, frozenset(forms), unit=unit))
+        elif token in lang.soft_number_words:
+            value = _number(lang.number_words[token])
+            forms = {value}
+            if after in lang.unit_conversions:
+                forms.add(_number(float(value) * lang.unit_conversions[after]))
+            out.append(Figure(f"{token} {after}".strip(), frozenset(forms), soft=True))
+        elif (calendar := lang.calendar_words.get(token)) is not None:
+            out.append(Figure(token, frozenset({calendar}), kind=_calendar_kind(calendar)))
+        elif token in lang.months_beside_day and (before[:1].isdigit() or after[:1].isdigit()):
+            out.append(Figure(token, frozenset({lang.months_beside_day[token]}), kind="month"))
+    return out
+
+
+WEEKDAYS = frozenset({"mon", "tue", "wed", "thu", "fri", "sat", "sun", "weekday", "weekend"})
+PERIODS = frozenset({"daily", "weekly", "monthly", "yearly"})
+
+
+def _calendar_kind(value: str) -> str:
+    if value in WEEKDAYS:
+        return "weekday"
+    if value in PERIODS:
+        return "period"
+    return "amount" if ":" in value else "month"
+
+
+def names(text: str, lang: LanguagePack) -> set[str]:
+    """Capitalised words inside a sentence (not its first word), as lower-case stems."""
+    out = set()
+    for sentence in sentences(text):
+        for m in NAME.finditer(sentence):
+            if m.start() == 0:
+                continue
+            word = m.group(0).lower().replace("’", "'").split("'")[0]
+            if word in lang.stopwords or word in lang.calendar_words or word in lang.number_words:
+                continue
+            out.add(stem(word, lang))
+    return out
+
+
+def common_words(text: str, lang: LanguagePack) -> set[str]:
+    """Stems of the words written in lower case: a word a text uses as a common noun is no
+    name of its own elsewhere."""
+    return {stem(w, lang) for w in WORD.findall(text) if w.islower() and not w[0].isdigit()}
+
+
+def particle(sentence: str, lang: LanguagePack) -> str | None:
+    """``yes`` or ``no`` when the sentence opens with an answer particle ("No, …")."""
+    tokens = words(sentence)
+    return lang.answer_particles.get(tokens[0]) if tokens else None
+
+
+def negation_parity(sentence: str, lang: LanguagePack) -> int:
+    lowered = normal(sentence)
+    if lang.negation_idioms:
+        lowered = _words_pattern(tuple(lang.negation_idioms)).sub(" ", lowered)
+    tokens = words(lowered)
+    if tokens and tokens[0] in lang.answer_particles:
+        tokens = tokens[1:]
+    found = sum(1 for w in tokens if w in lang.negations or w.endswith("n't"))
+    return found % 2
+
+
+def clauses(text: str, lang: LanguagePack) -> list[str]:
+    """The text's sentences split at commas and the pack's joining words."""
+    joins = "|".join(re.escape(j) for j in sorted(lang.clause_joins, key=len, reverse=True))
+    pattern = rf"[,;:]\s*|\s+(?:{joins})\s+" if joins else r"[,;:]\s*"
+    return [c for s in sentences(text) for c in re.split(pattern, s, flags=re.IGNORECASE) if c.strip()]
+
+
+def unsupported_clauses(answer: str, support: set[str], support_figs: list[Figure], lang: LanguagePack) -> list[str]:
+    """Clauses of at least three content words, none of whose figures is supported and under a
+    third of whose words the reference, question or retrieved texts hold: claims of the
+    answer's own."""
+    out = []
+    for clause in clauses(answer, lang):
+        own = content(clause, lang)
+        if len(own) < 3 or any(f.found_in(support_figs) for f in figures(clause, lang)):
+            continue
+        if len(own & support) / len(own) < 0.34:
+            out.append(clause.strip())
+    return out
+
+
+def reversal(answer: str, reference: str, lang: LanguagePack) -> str | None:
+    """How the answer states a reference sentence the other way round, or None: an answer
+    sentence aligned with a reference sentence (sharing at least two content words, and more
+    than with any other) whose negation parity differs, or which holds one word of an antonym
+    pair where the reference sentence holds the other."""
+    ref_sentences = [(s, content(s, lang)) for s in sentences(reference)]
+    pairs = [(stem(a, lang), stem(b, lang)) for a, b in lang.antonyms]
+    answer_sentences = sentences(answer)
+    said, meant = particle(answer_sentences[0], lang) if answer_sentences else None, particle(reference, lang)
+    if said and meant and said != meant:
+        return f"“{said}” where the reference says “{meant}”"
+    for sentence in answer_sentences:
+        own = content(sentence, lang)
+        best = max(ref_sentences, key=lambda rs: len(own & rs[1]), default=None)
+        if best is None or len(own & best[1]) < 2:
+            continue
+        if negation_parity(sentence, lang) != negation_parity(best[0], lang):
+            return f"“{sentence.strip()}” against “{best[0].strip()}”"
+        for a, b in pairs + [(b, a) for a, b in pairs]:
+            if a in own and b in best[1] and a not in best[1] and b not in own:
+                return f"{a} where the reference says {b}"
+    return None
+
+
+def refuses(text: str, lang: LanguagePack) -> bool:
+    """A refusal phrase, or a sentence with a negation, a saying verb and a document word
+    ("nothing in the information mentions it")."""
+    if has_phrase(normal(text), lang.refusals) is not None:
+        return True
+    for sentence in sentences(text):
+        tokens = set(words(sentence))
+        negated = any(w in lang.negations or w.endswith("n't") for w in tokens)
+        if negated and tokens & lang.refusal_verbs and tokens & lang.refusal_subjects:
+            return True
+    return False
+
+
+def keyword_list(text: str, lang: LanguagePack) -> bool:
+    """Words with no statement: at least four words and almost no function words, or a list of
+    three or more short comma-separated fragments with none."""
+    tokens = [w for w in words(text) if not w[0].isdigit()]
+    if len(tokens) < 4:
+        return False
+    function = sum(1 for w in tokens if w in lang.stopwords or w in lang.negations)
+    if function / len(tokens) < 0.15:
+        return True
+    fragments = [f for f in LIST_SEPARATOR.split(text) if f.strip()]
+    return len(fragments) >= 3 and all(len(words(f)) <= 3 for f in fragments) and function <= 1
+
+
+def is_list(text: str) -> bool:
+    """Comma-separated fragments of at most three words: a reference that is itself a list
+    ("Spanish, Italian, German and Japanese") is answered by a list."""
+    fragments = [f for f in LIST_SEPARATOR.split(text) if f.strip()]
+    return len(fragments) >= 2 and all(len(words(f)) <= 3 for f in fragments)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the core reads off one answer (for the verdict and its feedback)."""
+
+    n: float
+    p: float
+    q: float
+    wrong_figures: tuple[str, ...]
+    missing_figures: tuple[str, ...]
+    wrong_names: tuple[str, ...]
+    missing_names: tuple[str, ...]
+    extra: tuple[str, ...]
+    reversed: str | None
+    hedge: str | None
+    all_facts: bool
+
+
+def _ngrams(stems: Iterable[str]) -> set[str]:
+    out = set()
+    for s in stems:
+        padded = f"^{s}$"
+        out.update(padded[i : i + 4] for i in range(max(1, len(padded) - 3)))
+    return out
+
+
+def _share(target: set[str], source: set[str]) -> float | None:
+    return len(target & source) / len(target) if target else None
+
+
+def read(question: str, answer: str, reference: str, contexts: list[str], lang: LanguagePack, view: str) -> Reading:
+    q_words, a_words, r_words = content(question, lang), content(answer, lang), content(reference, lang)
+    support_words = r_words | content(" ".join(contexts), lang)
+    a_figs, r_figs = figures(answer, lang), figures(reference, lang)
+    q_figs, c_figs = figures(question, lang), figures(" ".join(contexts), lang)
+    a_names, r_names, _q_names = names(answer, lang), names(reference, lang), names(question, lang)
+    a_stems, q_stems = {stem(w, lang) for w in words(answer)}, {stem(w, lang) for w in words(question)}
+    r_stems = {stem(w, lang) for w in words(reference)}
+    common = common_words(" ".join([reference, question, *contexts]), lang)
+
+    # a figure the answer states where the reference states another of its kind is wrong; one
+    # no text supports at all (reference, question or retrieved chunks) is an invented extra
+    missing_figs = [f for f in r_figs if not f.found_in(a_figs) and not f.found_in(q_figs)]
+    new_figs = [f for f in a_figs if not f.soft and not f.found_in(r_figs) and not f.found_in(q_figs)]
+    # also wrong: beside the reference's figure, another of the same unit no text supports
+    # ("within 7 days … within 30 days"): the answer contradicts itself
+    wrong_figs = [
+        f for f in new_figs
+        if any(m.kind == f.kind for m in missing_figs)
+        or (f.unit and not f.found_in(c_figs) and any(r.unit == f.unit for r in r_figs))
+    ]
+    extra = [f.shown for f in new_figs if f not in wrong_figs and not f.found_in(c_figs)]
+    # names: one the reference gives and the answer never writes (in any case), against one the
+    # answer gives that the reference does not (and no text uses as a common word)
+    missing_names = sorted(r_names - a_stems - q_stems)
+    new_names = sorted(n for n in a_names - r_stems - q_stems if n not in common)
+    asks_name = bool(set(words(question)) & lang.name_questions)
+    if missing_names and (new_names or (asks_name and not (r_names & a_stems))):
+        wrong_names = new_names or ["(none of the reference's names)"]
+    else:
+        wrong_names = []
+        extra += new_names
+
+    # the reference's content beyond the question; all of it when it only repeats the question
+    key = (r_words - q_words) or r_words
+    own = a_words - q_words
+    if view == "ngrams":
+        n = _share(_ngrams(key), _ngrams(a_words))
+        p = _share(_ngrams(own), _ngrams(support_words))
+    else:
+        weight = 3 if view == "figures" else 1
+        said = len(key & a_words) + weight * sum(1 for f in r_figs if f.found_in(a_figs))
+        total = len(key) + weight * len(r_figs)
+        n = said / total if total else None
+        p = _share(own, support_words)
+    extra += [short(c, 60) for c in unsupported_clauses(answer, support_words | q_words, r_figs + q_figs + c_figs, lang)]
+    # the reference's own facts: its figures and names that the question does not already state
+    r_facts = sum(1 for f in r_figs if not f.found_in(q_figs)) + len(r_names - q_stems)
+    return Reading(
+        n=1.0 if n is None else n,
+        p=1.0 if p is None else p,
+        q=_share(q_words, a_words) if q_words else 1.0,  # type: ignore[arg-type]
+        wrong_figures=tuple(f.shown for f in wrong_figs),
+        missing_figures=tuple(f.shown for f in missing_figs),
+        wrong_names=tuple(wrong_names),
+        missing_names=tuple(missing_names),
+        extra=tuple(extra),
+        reversed=reversal(answer, reference, lang),
+        hedge=has_phrase(normal(answer), lang.hedges),
+        all_facts=r_facts > 0 and not missing_figs and not missing_names,
+    )
+
+
+# -- the verdict ---------------------------------------------------------------------------
+
+
+def rag_verdict(question: str, answer: str, reference: str, contexts: list[str], code: str, view: str, tag: str) -> JsonObject:
+    """The rag_answer verdict (accuracy, completeness, relevance 1-5 and feedback in the
+    pack's language) of the table in the module docstring."""
+    return _rag_verdict(question, answer, reference, tuple(contexts), code, view, tag)
+
+
+@lru_cache(maxsize=4096)
+def _rag_verdict(
+    question: str, answer: str, reference: str, contexts: tuple[str, ...], code: str, view: str, tag: str
+) -> JsonObject:
+    lang = pack(code)
+    kept, aside = judged_part(answer, lang)
+    notes = [lang.say("stripped", what="; ".join(short(a) for a in aside))] if aside else []
+
+    def verdict(accuracy: float, completeness: float, relevance: float, *more: str) -> JsonObject:
+        text = ". ".join([*notes, *more])
+        return {
+            "feedback": f"{tag} {text}.",
+            "accuracy": accuracy,
+            "completeness": completeness,
+            "relevance": relevance,
+        }
+
+    if not kept.strip() or not any(ch.isalnum() for ch in kept):
+        return verdict(1, 1, 2, lang.say("empty"))
+    ref_refuses = refuses(reference, lang)
+    if refuses(kept, lang) and (ref_refuses or not _answers_anyway(question, kept, reference, contexts, lang)):
+        if ref_refuses:
+            return verdict(5, 5, 5, lang.say("refusal_right"))
+        return verdict(1, 1, 2, lang.say("refusal_wrong"))
+    if ref_refuses:
+        return verdict(1, 1, 3, lang.say("answer_without_basis"))
+    if keyword_list(kept, lang) and not is_list(reference):
+        return verdict(1, 1, 1, lang.say("salad"))
+
+    r = read(question, kept, reference, list(contexts), lang, view)
+    facts = [lang.say("coverage", share=pct(r.n)), lang.say("support", share=pct(r.p))]
+    on_topic = r.q >= 0.3 or r.n >= 0.2
+    # a wrong main claim leaves little of the reference said, whatever else is repeated
+    left = min(band(r.n, SIZE_CUTS, 1), 2)
+    if r.wrong_figures:
+        return verdict(1, left, 4 if on_topic else 2, lang.say(
+            "wrong_figure", answer=", ".join(r.wrong_figures), reference=", ".join(r.missing_figures)), *facts)
+    if r.wrong_names:
+        return verdict(1, left, 4 if on_topic else 2, lang.say(
+            "wrong_name", answer=", ".join(r.wrong_names), reference=", ".join(r.missing_names)), *facts)
+    if r.reversed:
+        return verdict(1, left, 4 if on_topic else 2, lang.say("reversed", what=r.reversed), *facts)
+    if r.n < 0.2 and not r.all_facts:
+        # says almost nothing the reference says: wrong, or true of something else
+        return verdict(1, 1, 4 if r.q >= 0.5 else 2, lang.say("off_topic"), *facts)
+
+    # accuracy is whether what it says agrees (the rubric's 5: every claim agrees); how much of
+    # the reference it says is completeness
+    accuracy = band(r.n, ACCURACY_CUTS, 3)
+    completeness = band(r.n, SIZE_CUTS, 1)
+    if r.all_facts:
+        accuracy, completeness = 5, max(completeness, 4)
+    if r.extra:
+        accuracy = min(accuracy, 4)
+        facts.append(lang.say("extra", what=", ".join(r.extra)))
+    if r.hedge:
+        accuracy = min(accuracy, 2)
+        facts.append(lang.say("hedged", what=r.hedge))
+    relevance = 5 if r.q >= 0.3 or r.n >= 0.35 else 4
+    return verdict(accuracy, completeness, relevance, *facts)
+
+
+def _answers_anyway(question: str, answer: str, reference: str, contexts: tuple[str, ...], lang: LanguagePack) -> bool:
+    """A refusal cue inside an answer that states the reference's content ("it is not stated
+    whether…, but returns take 30 days") is not a refusal: half the reference said."""
+    return read(question, answer, reference, list(contexts), lang, "stems").n >= 0.5
+
+
+def short(text: str, limit: int = 80) -> str:
+    text = " ".join(text.split())
+    return json.dumps(text if len(text) <= limit else text[: limit - 1] + "…", ensure_ascii=False)

@@ -1,0 +1,110 @@
+"""Language packs: what the offline jury's generic answer core knows of a language, as data.
+
+A pack is one YAML file beside this module (``en.yaml``): tokenisation choice, function words,
+negation, refusal, hedge and grader-address cues, number and calendar words, antonym pairs and
+the feedback sentences. ``pack(code)`` loads and checks it once; ``language_of(text)`` says
+which pack a text is written for, by the script its letters are in (Hangul → ``ko``, Latin →
+``en``). Adding a language is a data file, its script in ``SCRIPTS`` when it is a new one, and
+its tests.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import cache
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field
+
+HERE = Path(__file__).resolve().parent
+
+# Which letters a script has; a text's language is the pack of its dominant script.
+SCRIPTS: dict[str, str] = {"hangul": "ko", "latin": "en"}
+
+
+class LanguagePack(BaseModel):
+    """One language's cues (see ``en.yaml`` for what each list is for)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    code: str
+    name: str
+    script: str
+    # A sentence of an answer whose letters are less than this share in the pack's script is
+    # set aside as text in another language (Korean keeps a sentence with any Hangul: Latin
+    # product names and codes sit inside Korean sentences).
+    own_script_share: float = 0.5
+    # A pack may carry only what its language's judging reads so far (Korean: what sets text
+    # aside); every list defaults to empty.
+    stopwords: frozenset[str] = frozenset()
+    negations: frozenset[str] = frozenset()
+    antonyms: tuple[tuple[str, str], ...] = ()
+    refusals: tuple[str, ...] = ()
+    hedges: tuple[str, ...] = ()
+    grader_cues: tuple[str, ...] = ()
+    number_words: dict[str, float] = Field(default_factory=dict)
+    soft_number_words: frozenset[str] = frozenset()
+    calendar_words: dict[str, str] = Field(default_factory=dict)
+    months_beside_day: dict[str, str] = Field(default_factory=dict)
+    clock: dict[str, str] = Field(default_factory=dict)
+    figure_rewrites: tuple[tuple[str, str], ...] = ()
+    unit_conversions: dict[str, float] = Field(default_factory=dict)
+    negation_idioms: tuple[str, ...] = ()
+    refusal_verbs: frozenset[str] = frozenset()
+    refusal_subjects: frozenset[str] = frozenset()
+    name_questions: frozenset[str] = frozenset()
+    answer_particles: dict[str, str] = Field(default_factory=dict)
+    clause_joins: frozenset[str] = frozenset()
+    suffixes: tuple[str, ...] = ()
+    feedback: dict[str, str] = Field(default_factory=dict)
+
+    def say(self, key: str, **values: object) -> str:
+        return self.feedback[key].format(**values)
+
+
+@cache
+def pack(code: str) -> LanguagePack:
+    """The language pack ``code`` (``en``); raises ``KeyError`` naming the packs there are."""
+    path = HERE / f"{code}.yaml"
+    if not path.is_file():
+        raise KeyError(f"no language pack {code!r}; there are: {', '.join(available())}")
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    # suffixes are tried longest first, whatever order the file lists them in
+    data["suffixes"] = sorted(data.get("suffixes", ()), key=len, reverse=True)
+    return LanguagePack.model_validate(data)
+
+
+def available() -> list[str]:
+    return sorted(p.stem for p in HERE.glob("*.yaml"))
+
+
+def script_of(ch: str) -> str | None:
+    """``hangul``, ``latin``, ``other`` for a letter; None for anything else."""
+    if not ch.isalpha():
+        return None
+    if "\uac00" <= ch <= "\ud7a3" or "\u1100" <= ch <= "\u11ff" or "\u3130" <= ch <= "\u318f":
+        return "hangul"
+    name = unicodedata.name(ch, "")
+    return "latin" if name.startswith("LATIN") else "other"
+
+
+def script_shares(text: str) -> dict[str, float]:
+    """The share of the text's letters in each script."""
+    counts: dict[str, int] = {}
+    for ch in text:
+        script = script_of(ch)
+        if script:
+            counts[script] = counts.get(script, 0) + 1
+    total = sum(counts.values())
+    return {k: v / total for k, v in counts.items()} if total else {}
+
+
+def language_of(text: str) -> str | None:
+    """The language code of the text's dominant script (at least half its letters), or None
+    (no letters, or a script no pack covers)."""
+    shares = script_shares(text)
+    if not shares:
+        return None
+    script, share = max(shares.items(), key=lambda kv: kv[1])
+    return SCRIPTS.get(script) if share >= 0.5 else None
