@@ -1,6 +1,6 @@
 """Cost of one offline judge call: this tree's rules against a base git ref, side by side.
 
-    python bench/offline_judge_cost.py [--base main] [--calls 3000] [--rounds 2]
+    python bench/offline_judge_cost.py [--base main] [--calls 3000] [--rounds 2] [--labelled FILE]
 
 Each side runs in its own fresh Python process (``git archive BASE assay`` unpacked into a
 temporary directory for the base, this checkout for the head), judging the bundled rag_qa
@@ -11,6 +11,8 @@ pass over the cases, as a run of new texts would (the three judges of one case s
 them); *warm* keeps them. The sides alternate for ``rounds`` rounds so the machine's load
 affects them alike. Printed: milliseconds per call (best and mean of the rounds), the first
 call's warm-up cost (Kiwi's model load, outside the per-call figure) and the head/base ratio.
+``--labelled FILE`` judges the inputs of a labelled rag_answer set instead (e.g.
+``bench/heldout/endev/rag_qa/labelled.jsonl``, English answers), labels unread.
 Asserts nothing.
 """
 
@@ -37,9 +39,12 @@ from assay.judges.prompts import get_prompt
 
 base = Path(sys.argv[2]) / "datasets" / "rag_qa"
 read = lambda name: [json.loads(l) for l in (base / name).read_text(encoding="utf-8").splitlines() if l.strip()]
-cases = {c["id"]: c for c in read("cases.jsonl")}
+labelled = sys.argv[5] if len(sys.argv) > 5 else ""
 items = []
-for gen in read("generations.jsonl"):
+if labelled:
+    items = [json.loads(l)["input"] for l in Path(labelled).read_text(encoding="utf-8").splitlines() if l.strip()]
+cases = {c["id"]: c for c in read("cases.jsonl")}
+for gen in [] if labelled else read("generations.jsonl"):
     case = cases[gen["case_id"]]
     items.append({
         "question": case["question"], "generated_answer": gen["answer"],
@@ -74,9 +79,9 @@ def export(ref: str, into: Path) -> Path:
     return into
 
 
-def measure(code_root: Path, calls: int, mode: str) -> dict[str, float]:
+def measure(code_root: Path, calls: int, mode: str, labelled: str = "") -> dict[str, float]:
     out = subprocess.run(
-        [sys.executable, "-c", WORKER, str(code_root), str(ROOT), str(calls), mode],
+        [sys.executable, "-c", WORKER, str(code_root), str(ROOT), str(calls), mode, labelled],
         check=True, capture_output=True, text=True,
     )
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -87,7 +92,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base", default="main", help="git ref whose rules are the baseline")
     parser.add_argument("--calls", type=int, default=3000, help="rag_answer judgements per round and side")
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--labelled", type=Path, help="judge a labelled rag_answer set's inputs instead")
     args = parser.parse_args(argv)
+    labelled = str(args.labelled.resolve()) if args.labelled else ""
     with tempfile.TemporaryDirectory() as tmp:
         sides = {f"base ({args.base})": export(args.base, Path(tmp)), "head (this tree)": ROOT}
         results: dict[tuple[str, str], list[dict[str, float]]] = {
@@ -95,8 +102,9 @@ def main(argv: list[str] | None = None) -> int:
         }
         for _ in range(args.rounds):
             for mode, name in results:
-                results[(mode, name)].append(measure(sides[name], args.calls, mode))
-    print(f"rag_answer offline judgements: {args.calls} per round x {args.rounds} rounds, each side in a fresh process")
+                results[(mode, name)].append(measure(sides[name], args.calls, mode, labelled))
+    print(f"rag_answer offline judgements: {args.calls} per round x {args.rounds} rounds, each side in a fresh process"
+          + (f", inputs of {args.labelled}" if args.labelled else ", the bundled rag_qa answers"))
     print("cold: every pass over the bundled cases starts with empty memo caches (as a run of new")
     print("texts does; the three judges of one case still share them); warm: caches kept across passes")
     print(f"{'mode':5} {'side':22} {'best ms/call':>13} {'mean ms/call':>13} {'warm-up s':>10}")

@@ -98,6 +98,7 @@ def judged_part(answer: str, lang: LanguagePack, keep_foreign: bool = False) -> 
     return " ".join(kept), aside
 
 
+@lru_cache(maxsize=4096)
 def judged_in_own_language(answer: str, code: str) -> tuple[str, list[str]]:
     """``judged_part`` for a language with hand rules (Korean): when no sentence in the
     language is left, the answer is in another language as a whole and is judged as written
