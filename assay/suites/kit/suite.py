@@ -97,6 +97,9 @@ class Suite(ABC, Generic[CaseT, GenT]):
     # `assay import SUITE FILE`: an object with ``fields`` (ImportField) and
     # ``records(rows, mapping, file) -> ({file name: records}, problems)``; None: no importer.
     importer: ClassVar[Any] = None
+    # Fields a criterion may read (``--criteria``) besides the case's and generation's own:
+    # name -> value of (case, generation), e.g. rag_qa's ``contexts`` (the retrieved texts).
+    derived_fields: ClassVar[Mapping[str, Callable[[Any, Any], Any]]] = {}
 
     # -- where its data and rules live --------------------------------------------------
     @property
