@@ -166,7 +166,7 @@ def evaluate(
                                    config_file=Path(config) if config else None, cli=given)
     from assay.suites.kit.criteria import criteria_problems
 
-    found = criteria_problems(suite_obj, spec.criteria) + problems(spec)
+    found = criteria_problems(suite_obj, spec) + problems(spec)
     if found:
         raise SpecError("; ".join(found))
     return _run_flow(spec, options)

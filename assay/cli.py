@@ -178,7 +178,7 @@ def _check_criteria(suite: Any, spec: Any) -> None:
     """Every criterion reads fields the suite has, under a name it does not use (one line each)."""
     from assay.suites.kit.criteria import criteria_problems
 
-    found = criteria_problems(suite, spec.criteria)
+    found = criteria_problems(suite, spec)
     for line in found:
         _err(line)
     if found:

@@ -108,16 +108,26 @@ def test_every_suite_can_read_its_own_records_fields(suite_name):
     suite = get_suite(suite_name)
     fields = readable_fields(suite)
     assert fields and "id" not in fields and "case_id" not in fields
-    criterion = parse_criteria([{**POLITE, "reads": fields[:2]}], "c")[0]
-    assert criteria_problems(suite, [criterion]) == []
+    spec = RunSpec(suite=suite_name, criteria=parse_criteria([{**POLITE, "reads": fields[:2]}], "c"))
+    assert criteria_problems(suite, spec) == []
 
 
 def test_a_field_the_suite_lacks_is_named_with_the_readable_ones():
     suite = get_suite("rag_qa")
-    criterion = parse_criteria([{**CITES, "reads": ["question", "response"]}], "c")[0]
-    (line,) = criteria_problems(suite, [criterion])
+    spec = RunSpec(suite="rag_qa", criteria=parse_criteria([{**CITES, "reads": ["question", "response"]}], "c"))
+    (line,) = criteria_problems(suite, spec)
     assert line.startswith("criterion cites_sources: reads 'response', which suite rag_qa does not have")
     assert "question, keywords" in line and "contexts" in line
+
+
+@pytest.mark.parametrize("name", ["accuracy", "ndcg_10", "retrieval", "keyword_coverage"])
+def test_a_criterion_may_not_take_a_name_the_suite_uses(name):
+    spec = RunSpec(suite="rag_qa", k=10, criteria=parse_criteria([{**POLITE, "name": name}], "c"))
+    problems = criteria_problems(get_suite("rag_qa"), spec)
+    if name == "ndcg_10":  # ndcg@10 is not a criterion name anyway; ndcg_10 is free
+        assert problems == []
+    else:
+        assert problems == [f"criterion {name}: suite rag_qa already has a metric or family of that name; rename it"]
 
 
 def test_criteria_come_from_the_criteria_file_or_the_config_and_are_part_of_the_spec(tmp_path):
@@ -189,6 +199,8 @@ def test_a_bad_criteria_file_fails_the_run_in_one_line_before_anything_starts(tm
         ("criteria:\n  - {name: c, rubric: r, reads: [answer], scale: [1]}\n", "criterion 1 (c): bad scale [1]"),
         ("criteria:\n  - {name: answer_ok, rubric: r, reads: [answer]}\n  - {name: answer_ok, rubric: s, reads: [answer]}\n",
          "criterion 2 (answer_ok): duplicate name"),
+        ("criteria:\n  - {name: accuracy, rubric: r, reads: [answer]}\n",
+         "criterion accuracy: suite rag_qa already has a metric or family of that name; rename it"),
     ]:
         result, output = cli("run", "rag_qa", "--offline", "--criteria", str(write(tmp_path, text)), "--out", str(out))
         assert result.exit_code == 1, output

@@ -14,7 +14,7 @@ criterion (rubric, steps, scale, fields, prompt version) in the report beside th
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -51,12 +51,15 @@ def readable_fields(suite: Suite) -> list[str]:
     return list(dict.fromkeys(n for n in names if n not in HIDDEN))
 
 
-def criteria_problems(suite: Suite, criteria: Sequence[Criterion], taken: Iterable[str] = ()) -> list[str]:
-    """One line per criterion that cannot run on this suite: a field it reads that the suite
-    does not have (the readable ones are listed), or a name the suite's families already use."""
+def criteria_problems(suite: Suite, spec: RunSpec) -> list[str]:
+    """One line per criterion of the spec that cannot run on this suite: a field it reads that
+    the suite does not have (the readable ones are listed), or a name the suite already uses for
+    a family or a metric its families declare (others are caught when the scores are reduced)."""
+    criteria = spec.criteria
     readable = readable_fields(suite)
-    families = {family.name for family in suite.metric_families()}
-    taken = set(taken)
+    families = suite.metric_families()
+    taken = {family.name for family in families}
+    taken |= {metric for family in families if family.metrics is not None for metric in family.metrics(spec)}
     out = []
     for criterion in criteria:
         unknown = [f for f in criterion.reads if f not in readable]
@@ -65,7 +68,7 @@ def criteria_problems(suite: Suite, criteria: Sequence[Criterion], taken: Iterab
                 f"criterion {criterion.name}: reads {', '.join(repr(f) for f in unknown)}, which suite {suite.name} "
                 f"does not have; its readable fields: {', '.join(readable)}"
             )
-        if criterion.name in families or criterion.name in taken:
+        if criterion.name in taken:
             out.append(f"criterion {criterion.name}: suite {suite.name} already has a metric or family of that name; rename it")
     return out
 
@@ -90,7 +93,7 @@ def families_of(suite: Suite, spec: RunSpec) -> list[MetricFamily]:
     families = suite.metric_families()
     if not spec.criteria:
         return families
-    problems = criteria_problems(suite, spec.criteria)
+    problems = criteria_problems(suite, spec)
     if problems:  # the CLI and the API say so before a run starts; a deployment's spec lands here
         raise ValueError(problems[0])
     offline = bool(spec.jury and spec.jury.offline)

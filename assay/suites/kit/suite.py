@@ -71,6 +71,9 @@ class MetricFamily:
     compute: Callable[[list[Any], Mapping[str, BaseModel], MetricContext], list[ScoreRow]]
     uses_jury: bool = False
     description: str = ""
+    # The metrics its rows name, for the run's spec, when known before scoring (the kit's
+    # families declare them): a criterion may not take one of these names.
+    metrics: Callable[[RunSpec], list[str]] | None = None
 
 
 @dataclass
