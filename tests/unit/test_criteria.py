@@ -4,9 +4,11 @@ family over any suite, the aggregate the kit adds, and the spec they are part of
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
+import yaml
 
 from assay.judges.criteria import CriteriaError, criterion_prompt, load_criteria_file, parse_criteria
 from assay.judges.verdicts import MalformedReply
@@ -207,3 +209,18 @@ def test_a_bad_criteria_file_fails_the_run_in_one_line_before_anything_starts(tm
         # one line (the test runner's output holds stderr twice: mixed in and on its own)
         assert message in output and len(set(output.strip().splitlines())) == 1 and "Traceback" not in output
         assert not out.exists()  # nothing was started
+
+
+DOC_BLOCK = re.compile(r"<!-- criteria-file: (?P<suite>[a-z_]+) -->\n```yaml\n(?P<body>.*?)```", re.DOTALL)
+
+
+def test_every_criteria_file_in_the_docs_is_valid_for_its_suite():
+    root = Path(__file__).resolve().parents[2]
+    checked = 0
+    for page in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+        for block in DOC_BLOCK.finditer(page.read_text(encoding="utf-8")):
+            criteria = parse_criteria(yaml.safe_load(block["body"])["criteria"], f"{page.name}")
+            spec = RunSpec(suite=block["suite"], criteria=criteria)
+            assert criteria_problems(get_suite(block["suite"]), spec) == [], page.name
+            checked += 1
+    assert checked >= 5  # README, criteria.md, and G-Eval, llm-rubric, model_graded_qa in coming-from.md
