@@ -161,3 +161,25 @@ def test_offline_criteria_are_unscored_with_the_reason_and_the_run_is_incomplete
     assert scores[scores["metric"] == "accuracy"]["value"].notna().any()
     report = (run_dir / "report.md").read_text(encoding="utf-8")
     assert "**Incomplete run.**" in report and "needs an LLM judge" in report
+
+
+def test_criteria_scored_partition_by_partition_give_the_same_scores_and_pass_the_deep_audit(
+    prefect_server, small_rag_qa, tmp_path, monkeypatch
+):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-secret-value")
+    criteria = tmp_path / "criteria.yaml"
+    criteria.write_text(CRITERIA, encoding="utf-8")
+    out = tmp_path / "runs"
+    with OpenAICompatServer(responder=criteria_judge) as server:
+        result, output = cli("run", "rag_qa", "--dataset", str(small_rag_qa), "--out", str(out), "--lang", "en",
+                             "--api-base", server.base_url, "--judge", "openai/a", "--judge", "openai/b",
+                             "--criteria", str(criteria), "--partition-size", "2")
+        assert result.exit_code == 0, output
+    run_id = run_id_of(output)
+    manifest = json.loads((out / run_id / "manifest.json").read_text(encoding="utf-8"))
+    assert "scores/criterion.cites_sources/part-0002.jsonl" in manifest["artifacts"]  # three partitions of two
+    scores = pd.read_parquet(out / run_id / "scores.parquet")
+    final = scores[scores["judge"].isna() & (scores["metric"] == "cites_sources")]
+    assert len(final) == N_CASES and set(final["value"]) == {3.5}
+    result, output = cli("audit", run_id, "--out", str(out), "--deep")
+    assert result.exit_code == 0, output

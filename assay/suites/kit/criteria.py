@@ -128,7 +128,8 @@ def criterion_family(suite: Suite, criterion: Criterion, offline: bool = False) 
         return rows
 
     prompt = criterion_prompt(criterion)
-    return MetricFamily(name, compute, uses_jury=not offline, description=f"your criterion: {criterion.rubric}")
+    return MetricFamily(name, compute, uses_jury=not offline, description=f"your criterion: {criterion.rubric}",
+                        metrics=lambda spec: [metric])
 
 
 def _reason(metric: str, verdict: Any) -> dict[str, Any]:
