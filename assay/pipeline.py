@@ -282,10 +282,15 @@ def _score_family(
     partition: int | None,
     inputs: list[str],
 ) -> FamilyOutput:
-    family = next(f for f in families_of(suite, scoring.spec) if f.name == family_name)
+    families = families_of(suite, scoring.spec)
+    family = next(f for f in families if f.name == family_name)
     ctx = MetricContext(spec=scoring.spec, concurrency=scoring.concurrency or DEFAULT_CONCURRENCY, progress=scoring.progress)
     if family.uses_jury:
-        ctx.jury = build_runner(scoring.spec, scoring.call_store_url, scoring.concurrency, scoring.progress, scoring.send)
+        # A cost budget is one runner's; the run's judged families (the suite's jury and each
+        # criterion) run side by side, so each gets an equal share and together they stay within it.
+        share = sum(f.uses_jury for f in families)
+        ctx.jury = build_runner(scoring.spec, scoring.call_store_url, scoring.concurrency, scoring.progress, scoring.send,
+                                budget_share=share)
     rows = family.compute(cases, generations, ctx)
     scores = store.put_jsonl(r.model_dump(mode="json") for r in rows)
     output = FamilyOutput(family=family_name, scores=scores, n_rows=len(rows), partition=partition)
@@ -331,7 +336,8 @@ def _call_records(runs: list[Any], call_store_url: str | None, keys: list[str]) 
 
 
 def build_runner(
-    spec: RunSpec, call_store_url: str | None, concurrency: int | None, progress: ProgressFn, send: bool = True
+    spec: RunSpec, call_store_url: str | None, concurrency: int | None, progress: ProgressFn, send: bool = True,
+    budget_share: int = 1,
 ) -> Any:
     from assay.judges.config import build_judges
     from assay.judges.runner import JuryRunner
@@ -343,7 +349,7 @@ def build_runner(
         CallStore(call_store_url) if call_store_url else None,
         concurrency_per_provider=config.concurrency_per_provider,
         max_retries=config.max_retries,
-        max_cost_usd=config.max_cost_usd,
+        max_cost_usd=None if config.max_cost_usd is None else config.max_cost_usd / max(1, budget_share),
         lang=config.lang,
         progress=progress,
         send=send,

@@ -224,3 +224,27 @@ def test_every_criteria_file_in_the_docs_is_valid_for_its_suite():
             assert criteria_problems(get_suite(block["suite"]), spec) == [], page.name
             checked += 1
     assert checked >= 5  # README, criteria.md, and G-Eval, llm-rubric, model_graded_qa in coming-from.md
+
+
+def test_with_a_budget_each_judged_family_gets_an_equal_share_so_the_run_stays_within_it(tmp_path, monkeypatch):
+    from assay import pipeline
+    from assay.lineage.store import ArtifactStore
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    spec, _ = build_run_spec("rag_qa", default_dataset=get_suite("rag_qa").default_dataset,
+                             cli={"judges": ["openai/a", "openai/b"], "max_cost": 0.9, "criteria": [CITES, POLITE]})
+    shares = []
+    real = pipeline.build_runner
+
+    def spy(*args, **kwargs):
+        shares.append(kwargs["budget_share"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "build_runner", spy)
+    scoring = pipeline.Scoring(spec, None)
+    for family in ("answer", "criterion.cites_sources", "criterion.polite"):
+        pipeline._score_family(ArtifactStore(str(tmp_path)), get_suite("rag_qa"), family, [], {}, scoring, None, [])
+    assert shares == [3, 3, 3]  # the suite's answer jury and two criteria
+    runner = real(spec, None, None, print, budget_share=3)
+    assert runner.max_cost_usd == pytest.approx(0.3)
+    assert real(spec, None, None, print).max_cost_usd == pytest.approx(0.9)  # a suite's one jury keeps it all
