@@ -90,6 +90,9 @@ def test_the_prompt_holds_rubric_steps_scale_and_each_field_framed_as_data():
     for name, text in [("question", "Who founded it?"), ("contexts", "[1] doc")]:
         assert f"<<<DATA {name}>>>\n{text}\n<<<END DATA {name}>>>" in user
     assert "score 5" in user and user.count("<<<END DATA answer>>>") == 1  # the frame cannot be closed from inside
+    ko_system, ko_user = (m["content"] for m in prompt.messages(item, "ko"))  # the default language
+    assert f"평가 기준 (cites_sources):\n{CITES['rubric']}" in ko_system and "1. Find each factual claim" in ko_system
+    assert "<<<DATA question>>>\nWho founded it?\n<<<END DATA question>>>" in ko_user
     assert prompt.scores(prompt.parse_verdict('{"reason": "names doc", "score": 4}')) == {"score": 4.0}
     with pytest.raises(MalformedReply):
         prompt.parse_verdict('{"reason": "x", "score": 9}')  # off the scale: malformed, retried
