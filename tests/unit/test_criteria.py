@@ -251,3 +251,20 @@ def test_with_a_budget_each_judged_family_gets_an_equal_share_so_the_run_stays_w
     runner = real(spec, None, None, print, budget_share=3)
     assert runner.max_cost_usd == pytest.approx(0.3)
     assert real(spec, None, None, print).max_cost_usd == pytest.approx(0.9)  # a suite's one jury keeps it all
+
+
+@pytest.mark.parametrize("suite_name", suite_names())
+def test_every_readable_field_of_every_suite_renders_for_the_judge(suite_name):
+    """A criterion reading everything a suite has gets text for each field of a bundled case."""
+    from assay.suites.kit.criteria import field_values
+
+    suite = get_suite(suite_name)
+    data = suite.load_dataset(suite.default_dataset)
+    case = suite.parse_cases(data)[0]
+    generation = suite.parse_generations(suite.recorded_generations(data, [case]))[case.id]
+    fields = readable_fields(suite)
+    values = field_values(suite, case, generation, fields)
+    assert list(values) == fields and all(isinstance(v, str) and v for v in values.values())
+    prompt = criterion_prompt(parse_criteria([{**POLITE, "reads": fields}], "c")[0])
+    user = prompt.messages(prompt.input_model.model_validate(values), "en")[1]["content"]
+    assert all(f"<<<DATA {f}>>>" in user for f in fields)
