@@ -14,6 +14,7 @@ criterion (rubric, steps, scale, fields, prompt version) in the report beside th
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -33,6 +34,7 @@ from assay.suites.kit.summary import JurySummary, JuryTally, ensemble, jury_sect
 FAMILY_PREFIX = "criterion."
 NEEDS_LLM = "needs an LLM judge: the offline jury cannot read a rubric"
 HIDDEN = {"id", "case_id"}  # the case's id is not the judge's business
+FIELD_NAME = re.compile(r"^[a-z_][a-z0-9_]*$")
 
 
 def family_name(criterion: Criterion) -> str:
@@ -48,7 +50,8 @@ def readable_fields(suite: Suite) -> list[str]:
     """The fields a criterion of this suite may read: case fields, then generation fields, then
     the suite's derived ones (rag_qa: ``contexts``, the retrieved chunks' texts)."""
     names = [*suite.case_model.model_fields, *suite.generation_model.model_fields, *suite.derived_fields]
-    return list(dict.fromkeys(n for n in names if n not in HIDDEN))
+    # a field reaches the prompt through a {name} slot, which takes lowercase names only
+    return list(dict.fromkeys(n for n in names if n not in HIDDEN and FIELD_NAME.match(n)))
 
 
 def criteria_problems(suite: Suite, spec: RunSpec) -> list[str]:
