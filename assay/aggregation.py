@@ -5,11 +5,14 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
+from assay.judges.criteria import PASS_FAIL
 from assay.judges.ensemble import aggregate_scores, krippendorff_alpha
 from assay.schemas import ScoreRow
 
 
 def parse_scale(scale: str) -> tuple[float, float]:
+    if scale == PASS_FAIL:  # a pass/fail criterion: fail is 0, pass 1
+        return 0.0, 1.0
     lo, hi = scale.split("-")
     return float(lo), float(hi)
 

@@ -164,7 +164,9 @@ def evaluate(
                             f"not {type(target).__name__}")
     spec, options = build_run_spec(suite, default_dataset=suite_obj.default_dataset,
                                    config_file=Path(config) if config else None, cli=given)
-    found = problems(spec)
+    from assay.suites.kit.criteria import criteria_problems
+
+    found = criteria_problems(suite_obj, spec) + problems(spec)
     if found:
         raise SpecError("; ".join(found))
     return _run_flow(spec, options)

@@ -38,6 +38,7 @@ from pydantic import BaseModel, Field
 
 from assay import artifacts as names
 from assay.hashing import sha256_bytes
+from assay.judges.criteria import PASS_FAIL
 from assay.lineage.audit import audit_run
 from assay.lineage.manifest import MANIFEST, Amendment, RunRecorder, StepRecord, load_manifest, now_iso
 from assay.lineage.store import ArtifactStore
@@ -50,6 +51,7 @@ from assay.rendering.tables import fmt, markdown_table, md_text
 STEP = "calibrate"
 SECTION_TITLE = "## Calibration against human labels"
 LABEL_FIELDS = ("case_id", "metric", "score")
+PASS_FAIL_LABELS = {"pass": 1.0, "fail": 0.0}
 
 
 class CalibrationError(ValueError):
@@ -144,7 +146,9 @@ def read_labels(path: Path) -> list[HumanLabel]:
         if absent:
             raise CalibrationError(f"{path.name} line {number}: missing {', '.join(absent)}")
         try:
-            score = float(row["score"])  # type: ignore[arg-type]
+            # a pass/fail criterion's label may be written as the verdict itself
+            score = PASS_FAIL_LABELS.get(str(row["score"]).strip().lower(), None)
+            score = float(row["score"]) if score is None else score  # type: ignore[arg-type]
         except (TypeError, ValueError):
             raise CalibrationError(f"{path.name} line {number}: score {row['score']!r} is not a number") from None
         if score != score:
@@ -169,8 +173,9 @@ def _scale(text: str) -> tuple[float, float]:
 @dataclass(frozen=True)
 class Categories:
     """A metric's categories for κ, exact, within one and the confusion table: whole points on a
-    1-5 or 0-10 scale, tenths on a 0-1 scale (as ``bench/jury_agreement.py`` steps it), and for a
-    count (hallucinations) every count from 0 to the largest anyone gave."""
+    1-5 or 0-10 scale, tenths on a 0-1 scale (as ``bench/jury_agreement.py`` steps it), fail 0
+    and pass 1 on a pass/fail criterion, and for a count (hallucinations) every count from 0 to
+    the largest anyone gave."""
 
     low: float
     high: float
@@ -179,6 +184,8 @@ class Categories:
 
     @classmethod
     def of(cls, scale_text: str, values: Collection[float]) -> Categories:
+        if scale_text == PASS_FAIL:  # a pass/fail criterion: two categories, fail 0 and pass 1
+            return cls(0.0, 1.0, 1.0, bounded=True)
         if scale_text == "count":
             return cls(0.0, float(max(1, math.ceil(max(values, default=0)))), 1.0, bounded=False)
         lo, hi = _scale(scale_text)

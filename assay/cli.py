@@ -103,6 +103,7 @@ def run(
     judge_weight: list[float] | None = typer.Option(None, help="judge weight (repeatable, same order)"),
     offline: bool = typer.Option(False, help="use the offline jury even if keys are present"),
     config: Path | None = typer.Option(None, help="YAML run configuration (spec, jury, options); flags win"),
+    criteria: Path | None = typer.Option(None, help="YAML file of your criteria, each judged by the jury (docs/criteria.md)"),
     k: int | None = typer.Option(None, "-k", "--k", help="top-k for retrieval metrics [default: 10]"),
     quarantine: bool | None = typer.Option(None, "--quarantine", help="set rows that fail validation aside instead of stopping"),
     allow_symlinks: bool | None = typer.Option(None, "--allow-symlinks", help="let dataset files be symlinks (recorded)"),
@@ -155,13 +156,14 @@ def run(
             "offline": offline or None, "k": k, "lang": lang, "max_cost": max_cost, "quarantine": quarantine,
             "allow_symlinks": allow_symlinks, "compare_with": compare_with, "fail_on_regression": fail_on_regression,
             "out": str(out) if out else None, "store": store, "concurrency": concurrency, "runner": runner,
-            "partition_size": partition_size,
+            "partition_size": partition_size, "criteria_file": criteria,
         }
         try:
             spec, options = build_run_spec(suite, default_dataset=suite_obj.default_dataset, config_file=config, cli=given)
         except (SpecError, FileNotFoundError) as exc:
             _err(str(exc))
             raise typer.Exit(EXIT_FAILED) from None
+        _check_criteria(suite_obj, spec)
         if spec.target is not None:  # header values come from these variables: never log them
             register_secret_env(*(source.rpartition(" ")[2] for source in spec.target.headers.values()))
         _preflight(spec, options)
@@ -170,6 +172,17 @@ def run(
             server.discard()
         raise
     _execute(spec, options, verbose, gates=gates, server=server)
+
+
+def _check_criteria(suite: Any, spec: Any) -> None:
+    """Every criterion reads fields the suite has, under a name it does not use (one line each)."""
+    from assay.suites.kit.criteria import criteria_problems
+
+    found = criteria_problems(suite, spec)
+    for line in found:
+        _err(line)
+    if found:
+        raise typer.Exit(EXIT_FAILED)
 
 
 def _preflight(spec: Any, options: Any) -> None:

@@ -26,6 +26,7 @@ from assay.lineage.code_version import code_version
 from assay.lineage.manifest import Manifest, load_manifest
 from assay.lineage.store import ArtifactStore
 from assay.spec import RunSpec
+from assay.suites.kit.criteria import families_of
 from assay.suites.registry import get_suite
 
 MAX_LISTED = 10  # differing rows named per artifact
@@ -90,7 +91,7 @@ def _recompute(scratch: ArtifactStore, calls_url: str, manifest: Manifest, resul
         split = pipeline.partition(scratch, suite, snapshot, generations, skip_ids, size)
         if split.index != stored_index:
             result.recomputed.append(f"{names.PARTITION_INDEX}: recomputed {split.index[:12]}, stored {stored_index[:12]}")
-        for family in suite.metric_families():
+        for family in families_of(suite, spec):
             for part in split.partitions:
                 name = names.partition_scores(family.name, part.index)
                 if name not in arts:
@@ -101,7 +102,7 @@ def _recompute(scratch: ArtifactStore, calls_url: str, manifest: Manifest, resul
                 _compare_rows(scratch, name, arts[name].sha256, output.scores, result)
                 families.setdefault(family.name, []).append(output.scores)
                 score_names.setdefault(family.name, []).append(name)
-    for family in suite.metric_families():
+    for family in families_of(suite, spec):
         name = names.family_scores(family.name)
         if name not in arts:
             continue

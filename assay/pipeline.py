@@ -41,6 +41,7 @@ from assay.rendering.case_view import CaseView
 from assay.schemas import JsonObject, LoadedDataset, RowProblem, ScoreRow
 from assay.spec import RunSpec
 from assay.suites.kit import MetricContext, ProgressFn, ReplayContext, Suite
+from assay.suites.kit.criteria import criteria_section, families_of, is_criterion_family, with_criteria
 from assay.suites.kit.rows import ScoreRows
 from assay.suites.kit.suite import DEFAULT_CONCURRENCY
 from assay.validation.containment import contained_copy, refused_paths
@@ -281,10 +282,15 @@ def _score_family(
     partition: int | None,
     inputs: list[str],
 ) -> FamilyOutput:
-    family = next(f for f in suite.metric_families() if f.name == family_name)
+    families = families_of(suite, scoring.spec)
+    family = next(f for f in families if f.name == family_name)
     ctx = MetricContext(spec=scoring.spec, concurrency=scoring.concurrency or DEFAULT_CONCURRENCY, progress=scoring.progress)
     if family.uses_jury:
-        ctx.jury = build_runner(scoring.spec, scoring.call_store_url, scoring.concurrency, scoring.progress, scoring.send)
+        # A cost budget is one runner's; the run's judged families (the suite's jury and each
+        # criterion) run side by side, so each gets an equal share and together they stay within it.
+        share = sum(f.uses_jury for f in families)
+        ctx.jury = build_runner(scoring.spec, scoring.call_store_url, scoring.concurrency, scoring.progress, scoring.send,
+                                budget_share=share)
     rows = family.compute(cases, generations, ctx)
     scores = store.put_jsonl(r.model_dump(mode="json") for r in rows)
     output = FamilyOutput(family=family_name, scores=scores, n_rows=len(rows), partition=partition)
@@ -330,7 +336,8 @@ def _call_records(runs: list[Any], call_store_url: str | None, keys: list[str]) 
 
 
 def build_runner(
-    spec: RunSpec, call_store_url: str | None, concurrency: int | None, progress: ProgressFn, send: bool = True
+    spec: RunSpec, call_store_url: str | None, concurrency: int | None, progress: ProgressFn, send: bool = True,
+    budget_share: int = 1,
 ) -> Any:
     from assay.judges.config import build_judges
     from assay.judges.runner import JuryRunner
@@ -342,7 +349,7 @@ def build_runner(
         CallStore(call_store_url) if call_store_url else None,
         concurrency_per_provider=config.concurrency_per_provider,
         max_retries=config.max_retries,
-        max_cost_usd=config.max_cost_usd,
+        max_cost_usd=None if config.max_cost_usd is None else config.max_cost_usd / max(1, budget_share),
         lang=config.lang,
         progress=progress,
         send=send,
@@ -382,8 +389,11 @@ def aggregate(
     # The suite reads the score files part by part (ScoreRows) and returns its final rows as an
     # iterable, written here as they come: a 100,000-case run's ~1.7 million rows are never all
     # held at once, neither as typed rows nor as the scores file's text.
-    shas = [sha for name in sorted(family_scores) for sha in family_scores[name]]
+    shas = [sha for name in sorted(family_scores) if not is_criterion_family(name) for sha in family_scores[name]]
     result = suite.aggregate(ScoreRows.stored(store, shas), cases, spec)
+    if spec.criteria:  # your criteria: the kit adds them, whatever the suite
+        ours = [sha for name in sorted(family_scores) if is_criterion_family(name) for sha in family_scores[name]]
+        result = with_criteria(result, ScoreRows.stored(store, ours), cases, spec)
     n_rows = 0
 
     def dumped() -> Iterator[JsonObject]:
@@ -506,15 +516,17 @@ def publish(store: ArtifactStore, suite: Suite, spec: RunSpec, inputs: PublishIn
     generations = suite.parse_generations(
         [g for g in store.iter_jsonl(inputs.generations) if str(g.get("case_id")) in shown_ids]
     )
+    summary = suite.load_summary(store.get_json(inputs.summary))
     report = render_report(
         suite,
         header,
         listed,
-        suite.load_summary(store.get_json(inputs.summary)),
+        summary,
         shown,
         generations,
         _jury_runs_for_report(store, inputs.jury_runs, shown_ids),
         comparison,
+        criteria_section(listed, summary, spec),
     )
     sources = [names.SCORES, names.SUMMARY, names.GENERATIONS, names.VALIDATION_REPORT]
     sources += sorted(inputs.jury_runs)

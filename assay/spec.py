@@ -23,6 +23,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from assay.judges.config import JudgeSpec, JuryConfig
+from assay.judges.criteria import CriteriaError, Criterion, load_criteria_file, parse_criteria
 from assay.partitions import DEFAULT_PARTITION_SIZE
 from assay.redact import public_url
 from assay.schemas import JsonObject
@@ -294,6 +295,7 @@ class RunSpec(_Strict):
     allow_symlinks: bool = False
     compare_with: str | None = Field(default=None, description="baseline run id or 'latest'")
     fail_on_regression: bool = False
+    criteria: tuple[Criterion, ...] = Field(default=(), description="your criteria, each judged by the jury")
 
     @model_validator(mode="before")
     @classmethod
@@ -378,7 +380,7 @@ class RunOptions(_Strict):
 # Keys a --config file may hold at its top level. A file with only jury keys (the older jury-file
 # form: judges, concurrency, retries, max_cost_usd, lang, offline) still works.
 _SPEC_KEYS = {"suite", "dataset", "replay", "generator", "target", "jury", "k", "lang", "disagreement_threshold",
-              "quarantine", "allow_symlinks", "compare_with", "fail_on_regression"}
+              "quarantine", "allow_symlinks", "compare_with", "fail_on_regression", "criteria"}
 _OPTION_KEYS = {"out", "store", "concurrency", "runner", "partition_size"}
 _JURY_SHORTHAND = {"judges", "offline", "retries", "max_retries", "max_cost_usd", "concurrency_per_provider"}
 
@@ -460,9 +462,11 @@ def build_run_spec(
     if max_cost is not None and not (math.isfinite(max_cost) and max_cost >= 0):
         raise SpecError(f"--max-cost must be a finite number of USD >= 0, got {max_cost}")
 
-    fields: JsonObject = {k: file[k] for k in _SPEC_KEYS & file.keys() if k not in ("generator", "jury", "target")}
-    fields.update({k: given[k] for k in _SPEC_KEYS & given.keys() if k not in ("generator", "jury", "target")})
+    built = ("generator", "jury", "target", "criteria")
+    fields: JsonObject = {k: file[k] for k in _SPEC_KEYS & file.keys() if k not in built}
+    fields.update({k: given[k] for k in _SPEC_KEYS & given.keys() if k not in built})
     fields.update(
+        criteria=_criteria(config_file, file, given),
         suite=suite,
         target=target,
         dataset=str(Path(fields.get("dataset") or default_dataset).resolve()),
@@ -478,6 +482,20 @@ def build_run_spec(
         return RunSpec.model_validate(fields), RunOptions.model_validate(options)
     except ValidationError as exc:
         raise SpecError(_readable(exc)) from None
+
+
+def _criteria(config_file: Path | None, file: JsonObject, given: JsonObject) -> list[Criterion]:
+    """``--criteria FILE`` wins over ``criteria=`` (the Python API) and the config's ``criteria:``."""
+    try:
+        if given.get("criteria_file") is not None:
+            return load_criteria_file(Path(given["criteria_file"]))
+        if given.get("criteria") is not None:
+            return parse_criteria(list(given["criteria"]), "criteria")
+        if "criteria" in file:
+            return parse_criteria(file["criteria"], f"config {config_file}")
+    except CriteriaError as exc:
+        raise SpecError(str(exc)) from None
+    return []
 
 
 # Spec fields by the command-line flag that sets them, so errors speak the user's language.

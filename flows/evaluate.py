@@ -57,6 +57,7 @@ from assay.pipeline import incomplete_reasons, quarantine_record  # noqa: E402
 from assay.redact import install_log_redaction  # noqa: E402
 from assay.run_config import fingerprint_dataset  # noqa: E402
 from assay.spec import RunOptions, RunSpec  # noqa: E402
+from assay.suites.kit.criteria import families_of  # noqa: E402
 from assay.suites.registry import get_suite  # noqa: E402
 from flows.recording import StepRunner, describe_error  # noqa: E402
 from flows.runners import runner_in_use  # noqa: E402
@@ -177,7 +178,7 @@ def evaluate(
         if replayed is None:
             return steps.fail("replay failed")
 
-        family_names = [family.name for family in suite.metric_families()]
+        family_names = [family.name for family in families_of(suite, spec)]
         n_cases = ingest.n_records - len(skip_ids)
         if is_partitioned(n_cases, options.partition_size) and not _budgeted(spec):
             scored = _score_partitions(steps, store_url, spec, ingest.snapshot, replayed.generations, skip_ids,

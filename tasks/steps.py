@@ -15,6 +15,7 @@ from assay.artifacts import CompareInputs, FamilyOutput, PublishInputs, StepOutp
 from assay.compare import RunFacts
 from assay.schemas import JsonObject
 from assay.spec import RunSpec
+from assay.suites.kit.criteria import families_of
 from tasks.common import TASK_OPTIONS, open_store, progress_logger, suite_named
 
 Json = JsonObject
@@ -83,7 +84,7 @@ def compute_metric_family_partition(
     """One family over one partition. Keyed by the partition's content hash (and its index,
     which names its artifacts), so an unchanged partition is a cache hit in any run."""
     progress = progress_logger(f"metrics:{family}:p{index:04d}")
-    uses_jury = next(f.uses_jury for f in suite_named(suite).metric_families() if f.name == family)
+    uses_jury = next(f.uses_jury for f in families_of(suite_named(suite), spec) if f.name == family)
     if workers.runs_in_worker(uses_jury, bool(spec.jury and spec.jury.offline), store_url):
         # CPU-bound (the offline jury): a worker process, so partitions use every core.
         text = workers.score_partition_in_worker(store_url, suite, family, index, partition, spec.model_dump_json(),

@@ -44,12 +44,17 @@ def render_report(
     generations: Mapping[str, BaseModel],
     jury_runs: list[JsonObject],
     comparison: ReportSection | None = None,
+    criteria: ReportSection | None = None,
 ) -> RenderedReport:
-    """The suite's sections, the comparison with a baseline, the jury's cost account, charts,
-    and both page formats (the HTML one with the case explorer)."""
+    """The suite's sections, the comparison with a baseline, your criteria beside the suite's
+    jury, the jury's cost account, charts, and both page formats (the HTML one with the case
+    explorer)."""
     sections = suite.report_sections(scores, summary, cases, generations)
     if comparison is not None:
         sections.insert(1, comparison)  # right after the headline
+    if criteria is not None:
+        titles = [s.title for s in sections]
+        sections.insert(titles.index("Jury") + 1 if "Jury" in titles else max(len(sections) - 1, 0), criteria)
     costs = jury_cost_section(jury_runs)
     if costs is not None:
         sections.insert(len(sections) - 1, costs)  # before the suite's reading guide

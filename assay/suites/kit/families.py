@@ -60,7 +60,10 @@ def AutomaticFamily(  # noqa: N802 - reads as a declaration, like a class
                 ctx.progress(f"{name} metrics: {i}/{len(cases)} cases")
         return rows
 
-    return MetricFamily(name, compute, uses_jury=False, description=description)
+    def names(spec: RunSpec) -> list[str]:
+        return list(metrics(spec) if callable(metrics) else metrics)
+
+    return MetricFamily(name, compute, uses_jury=False, description=description, metrics=names)
 
 
 @dataclass(frozen=True)
@@ -133,7 +136,8 @@ def JuryFamily(  # noqa: N802 - reads as a declaration, like a class
                     rows += verdict_rows(name, case_id, result, prompt, fields, scales, jp.details)
         return rows
 
-    return MetricFamily(name, compute, uses_jury=True, description=description)
+    return MetricFamily(name, compute, uses_jury=True, description=description,
+                        metrics=lambda spec: [metric for jp in prompts for metric in jp.scales()])
 
 
 def verdict_rows(

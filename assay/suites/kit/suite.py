@@ -71,6 +71,9 @@ class MetricFamily:
     compute: Callable[[list[Any], Mapping[str, BaseModel], MetricContext], list[ScoreRow]]
     uses_jury: bool = False
     description: str = ""
+    # The metrics its rows name, for the run's spec, when known before scoring (the kit's
+    # families declare them): a criterion may not take one of these names.
+    metrics: Callable[[RunSpec], list[str]] | None = None
 
 
 @dataclass
@@ -97,6 +100,9 @@ class Suite(ABC, Generic[CaseT, GenT]):
     # `assay import SUITE FILE`: an object with ``fields`` (ImportField) and
     # ``records(rows, mapping, file) -> ({file name: records}, problems)``; None: no importer.
     importer: ClassVar[Any] = None
+    # Fields a criterion may read (``--criteria``) besides the case's and generation's own:
+    # name -> value of (case, generation), e.g. rag_qa's ``contexts`` (the retrieved texts).
+    derived_fields: ClassVar[Mapping[str, Callable[[Any, Any], Any]]] = {}
 
     # -- where its data and rules live --------------------------------------------------
     @property

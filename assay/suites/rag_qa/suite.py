@@ -37,6 +37,8 @@ class RagQASuite(Suite[RagCase, RagGeneration]):
     summary_model = summary.RagSummary
     group_label = "category"
     importer = RagImporter()  # `assay import rag_qa FILE`
+    # a criterion may read `contexts`: the retrieved chunks' texts, best first
+    derived_fields = {"contexts": lambda case, generation: [chunk.text for chunk in generation.retrieved]}
 
     def load_dataset(self, root: Path) -> LoadedDataset:
         return dataset.load_rag_dataset(root)
