@@ -184,9 +184,12 @@ class StepRunner:
 
     # -- ending ----------------------------------------------------------------------------
     def _say(self, line: str) -> None:
-        """A warning about the run's publishing (lineage, attestation): the log and the console."""
-        self.logger.warning(line)
-        _progress(f"! {line}")
+        """A warning about the run's publishing (lineage, attestation), said once: on the console
+        of `assay run`, in the flow run's log elsewhere (a deployment)."""
+        if os.environ.get("ASSAY_PROGRESS") == "1":
+            _progress(f"! {line}")
+        else:
+            self.logger.warning(line)
 
     def outcome(self, status: str) -> JsonObject:
         return {

@@ -2,7 +2,8 @@
 
 Configured the way OpenLineage users configure every integration: ``OPENLINEAGE_URL`` (HTTP),
 ``OPENLINEAGE_CONFIG`` or an ``openlineage.yml`` in the working directory or ``~/.openlineage``
-(http, file, console, kafka … transports), or ``OPENLINEAGE__TRANSPORT__*`` variables;
+(http, file, console, kafka … transports), or ``OPENLINEAGE__TRANSPORT__TYPE`` and its sibling
+variables;
 ``OPENLINEAGE_DISABLED=true`` turns it off. Without any of these nothing is imported or sent.
 
 A live run hands each event to a background thread and goes on; the first event the backend
@@ -13,6 +14,7 @@ once; ``assay lineage RUN --openlineage`` sends the run's events later from its 
 
 from __future__ import annotations
 
+import logging
 import os
 import queue
 import threading
@@ -25,7 +27,22 @@ from assay.redact import redact
 
 WAIT_ENV = "ASSAY_OPENLINEAGE_WAIT_S"
 DEFAULT_WAIT_S = 10.0
+SENDER_THREAD = "assay-openlineage"
 _DONE = object()
+
+
+class _NotFromSender(logging.Filter):
+    """Drops what the HTTP stack logs while the sender retries a dead backend ("Retrying …" lines
+    on the run's console): the sender says what went wrong, once."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return threading.current_thread().name != SENDER_THREAD
+
+
+_QUIET = _NotFromSender()
+for _name in ("urllib3.connectionpool", "urllib3.util.retry", "openlineage"):
+    if _QUIET not in logging.getLogger(_name).filters:
+        logging.getLogger(_name).addFilter(_QUIET)
 
 
 def config_file() -> Path | None:
@@ -40,7 +57,7 @@ def configured() -> bool:
     """True when the environment configures an OpenLineage transport (and does not disable it)."""
     if os.environ.get("OPENLINEAGE_DISABLED", "").strip().lower() == "true":
         return False
-    if os.environ.get("OPENLINEAGE_URL") or any(k.startswith("OPENLINEAGE__TRANSPORT") for k in os.environ):
+    if os.environ.get("OPENLINEAGE_URL") or os.environ.get("OPENLINEAGE__TRANSPORT__TYPE"):
         return True
     return config_file() is not None
 
@@ -53,9 +70,20 @@ def wait_seconds() -> float:
 
 
 def new_client() -> Any:
+    """An OpenLineage client configured from the environment and files as the client reads them.
+
+    The client copies ``OPENLINEAGE_URL`` into ``OPENLINEAGE__TRANSPORT__…`` variables of this
+    process; those are removed again once it has read its configuration, so a long-lived process
+    (a worker running many flows) does not keep a backend its environment no longer names."""
     from openlineage.client import OpenLineageClient
 
-    return OpenLineageClient()
+    before = set(os.environ)
+    try:
+        return OpenLineageClient()
+    finally:
+        for name in set(os.environ) - before:
+            if name.startswith("OPENLINEAGE"):
+                del os.environ[name]
 
 
 class EventSender:
@@ -73,7 +101,7 @@ class EventSender:
         self._queue: queue.Queue[Any] = queue.Queue()
         self._problem: str | None = None
         self._said = False
-        self._thread = threading.Thread(target=self._work, name="assay-openlineage", daemon=True)
+        self._thread = threading.Thread(target=self._work, name=SENDER_THREAD, daemon=True)
         self._thread.start()
 
     def send(self, event: Any) -> None:
