@@ -98,6 +98,7 @@ class EventSender:
         self.say = say
         self.wait_s = wait_seconds() if wait_s is None else wait_s
         self.sent = 0
+        self.handed = 0
         self._queue: queue.Queue[Any] = queue.Queue()
         self._problem: str | None = None
         self._said = False
@@ -107,6 +108,7 @@ class EventSender:
     def send(self, event: Any) -> None:
         self._speak()
         if self._problem is None:
+            self.handed += 1
             self._queue.put(event)
 
     def close(self) -> None:
@@ -115,7 +117,7 @@ class EventSender:
         self._thread.join(self.wait_s)
         if self._thread.is_alive() and self._problem is None:
             self._problem = (f"the lineage backend did not take every event within {self.wait_s:g} s "
-                             f"({self._queue.qsize()} left unsent)")
+                             f"({self.handed - self.sent} of {self.handed} not sent)")
         self._speak()
 
     def _speak(self) -> None:
