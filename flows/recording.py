@@ -204,9 +204,13 @@ class StepRunner:
         manifest.prompts = dict(sorted(self.prompts.items()))
         # Corrupt pool objects this run moved aside (here or inside a step) are named in its record.
         manifest.set_aside = self.store.set_aside_since(manifest.created_at)
-        self.recorder.finish(status, message)
+        saved = False
+        try:
+            self.recorder.finish(status, message)
+            saved = True
+        finally:  # the lineage backend hears of the run's end even when the store failed to record it
+            self.lineage.run_ended(self.recorder.root_hash if saved else None)
         timeline.mark("manifest finished")
-        self.lineage.run_ended(self.recorder.root_hash)
         # A deployment attests each run it finishes when ASSAY_ATTEST_KEY names a key (docs/lineage.md).
         from assay.lineage.attestation import attest_if_configured
 

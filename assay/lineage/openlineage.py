@@ -257,8 +257,9 @@ def run_started(manifest: Manifest) -> RunEvent:
     ))
 
 
-def run_ended(store: ArtifactStore, manifest: Manifest, root_hash: str | None) -> RunEvent:
-    """The flow-level run's COMPLETE, FAIL or ABORT; its output is the manifest, anchored."""
+def run_ended(store: ArtifactStore, manifest: Manifest, root_hash: str | None, when: datetime | None = None) -> RunEvent:
+    """The flow-level run's COMPLETE, FAIL or ABORT; its output is the manifest, anchored.
+    ``when``: now, for a live run; else the recorded end (never before the last step's)."""
     state = RUN_STATES.get(manifest.status, RunState.FAIL)
     facets: dict[str, RunFacet] = {"processing_engine": _engine(manifest), "assay_run": _assay_run(
         manifest, status=manifest.status, detail=manifest.message, manifestRootHash=root_hash)}
@@ -266,11 +267,23 @@ def run_ended(store: ArtifactStore, manifest: Manifest, root_hash: str | None) -
         facets["errorMessage"] = _error(manifest.message or manifest.status)
     namespace, name = dataset_id(store, manifest.run_id, MANIFEST)
     return _stamped(RunEvent(
-        eventType=state, eventTime=_iso(_instant(manifest.finished_at)), producer=producer(manifest),
+        eventType=state, eventTime=_iso(when or end_time(manifest)), producer=producer(manifest),
         run=Run(runId=run_uuid(manifest), facets=facets),
         job=Job(namespace=NAMESPACE, name=manifest.suite, facets=job_facets(manifest, "DAG")),
         inputs=[], outputs=[OutputDataset(namespace=namespace, name=name, facets={})],
     ))
+
+
+def end_time(manifest: Manifest) -> datetime:
+    """When the run ended: its recorded finish (whole seconds), never before its last step ended."""
+    ends = [_instant(manifest.finished_at)]
+    ends += [step_end_time(s) for s in manifest.steps if s.started_at]
+    return max(ends)
+
+
+def step_end_time(record: StepRecord) -> datetime:
+    """When a step ended, as recorded (its start and duration), so live and backfilled events agree."""
+    return _instant(record.started_at) + timedelta(seconds=record.duration_s)
 
 
 def step_started(manifest: Manifest, step: str, when: datetime) -> RunEvent:

@@ -174,7 +174,9 @@ class LiveLineage:
         from assay.cancellation import stop_requested
 
         stopped = stop_requested()
-        self._send(lambda ol: ol.step_ended(self.store, self.manifest, record, datetime.now(UTC), stopped=stopped))
+        self._send(lambda ol: ol.step_ended(self.store, self.manifest, record,
+                                            ol.step_end_time(record) if record.started_at else datetime.now(UTC),
+                                            stopped=stopped))
 
     def run_ended(self, root_hash: str | None) -> None:
         """The end of every step still open (ABORT for a stopped run, FAIL otherwise), then the
@@ -188,7 +190,7 @@ class LiveLineage:
             record = StepRecord(name=name, status="failed", detail=f"the run ended ({self.manifest.status}) before this step did")
             self._send(lambda ol, r=record: ol.step_ended(self.store, self.manifest, r, datetime.now(UTC), stopped=stopped))
         self.open_steps.clear()
-        self._send(lambda ol: ol.run_ended(self.store, self.manifest, root_hash))
+        self._send(lambda ol: ol.run_ended(self.store, self.manifest, root_hash, datetime.now(UTC)))
         if self.sender is not None:
             self.sender.close()
             self.sender = None

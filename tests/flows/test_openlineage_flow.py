@@ -61,6 +61,7 @@ def test_every_step_sends_start_and_complete_under_the_run(lineage_run):
     end = flow[-1]["run"]["facets"]["assay_run"]
     assert end["manifestRootHash"] == manifest["root_hash"] and end["status"] == "completed"
 
+    assert flow[-1]["eventTime"] >= max(e["eventTime"] for e in events)  # the run ends after its last step
     assert set(jobs) == {f"rag_qa.{step['name']}" for step in manifest["steps"]}
     for step in manifest["steps"]:
         start, done = jobs[f"rag_qa.{step['name']}"]

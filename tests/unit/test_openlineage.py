@@ -128,3 +128,35 @@ def test_the_openlineage_client_is_imported_only_when_configured():
             "print('openlineage' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False", out.stderr
+
+
+class Recording:
+    def __init__(self):
+        self.events = []
+
+    def emit(self, event):
+        from assay.lineage.openlineage import event_json
+
+        self.events.append(event_json(event))
+
+
+def test_a_live_run_that_is_stopped_aborts_its_open_step_and_itself(tmp_path, monkeypatch):
+    from assay.lineage import openlineage_emit
+
+    client = Recording()
+    monkeypatch.setenv("OPENLINEAGE_URL", "http://127.0.0.1:9")
+    monkeypatch.setattr(openlineage_emit, "new_client", lambda: client)
+    store, manifest = make_run(tmp_path, status="running")
+    said = []
+    live = openlineage_emit.LiveLineage(store, manifest, said.append)
+    live.step_started("ingest")
+    live.step_ended(manifest.steps[0])
+    live.step_started("metrics:answer")  # still running when the stop comes
+    manifest.status = "stopped"
+    live.run_ended("ab" * 32)
+    kinds = [(e["job"]["name"], e["eventType"]) for e in client.events]
+    assert kinds == [("rag_qa", "START"), ("rag_qa.ingest", "START"), ("rag_qa.ingest", "COMPLETE"),
+                     ("rag_qa.metrics:answer", "START"), ("rag_qa.metrics:answer", "ABORT"), ("rag_qa", "ABORT")]
+    for event in client.events:
+        check_event(event)
+    assert client.events[-1]["run"]["facets"]["assay_run"]["manifestRootHash"] == "ab" * 32 and not said
