@@ -490,21 +490,79 @@ def audit(
 @app.command()
 def lineage(
     run_id: str = typer.Argument(..., help="run id or run directory"),
-    case: str = typer.Option(..., "--case", help="case id to trace"),
+    case: str | None = typer.Option(None, "--case", help="case id to trace"),
     metric: str | None = typer.Option(None, "--metric", help="only this metric"),
+    openlineage: bool = typer.Option(False, "--openlineage", help="send the run's OpenLineage events (docs/lineage.md)"),
     out: Path = typer.Option(Path("runs"), help="directory holding the run"),
     store: str | None = typer.Option(None, help="artifact store URL, default: --out"),
 ) -> None:
-    """Trace a case's scores back to its input row, generation, prompts and raw judge responses."""
+    """Trace a case's scores back to its input row, generation, prompts and raw judge responses;
+    --openlineage sends the run's OpenLineage events to the configured backend instead."""
     from assay.lineage.trace import RunIntegrityError, trace_case
 
     artifact_store, rid = _resolve_run(run_id, str(out), store)
+    if openlineage:
+        _send_openlineage(artifact_store, rid)
+        return
+    if case is None:
+        _err("give --case CASE_ID to trace a case, or --openlineage to send the run's OpenLineage events")
+        raise typer.Exit(EXIT_FAILED)
     try:
         lines = trace_case(artifact_store, rid, case, metric)
     except (FileNotFoundError, KeyError, RunIntegrityError) as exc:
         _err(str(exc).strip('"'))
         raise typer.Exit(EXIT_FAILED) from None
     typer.echo("\n".join(lines))
+
+
+def _send_openlineage(artifact_store: Any, rid: str) -> None:
+    from assay.lineage.openlineage_emit import backfill
+
+    try:
+        sent = backfill(artifact_store, rid)
+    except FileNotFoundError as exc:
+        _err(str(exc))
+        raise typer.Exit(EXIT_FAILED) from None
+    except Exception as exc:  # noqa: BLE001 - a backend or configuration fault: one line, no traceback
+        from assay.redact import redact
+
+        _err(f"OpenLineage events of run {rid} not sent: {redact(str(exc)).splitlines()[0] if str(exc) else type(exc).__name__}")
+        raise typer.Exit(EXIT_FAILED) from None
+    typer.echo(f"sent {sent} OpenLineage events of run {rid}")
+
+
+@app.command()
+def attest(
+    run_id: str | None = typer.Argument(None, help="run id or run directory"),
+    key: Path | None = typer.Option(None, "--key", help="ed25519 private key (PEM) to sign with"),
+    verify: bool = typer.Option(False, "--verify", help="verify the run's attestation instead"),
+    pub: Path | None = typer.Option(None, "--pub", help="ed25519 public key (PEM) to verify with"),
+    new_key: Path | None = typer.Option(None, "--new-key", help="write a new key pair into this directory"),
+    out: Path = typer.Option(Path("runs"), help="directory holding the run"),
+    store: str | None = typer.Option(None, help="artifact store URL, default: --out"),
+) -> None:
+    """Sign an in-toto attestation of a run (--key), verify one (--verify --pub), or make a key pair."""
+    from assay.lineage import attestation
+
+    try:
+        if new_key is not None:
+            private, public = attestation.new_key(new_key)
+            typer.echo(f"private key: {private} (keep it secret)\npublic key:  {public}")
+            return
+        if run_id is None or (key is None and not verify) or (verify and pub is None):
+            _err("usage: assay attest RUN --key KEY | assay attest --verify RUN --pub PUBKEY | assay attest --new-key DIR")
+            raise typer.Exit(EXIT_FAILED)
+        artifact_store, rid = _resolve_run(run_id, str(out), store)
+        if verify:
+            result = attestation.verify(artifact_store, rid, pub)  # type: ignore[arg-type]
+            typer.echo("\n".join(result.lines()))
+            if not result.ok:
+                raise typer.Exit(EXIT_FAILED)
+            return
+        typer.echo(f"attestation: {attestation.attest(artifact_store, rid, key)}")  # type: ignore[arg-type]
+    except (attestation.AttestationError, FileNotFoundError) as exc:
+        _err(str(exc))
+        raise typer.Exit(EXIT_FAILED) from None
 
 
 @app.command()

@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from prefect.states import Failed
@@ -21,6 +22,7 @@ from assay import timeline
 from assay.artifacts import Artifact, FamilyOutput, ReplayOutput, StepOutput
 from assay.cancellation import raise_if_stopped
 from assay.lineage.manifest import RunRecorder, StepRecord
+from assay.lineage.openlineage_emit import LiveLineage
 from assay.lineage.store import ArtifactNotFound, CorruptArtifact, StoreWriteError
 from assay.schemas import JsonObject
 
@@ -37,6 +39,8 @@ class StepRunner:
         self.prompts: dict[str, str] = {}
         timeline.mark("flow set up (manifest, result storage)")
         self._batching = False
+        # OpenLineage events as the run goes (a no-op unless configured; see docs/lineage.md)
+        self.lineage = LiveLineage(self.store, recorder.manifest, self._say)
 
     @contextmanager
     def batched(self) -> Iterator[None]:
@@ -59,12 +63,14 @@ class StepRunner:
         """Run a task, adopt its artifacts; None (recorded as failed) if it failed."""
         raise_if_stopped()
         started = time.time()
+        self.lineage.step_started(name)
         with timeline.timed("steps: prefect task run (cache lookup, result read)"):
             state = self._configured(name, task)(*args, return_state=True)
         return self._settle(name, output_type, task, args, state, started)
 
     def submit(self, name: str, output_type: type[OutputT], task: Any, *args: Any) -> Any:
         raise_if_stopped()
+        self.lineage.step_started(name)
         future = self._configured(name, task).submit(*args)
         return (future, output_type, task, args, time.time())
 
@@ -80,6 +86,7 @@ class StepRunner:
             detail = describe_error(error) if isinstance(error, BaseException) else str(state.message)
             self._step(name, "failed", state, started, detail=detail)
             self.logger.error(f"step {name} failed: {detail}")
+            self.lineage.step_ended(self.records[name])
             raise_if_stopped()  # a step failed because the run is stopping: end as "stopped"
             return None
         output = output_type.model_validate(state.result())
@@ -102,6 +109,7 @@ class StepRunner:
             self.adopt(name, output.artifacts, verified)
         if isinstance(output, FamilyOutput):
             self.prompts.update(output.prompts)
+        self.lineage.step_ended(self.records[name])
         return output
 
     def _verify_pool(self, output: StepOutput) -> tuple[dict[str, int], list[str]]:
@@ -143,6 +151,7 @@ class StepRunner:
             name=name,
             status=status,  # type: ignore[arg-type]
             task_run_id=str(state.state_details.task_run_id) if state.state_details.task_run_id else None,
+            started_at=datetime.fromtimestamp(started, UTC).isoformat(timespec="milliseconds"),
             duration_s=round(time.time() - started, 3),
             detail=detail,
             judge_calls_sent=sent,
@@ -174,6 +183,14 @@ class StepRunner:
             step.outputs.append(artifact.name)
 
     # -- ending ----------------------------------------------------------------------------
+    def _say(self, line: str) -> None:
+        """A warning about the run's publishing (lineage, attestation), said once: on the console
+        of `assay run`, in the flow run's log elsewhere (a deployment)."""
+        if os.environ.get("ASSAY_PROGRESS") == "1":
+            _progress(f"! {line}")
+        else:
+            self.logger.warning(line)
+
     def outcome(self, status: str) -> JsonObject:
         return {
             "run_id": self.recorder.run_id,
@@ -187,8 +204,17 @@ class StepRunner:
         manifest.prompts = dict(sorted(self.prompts.items()))
         # Corrupt pool objects this run moved aside (here or inside a step) are named in its record.
         manifest.set_aside = self.store.set_aside_since(manifest.created_at)
-        self.recorder.finish(status, message)
+        saved = False
+        try:
+            self.recorder.finish(status, message)
+            saved = True
+        finally:  # the lineage backend hears of the run's end even when the store failed to record it
+            self.lineage.run_ended(self.recorder.root_hash if saved else None)
         timeline.mark("manifest finished")
+        # A deployment attests each run it finishes when ASSAY_ATTEST_KEY names a key (docs/lineage.md).
+        from assay.lineage.attestation import attest_if_configured
+
+        attest_if_configured(self.store, self.recorder.run_id, self._say)
 
     def fail(self, message: str, status: str = "failed") -> Any:
         try:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from assay.hashing import sha256_bytes
 from assay.lineage.manifest import (
+    ATTESTATION,
     MANIFEST,
     SIGNING_KEY_ENV,
     Manifest,
@@ -131,7 +132,7 @@ def _check_anchor(store: ArtifactStore, record: dict, result: AuditResult) -> No
 
 def _check_artifacts(store: ArtifactStore, manifest: Manifest, result: AuditResult) -> None:
     steps = {step.name for step in manifest.steps}
-    referenced = {MANIFEST}
+    referenced = {MANIFEST, ATTESTATION}  # the attestation signs the run's files: it cannot be one of them
     run_root = store.run_path(manifest.run_id)
     for name, entry in sorted(manifest.artifacts.items()):
         result.checked += 1

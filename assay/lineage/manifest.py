@@ -22,6 +22,7 @@ from assay.redact import redact_obj
 from assay.schemas import JsonObject
 
 MANIFEST = "manifest.json"
+ATTESTATION = "attestation.intoto.jsonl"  # written by `assay attest` (assay.lineage.attestation)
 SCHEMA_VERSION = 2  # 2: run_spec + options replace parameters
 StepStatus = Literal["ran", "reused", "failed", "skipped"]
 
@@ -55,6 +56,7 @@ class StepRecord(BaseModel):
     name: str
     status: StepStatus
     task_run_id: str | None = None
+    started_at: str | None = Field(default=None, description="when the step began (ISO 8601, UTC)")
     duration_s: float = 0.0
     outputs: list[str] = Field(default_factory=list)
     detail: str = ""
@@ -228,6 +230,7 @@ class RunRecorder:
         """``chain=False`` amends a finished run: its chain stays as it was."""
         self.store = store
         self.manifest = manifest
+        self.root_hash: str | None = None
         if chain and manifest.chain_parent is None:
             manifest.chain_parent, manifest.chain_parent_root = chain_parent(store, manifest.parent_run)
 
@@ -285,6 +288,7 @@ class RunRecorder:
             record = anchor(redact_obj(self.manifest.model_dump(mode="json")))
             data = json.dumps(record, ensure_ascii=False, indent=2).encode("utf-8")
             self.store.write_bytes(self.store.run_path(self.run_id, MANIFEST), data)
+            self.root_hash = record["root_hash"]  # of the manifest as last saved
 
     def finish(self, status: str, message: str = "") -> None:
         self.manifest.status = status  # type: ignore[assignment]
