@@ -185,7 +185,7 @@ def _preflight(spec: Any, options: Any, suite: Any = None, gates: Gates | None =
 
     thresholds = gates.thresholds if gates else []
     found = (target_problems(spec) or problems(spec) or (assert_problems(suite, spec, thresholds) if suite else [])
-             or store_problems(options) or baseline_problems(spec, options))
+             or store_problems(options) or baseline_problems(spec, options, suite))
     for line in found:
         _err(line)
     if found:

@@ -111,7 +111,7 @@ def assert_problems(suite: Any, spec: RunSpec, thresholds: Sequence[Any]) -> lis
     return out
 
 
-def baseline_problems(spec: RunSpec, options: RunOptions) -> list[str]:
+def baseline_problems(spec: RunSpec, options: RunOptions, suite: Any = None) -> list[str]:
     """One line if ``--compare-with RUN`` names a run the store does not hold, or a run of
     another suite: found now, instead of a finished run whose comparison step was refused."""
     if not spec.compare_with or spec.compare_with == "latest":
@@ -126,31 +126,30 @@ def baseline_problems(spec: RunSpec, options: RunOptions) -> list[str]:
     if record.get("suite") != spec.suite:
         return [f"--compare-with {spec.compare_with}: a {record.get('suite')} run cannot be the baseline of a "
                 f"{spec.suite} run (compare runs of one suite)"]
-    return _baseline_cases_problems(ArtifactStore(options.store_url()), spec, record)
+    return _baseline_cases_problems(ArtifactStore(options.store_url()), spec, record, suite)
 
 
-def _baseline_cases_problems(store: Any, spec: RunSpec, record: dict[str, Any]) -> list[str]:
-    """One line if the baseline has no scores, or shares no case id with this run's dataset
-    (cases are compared by id: such a comparison would hold nothing)."""
+def _baseline_cases_problems(store: Any, spec: RunSpec, record: dict[str, Any], suite: Any) -> list[str]:
+    """One line if the baseline has no scores, or shares no case id with this run's dataset as
+    ``suite`` reads it (cases are compared by id: such a comparison would hold nothing)."""
     import json
 
     from assay import artifacts as names
     from assay.hashing import sha256_bytes
-    from assay.suites.registry import get_suite
 
     artifacts = record.get("artifacts") or {}
     if names.SCORES_PARQUET not in artifacts:
         return [f"--compare-with {spec.compare_with}: that run has no scores ({record.get('status')}); "
                 "compare with a run that finished"]
     cases = artifacts.get(names.dataset_file("cases"))
-    if not cases or not spec.dataset:
+    if not cases or not spec.dataset or suite is None:
         return []
     try:
         data = store.read_bytes(store.run_path(spec.compare_with, cases["path"]))
         if sha256_bytes(data) != cases.get("sha256"):
             return []  # not the recorded file: the comparison step's audit says so
         before = {str(json.loads(line).get("id")) for line in data.decode("utf-8").splitlines() if line.strip()}
-        now = {str(r.get("id")) for r in get_suite(spec.suite).load_dataset(Path(spec.dataset)).records}
+        now = {str(r.get("id")) for r in suite.load_dataset(Path(spec.dataset)).records}
     except (OSError, ValueError, KeyError, AttributeError):
         return []  # unreadable here: the comparison step says what is wrong
     if now and before and not now & before:

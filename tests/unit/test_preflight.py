@@ -229,7 +229,8 @@ def test_a_baseline_without_scores_or_sharing_no_case_is_refused_before_the_run(
     assert line == "--compare-with base-failed: that run has no scores (failed); compare with a run that finished"
     from assay.preflight import baseline_problems
     from assay.spec import build_run_spec
+    from assay.suites.registry import get_suite
 
     spec, options = build_run_spec("rag_qa", default_dataset=ROOT / "datasets/rag_qa",
                                    cli={"offline": True, "compare_with": "base-same", "out": str(out)})
-    assert baseline_problems(spec, options) == []  # shares cases: compared
+    assert baseline_problems(spec, options, get_suite("rag_qa")) == []  # shares cases: compared
