@@ -73,7 +73,7 @@ class FailedCalls(BaseModel):
         first = f"first: {self.target}, {self.first}"
         # "of N" only where a case makes several calls (repeats); otherwise calls are cases
         calls = f"{self.n_failed} of {self.n_calls}" if self.n_calls != self.n_cases else f"{self.n_failed}"
-        failed = f"{calls} target call{'' if self.n_failed == 1 else 's'} failed ({first})"
+        failed = f"{calls} target call{'' if calls == '1' else 's'} failed ({first})"
         if self.scored_by_suite:
             return f"{len(self.cases)} of {self.n_cases} cases had failed calls, scored as failures by this suite: {failed}"
         return f"{len(self.cases)} of {self.n_cases} cases not measured: {failed}"
@@ -85,11 +85,15 @@ class FailedCalls(BaseModel):
 
 def tally(generations: Iterable[JsonObject], target: str, scored_by_suite: bool = False) -> FailedCalls:
     """Count the failed calls in a live replay's generations: a generation's ``error``, or each
-    of its ``calls`` (repeats) that has one."""
+    of its ``calls`` (repeats) that has one. A generation marked ``not_sent`` (a clinical turn
+    after a failed turn of its patient) is a case not measured, but no call of its own."""
     n_cases = n_calls = n_failed = 0
     cases: dict[str, str] = {}
     for generation in generations:
         n_cases += 1
+        if generation.get("not_sent"):
+            cases[str(generation.get("case_id"))] = str(generation.get("error") or "not sent")
+            continue
         calls = generation.get("calls")
         errors = [c.get("error") for c in calls if isinstance(c, dict)] if isinstance(calls, list) else [generation.get("error")]
         n_calls += max(1, len(errors))

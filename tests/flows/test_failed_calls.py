@@ -14,6 +14,9 @@ from xml.etree import ElementTree as ET
 
 import pytest
 
+from assay.deep_audit import audit_deep
+from assay.lineage.audit import audit_run
+from assay.lineage.store import ArtifactStore
 from tests.conftest import ROOT
 from tests.support.cli import cli, run_id_of
 from tests.support.endpoint import LoopbackEndpoint
@@ -75,6 +78,8 @@ def test_a_target_failing_on_3_of_16_questions_is_incomplete_and_every_surface_s
         assert (suite.get("tests"), suite.get("errors"), suite.get("skipped")) == (str(N_CASES), str(N_FAILING), "0")
         errored = {c.get("name") for c in suite.findall("testcase") if c.find("error") is not None}
         assert errored == failing
+        store = ArtifactStore(str(out))
+        assert audit_run(store, run_id).ok and audit_deep(store, run_id).ok  # failed_calls.json is evidence too
 
         # allowed explicitly: the run completes and still says it; an --assert on a metric those cases lack fails
         result, output = cli(*base, "--max-failed-calls", "3", "--assert", "reciprocal_rank>=0.5")
@@ -86,7 +91,9 @@ def test_a_target_failing_on_3_of_16_questions_is_incomplete_and_every_surface_s
 
         result, output = cli(*base, "--max-failed-calls", "10%")  # 10 % of 16 calls is 1: not enough
         assert result.exit_code == EXIT_INCOMPLETE, output
-        result, output = cli(*base, "--max-failed-calls", "20%")
+        config = tmp_path / "run.yaml"
+        config.write_text("max_failed_calls: 20%\n", encoding="utf-8")  # 3 of 16 calls is 18.75 %
+        result, output = cli(*base, "--config", str(config))
         assert result.exit_code == 0, output
         assert banner in output
         # the answered calls were kept: only the failing questions were asked again, each run

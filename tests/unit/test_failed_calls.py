@@ -52,3 +52,16 @@ def test_the_allowance_is_a_count_or_a_share_of_the_calls(allowance, allowed):
 def test_a_bad_allowance_is_refused(text):
     with pytest.raises(ValueError):
         Allowance.parse(text)
+
+
+def test_turns_never_sent_after_a_failed_turn_are_unmeasured_but_not_failed_calls():
+    generations = [
+        {"case_id": "p01-t1", "error": "HTTP 503: busy (after 4 attempt(s))"},
+        {"case_id": "p01-t2", "error": "turn p01-t1 of this patient failed", "not_sent": True},
+        {"case_id": "p02-t1", "error": None},
+        {"case_id": "p02-t2", "error": None},
+    ]
+    failed = tally(generations, URL)
+    assert (failed.n_cases, failed.n_calls, failed.n_failed) == (4, 3, 1)
+    assert failed.unmeasured() == {"p01-t1", "p01-t2"}
+    assert failed.banner().startswith("2 of 4 cases not measured: 1 of 3 target calls failed (first: ")
