@@ -191,8 +191,12 @@ def refused(tmp_path, *args: str) -> tuple[str, float]:
      "--target calls your system, which --replay recorded would not do"),
     (["rag_qa", "--offline", "--max-failed-calls", "3.5"], "--max-failed-calls '3.5': give a number of calls (3) or a share"),
 ])
-def test_options_that_cannot_work_are_refused_in_one_line_before_the_run(tmp_path, no_provider_keys, args, reason):
+def test_options_that_cannot_work_are_refused_in_one_line_before_the_run(tmp_path, no_provider_keys, monkeypatch,
+                                                                         args, reason):
+    started = []
+    monkeypatch.setattr("assay.cli._start_server_early", lambda: started.append(1))
     line, _ = refused(tmp_path, *args)
+    assert not started  # no server was started for a run that never starts
     assert reason in line
 
 
