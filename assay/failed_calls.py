@@ -85,14 +85,15 @@ class FailedCalls(BaseModel):
 
 def tally(generations: Iterable[JsonObject], target: str, scored_by_suite: bool = False) -> FailedCalls:
     """Count the failed calls in a live replay's generations: a generation's ``error``, or each
-    of its ``calls`` (repeats) that has one. A generation marked ``not_sent`` (a clinical turn
-    after a failed turn of its patient) is a case not measured, but no call of its own."""
+    of its ``calls`` (repeats) that has one. A generation with ``counted_with`` (a clinical turn
+    never asked after its patient's failed turn, a memory query whose session's summary failed)
+    is a case not measured whose failed call is counted with that other case."""
     n_cases = n_calls = n_failed = 0
     cases: dict[str, str] = {}
     for generation in generations:
         n_cases += 1
-        if generation.get("not_sent"):
-            cases[str(generation.get("case_id"))] = str(generation.get("error") or "not sent")
+        if generation.get("counted_with"):
+            cases[str(generation.get("case_id"))] = str(generation.get("error") or f"see {generation['counted_with']}")
             continue
         calls = generation.get("calls")
         errors = [c.get("error") for c in calls if isinstance(c, dict)] if isinstance(calls, list) else [generation.get("error")]

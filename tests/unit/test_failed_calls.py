@@ -57,7 +57,7 @@ def test_a_bad_allowance_is_refused(text):
 def test_turns_never_sent_after_a_failed_turn_are_unmeasured_but_not_failed_calls():
     generations = [
         {"case_id": "p01-t1", "error": "HTTP 503: busy (after 4 attempt(s))"},
-        {"case_id": "p01-t2", "error": "turn p01-t1 of this patient failed", "not_sent": True},
+        {"case_id": "p01-t2", "error": "turn p01-t1 of this patient failed", "counted_with": "p01-t1"},
         {"case_id": "p02-t1", "error": None},
         {"case_id": "p02-t2", "error": None},
     ]
