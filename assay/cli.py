@@ -128,48 +128,55 @@ def run(
     from assay import timeline
 
     timeline.mark("cli parsed")
-    # Every check comes first, in this process alone: a refused run starts no server (and gets
-    # the CPU to itself). The server then boots while the flow and its libraries are imported.
+    # Every check comes first: a refused run starts no server (and has the CPU to itself). The
+    # server then boots while the flow and its libraries are imported.
     _prepare_prefect(verbose)
-    from assay.redact import register_secret_env, strip_url_credentials
-    from assay.spec import SpecError, build_run_spec
-    from assay.suites.registry import UnknownSuiteError, get_suite
+    server = None
+    try:
+        from assay.redact import register_secret_env, strip_url_credentials
+        from assay.spec import SpecError, build_run_spec
+        from assay.suites.registry import UnknownSuiteError, get_suite
 
-    try:
-        suite_obj = get_suite(suite)
-    except UnknownSuiteError as exc:
-        _err(str(exc))
-        raise typer.Exit(EXIT_FAILED) from None
-    if dataset is not None and not dataset.is_dir():
-        _err(f"--dataset {dataset}: no such directory")
-        raise typer.Exit(EXIT_FAILED)
-    gates = _parse_gates(assert_ or [], junit)
-    register_secret_env(api_key_env)
-    given = {
-        "dataset": str(dataset) if dataset else None, "replay": replay, "generator": generator,
-        # Credentials in the URL stay in this process's environment; the spec holds the public URL.
-        "api_base": strip_url_credentials(api_base), "generator_api_key_env": api_key_env,
-        "target": strip_url_credentials(target) if target and "://" in target else target, "target_file": target_file, "body_template": body_template, "generator_repeats": repeats,
-        "generator_max_tokens": gen_max_tokens, "generator_timeout_s": gen_timeout, "generator_max_retries": gen_retries,
-        "generator_chunk_size": chunk_size, "generator_chunk_overlap": chunk_overlap,
-        "generator_embedding_model": embedding_model, "judges": judge or None, "judge_weights": judge_weight or None,
-        "offline": offline or None, "k": k, "lang": lang, "max_cost": max_cost, "quarantine": quarantine,
-        "allow_symlinks": allow_symlinks, "compare_with": compare_with, "fail_on_regression": fail_on_regression,
-        "out": str(out) if out else None, "store": store, "concurrency": concurrency, "runner": runner,
-        "partition_size": partition_size, "max_failed_calls": max_failed_calls,
-    }
-    try:
-        spec, options = build_run_spec(suite, default_dataset=suite_obj.default_dataset, config_file=config, cli=given)
-    except (SpecError, FileNotFoundError) as exc:
-        _err(str(exc))
-        raise typer.Exit(EXIT_FAILED) from None
-    if spec.target is not None:  # header values come from these variables: never log them
-        register_secret_env(*(source.rpartition(" ")[2] for source in spec.target.headers.values()))
-    _preflight(spec, options, suite_obj, gates)
-    if spec.target is not None and replay is None:  # a target is never ignored (assay.spec.replay_with_target)
-        typer.echo(f"replay: live (the target {spec.target.identity} answers every case; --target implies --replay live)",
-                   err=True)
-    _execute(spec, options, verbose, gates=gates)
+        try:
+            suite_obj = get_suite(suite)
+        except UnknownSuiteError as exc:
+            _err(str(exc))
+            raise typer.Exit(EXIT_FAILED) from None
+        if dataset is not None and not dataset.is_dir():
+            _err(f"--dataset {dataset}: no such directory")
+            raise typer.Exit(EXIT_FAILED)
+        gates = _parse_gates(assert_ or [], junit)
+        register_secret_env(api_key_env)
+        given = {
+            "dataset": str(dataset) if dataset else None, "replay": replay, "generator": generator,
+            # Credentials in the URL stay in this process's environment; the spec holds the public URL.
+            "api_base": strip_url_credentials(api_base), "generator_api_key_env": api_key_env,
+            "target": strip_url_credentials(target) if target and "://" in target else target, "target_file": target_file, "body_template": body_template, "generator_repeats": repeats,
+            "generator_max_tokens": gen_max_tokens, "generator_timeout_s": gen_timeout, "generator_max_retries": gen_retries,
+            "generator_chunk_size": chunk_size, "generator_chunk_overlap": chunk_overlap,
+            "generator_embedding_model": embedding_model, "judges": judge or None, "judge_weights": judge_weight or None,
+            "offline": offline or None, "k": k, "lang": lang, "max_cost": max_cost, "quarantine": quarantine,
+            "allow_symlinks": allow_symlinks, "compare_with": compare_with, "fail_on_regression": fail_on_regression,
+            "out": str(out) if out else None, "store": store, "concurrency": concurrency, "runner": runner,
+            "partition_size": partition_size, "max_failed_calls": max_failed_calls,
+        }
+        try:
+            spec, options = build_run_spec(suite, default_dataset=suite_obj.default_dataset, config_file=config, cli=given)
+        except (SpecError, FileNotFoundError) as exc:
+            _err(str(exc))
+            raise typer.Exit(EXIT_FAILED) from None
+        if spec.target is not None:  # header values come from these variables: never log them
+            register_secret_env(*(source.rpartition(" ")[2] for source in spec.target.headers.values()))
+        _preflight(spec, options, suite_obj, gates)
+        if spec.target is not None and replay is None:  # a target is never ignored (assay.spec.replay_with_target)
+            typer.echo(f"replay: live (the target {spec.target.identity} answers every case; --target implies --replay live)",
+                       err=True)
+        server = _start_server_early()
+    except BaseException:
+        if server is not None:
+            server.discard()
+        raise
+    _execute(spec, options, verbose, gates=gates, server=server)
 
 
 def _preflight(spec: Any, options: Any, suite: Any = None, gates: Gates | None = None) -> None:
