@@ -238,3 +238,26 @@ def test_a_baseline_without_scores_or_sharing_no_case_is_refused_before_the_run(
     spec, options = build_run_spec("rag_qa", default_dataset=ROOT / "datasets/rag_qa",
                                    cli={"offline": True, "compare_with": "base-same", "out": str(out)})
     assert baseline_problems(spec, options, get_suite("rag_qa")) == []  # shares cases: compared
+
+
+@pytest.mark.parametrize("args", [
+    ["--target", "htp://127.0.0.1/x"], ["--target", "nosuchmod:fn"], ["--assert", "acuracy>=4"],
+])
+def test_a_refusal_from_a_fresh_process_prints_its_seconds(tmp_path, no_provider_keys, args):
+    """The user's view: `assay run …` from a cold start to its one-line refusal (printed, not a limit:
+    the machine is shared)."""
+    import subprocess
+    import sys
+    import time
+
+    from tests.conftest import ROOT
+
+    out = tmp_path / "runs"
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "assay.cli", "run", "rag_qa", "--offline", "--out", str(out), *args],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    seconds = time.perf_counter() - started
+    print(f"\n{' '.join(args)}: exit {done.returncode} after {seconds:.2f}s from a fresh process: {done.stderr.strip()}")
+    assert done.returncode == EXIT_FAILED and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "Traceback" not in done.stderr and not done.stdout.strip() and not out.exists()
