@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from assay.failed_calls import FailedCalls
 from assay.schemas import JsonObject
 
 # -- artifact names --------------------------------------------------------------------------
@@ -19,6 +20,7 @@ VALIDATION_REPORT = "validation/report.json"
 GX_RESULTS = "validation/gx_results.json"
 QUARANTINE = "validation/quarantine.json"
 GENERATIONS = "generations/generations.jsonl"
+FAILED_CALLS = "generations/failed_calls.json"  # a live replay's calls that failed (assay.failed_calls)
 SCORES = "scores/all.jsonl"
 SUMMARY = "summary.json"
 REPORT_MD = "report.md"
@@ -146,6 +148,7 @@ class ReplayOutput(StepOutput):
     n: int
     missing: list[str]
     failed: int = Field(default=0, description="live generations (or agent calls) that failed; a rerun retries them")
+    failed_calls: FailedCalls | None = Field(default=None, description="a live replay's failed calls (None: recorded)")
 
 
 class JuryStats(BaseModel):
@@ -244,6 +247,7 @@ class PublishInputs(BaseModel):
     skip_ids: list[str] = Field(default_factory=list)
     config_hash: str
     incomplete: list[str] = Field(default_factory=list, description="why the run is incomplete (shown first)")
+    not_measured: str | None = Field(default=None, description="the failed-calls banner (assay.failed_calls), shown first")
     comparison: str | None = Field(default=None, description="comparison.json sha, when compared with a baseline")
 
 

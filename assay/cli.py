@@ -121,15 +121,18 @@ def run(
         None, "--assert", help="CI gate METRIC>=VALUE (or <=, >, <) on a metric's mean; exit 5 when missed (repeatable)"
     ),
     junit: Path | None = typer.Option(None, "--junit", help="write per-case results as JUnit XML to this file"),
+    max_failed_calls: str | None = typer.Option(
+        None, "--max-failed-calls", help="live replay: failed calls allowed before the run is incomplete (exit 4): N or a share like 5%% [default: 0]"
+    ),
 ) -> None:
     """Run SUITE end to end and print the run id and directory."""
     from assay import timeline
 
     timeline.mark("cli parsed")
-    # The temporary server boots while the spec is built and the flow imported; a run that
-    # never starts (a bad option, a missing key) stops it again before it is used.
+    # Every check comes first: a refused run starts no server (and has the CPU to itself). The
+    # server then boots while the flow and its libraries are imported.
     _prepare_prefect(verbose)
-    server = _start_server_early()
+    server = None
     try:
         from assay.redact import register_secret_env, strip_url_credentials
         from assay.spec import SpecError, build_run_spec
@@ -156,7 +159,7 @@ def run(
             "offline": offline or None, "k": k, "lang": lang, "max_cost": max_cost, "quarantine": quarantine,
             "allow_symlinks": allow_symlinks, "compare_with": compare_with, "fail_on_regression": fail_on_regression,
             "out": str(out) if out else None, "store": store, "concurrency": concurrency, "runner": runner,
-            "partition_size": partition_size, "criteria_file": criteria,
+            "partition_size": partition_size, "criteria_file": criteria, "max_failed_calls": max_failed_calls,
         }
         try:
             spec, options = build_run_spec(suite, default_dataset=suite_obj.default_dataset, config_file=config, cli=given)
@@ -166,7 +169,11 @@ def run(
         _check_criteria(suite_obj, spec)
         if spec.target is not None:  # header values come from these variables: never log them
             register_secret_env(*(source.rpartition(" ")[2] for source in spec.target.headers.values()))
-        _preflight(spec, options)
+        _preflight(spec, options, suite_obj, gates)
+        if spec.target is not None and replay is None:  # a target is never ignored (assay.spec.replay_with_target)
+            typer.echo(f"replay: live (the target {spec.target.identity} answers every case; --target implies --replay live)",
+                       err=True)
+        server = _start_server_early()
     except BaseException:
         if server is not None:
             server.discard()
@@ -185,11 +192,14 @@ def _check_criteria(suite: Any, spec: Any) -> None:
         raise typer.Exit(EXIT_FAILED)
 
 
-def _preflight(spec: Any, options: Any) -> None:
-    """Fail before the run starts when a model the run calls has no key or the store is unwritable."""
-    from assay.preflight import baseline_problems, problems, store_problems
+def _preflight(spec: Any, options: Any, suite: Any = None, gates: Gates | None = None) -> None:
+    """Fail before the run starts on anything that can be checked without running it
+    (``assay/preflight.py``): keys, the target, the gates' metrics, the baseline, the store."""
+    from assay.preflight import assert_problems, baseline_problems, problems, store_problems, target_problems
 
-    found = problems(spec) or store_problems(options) or baseline_problems(spec, options)
+    thresholds = gates.thresholds if gates else []
+    found = (target_problems(spec) or problems(spec) or (assert_problems(suite, spec, thresholds) if suite else [])
+             or store_problems(options) or baseline_problems(spec, options, suite))
     for line in found:
         _err(line)
     if found:
@@ -296,6 +306,7 @@ def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = No
         server = _start_server_early()  # boots while the flow and its libraries are imported
     from assay.lineage.manifest import load_manifest
     from assay.lineage.store import ArtifactStore
+    from assay.lineage.trace import RunReader
     from flows.evaluate import evaluate, new_run_id
     from tasks.common import results_dir
 
@@ -361,11 +372,13 @@ def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = No
         _err(f"\nrun {manifest.status}: {manifest.message}\nfix the cause, then `assay rerun {run_id}`")
         typer.echo(f"run id:  {run_id}\nrun dir: {run_dir}")
         raise typer.Exit(EXIT_FAILED)
+    failed = _failed_calls(RunReader(store, run_id))
+    if failed is not None and failed.n_failed:  # allowed by --max-failed-calls, still said
+        _err(f"\n{failed.banner()} (allowed by --max-failed-calls {spec.max_failed_calls})")
     typer.echo(f"run id:  {run_id}\nrun dir: {run_dir}\nreport:  {run_dir}/report.html")
     comparison = None
     if names.COMPARISON in manifest.artifacts:
         from assay.compare import Comparison
-        from assay.lineage.trace import RunReader
 
         comparison = Comparison.model_validate(RunReader(store, run_id).json(names.COMPARISON))
         typer.echo("\n" + comparison.text(), err=True)
@@ -671,7 +684,7 @@ def _parse_gates(asserts: list[str], junit: Path | None) -> Gates | None:
 
 def _apply_gates(gates: Gates, store: Any, run_id: str) -> list[str]:
     """Write the JUnit file (when asked) and return the thresholds the run's means miss."""
-    from assay.gates import junit_from_rows, missed_thresholds
+    from assay.gates import junit_from_rows, missed_thresholds, unmeasured_by_metric
     from assay.lineage.trace import RunIntegrityError, RunReader
 
     reader = RunReader(store, run_id)
@@ -680,17 +693,29 @@ def _apply_gates(gates: Gates, store: Any, run_id: str) -> list[str]:
     try:
         summary = reader.json(names.SUMMARY)
         metrics = list(summary.get("metrics", []))
-        scores = reader.jsonl(names.SCORES) if gates.junit is not None else []
+        failed = _failed_calls(reader)
+        unmeasured = failed.unmeasured() if failed else set()
+        scores = reader.jsonl(names.SCORES) if gates.junit is not None or unmeasured else []
     except RunIntegrityError as exc:  # a gate never passes on numbers that are not the run's
         return [f"{t}: {exc}" for t in gates.thresholds]
     means = {m: (summary.get("overall", {}).get(m) or {}).get("mean") for m in metrics}
     if gates.junit is not None:
         groups = {case_id: view.group for case_id, view in _case_views(reader).items()}
-        xml = junit_from_rows(reader.manifest.suite, run_id, metrics, groups, scores, gates.thresholds)
+        xml = junit_from_rows(reader.manifest.suite, run_id, metrics, groups, scores, gates.thresholds,
+                              failed.cases if failed else None)
         gates.junit.parent.mkdir(parents=True, exist_ok=True)
         gates.junit.write_text(xml, encoding="utf-8")
         typer.echo(f"junit:   {gates.junit}", err=True)
-    return missed_thresholds(gates.thresholds, means)
+    return missed_thresholds(gates.thresholds, means, unmeasured_by_metric(scores, unmeasured))
+
+
+def _failed_calls(reader: Any) -> Any:
+    """The run's failed-calls record (``assay.failed_calls``), None for a recorded replay."""
+    from assay.failed_calls import FailedCalls
+
+    if names.FAILED_CALLS not in reader.manifest.artifacts:
+        return None
+    return FailedCalls.model_validate(reader.json(names.FAILED_CALLS))
 
 
 @app.command()

@@ -2,8 +2,9 @@
 JUnit XML for CI systems.
 
 A threshold is checked against the metric's mean over the scored cases in ``summary.json``.
-A metric that is not in the run, or that no case has a score for, misses its threshold: a
-gate never passes on a number that was not measured.
+A metric that is not in the run, that no case has a score for, or that a case lacks because
+its target call failed (``assay.failed_calls``) misses its threshold: a gate never passes on a
+number that was not measured. In JUnit such a case is an ``<error>``.
 """
 
 from __future__ import annotations
@@ -42,11 +43,17 @@ def parse_threshold(text: str) -> Threshold:
     return Threshold(metric=found.group(1), op=found.group(2), value=float(found.group(3)))
 
 
-def missed_thresholds(thresholds: Sequence[Threshold], means: Mapping[str, float | None]) -> list[str]:
-    """One line per threshold the run's means miss (empty when every gate holds)."""
+def missed_thresholds(thresholds: Sequence[Threshold], means: Mapping[str, float | None],
+                      unmeasured: Mapping[str, int] | None = None) -> list[str]:
+    """One line per threshold the run's means miss (empty when every gate holds).
+    ``unmeasured``: metric -> how many cases lack it because their target call failed."""
     missed = []
     for t in thresholds:
-        if t.metric not in means:
+        lost = (unmeasured or {}).get(t.metric, 0)
+        if lost:
+            missed.append(f"{t}: {lost} case{'' if lost == 1 else 's'} it covers {'was' if lost == 1 else 'were'} "
+                          "not measured (target calls failed), so its mean leaves them out")
+        elif t.metric not in means:
             missed.append(f"{t}: the run has no metric {t.metric!r} (metrics: {', '.join(means)})")
         elif means[t.metric] is None:
             missed.append(f"{t}: {t.metric} is unscored for every case")
@@ -72,13 +79,16 @@ def junit_xml(
     values: Mapping[tuple[str, str], float | None],
     reasons: Mapping[tuple[str, str], str],
     thresholds: Sequence[Threshold] = (),
+    errors: Mapping[str, str] | None = None,
 ) -> str:
-    """One testcase per case (classname = suite and group). A case *fails* when one of its own
-    scores misses an asserted threshold, and is *skipped* when none of its metrics has a score;
-    every score is a property, and unscored metrics say why in system-out."""
+    """One testcase per case (classname = suite and group). A case is an *error* when its target
+    call failed (``errors``: case id -> the failure), *fails* when one of its own scores misses
+    an asserted threshold, and is *skipped* when none of its metrics has a score; every score is
+    a property, and unscored metrics say why in system-out."""
     by_metric = {t.metric: t for t in thresholds}
+    errors = errors or {}
     root = ET.Element("testsuites", name=f"assay {suite}")
-    failures = skipped = 0
+    failures = skipped = errored = 0
     testsuite = ET.SubElement(root, "testsuite", name=f"assay.{suite}", id=_xml_text(run_id))
     for case_id, group in cases:
         case = ET.SubElement(testsuite, "testcase", name=_xml_text(case_id),
@@ -92,7 +102,10 @@ def junit_xml(
                 unscored.append(f"{metric}: unscored ({reasons.get((case_id, metric), 'no reason recorded')})")
             elif metric in by_metric and not by_metric[metric].holds(value):
                 missed.append(f"{by_metric[metric]}: {value:.4f}")
-        if missed:
+        if case_id in errors:
+            errored += 1
+            ET.SubElement(case, "error", message=_xml_text(f"target call failed: {errors[case_id]}"), type="target-call")
+        elif missed:
             failures += 1
             ET.SubElement(case, "failure", message=_xml_text("; ".join(missed)), type="threshold")
         elif metrics and len(unscored) == len(metrics):
@@ -103,14 +116,15 @@ def junit_xml(
     for element in (root, testsuite):
         element.set("tests", str(len(cases)))
         element.set("failures", str(failures))
-        element.set("errors", "0")
+        element.set("errors", str(errored))
         element.set("skipped", str(skipped))
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
 def junit_from_rows(suite: str, run_id: str, metrics: Sequence[str], groups: Mapping[str, str | None],
-                    rows: Sequence[Mapping[str, Any]], thresholds: Sequence[Threshold] = ()) -> str:
+                    rows: Sequence[Mapping[str, Any]], thresholds: Sequence[Threshold] = (),
+                    errors: Mapping[str, str] | None = None) -> str:
     """``junit_xml`` from stored score rows (final rows only: automatic and ensemble)."""
     values: dict[tuple[str, str], float | None] = {}
     reasons: dict[tuple[str, str], str] = {}
@@ -124,4 +138,13 @@ def junit_from_rows(suite: str, run_id: str, metrics: Sequence[str], groups: Map
         if row.get("value") is None:
             reasons[key] = str(row.get("unscored_reason") or "no reason recorded")
     cases = [(case_id, groups.get(case_id)) for case_id in order]
-    return junit_xml(suite, run_id, metrics, cases, values, reasons, thresholds)
+    return junit_xml(suite, run_id, metrics, cases, values, reasons, thresholds, errors)
+
+
+def unmeasured_by_metric(rows: Sequence[Mapping[str, Any]], unmeasured: set[str]) -> dict[str, int]:
+    """metric -> how many of the ``unmeasured`` cases (target call failed) have no final score for it."""
+    counts: dict[str, int] = {}
+    for row in rows:
+        if row.get("judge") is None and row.get("value") is None and str(row.get("case_id")) in unmeasured:
+            counts[str(row["metric"])] = counts.get(str(row["metric"]), 0) + 1
+    return counts

@@ -34,6 +34,7 @@ from assay.artifacts import (
     ValidationOutput,
 )
 from assay.compare import RunFacts
+from assay.failed_calls import tally as tally_failed_calls
 from assay.lineage.snapshots import materialize
 from assay.lineage.store import ArtifactStore
 from assay.redact import redact_obj
@@ -116,6 +117,10 @@ def validate(store: ArtifactStore, suite: Suite, snapshot_sha: str, require_gene
             detail=f"--replay recorded scores the outputs stored in {name}, which the dataset lacks; "
                    "add it, or regenerate with --replay live",
         ))
+    if not data.records and not data.parse_problems:  # nothing to evaluate: the gate says so, not "no case was scored"
+        name = data.files["cases"].name if "cases" in data.files else "the cases file"
+        data.parse_problems.append(RowProblem(row=name, file=name, expectation="at least one case",
+                                              detail=f"{name} is empty: there is nothing to evaluate"))
     report = run_gate(suite, data)
     gx_results = getattr(report, "gx_results", [])
     payload = report.model_dump(mode="json", exclude={"gx_results"})
@@ -168,13 +173,27 @@ def replay(
     # flow does not reuse this step while any is left.
     failed = 0 if spec.replay == "recorded" else sum(1 for g in generations if _failed(g))
     sha = store.put_jsonl(generations)
+    artifacts = [Artifact(name=names.GENERATIONS, sha=sha, inputs=[names.DATASET_SNAPSHOT], media_type=names.JSONL)]
+    failed_calls = None
+    if spec.replay == "live":  # a recorded error is data the dataset holds; a live one is a call that failed
+        failed_calls = tally_failed_calls(generations, called_system(spec), suite.scores_failed_calls)
+        artifacts.append(Artifact(name=names.FAILED_CALLS, sha=store.put_json(failed_calls.model_dump(mode="json")),
+                                  inputs=[names.GENERATIONS]))
     return ReplayOutput(
-        artifacts=[Artifact(name=names.GENERATIONS, sha=sha, inputs=[names.DATASET_SNAPSHOT], media_type=names.JSONL)],
+        artifacts=artifacts,
         generations=sha,
         n=len(generations),
         missing=missing,
         failed=failed,
+        failed_calls=failed_calls,
     )
+
+
+def called_system(spec: RunSpec) -> str:
+    """What a live replay calls, as the failed-calls banner names it."""
+    if spec.target is not None:
+        return spec.target.identity
+    return f"{spec.generator.model}" + (f" at {spec.generator.api_base}" if spec.generator.api_base else "")
 
 
 def _failed(generation: JsonObject) -> bool:
@@ -498,6 +517,7 @@ def publish(store: ArtifactStore, suite: Suite, spec: RunSpec, inputs: PublishIn
         judges=judges_line(jury),
         offline_jury=bool((jury or {}).get("offline")),
         incomplete=inputs.incomplete,
+        not_measured=inputs.not_measured,
     )
     # A large run's report lists its first REPORT_CASES cases case by case (tables, explorer);
     # the summary, charts and scores.parquet cover every case.

@@ -1,5 +1,7 @@
 """Checks a run can pass before any server starts: every LLM the run will call has its key,
-and the store and the run's output folder take a write.
+the target function imports, every ``--assert`` names a metric of the suite, a baseline is of
+the same suite and asks the same cases, and the store and the run's output folder take a write.
+(A target URL's scheme and host are checked as the spec is built: ``assay.spec.url_problem``.)
 
 A judge or generator with no ``api_base`` and no ``api_key_env`` needs the provider's own key
 variable (litellm knows which: OPENAI_API_KEY for openai/…, ANTHROPIC_API_KEY for anthropic/…).
@@ -10,8 +12,12 @@ may need no key.
 
 from __future__ import annotations
 
+import difflib
 import os
 import uuid
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 from assay.spec import RunOptions, RunSpec
 
@@ -72,7 +78,40 @@ def problems(spec: RunSpec) -> list[str]:
     return out
 
 
-def baseline_problems(spec: RunSpec, options: RunOptions) -> list[str]:
+def target_problems(spec: RunSpec) -> list[str]:
+    """One line if the target function (``--target module:function``) cannot be imported or
+    called: found now, not after the server started and every case failed."""
+    if spec.replay != "live" or spec.target is None or spec.target.function is None:
+        return []
+    from assay.replay.targets import load_function
+
+    try:
+        load_function(spec.target.function)
+    except ValueError as exc:
+        return [f"--{exc}"]
+    except Exception as exc:  # noqa: BLE001 - the user's module failed as it was imported
+        return [f"--target {spec.target.function!r}: importing it raised {type(exc).__name__}: {exc}"]
+    return []
+
+
+def assert_problems(suite: Any, spec: RunSpec, thresholds: Sequence[Any]) -> list[str]:
+    """One line per ``--assert`` naming a metric the suite does not report (with the closest
+    name), so a typo is refused now instead of failing the gate after the whole run."""
+    known = suite.metric_names(spec)
+    if known is None:
+        return []
+    out = []
+    for threshold in thresholds:
+        if threshold.metric in known:
+            continue
+        close = difflib.get_close_matches(threshold.metric, known, n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        out.append(f"--assert {str(threshold)!r}: the {spec.suite} suite has no metric {threshold.metric!r} "
+                   f"({hint}metrics: {', '.join(known)})")
+    return out
+
+
+def baseline_problems(spec: RunSpec, options: RunOptions, suite: Any = None) -> list[str]:
     """One line if ``--compare-with RUN`` names a run the store does not hold, or a run of
     another suite: found now, instead of a finished run whose comparison step was refused."""
     if not spec.compare_with or spec.compare_with == "latest":
@@ -87,6 +126,35 @@ def baseline_problems(spec: RunSpec, options: RunOptions) -> list[str]:
     if record.get("suite") != spec.suite:
         return [f"--compare-with {spec.compare_with}: a {record.get('suite')} run cannot be the baseline of a "
                 f"{spec.suite} run (compare runs of one suite)"]
+    return _baseline_cases_problems(ArtifactStore(options.store_url()), spec, record, suite)
+
+
+def _baseline_cases_problems(store: Any, spec: RunSpec, record: dict[str, Any], suite: Any) -> list[str]:
+    """One line if the baseline has no scores, or shares no case id with this run's dataset as
+    ``suite`` reads it (cases are compared by id: such a comparison would hold nothing)."""
+    import json
+
+    from assay import artifacts as names
+    from assay.hashing import sha256_bytes
+
+    artifacts = record.get("artifacts") or {}
+    if names.SCORES_PARQUET not in artifacts:
+        return [f"--compare-with {spec.compare_with}: that run has no scores ({record.get('status')}); "
+                "compare with a run that finished"]
+    cases = artifacts.get(names.dataset_file("cases"))
+    if not cases or not spec.dataset or suite is None:
+        return []
+    try:
+        data = store.read_bytes(store.run_path(spec.compare_with, cases["path"]))
+        if sha256_bytes(data) != cases.get("sha256"):
+            return []  # not the recorded file: the comparison step's audit says so
+        before = {str(json.loads(line).get("id")) for line in data.decode("utf-8").splitlines() if line.strip()}
+        now = {str(r.get("id")) for r in suite.load_dataset(Path(spec.dataset)).records}
+    except (OSError, ValueError, KeyError, AttributeError):
+        return []  # unreadable here: the comparison step says what is wrong
+    if now and before and not now & before:
+        return [f"--compare-with {spec.compare_with}: it shares no case id with {spec.dataset} "
+                "(cases are compared by id); compare runs of the same dataset"]
     return []
 
 

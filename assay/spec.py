@@ -123,8 +123,10 @@ class TargetSpec(_Strict):
     @field_validator("url")
     @classmethod
     def _public(cls, value: str | None) -> str | None:
-        if value is not None and not value.startswith(("http://", "https://")):
-            raise ValueError("a target url must start with http:// or https://")
+        if value is not None:
+            problem = url_problem(value)
+            if problem:
+                raise ValueError(problem)
         return public_url(value)  # credentials in the URL reach the call only
 
     @field_validator("function")
@@ -178,11 +180,35 @@ class TargetSpec(_Strict):
         return _PLACEHOLDER.findall(self.body_template or "")
 
 
+def url_problem(url: str) -> str | None:
+    """Why ``url`` cannot be a target's address (a scheme other than http(s), no host, a bad
+    port), or None: checked before the run, so a typo is one line, not minutes of retries."""
+    from urllib.parse import urlsplit
+
+    if not url.startswith(("http://", "https://")):
+        scheme = url.partition("://")[0]
+        return f"a target url must start with http:// or https:// (not {scheme}://)"
+    try:
+        parts = urlsplit(url)
+        host, port = parts.hostname, parts.port  # .port raises on a port that is not a number in range
+    except ValueError as exc:
+        return f"a target url needs a valid host and port: {exc}"
+    if not host or not _HOST.match(host):
+        return f"a target url needs a host name or address after {parts.scheme}:// (got {parts.netloc!r})"
+    return None if port is None or port > 0 else "a target url's port must be 1-65535"
+
+
+_HOST = re.compile(r"^(?:\[[0-9A-Fa-f:.]+\]|[0-9A-Fa-f:]+:[0-9A-Fa-f:.]*|[A-Za-z0-9](?:[A-Za-z0-9_.-]*[A-Za-z0-9])?)$")
+
+
 def parse_target(value: str) -> TargetSpec:
     """``--target``: an http(s) URL or ``module:function``."""
+    if "://" in value:  # meant as a URL: say what is wrong with it, never try it as a module
+        problem = url_problem(value)
+        if problem:
+            raise SpecError(f"--target {value!r}: {problem}")
+        return TargetSpec(url=value)
     try:
-        if value.startswith(("http://", "https://")):
-            return TargetSpec(url=value)
         return TargetSpec(function=value)
     except ValidationError:
         raise SpecError(f"--target {value!r}: give an http(s) URL or module:function (e.g. mypkg.rag:answer)") from None
@@ -219,6 +245,15 @@ def target_from_options(
     if target.get("url") and generator.get("api_key_env") and "Authorization" not in target.get("headers", {}):
         target["headers"] = {**target.get("headers", {}), "Authorization": f"Bearer {generator['api_key_env']}"}
     return target
+
+
+def replay_with_target(replay: str | None) -> str:
+    """A target is never ignored: it implies ``--replay live``; ``--replay recorded`` with a
+    target is a contradiction, refused (the recording would be scored and the target not called)."""
+    if replay not in (None, "live"):
+        raise SpecError(f"--target calls your system, which --replay {replay} would not do; "
+                        "drop --replay (a target implies --replay live) or drop --target")
+    return "live"
 
 
 def load_target_file(path: Path) -> TargetSpec:
@@ -296,6 +331,18 @@ class RunSpec(_Strict):
     compare_with: str | None = Field(default=None, description="baseline run id or 'latest'")
     fail_on_regression: bool = False
     criteria: tuple[Criterion, ...] = Field(default=(), description="your criteria, each judged by the jury")
+    max_failed_calls: str | None = Field(
+        default=None,
+        description="failed target/generator calls a run may have and still complete: a count (3) or a share "
+        "of its calls (5%); None: any failed call leaves the run incomplete (assay/failed_calls.py)",
+    )
+
+    @field_validator("max_failed_calls", mode="before")
+    @classmethod
+    def _allowance(cls, value: Any) -> str | None:
+        from assay.failed_calls import Allowance
+
+        return None if value is None else str(Allowance.parse(str(value)))
 
     @model_validator(mode="before")
     @classmethod
@@ -341,7 +388,8 @@ class RunSpec(_Strict):
     def step_view(self) -> RunSpec:
         """The spec as pipeline steps see it (and key their caches on): without the dataset's
         location (its content is keyed by the snapshot hash) and the post-run comparison."""
-        return self.model_copy(update={"dataset": "", "compare_with": None, "fail_on_regression": False})
+        return self.model_copy(update={"dataset": "", "compare_with": None, "fail_on_regression": False,
+                                       "max_failed_calls": None})
 
 
 RUNNER_HELP = "threads, dask (a local 2-worker cluster) or dask=ADDRESS (an existing scheduler)"
@@ -380,7 +428,8 @@ class RunOptions(_Strict):
 # Keys a --config file may hold at its top level. A file with only jury keys (the older jury-file
 # form: judges, concurrency, retries, max_cost_usd, lang, offline) still works.
 _SPEC_KEYS = {"suite", "dataset", "replay", "generator", "target", "jury", "k", "lang", "disagreement_threshold",
-              "quarantine", "allow_symlinks", "compare_with", "fail_on_regression", "criteria"}
+              "quarantine", "allow_symlinks", "compare_with", "fail_on_regression", "criteria",
+              "max_failed_calls"}
 _OPTION_KEYS = {"out", "store", "concurrency", "runner", "partition_size"}
 _JURY_SHORTHAND = {"judges", "offline", "retries", "max_retries", "max_cost_usd", "concurrency_per_provider"}
 
@@ -465,6 +514,8 @@ def build_run_spec(
     built = ("generator", "jury", "target", "criteria")
     fields: JsonObject = {k: file[k] for k in _SPEC_KEYS & file.keys() if k not in built}
     fields.update({k: given[k] for k in _SPEC_KEYS & given.keys() if k not in built})
+    if target is not None:
+        fields["replay"] = replay_with_target(fields.get("replay"))
     fields.update(
         criteria=_criteria(config_file, file, given),
         suite=suite,
@@ -505,7 +556,7 @@ _FLAGS = {"replay": "--replay", "k": "-k", "lang": "--lang", "generator.model": 
           "generator.api_key_env": "--api-key-env", "generator.max_tokens": "--gen-max-tokens",
           "generator.timeout_s": "--gen-timeout", "generator.max_retries": "--gen-retries",
           "generator.chunk_size": "--chunk-size", "generator.chunk_overlap": "--chunk-overlap",
-          "concurrency": "--concurrency", "jury.max_cost_usd": "--max-cost"}
+          "concurrency": "--concurrency", "jury.max_cost_usd": "--max-cost", "max_failed_calls": "--max-failed-calls"}
 
 
 def _readable(exc: ValidationError) -> str:

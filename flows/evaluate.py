@@ -176,7 +176,8 @@ def evaluate(
             options.concurrency, version,
         )
         if replayed is None:
-            return steps.fail("replay failed")
+            reason = steps.failure_of("replay")  # e.g. the target is unreachable: say which, on the last line
+            return steps.fail(f"replay failed: {reason}" if reason else "replay failed")
 
         family_names = [family.name for family in families_of(suite, spec)]
         n_cases = ingest.n_records - len(skip_ids)
@@ -198,6 +199,10 @@ def evaluate(
             return steps.fail("aggregation failed")
 
         incomplete = incomplete_reasons(artifacts, spec, families, aggregated.scores)
+        failed_calls = replayed.failed_calls
+        not_measured = failed_calls.banner() if failed_calls and failed_calls.n_failed else None
+        if not_measured and not failed_calls.allowed(spec.max_failed_calls):  # type: ignore[union-attr]
+            incomplete.insert(0, not_measured)  # failed calls are failures, unless --max-failed-calls allows them
         # Compared before publishing, so the comparison is a section of this run's report.
         compared, compare_failed = None, False
         if spec.compare_with and not incomplete:
@@ -207,6 +212,7 @@ def evaluate(
             compared, compare_failed = _compare(steps, artifacts, store_url, spec, run_id, facts, inputs, version, logger)
         publish_inputs = PublishInputs(
             incomplete=incomplete,
+            not_measured=not_measured,
             snapshot=ingest.snapshot,
             validation_report=validation.sha(names.VALIDATION_REPORT),
             generations=replayed.generations,

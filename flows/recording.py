@@ -216,6 +216,11 @@ class StepRunner:
 
         attest_if_configured(self.store, self.recorder.run_id, self._say)
 
+    def failure_of(self, name: str) -> str:
+        """The recorded reason a step failed ("" if it did not)."""
+        record = self.records.get(name)
+        return record.detail if record is not None and record.status == "failed" else ""
+
     def fail(self, message: str, status: str = "failed") -> Any:
         try:
             self.finish(status, message)

@@ -35,11 +35,14 @@ class ReportHeader(BaseModel):
     judges: str
     offline_jury: bool = False
     incomplete: list[str] = []
+    not_measured: str | None = None  # the failed-calls banner (assay.failed_calls)
     charts: list[str] = []
 
 
 def render_markdown(header: ReportHeader, sections: list[ReportSection]) -> str:
     lines = [f"# assay report: {md_text(header.suite_title)} (`{header.suite}`)", ""]
+    if header.not_measured and header.not_measured not in header.incomplete:  # allowed by --max-failed-calls
+        lines += [f"> **Failed calls** (allowed by `--max-failed-calls`): {md_text(header.not_measured)}", ""]
     if header.incomplete:
         lines += ["> **Incomplete run.** It finished its steps but did not measure what it set out to:", ">"]
         lines += [f"> - {md_text(reason)}" for reason in header.incomplete]

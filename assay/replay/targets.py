@@ -10,7 +10,10 @@ and each ``TargetReply`` back to its generation record; everything between is he
 - header values read from the named environment variables at call time, never stored, and
   redacted from every error,
 - answered calls kept in a call store keyed by the target and the call's input, so a rerun
-  re-sends only the calls that failed.
+  re-sends only the calls that failed,
+- an unreachable endpoint stops the replay early: when the first ``UNREACHABLE_AFTER``
+  attempts all fail to connect (nothing has answered yet), every call stops and
+  ``TargetUnreachable`` names the URL, instead of every case's retries running out.
 
 httpx is imported lazily; importing this module stays cheap.
 """
@@ -39,8 +42,35 @@ from assay.spec import TargetSpec
 
 CALL_KIND = {"http": "target-http", "python": "target-python"}  # names the record kind in the call store
 DEFAULT_RETRIES = 3
+UNREACHABLE_AFTER = 3  # consecutive failed connections, before anything answered, that end the replay
 TRANSIENT_STATUS = {408, 425, 429, 500, 502, 503, 504}
 _PLACEHOLDER = re.compile(r'"\{([A-Za-z_][A-Za-z0-9_]*)\}"|\{([A-Za-z_][A-Za-z0-9_]*)\}')
+
+
+
+class TargetUnreachable(ValueError):
+    """Nothing answers at the target's address: the replay stops (a ValueError: never retried)."""
+
+
+class _Reachability:
+    """Whether the endpoint has answered yet, and how many connections failed before it did."""
+
+    def __init__(self) -> None:
+        self.answered = False
+        self.failed_connects = 0
+        self.last_error = ""
+        self.gave_up = asyncio.Event()
+
+    def saw(self, reply: TargetReply, connect_failed: bool) -> None:
+        if not connect_failed:
+            self.answered = True
+            return
+        self.last_error = reply.error or ""
+        if not self.answered:
+            self.failed_connects += 1
+            if self.failed_connects >= UNREACHABLE_AFTER:
+                self.gave_up.set()
+
 
 # Functions handed to ``assay.evaluate`` directly, by the qualified name the spec records.
 _REGISTERED: dict[str, Callable[..., Any]] = {}
@@ -224,6 +254,7 @@ async def _call_all(settings: _Settings, calls: list[TargetCall], concurrency: i
     import httpx
 
     semaphore = asyncio.Semaphore(concurrency)
+    reach = _Reachability()
     total, step = len(calls), max(1, math.ceil(len(calls) / 10))
     stats = {"done": 0, "sent": 0, "reused": 0, "failed": 0}
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
@@ -233,7 +264,7 @@ async def _call_all(settings: _Settings, calls: list[TargetCall], concurrency: i
             key = settings.key(call)
             reply = await asyncio.to_thread(_stored, store, key, call) if store else None
             if reply is None:
-                reply = await _with_retries(settings, client, call, semaphore)
+                reply = await _with_retries(settings, client, call, semaphore, reach)
                 stats["sent"] += 1
                 if reply.error is None and store is not None:
                     await asyncio.to_thread(_store, store, key, settings, call, reply)
@@ -246,24 +277,42 @@ async def _call_all(settings: _Settings, calls: list[TargetCall], concurrency: i
                          f"{stats['failed']} failed)")
             return _read_paths(settings, reply)
 
-        return list(await asyncio.gather(*(one(call) for call in calls)))
+        replies = list(await asyncio.gather(*(one(call) for call in calls)))
+    if reach.gave_up.is_set():
+        raise TargetUnreachable(
+            f"target {settings.spec.identity} is unreachable: the first {reach.failed_connects} connection attempts "
+            f"failed and nothing answered ({reach.last_error}); is it running at that address?"
+        )
+    return replies
 
 
-async def _with_retries(settings: _Settings, client: Any, call: TargetCall, semaphore: asyncio.Semaphore) -> TargetReply:
-    """One call with retries; the semaphore is not held while backing off."""
+async def _with_retries(settings: _Settings, client: Any, call: TargetCall, semaphore: asyncio.Semaphore,
+                        reach: _Reachability) -> TargetReply:
+    """One call with retries; the semaphore is not held while backing off. Once ``reach``
+    gives up on the endpoint, no call makes another attempt."""
     for attempt in range(settings.max_retries + 1):
         async with semaphore:
+            if reach.gave_up.is_set():
+                return TargetReply(case_id=call.case_id, repeat=call.repeat, attempts=attempt,
+                                   error=f"not sent: {settings.spec.identity} is unreachable")
             if settings.spec.url:
                 reply, transient = await _post(settings, client, call)
             else:
                 reply, transient = await _invoke(settings, call)
+        reach.saw(reply, reply.status is None and reply.error is not None and reply.error.startswith(_CONNECT_FAILED))
         reply.attempts = attempt + 1
-        if reply.error is None or not transient or attempt == settings.max_retries:
+        if reply.error is None or not transient or attempt == settings.max_retries or reach.gave_up.is_set():
             if reply.error:
                 reply.error = f"{reply.error} (after {attempt + 1} attempt(s))"
             return reply
-        await asyncio.sleep(backoff_s(attempt, settings))  # type: ignore[arg-type]
+        try:  # back off, but wake at once when the endpoint is given up on
+            await asyncio.wait_for(reach.gave_up.wait(), backoff_s(attempt, settings))  # type: ignore[arg-type]
+        except TimeoutError:
+            pass
     raise AssertionError("unreachable: the last attempt always returns")
+
+
+_CONNECT_FAILED = "cannot connect: "
 
 
 async def _post(settings: _Settings, client: Any, call: TargetCall) -> tuple[TargetReply, bool]:
@@ -277,6 +326,8 @@ async def _post(settings: _Settings, client: Any, call: TargetCall) -> tuple[Tar
         response = await client.post(url, content=settings.request(call).encode("utf-8"), headers=headers)
     except httpx.TimeoutException:
         return TargetReply(**base, error=f"timeout after {time.perf_counter() - started:.1f}s"), True
+    except httpx.ConnectError as exc:  # nothing listens there (or no such host): says so, with the address
+        return TargetReply(**base, error=_clean(f"{_CONNECT_FAILED}{type(exc).__name__}: {exc}", settings)), True
     except httpx.HTTPError as exc:
         return TargetReply(**base, error=_clean(f"{type(exc).__name__}: {exc}", settings)), True
     seconds = round(time.perf_counter() - started, 4)

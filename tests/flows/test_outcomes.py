@@ -12,6 +12,7 @@ from tests.support.cli import cli, run_id_of
 from tests.support.memory_data import write_memory_dataset
 from tests.support.openai_server import Fault, OpenAICompatServer
 
+EXIT_VALIDATION = 2
 EXIT_INCOMPLETE = 4
 
 
@@ -72,7 +73,7 @@ def test_incomplete_reasons_name_the_budget_and_dropped_juries(tmp_path, budget_
 
 
 @pytest.mark.parametrize("suite", ["memory", "rag_qa"])
-def test_empty_cases_and_empty_generations_end_incomplete_instead_of_crashing(prefect_server, tmp_path, suite, bundled_rag_qa):
+def test_an_empty_cases_file_fails_the_gate_naming_it(prefect_server, tmp_path, suite, bundled_rag_qa):
     import shutil
 
     if suite == "memory":
@@ -83,12 +84,10 @@ def test_empty_cases_and_empty_generations_end_incomplete_instead_of_crashing(pr
         for name in ("cases.jsonl", "generations.jsonl"):
             (data / name).write_text("", encoding="utf-8")
     result, output = cli("run", suite, "--dataset", str(data), "--offline", "--out", str(tmp_path / "runs"))
-    assert result.exit_code == EXIT_INCOMPLETE, output  # publishing did not crash; nothing was measured
-    assert "Traceback" not in output and "run incomplete" in output and "  - no case was scored" in output, output
-    run_id = run_id_of(output)
-    manifest = manifest_of(tmp_path / "runs", run_id)
-    assert manifest["status"] == "incomplete" and manifest["message"] == "incomplete: no case was scored"
-    assert "**Incomplete run.**" in (tmp_path / "runs" / run_id / "report.md").read_text(encoding="utf-8")
+    assert result.exit_code == EXIT_VALIDATION, output  # issue 34: not "no case was scored" after every step
+    assert "Traceback" not in output and "cases.jsonl is empty: there is nothing to evaluate" in output, output
+    manifest = manifest_of(tmp_path / "runs", run_id_of(output))
+    assert manifest["status"] == "failed_validation"
 
 
 class FillingDisk:

@@ -241,4 +241,10 @@ def test_a_users_answerer_gets_the_record_and_the_dialogue_in_order(tmp_path, mo
     assert out["p01-t2"]["answer"] == "67세, 이전 질문 1개"
     assert "model down" in out["p01-t3"]["error"]
     assert "p01-t3" in out["p01-t4"]["error"]  # its dialogue would have held the failed turn
+    # one call failed; the turn after it was never asked: not measured, no failed call of its own
+    from assay.failed_calls import tally
+
+    assert out["p01-t4"]["counted_with"] == "p01-t3" and "counted_with" not in out["p01-t3"]
+    failed = tally(out.values(), "my_clinic:answer")
+    assert failed.n_failed == 1 and failed.unmeasured() == {"p01-t3", "p01-t4"}
     assert out["p02-t1"]["error"] is None and out["p02-t1"]["model"] == "my_clinic:answer"

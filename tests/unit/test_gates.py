@@ -48,3 +48,36 @@ def test_junit_has_a_testcase_per_case_failing_on_its_own_threshold():
     assert cases["q1"].get("classname") == "rag_qa.direct_fact" and cases["q1"].find("failure") is None
     assert cases["q2"].find("failure").get("message") == "accuracy>=3: 2.0000"
     assert "judge failed" in cases["q3\ufffd<"].find("system-out").text
+
+
+def test_a_case_whose_target_call_failed_is_a_junit_error_not_a_skip():
+    """Issue 34: 3 of 16 questions answered HTTP 500; JUnit listed them as skipped, so CI passed."""
+    from assay.failed_calls import tally
+
+    generations = [{"case_id": f"q{i:02d}", "error": "HTTP 500: internal error (after 1 attempt(s))" if i in (2, 7, 11) else None}
+                   for i in range(16)]
+    failed = tally(generations, "http://127.0.0.1:8123/rag/answer")
+    rows = [{"case_id": g["case_id"], "metric": "reciprocal_rank", "judge": None,
+             "value": None if g["error"] else 1.0, "unscored_reason": f"generation failed: {g['error']}" if g["error"] else None}
+            for g in generations]
+    xml = junit_from_rows("rag_qa", "run-1", ["reciprocal_rank"], {}, rows, [], failed.cases)
+    suite = ET.fromstring(xml.split("\n", 1)[1]).find("testsuite")
+    assert (suite.get("tests"), suite.get("errors"), suite.get("skipped"), suite.get("failures")) == ("16", "3", "0", "0")
+    errors = {c.get("name"): c.find("error") for c in suite.findall("testcase") if c.find("error") is not None}
+    assert set(errors) == {"q02", "q07", "q11"}
+    assert errors["q02"].get("type") == "target-call" and "HTTP 500" in errors["q02"].get("message")
+    assert all(c.find("skipped") is None for c in suite.findall("testcase"))
+
+
+def test_an_assert_fails_when_a_case_it_covers_was_not_measured():
+    from assay.gates import unmeasured_by_metric
+
+    rows = [{"case_id": "q1", "metric": "reciprocal_rank", "judge": None, "value": 1.0},
+            {"case_id": "q2", "metric": "reciprocal_rank", "judge": None, "value": None},
+            {"case_id": "q2", "metric": "latency", "judge": None, "value": 0.0},
+            {"case_id": "q3", "metric": "reciprocal_rank", "judge": None, "value": None}]  # unscored, not a failed call
+    lost = unmeasured_by_metric(rows, {"q2"})
+    assert lost == {"reciprocal_rank": 1}
+    means = {"reciprocal_rank": 1.0, "latency": 0.0}
+    missed = missed_thresholds([parse_threshold("reciprocal_rank>=0.5"), parse_threshold("latency>=0")], means, lost)
+    assert missed == ["reciprocal_rank>=0.5: 1 case it covers was not measured (target calls failed), so its mean leaves them out"]

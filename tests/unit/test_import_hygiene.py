@@ -31,7 +31,7 @@ LAYERS = [
      "assay.yaml_files", "assay.cancellation", "assay.partitions"},
     {"assay.metrics"},
     {"assay.judges"},
-    {"assay.aggregation", "assay.spec", "assay.artifacts"},
+    {"assay.aggregation", "assay.spec", "assay.artifacts", "assay.failed_calls"},
     {"assay.validation", "assay.lineage", "assay.replay", "assay.preflight"},
     {"assay.rendering", "assay.compare", "assay.calibration", "assay.gates", "assay.runs"},
     {"assay.suites"},

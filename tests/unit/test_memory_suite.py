@@ -149,3 +149,28 @@ def test_summary_covers_every_query_worst_first_and_the_empty_memory_scores_zero
     text = "\n".join(s.markdown for s in sections)
     for case_id in ("t1-q1", "t2-q1", "t3-q1"):
         assert case_id in text
+
+
+def test_a_failed_summary_is_one_failed_call_for_every_query_of_its_session(tmp_path, monkeypatch):
+    """Issue 34: the failed-calls count is of calls: one session summary, however many queries use it."""
+    from assay.failed_calls import tally
+    from assay.spec import RunSpec, TargetSpec
+    from assay.suites.kit import ReplayContext
+    from assay.suites.memory.live import live_memories
+    from assay.suites.memory.schema import MemoryCase
+    from tests.support.memory_data import CASES, SESSIONS
+
+    (tmp_path / "my_memory.py").write_text(
+        "def summarize(turns, session_id):\n"
+        "    if session_id == 't1':\n"
+        "        raise RuntimeError('summarizer down')\n"
+        "    return {'memory': ' '.join(t['text'] for t in turns), 'entities': []}\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    cases = [MemoryCase.model_validate(c) for c in CASES]
+    cases.append(MemoryCase.model_validate({**CASES[0], "id": "t1-q2"}))  # a second query of session t1
+    spec = RunSpec(suite="memory", replay="live", target=TargetSpec(function="my_memory:summarize"))
+    out = {g["case_id"]: g for g in live_memories(cases, SESSIONS, ReplayContext(spec=spec))}
+    assert "summarizer down" in out["t1-q1"]["error"] and out["t1-q2"]["counted_with"] == "t1-q1"
+    failed = tally(out.values(), "my_memory:summarize")
+    assert (failed.n_failed, failed.n_calls) == (1, len(SESSIONS))
+    assert failed.unmeasured() == {"t1-q1", "t1-q2"}

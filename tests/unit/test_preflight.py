@@ -155,3 +155,109 @@ def test_a_baseline_of_another_suite_or_a_missing_one_fails_before_the_run(tmp_p
     assert "run id:" not in output and len([line for line in result.output.splitlines() if line.strip()]) == 1
     result, output = cli("run", "rag_qa", "--offline", "--out", str(out), "--compare-with", "nosuch")
     assert result.exit_code == EXIT_FAILED and "--compare-with nosuch: no run 'nosuch'" in output, output
+
+
+# -- issue 34: every option that can be checked without running is refused in one line ------------
+def refused(tmp_path, *args: str) -> tuple[str, float]:
+    """Run `assay run ARGS --out …` expecting a one-line refusal (exit 1, no run directory);
+    the refusal's line and its seconds, which the test prints (not asserted as a limit)."""
+    import time
+
+    out = tmp_path / "runs"
+    started = time.perf_counter()
+    result, output = cli("run", *args, "--out", str(out))
+    seconds = time.perf_counter() - started
+    assert result.exit_code == EXIT_FAILED, output
+    assert "Traceback" not in output and "run id:" not in output, output
+    assert not out.exists() or not any(p.name != ".assay" and not p.name.startswith("base") for p in out.iterdir())
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1, output
+    print(f"\nrefused in {seconds:.2f}s: {lines[0]}")
+    return lines[0], seconds
+
+
+@pytest.mark.parametrize("args, reason", [
+    (["rag_qa", "--offline", "--target", "htp://127.0.0.1/x"],
+     "--target 'htp://127.0.0.1/x': a target url must start with http:// or https:// (not htp://)"),
+    (["rag_qa", "--offline", "--target", "http://:8080/x"], "a target url needs a host name or address"),
+    (["rag_qa", "--offline", "--target", "nosuchmod:fn"],
+     "--target 'nosuchmod:fn': cannot import 'nosuchmod' (No module named 'nosuchmod')"),
+    (["rag_qa", "--offline", "--target", "json:no_such_function"], "--target 'json:no_such_function': json has no function"),
+    (["rag_qa", "--offline", "--assert", "acuracy>=4"],
+     "--assert 'acuracy>=4': the rag_qa suite has no metric 'acuracy' (did you mean 'accuracy'?"),
+    (["agent", "--offline", "--assert", "stabilty>=3"], "the agent suite has no metric 'stabilty' (did you mean 'stability'?"),
+    (["rag_qa", "--offline", "-k", "5", "--assert", "ndcg@10>=0.5"], "no metric 'ndcg@10' (did you mean 'ndcg@5'?"),
+    (["agent", "--offline", "--target", "http://127.0.0.1:9/agent", "--replay", "recorded"],
+     "--target calls your system, which --replay recorded would not do"),
+    (["rag_qa", "--offline", "--max-failed-calls", "3.5"], "--max-failed-calls '3.5': give a number of calls (3) or a share"),
+])
+def test_options_that_cannot_work_are_refused_in_one_line_before_the_run(tmp_path, no_provider_keys, monkeypatch,
+                                                                         args, reason):
+    started = []
+    monkeypatch.setattr("assay.cli._start_server_early", lambda: started.append(1))
+    line, _ = refused(tmp_path, *args)
+    assert not started  # no server was started for a run that never starts
+    assert reason in line
+
+
+def write_baseline(out, run_id: str, scored: bool = True, case_ids=("x1", "x2")) -> None:
+    """A finished rag_qa run's manifest as the store holds it, with its dataset's cases file."""
+    import json
+
+    run = out / run_id
+    (run / "dataset").mkdir(parents=True)
+    from assay.hashing import sha256_bytes
+
+    cases = "".join(json.dumps({"id": i}) + "\n" for i in case_ids).encode()
+    (run / "dataset" / "cases.jsonl").write_bytes(cases)
+    artifacts = {"dataset/cases": {"sha256": sha256_bytes(cases), "path": "dataset/cases.jsonl"}}
+    if scored:
+        artifacts["scores.parquet"] = {"sha256": "0" * 64, "path": "scores.parquet"}
+    manifest = {"suite": "rag_qa", "run_id": run_id, "status": "completed" if scored else "failed", "artifacts": artifacts}
+    (run / "manifest.json").write_text(json.dumps(manifest))
+
+
+def test_a_baseline_without_scores_or_sharing_no_case_is_refused_before_the_run(tmp_path):
+    import json
+
+    from tests.conftest import ROOT
+
+    out = tmp_path / "runs"
+    write_baseline(out, "base-unrelated")
+    write_baseline(out, "base-failed", scored=False)
+    bundled = [json.loads(line)["id"] for line in (ROOT / "datasets/rag_qa/cases.jsonl").read_text().splitlines()]
+    write_baseline(out, "base-same", case_ids=bundled[:3])
+    line, _ = refused(tmp_path, "rag_qa", "--offline", "--compare-with", "base-unrelated")
+    assert line.startswith("--compare-with base-unrelated: it shares no case id with ") and "compared by id" in line
+    line, _ = refused(tmp_path, "rag_qa", "--offline", "--compare-with", "base-failed")
+    assert line == "--compare-with base-failed: that run has no scores (failed); compare with a run that finished"
+    from assay.preflight import baseline_problems
+    from assay.spec import build_run_spec
+    from assay.suites.registry import get_suite
+
+    spec, options = build_run_spec("rag_qa", default_dataset=ROOT / "datasets/rag_qa",
+                                   cli={"offline": True, "compare_with": "base-same", "out": str(out)})
+    assert baseline_problems(spec, options, get_suite("rag_qa")) == []  # shares cases: compared
+
+
+@pytest.mark.parametrize("args", [
+    ["--target", "htp://127.0.0.1/x"], ["--target", "nosuchmod:fn"], ["--assert", "acuracy>=4"],
+])
+def test_a_refusal_from_a_fresh_process_prints_its_seconds(tmp_path, no_provider_keys, args):
+    """The user's view: `assay run …` from a cold start to its one-line refusal (printed, not a limit:
+    the machine is shared)."""
+    import subprocess
+    import sys
+    import time
+
+    from tests.conftest import ROOT
+
+    out = tmp_path / "runs"
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "assay.cli", "run", "rag_qa", "--offline", "--out", str(out), *args],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    seconds = time.perf_counter() - started
+    print(f"\n{' '.join(args)}: exit {done.returncode} after {seconds:.2f}s from a fresh process: {done.stderr.strip()}")
+    assert done.returncode == EXIT_FAILED and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "Traceback" not in done.stderr and not done.stdout.strip() and not out.exists()

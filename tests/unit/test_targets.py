@@ -162,3 +162,73 @@ def test_a_new_version_calls_every_case_afresh(tmp_path):
         for version in ("v1", "v1", "v2"):
             call_target(TargetSpec(url=server.url, version=version), calls("a"), default_body=RAG_BODY, store_path=store)
     assert server.calls == {"a": 2}  # v1 once (then reused), v2 once
+
+
+def closed_port() -> int:
+    """A loopback port nothing listens on."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_an_unreachable_target_stops_after_a_few_connection_failures_naming_the_url():
+    """Issue 34: 48 cases x 4 attempts against nothing took 32 s and never named the URL."""
+    import time
+
+    from assay.replay.targets import UNREACHABLE_AFTER, TargetUnreachable
+
+    url = f"http://127.0.0.1:{closed_port()}/rag/answer"
+    spec = TargetSpec(url=url, max_retries=3, retry_base_s=0.5, retry_max_s=2.0)
+    started = time.perf_counter()
+    with pytest.raises(TargetUnreachable) as caught:
+        call_target(spec, calls(*(f"q{i}" for i in range(48))), default_body=RAG_BODY, concurrency=8)
+    seconds = time.perf_counter() - started
+    print(f"\nunreachable target given up after {seconds:.2f}s")
+    message = str(caught.value)
+    import re
+
+    attempts = int(re.search(r"the first (\d+) connection attempts failed", message).group(1))
+    # the calls already in flight (8) may fail too; then no call makes another attempt (not 48 x 4)
+    assert url in message and UNREACHABLE_AFTER <= attempts <= 8 + UNREACHABLE_AFTER, message
+    assert "\n" not in message and "ConnectError" in message
+    assert isinstance(caught.value, ValueError)  # a permanent error: the replay step is not retried
+
+
+def test_a_target_that_answered_is_not_given_up_on_when_it_later_refuses(tmp_path):
+    """Connection failures after an answer are per-case failures (retried, then unmeasured), not an unreachable target."""
+    with LoopbackEndpoint(answering, key=lambda b: b["question"]) as server:
+        url = server.url
+        first = call_target(TargetSpec(url=url), calls("a"), default_body=RAG_BODY)
+    assert first[0].answer == "A:a"
+    # the same address, now closed: still unreachable from the start of this replay
+    from assay.replay.targets import TargetUnreachable
+
+    with pytest.raises(TargetUnreachable):
+        call_target(TargetSpec(url=url, max_retries=0), calls("a", "b", "c", "d"), default_body=RAG_BODY, concurrency=1)
+    # fewer calls than the threshold: each fails on its own, named by address
+    replies = call_target(TargetSpec(url=url, max_retries=0), calls("a", "b"), default_body=RAG_BODY, concurrency=1)
+    assert all(r.error and r.error.startswith("cannot connect: ConnectError") for r in replies)
+
+
+@pytest.mark.parametrize("value, problem", [
+    ("htp://127.0.0.1/x", "must start with http:// or https:// (not htp://)"),
+    ("http:///x", "needs a host name or address"),
+    ("http://127.0.0.1:99999/x", "valid host and port"),
+    ("http://exa mple.com/x", "needs a host name or address"),
+])
+def test_a_target_url_with_a_bad_scheme_or_host_is_refused_as_a_url(value, problem):
+    from assay.spec import parse_target
+
+    with pytest.raises(SpecError, match="--target") as caught:
+        parse_target(value)
+    assert problem in str(caught.value)
+
+
+def test_a_target_implies_live_replay_and_refuses_recorded(tmp_path):
+    spec, _ = build_run_spec("rag_qa", default_dataset=tmp_path, cli={"target": "http://127.0.0.1:9/rag", "offline": True})
+    assert spec.replay == "live"
+    with pytest.raises(SpecError, match="--replay recorded would not do"):
+        build_run_spec("agent", default_dataset=tmp_path, cli={"target": "http://127.0.0.1:9/a", "replay": "recorded",
+                                                                "offline": True})

@@ -38,6 +38,7 @@ class AgentSuite(Suite[AgentCase, AgentGeneration]):
     group_label = "latency class"
     recorded_outputs = ("responses",)
     importer = AgentImporter()  # `assay import agent FILE`
+    scores_failed_calls = True  # seed 004: a call that failed is an accuracy and stability of 0
     generation_model = AgentGeneration
     summary_model = summary.AgentSummary
 
@@ -67,6 +68,9 @@ class AgentSuite(Suite[AgentCase, AgentGeneration]):
 
     def metric_families(self) -> list[MetricFamily]:
         return metrics.FAMILIES
+
+    def metric_names(self, spec: RunSpec) -> list[str]:
+        return list(summary.METRICS)
 
     def aggregate(self, rows: ScoreRows, cases: list[AgentCase], spec: RunSpec) -> AggregateResult:
         return summary.aggregate(list(rows), cases, spec)  # thousands of cases: every row at once

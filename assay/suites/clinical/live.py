@@ -64,7 +64,7 @@ def _answer_with_target(target: TargetSpec, patients: list[list[ClinicalCase]], 
                 continue
             case, done = turns[turn], answers[n]
             if done and done[-1].get("error"):
-                done.append(_error(case, f"turn {done[-1]['case_id']} of this patient failed"))
+                done.append(_error(case, f"turn {done[-1]['case_id']} of this patient failed", after=done[-1]))
                 continue
             fields = {"patient": case.slots_truth.slots(), "history": list(histories[n]), "question": case.question}
             calls.append(TargetCall(case_id=case.id, fields=fields))
@@ -88,7 +88,7 @@ async def _answer_with_llm(turns: list[ClinicalCase], settings: CallSettings, se
     out: list[JsonObject] = []
     for case in turns:
         if out and out[-1].get("error"):
-            out.append(_error(case, f"turn {out[-1]['case_id']} of this patient failed"))
+            out.append(_error(case, f"turn {out[-1]['case_id']} of this patient failed", after=out[-1]))
             continue
         messages.append({"role": "user", "content": case.question})
         reply = await complete(list(messages), settings, semaphore)
@@ -106,5 +106,8 @@ def _undelimit(text: str) -> str:
     return text
 
 
-def _error(case: ClinicalCase, message: str) -> JsonObject:
-    return {"case_id": case.id, "answer": "", "error": message}
+def _error(case: ClinicalCase, message: str, after: JsonObject | None = None) -> JsonObject:
+    """A turn without an answer; ``after``: the patient's failed turn that kept this one from
+    being asked (not measured, but no failed call of its own: ``assay.failed_calls``)."""
+    counted = {"counted_with": after.get("counted_with") or after["case_id"]} if after else {}
+    return {"case_id": case.id, "answer": "", "error": message, **counted}

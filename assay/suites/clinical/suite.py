@@ -49,6 +49,9 @@ class ClinicalSuite(Suite[ClinicalCase, ClinicalAnswer]):
     def metric_families(self) -> list[MetricFamily]:
         return metrics.FAMILIES
 
+    def metric_names(self, spec: RunSpec) -> list[str]:
+        return list(summary.METRICS)
+
     def aggregate(self, rows: ScoreRows, cases: list[ClinicalCase], spec: RunSpec) -> AggregateResult:
         return summary.aggregate(list(rows), cases, spec)  # thousands of cases: every row at once
 

@@ -103,6 +103,9 @@ class Suite(ABC, Generic[CaseT, GenT]):
     # Fields a criterion may read (``--criteria``) besides the case's and generation's own:
     # name -> value of (case, generation), e.g. rag_qa's ``contexts`` (the retrieved texts).
     derived_fields: ClassVar[Mapping[str, Callable[[Any, Any], Any]]] = {}
+    # A suite whose seed scores a failed call of the system under test (the agent suite: a
+    # timeout is a stability of 0) keeps those cases scored; the failed calls are still counted.
+    scores_failed_calls: ClassVar[bool] = False
 
     # -- where its data and rules live --------------------------------------------------
     @property
@@ -168,6 +171,11 @@ class Suite(ABC, Generic[CaseT, GenT]):
     # -- scoring --------------------------------------------------------------------------
     @abstractmethod
     def metric_families(self) -> list[MetricFamily]: ...
+
+    def metric_names(self, spec: RunSpec) -> list[str] | None:
+        """Every metric a run of this spec can report (what ``--assert`` may name, checked before
+        the run); None when the suite does not say, and the names are checked after the run."""
+        return None
 
     @abstractmethod
     def aggregate(self, rows: ScoreRows, cases: list[CaseT], spec: RunSpec) -> AggregateResult:

@@ -50,7 +50,14 @@ def live_memories(cases: list[MemoryCase], sessions: list[JsonObject], ctx: Repl
             settings.concurrency, ctx.progress, "memories", lambda m: m.get("error") is not None,
         ))
         memories = dict(zip(needed, done, strict=True))
-    return [{"case_id": c.id, "session_id": c.session_id, "model": model, **memories[c.session_id]} for c in cases]
+    first = {}  # session -> its first case: the one a failed summary is counted with (assay.failed_calls)
+    out = []
+    for c in cases:
+        memory = memories[c.session_id]
+        shared = {"counted_with": first[c.session_id]} if memory.get("error") and c.session_id in first else {}
+        first.setdefault(c.session_id, c.id)
+        out.append({"case_id": c.id, "session_id": c.session_id, "model": model, **memory, **shared})
+    return out
 
 
 def _target_memories(

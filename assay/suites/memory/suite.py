@@ -76,6 +76,9 @@ class MemorySuite(Suite[MemoryCase, MemoryGeneration]):
     def metric_families(self) -> list[MetricFamily]:
         return metrics.FAMILIES
 
+    def metric_names(self, spec: RunSpec) -> list[str]:
+        return list(summary.METRICS)
+
     def aggregate(self, rows: ScoreRows, cases: list[MemoryCase], spec: RunSpec) -> AggregateResult:
         return summary.aggregate(list(rows), cases, spec)  # thousands of cases: every row at once
 

@@ -57,6 +57,9 @@ class RagQASuite(Suite[RagCase, RagGeneration]):
     def metric_families(self) -> list[MetricFamily]:
         return metrics.FAMILIES
 
+    def metric_names(self, spec: RunSpec) -> list[str]:
+        return list(metrics.retrieval_metric_names(spec.k)) + list(metrics.ANSWER_METRICS)
+
     def aggregate(self, rows: ScoreRows, cases: list[RagCase], spec: RunSpec) -> AggregateResult:
         return summary.aggregate(rows, cases, spec)
 

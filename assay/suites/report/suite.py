@@ -63,6 +63,9 @@ class ReportSuite(Suite[ReportCase, ReportGeneration]):
     def metric_families(self) -> list[MetricFamily]:
         return metrics.FAMILIES
 
+    def metric_names(self, spec: RunSpec) -> list[str]:
+        return list(summary.METRICS)
+
     def aggregate(self, rows: ScoreRows, cases: list[ReportCase], spec: RunSpec) -> AggregateResult:
         return summary.aggregate(list(rows), cases, spec)  # thousands of cases: every row at once
 
