@@ -72,6 +72,16 @@ def problems(spec: RunSpec) -> list[str]:
     return out
 
 
+def refusals(spec: RunSpec, options: RunOptions) -> list[str]:
+    """Everything ``assay run`` and ``assay.evaluate`` check before a server starts, one line
+    each: the dataset folder, the models' providers and keys, the store, the baseline."""
+    from pathlib import Path
+
+    if spec.dataset and not Path(spec.dataset).is_dir():
+        return [f"dataset {spec.dataset}: no such directory"]
+    return problems(spec) or store_problems(options) or baseline_problems(spec, options)
+
+
 def baseline_problems(spec: RunSpec, options: RunOptions) -> list[str]:
     """One line if ``--compare-with RUN`` names a run the store does not hold, or a run of
     another suite: found now, instead of a finished run whose comparison step was refused."""
