@@ -762,9 +762,17 @@ def server_stop() -> None:
                else f"no local server for {server_dir().parent}")
 
 
-def main() -> None:  # pragma: no cover - console entry point
-    app()
+def main() -> None:
+    """The ``assay`` console command. A defect of assay itself that no command catches is said in
+    one line, never as a traceback (``ASSAY_DEBUG=1`` shows where it happened)."""
+    try:
+        app()
+    except Exception as exc:  # noqa: BLE001 - the last line of defence; commands say their own errors
+        if os.environ.get("ASSAY_DEBUG") == "1":
+            raise
+        _err(f"assay: internal error: {type(exc).__name__}: {exc} (set ASSAY_DEBUG=1 to see where; please report it)")
+        sys.exit(EXIT_FAILED)
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(app())
+    main()
