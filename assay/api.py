@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from assay import artifacts as names
 from assay.hashing import sha256_bytes
-from assay.lineage.trace import RunIntegrityError  # public here: ``assay.api.RunIntegrityError``
+from assay.lineage.trace import DamagedRun, RunIntegrityError  # public here: ``assay.api.RunIntegrityError``
 from assay.schemas import JsonObject
 from assay.spec import SpecError, TargetSpec
 
@@ -92,7 +92,11 @@ class Run:
         if entry is None:
             raise KeyError(f"run {self.run_id} has no {name} (status {self.status}: {self.message})")
         path = self.run_dir / entry.path
-        data = path.read_bytes()
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise DamagedRun(f"run {self.run_id} is damaged: {name} ({entry.path}) is missing; "
+                             f"run `assay audit {self.run_dir}`") from None
         if sha256_bytes(data) != entry.sha256:
             raise RunIntegrityError(f"{path}: its sha256 no longer matches the manifest; run `assay audit {self.run_dir}`")
         return data

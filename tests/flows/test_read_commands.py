@@ -229,3 +229,15 @@ def test_compare_and_show_name_the_missing_file_of_a_damaged_run(two_runs, tmp_p
         assert result.exit_code == 1, output
         assert f"run {run_a} is damaged: summary.json" in output and "is missing" in output
         assert result.stdout == "" and len(result.stderr.strip().splitlines()) == 1, output
+
+
+def test_the_python_api_names_the_missing_file_of_a_damaged_run(two_runs, tmp_path):
+    from assay.api import DamagedRun, Run
+    from assay.lineage.manifest import load_manifest
+    from assay.lineage.store import ArtifactStore
+
+    out, run_a, _ = two_runs
+    damaged = damaged_copy(out, run_a, "summary deleted", tmp_path)
+    run = Run(run_dir=damaged, manifest=load_manifest(ArtifactStore(str(damaged.parent)), run_a))
+    with pytest.raises(DamagedRun, match=f"run {run_a} is damaged: summary.json .* is missing"):
+        run.summary  # noqa: B018 - reading it is the point
