@@ -5,7 +5,7 @@ refused with one line naming both runs and example ids."""
 import pandas as pd
 import pytest
 
-from assay.compare import CompareRefused, RunFacts, compare_frames, format_deltas, require_shared_cases
+from assay.compare import CompareRefused, RunFacts, compare_frames, format_deltas
 
 
 def scores(prefix: str, n: int) -> pd.DataFrame:
@@ -22,6 +22,8 @@ def test_a_comparison_with_no_shared_case_has_no_pairs_and_does_not_crash():
 
 
 def test_assay_compare_refuses_runs_that_share_no_case_id():
+    from assay.compare import require_shared_cases
+
     a, b = RunFacts(run_id="run-a", suite="rag_qa"), RunFacts(run_id="run-b", suite="rag_qa")
     with pytest.raises(CompareRefused) as refused:
         require_shared_cases(a, b, scores("q", 48), scores("x", 6))
