@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from assay import artifacts as names
 from assay.hashing import sha256_bytes
-from assay.lineage.trace import RunIntegrityError  # public here: ``assay.api.RunIntegrityError``
+from assay.lineage.trace import DamagedRun, RunIntegrityError  # public here: ``assay.api.RunIntegrityError``
 from assay.schemas import JsonObject
 from assay.spec import SpecError, TargetSpec
 
@@ -92,7 +92,11 @@ class Run:
         if entry is None:
             raise KeyError(f"run {self.run_id} has no {name} (status {self.status}: {self.message})")
         path = self.run_dir / entry.path
-        data = path.read_bytes()
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise DamagedRun(f"run {self.run_id} is damaged: {name} ({entry.path}) is missing; "
+                             f"run `assay audit {self.run_dir}`") from None
         if sha256_bytes(data) != entry.sha256:
             raise RunIntegrityError(f"{path}: its sha256 no longer matches the manifest; run `assay audit {self.run_dir}`")
         return data
@@ -137,14 +141,20 @@ def evaluate(
     (registered for this process and recorded by its qualified name; a lambda or closure cannot
     be called again by ``assay rerun``). Any other ``RunSpec`` field or CLI-equivalent knob can
     be given by name (``k=5``, ``lang="en"``, ``api_base=...``, ``judge_weights=[...]``,
-    ``max_cost=2.0``, ``quarantine=True``). Failed runs are returned, not raised: check
-    ``run.status``.
+    ``max_cost=2.0``, ``quarantine=True``). A setting ``assay run`` would refuse raises
+    ``SpecError`` with the same line, before any server starts. Failed runs are returned, not
+    raised: check ``run.status``.
     """
-    from assay.preflight import problems
+    from assay.preflight import refusals
     from assay.spec import build_run_spec
-    from assay.suites.registry import get_suite
+    from assay.suites.registry import UnknownSuiteError, get_suite
 
-    suite_obj = get_suite(suite)
+    try:
+        suite_obj = get_suite(suite)
+    except UnknownSuiteError as exc:
+        raise SpecError(str(exc)) from None
+    if dataset is not None and not Path(dataset).is_dir():  # before the jury and its models are resolved
+        raise SpecError(f"dataset {dataset}: no such directory")
     given: JsonObject = {
         "dataset": str(dataset) if dataset is not None else None, "judges": judges or None, "offline": offline,
         "out": str(out), "concurrency": concurrency, **_cli_names(spec_fields),
@@ -162,14 +172,39 @@ def evaluate(
         else:
             raise SpecError(f"target must be a URL, module:function, a TargetSpec, a dict or a function, "
                             f"not {type(target).__name__}")
-    spec, options = build_run_spec(suite, default_dataset=suite_obj.default_dataset,
-                                   config_file=Path(config) if config else None, cli=given)
-    from assay.suites.kit.criteria import criteria_problems
-
-    found = criteria_problems(suite_obj, spec) + problems(spec)
+    try:
+        spec, options = build_run_spec(suite, default_dataset=suite_obj.default_dataset,
+                                       config_file=Path(config) if config else None, cli=given)
+    except FileNotFoundError as exc:  # a --config file that is not there, as `assay run` says it
+        raise SpecError(str(exc)) from None
+    found = refusals(spec, options, suite_obj)
     if found:
         raise SpecError("; ".join(found))
     return _run_flow(spec, options)
+
+
+_kept_url: str | None = None  # the local server an earlier evaluate() of this process used
+
+
+def _kept_server() -> Any:
+    """assay's local Prefect server that outlives runs, as ``assay run`` uses it (found or
+    started, ``flows/local_server.py``); None when the user points Prefect elsewhere
+    (``PREFECT_API_URL``) or ``ASSAY_SERVER_IDLE_SECONDS=0`` asks for a temporary server."""
+    global _kept_url
+    from flows.local_server import acquire, idle_seconds
+
+    configured = os.environ.get("PREFECT_API_URL")
+    if configured and configured != _kept_url:
+        return None
+    try:
+        idle = idle_seconds()
+    except ValueError as exc:
+        raise SpecError(str(exc)) from None
+    if idle <= 0:
+        return None
+    server = acquire(idle)
+    _kept_url = server.api_url
+    return server
 
 
 _GENERATOR_KNOBS = {"api_key_env", "max_tokens", "timeout_s", "max_retries", "chunk_size", "chunk_overlap",
@@ -186,13 +221,26 @@ def _run_flow(spec: Any, options: Any) -> Run:
 
     apply_offline_env()
     os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "180")
+    server = _kept_server()  # before Prefect is imported, so the flow talks to it
     from assay.lineage.manifest import load_manifest
     from assay.lineage.store import ArtifactStore
     from flows.evaluate import evaluate as evaluate_flow
     from flows.evaluate import new_run_id
 
     run_id = new_run_id(spec.suite)
-    evaluate_flow(spec=spec, options=options, run_id=run_id, return_state=True)
+    try:
+        if server is None:
+            evaluate_flow(spec=spec, options=options, run_id=run_id, return_state=True)
+        else:
+            from prefect.settings import PREFECT_API_URL, temporary_settings
+
+            server.wait(float(os.environ["PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS"]))
+            # also when Prefect was imported before (a notebook): its settings are read at import
+            with temporary_settings(updates={PREFECT_API_URL: server.api_url}):
+                evaluate_flow(spec=spec, options=options, run_id=run_id, return_state=True)
+    finally:
+        if server is not None:
+            server.release()  # its idle period starts now (the server stays for the next run)
     store = ArtifactStore(options.store_url())
     manifest = load_manifest(store, run_id)  # raises FileNotFoundError if the flow never started
     return Run(run_dir=Path(store.run_path(run_id)), manifest=manifest)

@@ -121,7 +121,10 @@ class CalibrationRecord(BaseModel):
 # -- labels ------------------------------------------------------------------------------------
 def read_labels(path: Path) -> list[HumanLabel]:
     """Labels from CSV (with a header) or JSON lines; a bad row fails naming its line."""
-    text = path.read_text(encoding="utf-8-sig")
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise CalibrationError(f"{path.name}: not UTF-8 text (byte {exc.start}); save the labels as UTF-8 CSV or JSON lines") from None
     rows: list[tuple[int, dict[str, object]]] = []
     if path.suffix.lower() in {".jsonl", ".json", ".ndjson"}:
         for number, line in enumerate(text.splitlines(), 1):

@@ -44,7 +44,18 @@ def _resolve_run(run: str, out: str, store: str | None) -> tuple[Any, str]:
     path = Path(run)
     if store is None and path.is_dir() and (path / "manifest.json").exists():
         return ArtifactStore(str(path.resolve().parent)), path.resolve().name
-    return ArtifactStore(store or str(Path(out).resolve())), run
+    return _read_store(out, store), run
+
+
+def _read_store(out: str | Path, store: str | None) -> Any:
+    """The store a reading command looks in; a local --out that is not a folder is said in one
+    line (reading never creates one)."""
+    from assay.lineage.store import ArtifactStore
+
+    if store is None and not Path(out).is_dir():
+        _err(f"--out {out}: {'not a directory' if Path(out).exists() else 'no such directory'} (no runs there)")
+        raise typer.Exit(EXIT_FAILED)
+    return ArtifactStore(store or str(Path(out).resolve()))
 
 
 def _prepare_prefect(verbose: bool) -> None:
@@ -108,6 +119,7 @@ def run(
     quarantine: bool | None = typer.Option(None, "--quarantine", help="set rows that fail validation aside instead of stopping"),
     allow_symlinks: bool | None = typer.Option(None, "--allow-symlinks", help="let dataset files be symlinks (recorded)"),
     max_cost: float | None = typer.Option(None, help="stop sending judge calls past this many USD"),
+    judge_timeout: float | None = typer.Option(None, help="seconds a judge call may take before it is retried [default: 60]"),
     concurrency: int | None = typer.Option(None, help="concurrent LLM calls per provider (never changes results)"),
     lang: str | None = typer.Option(None, help="judge prompt language: ko or en [default: ko]"),
     runner: str | None = typer.Option(None, help="task runner: threads, dask (local cluster) or dask=ADDRESS"),
@@ -156,7 +168,8 @@ def run(
             "generator_max_tokens": gen_max_tokens, "generator_timeout_s": gen_timeout, "generator_max_retries": gen_retries,
             "generator_chunk_size": chunk_size, "generator_chunk_overlap": chunk_overlap,
             "generator_embedding_model": embedding_model, "judges": judge or None, "judge_weights": judge_weight or None,
-            "offline": offline or None, "k": k, "lang": lang, "max_cost": max_cost, "quarantine": quarantine,
+            "offline": offline or None, "k": k, "lang": lang, "max_cost": max_cost, "judge_timeout": judge_timeout,
+            "quarantine": quarantine,
             "allow_symlinks": allow_symlinks, "compare_with": compare_with, "fail_on_regression": fail_on_regression,
             "out": str(out) if out else None, "store": store, "concurrency": concurrency, "runner": runner,
             "partition_size": partition_size, "criteria_file": criteria, "max_failed_calls": max_failed_calls,
@@ -166,7 +179,6 @@ def run(
         except (SpecError, FileNotFoundError) as exc:
             _err(str(exc))
             raise typer.Exit(EXIT_FAILED) from None
-        _check_criteria(suite_obj, spec)
         if spec.target is not None:  # header values come from these variables: never log them
             register_secret_env(*(source.rpartition(" ")[2] for source in spec.target.headers.values()))
         _preflight(spec, options, suite_obj, gates)
@@ -181,25 +193,13 @@ def run(
     _execute(spec, options, verbose, gates=gates, server=server)
 
 
-def _check_criteria(suite: Any, spec: Any) -> None:
-    """Every criterion reads fields the suite has, under a name it does not use (one line each)."""
-    from assay.suites.kit.criteria import criteria_problems
-
-    found = criteria_problems(suite, spec)
-    for line in found:
-        _err(line)
-    if found:
-        raise typer.Exit(EXIT_FAILED)
-
-
 def _preflight(spec: Any, options: Any, suite: Any = None, gates: Gates | None = None) -> None:
     """Fail before the run starts on anything that can be checked without running it
-    (``assay/preflight.py``): keys, the target, the gates' metrics, the baseline, the store."""
-    from assay.preflight import assert_problems, baseline_problems, problems, store_problems, target_problems
+    (``assay.preflight.refusals``): the dataset, criteria, the target, keys, the gates' metrics,
+    the store, the baseline."""
+    from assay.preflight import refusals
 
-    thresholds = gates.thresholds if gates else []
-    found = (target_problems(spec) or problems(spec) or (assert_problems(suite, spec, thresholds) if suite else [])
-             or store_problems(options) or baseline_problems(spec, options, suite))
+    found = refusals(spec, options, suite, gates.thresholds if gates else ())
     for line in found:
         _err(line)
     if found:
@@ -222,7 +222,7 @@ def rerun(
     from pydantic import ValidationError
 
     from assay.lineage.audit import anchor_check
-    from assay.lineage.manifest import load_manifest
+    from assay.lineage.manifest import RunIntegrityError, load_manifest
     from assay.spec import RunOptions, RunSpec
 
     artifact_store, rid = _resolve_run(run_id, str(out), store)
@@ -234,7 +234,7 @@ def rerun(
             raise typer.Exit(EXIT_FAILED)
         manifest = load_manifest(artifact_store, rid)
         spec = RunSpec.model_validate(manifest.run_spec)
-    except FileNotFoundError as exc:
+    except (FileNotFoundError, RunIntegrityError) as exc:
         _err(str(exc))
         raise typer.Exit(EXIT_FAILED) from None
     except ValidationError as exc:
@@ -299,6 +299,7 @@ def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = No
     from assay import timeline
 
     _prepare_prefect(verbose)
+    from flows.console import prefect_console
     from flows.ephemeral_server import FIRST_RUN_MODULES, FLOW_RUN_MODULES, no_heartbeats
 
     timeline.mark("spec built")
@@ -333,7 +334,8 @@ def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = No
         with no_heartbeats() if server is not None else nullcontext():
             ended.append(flow(spec=spec, options=options, run_id=run_id, parent_run=parent_run, return_state=True))
 
-    error = _run_stoppable(run_flow)
+    with prefect_console(verbose):  # each failure is said once, by assay; Prefect's own lines with -v
+        error = _run_stoppable(run_flow)
     if server is not None:
         server.release()  # the local server's idle period starts now, not at this process's exit
     timeline.mark("flow returned")
@@ -447,12 +449,11 @@ def _run_stoppable(run_flow: Any) -> BaseException | None:
 
 
 def _print_steps(manifest: Any) -> None:
+    """The step table; each step's detail was printed with its progress line (once is enough)."""
     typer.echo("\nstep               status   seconds  judge calls (sent / reused)", err=True)
     for step in manifest.steps:
         calls = f"{step.judge_calls_sent} / {step.judge_calls_reused}" if (step.judge_calls_sent or step.judge_calls_reused) else ""
         typer.echo(f"{step.name:18s} {step.status:8s} {step.duration_s:7.2f}  {calls}", err=True)
-        if step.detail:
-            typer.echo(f"{'':18s} {step.detail}", err=True)
     for path in manifest.set_aside:
         typer.echo(f"corrupt pool object set aside (recomputed): {path}", err=True)
     reused = sum(1 for s in manifest.steps if s.status == "reused")
@@ -482,6 +483,7 @@ def audit(
     every artifact and checks that the lineage graph is closed.
     """
     from assay.lineage.audit import audit_run
+    from assay.lineage.trace import RunIntegrityError
 
     artifact_store, rid = _resolve_run(run_id, str(out), store)
     try:
@@ -491,7 +493,7 @@ def audit(
             result = audit_deep(artifact_store, rid)
         else:
             result = audit_run(artifact_store, rid)
-    except FileNotFoundError as exc:
+    except (FileNotFoundError, RunIntegrityError) as exc:  # no run there, or a manifest that cannot be read
         _err(str(exc))
         raise typer.Exit(EXIT_FAILED) from None
     for line in result.lines():
@@ -584,7 +586,7 @@ def compare(
     run_b: str = typer.Argument(..., help="candidate run id or directory"),
     out: Path = typer.Option(Path("runs"), help="directory holding the runs"),
     store: str | None = typer.Option(None, help="artifact store URL, default: --out"),
-    resamples: int = typer.Option(2000, help="bootstrap resamples"),
+    resamples: int = typer.Option(2000, min=1, help="bootstrap resamples"),
     confidence: float = typer.Option(0.95, help="confidence level of the intervals"),
     fail_on_regression: bool = typer.Option(False, help="exit 3 when a metric got significantly worse"),
     strict: bool = typer.Option(False, "--strict", help="refuse when datasets, juries, prompts or code differ"),
@@ -599,32 +601,34 @@ def compare(
 
     import pandas as pd
 
-    from assay.compare import CompareRefused, RunFacts, compare_frames, format_case_changes, format_deltas
+    from assay.compare import (
+        CompareRefused,
+        RunFacts,
+        compare_frames,
+        format_case_changes,
+        format_deltas,
+        require_shared_cases,
+    )
     from assay.lineage.trace import RunIntegrityError, RunReader
 
-    readers = []
-    for run in (run_a, run_b):
-        artifact_store, rid = _resolve_run(run, str(out), store)
-        try:
+    if not 0 < confidence < 1:  # also NaN
+        _err(f"--confidence {confidence}: give a level between 0 and 1, e.g. 0.95")
+        raise typer.Exit(EXIT_FAILED)
+    try:  # every way two runs cannot be compared ends in one line, exit 1
+        readers = []
+        for run in (run_a, run_b):
+            artifact_store, rid = _resolve_run(run, str(out), store)
             readers.append(RunReader.anchored(artifact_store, rid))
-        except (FileNotFoundError, RunIntegrityError) as exc:
-            _err(str(exc))
-            raise typer.Exit(EXIT_FAILED) from None
-    for reader in readers:
-        if names.SCORES_PARQUET not in reader.manifest.artifacts:
-            _err(f"run {reader.run_id} has no scores ({reader.manifest.status}); nothing to compare")
-            raise typer.Exit(EXIT_FAILED)
-    try:
+        for reader in readers:
+            if names.SCORES_PARQUET not in reader.manifest.artifacts:
+                raise CompareRefused(f"run {reader.run_id} has no scores ({reader.manifest.status}); nothing to compare")
         frames = [pd.read_parquet(io.BytesIO(r.bytes(names.SCORES_PARQUET))) for r in readers]
         lower = set(readers[0].json(names.SUMMARY).get("lower_is_better", []))
-    except RunIntegrityError as exc:
-        _err(str(exc))
-        raise typer.Exit(EXIT_FAILED) from None
-    facts = [RunFacts.read(r.store, r.manifest, _recorded_outputs(r.manifest.suite)) for r in readers]
-    try:
+        facts = [RunFacts.read(r.store, r.manifest, _recorded_outputs(r.manifest.suite)) for r in readers]
+        require_shared_cases(facts[0], facts[1], frames[0], frames[1])
         comparison = compare_frames(facts[0], facts[1], frames[0], frames[1], lower, _inputs_of(readers[1]),
                                     strict=strict, resamples=resamples, confidence=confidence)
-    except CompareRefused as exc:
+    except (FileNotFoundError, RunIntegrityError, CompareRefused) as exc:
         _err(str(exc))
         raise typer.Exit(EXIT_FAILED) from None
     for line in comparison.differences:
@@ -726,10 +730,9 @@ def runs(
     status: str | None = typer.Option(None, "--status", help="only runs that ended so: completed, incomplete, failed, ..."),
 ) -> None:
     """List runs, newest first: suite, status, date, dataset, jury and headline metrics."""
-    from assay.lineage.store import ArtifactStore
     from assay.runs import format_runs, list_runs
 
-    typer.echo(format_runs(list_runs(ArtifactStore(store or str(out.resolve())), suite=suite, status=status)))
+    typer.echo(format_runs(list_runs(_read_store(out, store), suite=suite, status=status)))
 
 
 @app.command()
@@ -754,7 +757,7 @@ def show(
 @app.command("import")
 def import_(
     suite: str = typer.Argument(..., help="suite id, e.g. rag_qa"),
-    file: Path = typer.Argument(..., help="a .csv, .jsonl or .parquet table"),
+    file: Path = typer.Argument(..., help="a .csv, .jsonl, .json (an array of records) or .parquet table"),
     out: Path = typer.Option(..., "--out", help="dataset directory to write (new or empty)"),
     map_: list[str] | None = typer.Option(None, "--map", help="field=column (repeatable) when names differ"),
 ) -> None:
@@ -795,6 +798,7 @@ def calibrate(
     re-anchored.
     """
     from assay.calibration import CalibrationError, calibrate_run, summary_lines
+    from assay.lineage.trace import RunIntegrityError
 
     if not labels.is_file():
         _err(f"labels file {labels} not found")
@@ -802,7 +806,7 @@ def calibrate(
     artifact_store, rid = _resolve_run(run_id, str(out), store)
     try:
         record = calibrate_run(artifact_store, rid, labels)
-    except (CalibrationError, FileNotFoundError) as exc:
+    except (CalibrationError, FileNotFoundError, RunIntegrityError) as exc:
         _err(str(exc))
         raise typer.Exit(EXIT_FAILED) from None
     typer.echo("\n".join(summary_lines(record)))
@@ -841,9 +845,17 @@ def server_stop() -> None:
                else f"no local server for {server_dir().parent}")
 
 
-def main() -> None:  # pragma: no cover - console entry point
-    app()
+def main() -> None:
+    """The ``assay`` console command. A defect of assay itself that no command catches is said in
+    one line, never as a traceback (``ASSAY_DEBUG=1`` shows where it happened)."""
+    try:
+        app()
+    except Exception as exc:  # noqa: BLE001 - the last line of defence; commands say their own errors
+        if os.environ.get("ASSAY_DEBUG") == "1":
+            raise
+        _err(f"assay: internal error: {type(exc).__name__}: {exc} (set ASSAY_DEBUG=1 to see where; please report it)")
+        sys.exit(EXIT_FAILED)
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(app())
+    main()

@@ -69,7 +69,9 @@ def compare_scores(
         pairs = merged[merged["metric"] == metric]
         diffs = (pairs["value_b"] - pairs["value_a"]).to_numpy(dtype=float)
         if len(diffs) == 0:
-            out.append(MetricDelta(metric, 0, float("nan"), float("nan"), float("nan"), float("nan"), float("nan"), metric not in lower_is_better))
+            nan = float("nan")
+            out.append(MetricDelta(metric=metric, n_pairs=0, mean_a=nan, mean_b=nan, delta=nan, ci_low=nan, ci_high=nan,
+                                   higher_is_better=metric not in lower_is_better))
             continue
         samples = rng.choice(diffs, size=(resamples, len(diffs)), replace=True).mean(axis=1)
         tail = (1 - confidence) / 2
@@ -164,6 +166,21 @@ def differences(a: RunFacts, b: RunFacts) -> list[str]:
     if a.code != b.code:
         out.append(f"code differs: assay {a.code[:12] or '?'} vs {b.code[:12] or '?'}")
     return out
+
+
+def require_shared_cases(a: RunFacts, b: RunFacts, frame_a: pd.DataFrame, frame_b: pd.DataFrame) -> None:
+    """Refuse two runs that score no case id in common: every delta would be empty."""
+    ids_a, ids_b = set(final_scores(frame_a)["case_id"]), set(final_scores(frame_b)["case_id"])
+    if ids_a & ids_b:
+        return
+    raise CompareRefused(
+        f"runs {a.run_id} and {b.run_id} share no case id ({len(ids_a)} cases, e.g. {_examples(ids_a)}, "
+        f"vs {len(ids_b)}, e.g. {_examples(ids_b)}): nothing to compare"
+    )
+
+
+def _examples(ids: set[Any]) -> str:
+    return ", ".join(str(i) for i in sorted(ids, key=str)[:3]) or "none"
 
 
 def check_comparable(a: RunFacts, b: RunFacts, strict: bool = False) -> list[str]:

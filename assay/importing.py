@@ -1,4 +1,4 @@
-"""``assay import SUITE FILE``: a CSV, JSONL or Parquet table into a suite's dataset directory.
+"""``assay import SUITE FILE``: a CSV, JSONL, JSON or Parquet table into a suite's dataset directory.
 
 The suite's importer (``Suite.importer``) lists its fields and the column names Ragas and
 DeepEval users already have; ``assay.validation.tables`` reads the table and checks each cell.
@@ -24,6 +24,8 @@ def import_dataset(suite_name: str, source: Path, out: Path, explicit: Mapping[s
         raise ImportError_(f"suite {suite_name!r} has no importer yet; write its dataset directory by hand "
                            "(docs/suites/<suite>.md describes the files)")
     out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise ImportError_(f"--out {out}: a file, not a directory; give a new directory")
     if out.exists() and any(out.iterdir()):
         raise ImportError_(f"--out {out}: the directory is not empty; give a new one")
     columns, rows, problems = read_table(source)

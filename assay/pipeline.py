@@ -364,7 +364,7 @@ def build_runner(
 
     config = spec.jury.config(concurrency or 8)
     return JuryRunner(
-        build_judges(config),
+        build_judges(config, timeout_s=config.timeout_s),
         CallStore(call_store_url) if call_store_url else None,
         concurrency_per_provider=config.concurrency_per_provider,
         max_retries=config.max_retries,

@@ -78,6 +78,23 @@ def problems(spec: RunSpec) -> list[str]:
     return out
 
 
+def refusals(spec: RunSpec, options: RunOptions, suite: Any = None, thresholds: Sequence[Any] = ()) -> list[str]:
+    """Everything ``assay run`` and ``assay.evaluate`` check before a server starts, one line
+    each: the dataset folder, the criteria, the target, the models' providers and keys, the
+    gates' metrics, the store and the baseline. ``suite`` (the suite object) enables the checks
+    that read it."""
+    if spec.dataset and not Path(spec.dataset).is_dir():
+        return [f"dataset {spec.dataset}: no such directory"]
+    if suite is not None:
+        from assay.suites.kit.criteria import criteria_problems
+
+        found = criteria_problems(suite, spec)
+        if found:
+            return found
+    return (target_problems(spec) or problems(spec) or (assert_problems(suite, spec, thresholds) if suite else [])
+            or store_problems(options) or baseline_problems(spec, options, suite))
+
+
 def target_problems(spec: RunSpec) -> list[str]:
     """One line if the target function (``--target module:function``) cannot be imported or
     called: found now, not after the server started and every case failed."""

@@ -1,7 +1,8 @@
 """``assay runs`` and ``assay show``: the runs under a store, and one run's summary, as text.
 
 Everything is read from each run's manifest and its stored ``summary.json``; nothing is
-recomputed. A run whose manifest cannot be read is listed as unreadable, never skipped.
+recomputed. A damaged run (a manifest that cannot be read, a file it lists that is gone) is
+listed with status ``damaged`` and what is wrong, never skipped, and never stops the listing.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from assay import artifacts as names
 from assay.compare import Comparison, RunFacts
 from assay.lineage.manifest import Manifest
 from assay.lineage.store import ArtifactStore
-from assay.lineage.trace import RunIntegrityError, RunReader
+from assay.lineage.trace import DamagedRun, RunIntegrityError, RunReader
 from assay.rendering.tables import fmt
 
 HEADLINE_METRICS = 3  # metrics a listing shows per run; `assay show` shows them all
@@ -21,7 +22,7 @@ HEADLINE_METRICS = 3  # metrics a listing shows per run; `assay show` shows them
 class RunRow(BaseModel):
     run_id: str
     suite: str = "?"
-    status: str = "unreadable"
+    status: str = "damaged"
     created_at: str = ""
     dataset: str = Field(default="", description="dataset directory name and snapshot sha, shortened")
     jury: str = ""
@@ -40,17 +41,22 @@ def _means(run: RunReader) -> dict[str, float | None]:
 def run_row(store: ArtifactStore, run_id: str) -> RunRow:
     try:
         run = RunReader(store, run_id)
+    except DamagedRun as exc:
+        return RunRow(run_id=run_id, problem=str(exc)[:160])
     except (FileNotFoundError, ValueError, ValidationError) as exc:
         return RunRow(run_id=run_id, problem=f"{type(exc).__name__}: {str(exc)[:120]}")
     manifest: Manifest = run.manifest
     facts = RunFacts.of(manifest)
     dataset = str((manifest.run_spec or {}).get("dataset") or "").rstrip("/").rsplit("/", 1)[-1]
+    status = manifest.status
     try:
         means, problem = _means(run), ""
+    except DamagedRun as exc:  # listed as damaged, naming the missing file; the listing goes on
+        means, problem, status = {}, f"{exc} (it ended {manifest.status})", "damaged"
     except RunIntegrityError as exc:  # listed, with no numbers from an edited summary
         means, problem = {}, f"edited: {exc}"
     return RunRow(
-        run_id=run_id, suite=manifest.suite, status=manifest.status, created_at=manifest.created_at,
+        run_id=run_id, suite=manifest.suite, status=status, created_at=manifest.created_at,
         dataset=f"{dataset} {facts.dataset[:8]}".strip(), jury=facts.jury or "none", means=means, problem=problem,
     )
 

@@ -281,6 +281,7 @@ class JurySpec(_Strict):
     offline: bool = False
     offline_weights: list[float] | None = None
     max_retries: int = Field(default=4, ge=0)
+    timeout_s: float = Field(default=60.0, gt=0, allow_inf_nan=False, description="per-request timeout of a judge call, seconds")
     max_cost_usd: float | None = Field(default=None, ge=0)
     lang: Lang = "ko"
     reason: str = Field(default="", description="why this jury was chosen, for the report")
@@ -457,7 +458,7 @@ def build_run_spec(
     ``cli`` holds only the options the user gave (None means "not given"): dataset, replay,
     generator (the model), api_base, generator knobs under ``generator_*``, target (a URL or
     module:function), target_file, target_spec (TargetSpec fields), body_template, judges,
-    judge_weights, offline, k, lang, max_cost, quarantine, allow_symlinks, compare_with,
+    judge_weights, offline, k, lang, max_cost, judge_timeout, quarantine, allow_symlinks, compare_with,
     fail_on_regression, out, store, concurrency, runner.
     """
     from assay.judges.config import JuryConfigError, resolve_jury
@@ -502,6 +503,8 @@ def build_run_spec(
     updates: JsonObject = {"lang": lang}
     if "max_cost" in given:
         updates["max_cost_usd"] = given["max_cost"]
+    if "judge_timeout" in given:
+        updates["timeout_s"] = given["judge_timeout"]
     config = config.model_copy(update=updates)
     try:
         jury = _jury_record(config)
@@ -510,6 +513,8 @@ def build_run_spec(
     max_cost = config.max_cost_usd
     if max_cost is not None and not (math.isfinite(max_cost) and max_cost >= 0):
         raise SpecError(f"--max-cost must be a finite number of USD >= 0, got {max_cost}")
+    if not (math.isfinite(config.timeout_s) and config.timeout_s > 0):
+        raise SpecError(f"--judge-timeout must be a finite number of seconds > 0, got {config.timeout_s:g}")
 
     built = ("generator", "jury", "target", "criteria")
     fields: JsonObject = {k: file[k] for k in _SPEC_KEYS & file.keys() if k not in built}
@@ -556,7 +561,8 @@ _FLAGS = {"replay": "--replay", "k": "-k", "lang": "--lang", "generator.model": 
           "generator.api_key_env": "--api-key-env", "generator.max_tokens": "--gen-max-tokens",
           "generator.timeout_s": "--gen-timeout", "generator.max_retries": "--gen-retries",
           "generator.chunk_size": "--chunk-size", "generator.chunk_overlap": "--chunk-overlap",
-          "concurrency": "--concurrency", "jury.max_cost_usd": "--max-cost", "max_failed_calls": "--max-failed-calls"}
+          "concurrency": "--concurrency", "jury.max_cost_usd": "--max-cost",
+          "jury.timeout_s": "--judge-timeout", "max_failed_calls": "--max-failed-calls"}
 
 
 def _readable(exc: ValidationError) -> str:

@@ -15,6 +15,8 @@ def read_yaml_mapping(path: Path, what: str, error: type[Exception]) -> JsonObje
         data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
         raise error(f"cannot read {what} {path}: {exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise error(f"{what} {path} is not UTF-8 text (byte {exc.start})") from None
     except yaml.YAMLError as exc:
         raise error(f"{what} {path} is not valid YAML: {exc}") from exc
     if data is None:

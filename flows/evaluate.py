@@ -59,7 +59,7 @@ from assay.run_config import fingerprint_dataset  # noqa: E402
 from assay.spec import RunOptions, RunSpec  # noqa: E402
 from assay.suites.kit.criteria import families_of  # noqa: E402
 from assay.suites.registry import get_suite  # noqa: E402
-from flows.recording import StepRunner, describe_error  # noqa: E402
+from flows.recording import StepRunner, describe_error, progress  # noqa: E402
 from flows.runners import runner_in_use  # noqa: E402
 from tasks.common import result_storage  # noqa: E402
 from tasks.results import quiet_failed_step_warnings  # noqa: E402
@@ -170,6 +170,7 @@ def evaluate(
             skip_ids = validation.failed_ids
             steps.adopt("validate", [quarantine_record(artifacts, validation)])
             logger.warning(f"quarantined {len(skip_ids)} rows: {', '.join(skip_ids)}")
+            progress(f"! quarantined {len(skip_ids)} rows: {', '.join(skip_ids)}")
 
         replayed = steps.run(
             "replay", ReplayOutput, replay_generations, store_url, spec.suite, ingest.snapshot, skip_ids, keyed,
@@ -350,6 +351,7 @@ def _compare(steps: StepRunner, artifacts: ArtifactStore, store_url: str, spec: 
     )
     if baseline is None:
         logger.warning("no completed run of this suite, dataset and jury to compare with")
+        progress("! no completed run of this suite, dataset and jury to compare with")
         return None, False
     result = steps.run("compare", CompareOutput, compare_with_baseline, store_url, spec.suite, baseline, facts, inputs, version)
     if result is None:

@@ -99,7 +99,7 @@ class StepRunner:
             # at a jury step with failed calls: run it again. Judge calls that succeeded are reused.
             for line in corrupt:
                 self.logger.warning(f"step {name}: {line}; running the step again")
-                _progress(f"! {name}: {line}; running the step again")
+                progress(f"! {name}: {line}; running the step again")
             self.logger.info(f"step {name}: cached result not reusable, running again")
             state = self._configured(name, task, refresh=True)(*args, return_state=True)
             note = "; ".join(f"recomputed: {line}" for line in corrupt)
@@ -166,7 +166,7 @@ class StepRunner:
             # Partition steps (batched) save once when the batch ends.
             self.recorder.save()
         mark = {"ran": "✓", "reused": "↺", "failed": "✗"}.get(status, "·")
-        _progress(f"{mark} {name}: {status} in {record.duration_s:.2f}s {detail}".rstrip())
+        progress(f"{mark} {name}: {status} in {record.duration_s:.2f}s {detail}".rstrip())
 
     # -- recording artifacts ---------------------------------------------------------------
     def adopt(self, producer: str, produced: list[Artifact], verified: dict[str, int] | None = None) -> None:
@@ -187,7 +187,7 @@ class StepRunner:
         """A warning about the run's publishing (lineage, attestation), said once: on the console
         of `assay run`, in the flow run's log elsewhere (a deployment)."""
         if os.environ.get("ASSAY_PROGRESS") == "1":
-            _progress(f"! {line}")
+            progress(f"! {line}")
         else:
             self.logger.warning(line)
 
@@ -259,7 +259,8 @@ def describe_error(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}"
 
 
-def _progress(line: str) -> None:
+def progress(line: str) -> None:
+    """A line for the console of `assay run` (Prefect's own log lines show only with -v)."""
     if os.environ.get("ASSAY_PROGRESS") == "1":
         # sys.stderr directly: the flow's log_prints would turn print() into a log record
         sys.stderr.write(line + "\n")

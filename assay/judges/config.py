@@ -70,6 +70,7 @@ class JuryConfig(BaseModel):
     offline_weights: list[float] | None = Field(default=None, description="weights for the offline jury")
     concurrency_per_provider: int = Field(default=8, ge=1)
     max_retries: int = Field(default=4, ge=0)
+    timeout_s: float = Field(default=60.0, gt=0, allow_inf_nan=False, description="per-request timeout, seconds")
     max_cost_usd: float | None = Field(default=None, ge=0)
     lang: str = "ko"
     reason: str = Field(default="", description="why this jury was chosen, for the report")
@@ -95,6 +96,7 @@ _FILE_KEYS = {
     "concurrency_per_provider": "concurrency_per_provider",
     "retries": "max_retries",
     "max_retries": "max_retries",
+    "timeout_s": "timeout_s",
     "max_cost_usd": "max_cost_usd",
     "lang": "lang",
     "offline": "offline",

@@ -113,6 +113,13 @@ def classify_error(exc: BaseException) -> ErrorKind:
     return "permanent"
 
 
+def _is_timeout(exc: BaseException) -> bool:
+    """asyncio's and aiohttp's timeouts are TimeoutError; litellm's (openai's) have their own class."""
+    if isinstance(exc, TimeoutError):
+        return True
+    return "timeout" in type(exc).__name__.lower() and type(exc).__module__.startswith(("litellm", "openai", "httpx", "aiohttp"))
+
+
 def _missing_credentials(exc: BaseException) -> bool:
     text = str(exc).lower()
     return "missing credentials" in text or "api_key client option must be set" in text or "no api key" in text
@@ -221,7 +228,7 @@ class LiteLLMJudge:
             )
         except Exception as exc:
             result.latency_s = time.perf_counter() - started
-            result.error = _redact(f"{type(exc).__name__}: {exc}", api_key)[:2000]
+            result.error = _redact(self._describe(exc), api_key)[:2000]
             result.error_kind = "permanent" if isinstance(exc, MissingApiKey) else classify_error(exc)
             status = getattr(exc, "status_code", None)
             result.status_code = status if isinstance(status, int) else None
@@ -236,6 +243,14 @@ class LiteLLMJudge:
         except MalformedReply as exc:
             result.error, result.error_kind = str(exc)[:2000], "malformed"
         return result
+
+    def _describe(self, exc: Exception) -> str:
+        """The error in one line that names this judge's model and endpoint; a timeout (whose own
+        text is often empty) also names the limit."""
+        where = f"{self.model}" + (f" at {public_api_base(self.api_base)}" if self.api_base else "")
+        if _is_timeout(exc):
+            return f"{type(exc).__name__}: judge {where} gave no reply within {self.timeout_s:g} s (--judge-timeout)"
+        return f"{type(exc).__name__}: {exc}" if str(exc).strip() else f"{type(exc).__name__}: judge {where} failed"
 
     def estimate_cost_usd(self, request: JudgeRequest, output_tokens: int) -> float:
         """Pre-send cost estimate in USD: counted input tokens + ``output_tokens``; 0 if unpriced."""

@@ -24,6 +24,7 @@ from assay.lineage.manifest import (
     Manifest,
     key_id,
     load_manifest_record,
+    manifest_of,
     root_hash_of,
     signature_of,
     signing_key,
@@ -73,7 +74,7 @@ class AuditResult:
 def audit_run(store: ArtifactStore, run_id: str, deep: bool = False) -> AuditResult:
     result = AuditResult(run_id=run_id)
     record = load_manifest_record(store, run_id)
-    manifest = Manifest.model_validate(record)
+    manifest = manifest_of(record, run_id)
     _check_anchor(store, record, result)
     _check_artifacts(store, manifest, result)
     if deep:

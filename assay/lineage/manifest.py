@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from importlib import metadata
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from assay import timeline
 from assay.hashing import sha256_json
@@ -25,6 +25,16 @@ MANIFEST = "manifest.json"
 ATTESTATION = "attestation.intoto.jsonl"  # written by `assay attest` (assay.lineage.attestation)
 SCHEMA_VERSION = 2  # 2: run_spec + options replace parameters
 StepStatus = Literal["ran", "reused", "failed", "skipped"]
+
+class RunIntegrityError(RuntimeError):
+    """A run file whose bytes no longer match the hash its manifest recorded, or a run that
+    fails its audit where trusting it would spread the change (``assay calibrate``)."""
+
+
+class DamagedRun(RunIntegrityError, ValueError):
+    """A run whose manifest cannot be read, or a file its manifest lists that is gone: readers
+    name it in one line (``assay runs`` lists it as damaged) instead of failing."""
+
 
 # Packages whose versions a score depends on; recorded in every manifest.
 TRACKED_PACKAGES = (
@@ -216,11 +226,27 @@ def load_manifest_record(store: ArtifactStore, run_id: str) -> JsonObject:
         runs = store.list_runs()
         hint = f" Known runs: {', '.join(runs[-5:])}" if runs else ""
         raise FileNotFoundError(f"no run {run_id!r} under {store.url} (no {MANIFEST}).{hint}")
-    return json.loads(store.read_bytes(path))
+    try:
+        record = json.loads(store.read_bytes(path))
+    except (ValueError, UnicodeDecodeError) as exc:  # empty, truncated or not text
+        raise DamagedRun(f"run {run_id} is damaged: its {MANIFEST} is not JSON ({exc})") from None
+    if not isinstance(record, dict):
+        raise DamagedRun(f"run {run_id} is damaged: its {MANIFEST} holds a {type(record).__name__}, not an object")
+    return record
 
 
 def load_manifest(store: ArtifactStore, run_id: str) -> Manifest:
-    return Manifest.model_validate(load_manifest_record(store, run_id))
+    return manifest_of(load_manifest_record(store, run_id), run_id)
+
+
+def manifest_of(record: JsonObject, run_id: str) -> Manifest:
+    """The typed manifest of a stored record; fields of the wrong type make the run damaged."""
+    try:
+        return Manifest.model_validate(record)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "(top)"
+        raise DamagedRun(f"run {run_id} is damaged: its {MANIFEST} field {where}: {first['msg']}") from None
 
 
 class RunRecorder:

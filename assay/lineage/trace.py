@@ -8,15 +8,11 @@ from typing import Any
 
 from assay import artifacts as names
 from assay.hashing import sha256_bytes
-from assay.lineage.manifest import Manifest, load_manifest
+from assay.lineage.manifest import DamagedRun, Manifest, RunIntegrityError, load_manifest
 from assay.lineage.store import ArtifactStore
 from assay.schemas import JsonObject
 
-
-class RunIntegrityError(RuntimeError):
-    """A run file whose bytes no longer match the hash its manifest recorded, or a run that
-    fails its audit where trusting it would spread the change (``assay calibrate``)."""
-
+__all__ = ["DamagedRun", "RunIntegrityError", "RunReader", "trace_case"]
 
 class RunReader:
     """Read a run's artifacts by manifest name, each checked against its recorded sha256, so
@@ -43,7 +39,11 @@ class RunReader:
 
     def bytes(self, name: str) -> bytes:
         entry = self.manifest.artifacts[name]
-        data = self.store.read_bytes(self.store.run_path(self.run_id, entry.path))
+        try:
+            data = self.store.read_bytes(self.store.run_path(self.run_id, entry.path))
+        except FileNotFoundError:
+            raise DamagedRun(f"run {self.run_id} is damaged: {name} ({entry.path}) is missing; "
+                             f"run `assay audit {self.run_id}`") from None
         if sha256_bytes(data) != entry.sha256:
             raise RunIntegrityError(
                 f"{name} of run {self.run_id} no longer matches the sha256 its manifest recorded; "

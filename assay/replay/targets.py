@@ -324,8 +324,9 @@ async def _post(settings: _Settings, client: Any, call: TargetCall) -> tuple[Tar
     started = time.perf_counter()
     try:
         response = await client.post(url, content=settings.request(call).encode("utf-8"), headers=headers)
-    except httpx.TimeoutException:
-        return TargetReply(**base, error=f"timeout after {time.perf_counter() - started:.1f}s"), True
+    except httpx.TimeoutException:  # named with the public URL and the limit (--gen-timeout, timeout_s)
+        return TargetReply(**base, error=f"timeout: {settings.spec.url} gave no reply within {settings.spec.timeout_s:g} s "
+                                         f"(gave up after {time.perf_counter() - started:.1f} s)"), True
     except httpx.ConnectError as exc:  # nothing listens there (or no such host): says so, with the address
         return TargetReply(**base, error=_clean(f"{_CONNECT_FAILED}{type(exc).__name__}: {exc}", settings)), True
     except httpx.HTTPError as exc:
@@ -355,7 +356,7 @@ async def _invoke(settings: _Settings, call: TargetCall) -> tuple[TargetReply, b
         else:
             value = await asyncio.wait_for(asyncio.to_thread(fn, *args, **kwargs), settings.spec.timeout_s)
     except TimeoutError:
-        return TargetReply(**base, error=f"timeout after {settings.spec.timeout_s:g}s"), True
+        return TargetReply(**base, error=f"timeout: {settings.spec.function} gave no reply within {settings.spec.timeout_s:g} s"), True
     except Exception as exc:  # the user's code: its failure is this case's, not the run's
         return TargetReply(**base, error=_clean(f"target raised {type(exc).__name__}: {exc}", settings)), False
     seconds = round(time.perf_counter() - started, 4)

@@ -1,4 +1,4 @@
-"""Tables to import (CSV, JSONL, Parquet): reading them, matching columns to a suite's fields,
+"""Tables to import (CSV, JSONL, JSON, Parquet): reading them, matching columns to a suite's fields,
 converting each cell, naming every problem by row and column. ``assay.importing`` drives it.
 
 Columns are matched to the suite's fields by name — the suite lists the names Ragas and
@@ -20,7 +20,7 @@ from typing import Any
 
 from assay.schemas import JsonObject, RowProblem
 
-FORMATS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet", ".pq": "parquet"}
+FORMATS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json", ".parquet": "parquet", ".pq": "parquet"}
 
 
 class ImportError_(ValueError):  # noqa: N801 - "ImportError" is a builtin
@@ -65,15 +65,19 @@ class ImportResult:
 
 # -- reading a table ------------------------------------------------------------------------
 def read_table(path: Path) -> tuple[list[str], list[TableRow], list[RowProblem]]:
-    """Columns, rows and unreadable rows of a CSV, JSONL or Parquet file."""
+    """Columns, rows and unreadable rows of a CSV, JSONL, JSON (an array of records, as
+    DeepEval's ``save_as(file_type="json")`` writes) or Parquet file: the one reader every
+    suite's import uses."""
     path = Path(path)
     fmt = FORMATS.get(path.suffix.lower())
     if fmt is None:
-        raise ImportError_(f"{path}: unknown format {path.suffix!r}; use .csv, .jsonl or .parquet")
+        raise ImportError_(f"{path}: unknown format {path.suffix!r}; use .csv, .jsonl, .json or .parquet")
     if not path.is_file():
         raise ImportError_(f"{path}: no such file")
     if fmt == "jsonl":
         return _read_jsonl(path)
+    if fmt == "json":
+        return _read_json_array(path)
     import pandas as pd
 
     try:
@@ -97,6 +101,29 @@ def _read_jsonl(path: Path) -> tuple[list[str], list[TableRow], list[RowProblem]
         line = record.pop("_line")
         columns += [c for c in record if c not in columns]
         rows.append(TableRow(number, record, line))
+    return columns, rows, problems
+
+
+def _read_json_array(path: Path) -> tuple[list[str], list[TableRow], list[RowProblem]]:
+    """A JSON array of records; an element that is not an object is a problem named by its row."""
+    try:
+        data = json.loads(path.read_bytes().removeprefix(b"\xef\xbb\xbf"))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ImportError_(f"{path}: cannot read it as JSON: {exc}") from None
+    except RecursionError:
+        raise ImportError_(f"{path}: cannot read it as JSON: nested too deeply") from None
+    if not isinstance(data, list):
+        raise ImportError_(f"{path}: a .json file must hold an array of records ([{{...}}, ...]), "
+                           f"not a JSON {type(data).__name__}; JSON lines go in a .jsonl file")
+    columns: list[str] = []
+    rows, problems = [], []
+    for number, record in enumerate(data, start=1):
+        if not isinstance(record, dict):
+            problems.append(RowProblem(row=f"row {number}", file=path.name, expectation="a JSON object (a record)",
+                                       detail=f"got a JSON {type(record).__name__}"))
+            continue
+        columns += [str(c) for c in record if str(c) not in columns]
+        rows.append(TableRow(number, {str(k): v for k, v in record.items()}))
     return columns, rows, problems
 
 

@@ -59,4 +59,4 @@ def test_runs_and_show_on_an_empty_store(tmp_path):
     (tmp_path / "broken-run").mkdir()
     (tmp_path / "broken-run" / "manifest.json").write_text("{not json")
     result, output = cli("runs", "--out", str(tmp_path))
-    assert "broken-run" in output and "unreadable" in output  # listed, never skipped
+    assert "broken-run" in output and "damaged" in output  # listed, never skipped
