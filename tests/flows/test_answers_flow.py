@@ -47,14 +47,22 @@ def test_offline_run_on_the_bundled_table_is_honest_about_what_it_cannot_judge(p
     assert "a05** (offline figure check)" in report and "needs an LLM judge" in report
 
 
-def test_an_imported_reference_free_table_is_judged_claim_by_claim(prefect_server, tmp_path, monkeypatch):
-    table = tmp_path / "deepeval.csv"
+NAMES = {  # how DeepEval and Ragas write the same reference-free table
+    "deepeval": ("input", "actual_output", "retrieval_context"),
+    "ragas": ("user_input", "response", "retrieved_contexts"),
+}
+
+
+@pytest.mark.parametrize("names", list(NAMES))
+def test_an_imported_reference_free_table_is_judged_claim_by_claim(prefect_server, tmp_path, monkeypatch, names):
+    question, answer, contexts = NAMES[names]
+    table = tmp_path / f"{names}.csv"
     pd.DataFrame({
-        "input": ["How long is the return window?", "What does Fiber 1000 cost?"],
-        "actual_output": ["Returns are accepted within 30 days. Shipping is free. You get a gift card.",
-                          "It costs $65 a month."],
-        "retrieval_context": [json.dumps(["Returns: 30 days from delivery.", "Return shipping is free."]),
-                              json.dumps(["Fiber 1000 is $65 per month.", "Fiber 500 is $45 per month."])],
+        question: ["How long is the return window?", "What does Fiber 1000 cost?"],
+        answer: ["Returns are accepted within 30 days. Shipping is free. You get a gift card.",
+                 "It costs $65 a month."],
+        contexts: [json.dumps(["Returns: 30 days from delivery.", "Return shipping is free."]),
+                   json.dumps(["Fiber 1000 is $65 per month.", "Fiber 500 is $45 per month."])],
     }).to_csv(table, index=False)
     result, output = cli("import", "answers", str(table), "--out", str(tmp_path / "data"))
     assert result.exit_code == 0, output
@@ -70,7 +78,8 @@ def test_an_imported_reference_free_table_is_judged_claim_by_claim(prefect_serve
     assert final[("a0001", "faithfulness")] == pytest.approx(2 / 3)  # the gift card is not in the contexts
     assert final[("a0002", "faithfulness")] == 1.0
     assert final[("a0001", "context_relevance")] == 1.0 and final[("a0002", "context_relevance")] == 0.5
-    assert final.xs("answer_relevancy", level="metric").notna().all()
+    for metric in ("faithfulness", "answer_relevancy", "context_relevance"):  # every case scored
+        assert final.xs(metric, level="metric").notna().sum() == 2, metric
     assert final.xs("correctness", level="metric").isna().all()  # no reference column: not applicable
     lineage = "\n".join(trace_case(ArtifactStore(str(tmp_path / "runs")), run_id, "a0001", "faithfulness"))
     assert "claim 3 'You get a gift card.': not supported" in lineage
