@@ -86,3 +86,4 @@ def test_an_imported_reference_free_table_is_judged_claim_by_claim(prefect_serve
     assert "claim 1 'Returns are accepted within 30 days.': supported" in lineage
     html = (tmp_path / "runs" / run_id / "report.html").read_text()
     assert "faithfulness_verdict #claim3" in html
+    assert "faithfulness: each claim" in html and "not supported: You get a gift card. — scripted" in html
