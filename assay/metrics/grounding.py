@@ -6,10 +6,10 @@ offline figure check. Pure functions, no I/O.
 - ``relevant_share(verdicts)``: context relevance, the share of retrieved chunks a judge found
   relevant to the question: precision without a reference (0-1). No chunks: None.
 - ``figure_checks(answer, contexts, question)``: the offline stand-in for faithfulness. Each
-  sentence of the answer that carries figures (numbers, amounts, percentages, dates) or names
-  (capitalised words inside a sentence, acronyms) is checked: found when every figure has an
-  equal figure in the contexts (the numeric judge's value-and-unit comparison) and every name
-  occurs in them. It does not read meaning: "revenue fell 12 %" and "revenue rose 12 %" check
+  sentence of the answer that carries figures written in digits (numbers, amounts, percentages,
+  dates) or names (capitalised words inside a sentence, acronyms) is checked: found when every
+  figure has an equal figure in the contexts (the numeric judge's value-and-unit comparison) and
+  every name occurs in them. It does not read meaning: "revenue fell 12 %" and "revenue rose 12 %" check
   the same; a sentence without figures or names is not checked at all.
 """
 
@@ -50,8 +50,20 @@ class FigureCheck:
 def names_in(sentence: str) -> list[str]:
     """Capitalised words after the first word, and acronyms anywhere: a plain-text proxy for names."""
     words = _WORD.findall(sentence)
-    out = [w for i, w in enumerate(words) if (_ACRONYM.match(w) or (i > 0 and w[0].isupper())) and w not in _NOT_NAMES]
+    out = [w for i, w in enumerate(words)
+           if len(w) > 1 and (_ACRONYM.match(w) or (i > 0 and w[0].isupper())) and w not in _NOT_NAMES]
     return list(dict.fromkeys(out))
+
+
+def _digits(text: str) -> str:
+    return text.replace(",", "")
+
+
+def _figure(quantity: object) -> str:
+    """A parsed figure as the reader wrote it, in digits ("70", "12%"): the parser's units are its
+    own normalised forms, and a figure it read from words ("once") is not checked."""
+    value = f"{quantity.value:g}"  # type: ignore[attr-defined]
+    return value + "%" if quantity.unit == "%" else value  # type: ignore[attr-defined]
 
 
 def figure_checks(answer: str, contexts: Sequence[str], question: str = "") -> list[FigureCheck]:
@@ -67,11 +79,13 @@ def figure_checks(answer: str, contexts: Sequence[str], question: str = "") -> l
     checks = []
     for sentence in tx.sentences(answer):
         matched, contradicted, unsupported = tx.quantity_check(sentence, context, question)
+        written = _digits(sentence)
+        found = [_figure(q) for q in matched if _figure(q).rstrip("%") in written]
+        lacking = [_figure(q) for q in [*contradicted, *unsupported] if _figure(q).rstrip("%") in written]
         names = [n for n in names_in(sentence) if n.casefold() not in asked]
-        checked = [q.text for q in matched] + [q.text for q in contradicted] + [q.text for q in unsupported] + names
+        checked = found + lacking + names
         if not checked:
             continue
-        missing = [q.text for q in contradicted] + [q.text for q in unsupported]
-        missing += [n for n in names if n.casefold() not in lowered]
+        missing = lacking + [n for n in names if n.casefold() not in lowered]
         checks.append(FigureCheck(sentence, tuple(checked), tuple(missing)))
     return checks

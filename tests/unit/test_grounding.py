@@ -154,3 +154,6 @@ def test_the_figure_check_finds_figures_and_names_the_contexts_lack():
     assert "Maria" in checks[1].missing and "Salem" not in checks[1].missing
     assert names_in("We use AWS and Google Cloud.") == ["AWS", "Google", "Cloud"]
     assert json.dumps([c.checked for c in checks])
+    # figures are the ones written in digits, shown as written: "at once" is not a figure
+    assert figure_checks("Restart it at once.", ["Restart the router."]) == []
+    assert figure_checks("Usage rose 12% to 1,250 users.", ["Up 12 percent, to 1250 users."])[0].checked == ("12%", "1250")
