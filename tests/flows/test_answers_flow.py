@@ -87,3 +87,28 @@ def test_an_imported_reference_free_table_is_judged_claim_by_claim(prefect_serve
     html = (tmp_path / "runs" / run_id / "report.html").read_text()
     assert "faithfulness_verdict #claim3" in html
     assert "faithfulness: each claim" in html and "not supported: You get a gift card. — scripted" in html
+
+
+def test_live_replay_asks_your_system_for_every_imported_input(prefect_server, tmp_path):
+    from tests.support.endpoint import LoopbackEndpoint
+
+    table = tmp_path / "inputs.jsonl"
+    table.write_text("".join(json.dumps({"user_input": q, "reference": r}) + "\n" for q, r in [
+        ("How long is the return window?", "30 days."), ("What does Fiber 1000 cost?", "$65 a month.")]))
+    result, output = cli("import", "answers", str(table), "--out", str(tmp_path / "data"))
+    assert result.exit_code == 0, output
+    assert not (tmp_path / "data" / "generations.jsonl").exists()  # inputs only: for live replay
+
+    def system(body, n):
+        answer = {"How long is the return window?": "Within 30 days.", "What does Fiber 1000 cost?": "It costs $70."}
+        return 200, {"answer": answer[body["question"]], "contexts": ["Returns: 30 days.", "Fiber 1000 is $65."]}, 0
+
+    with LoopbackEndpoint(system, key=lambda body: body["question"]) as server:
+        result, output = cli("run", "answers", "--dataset", str(tmp_path / "data"), "--offline", "--replay", "live",
+                             "--target", server.url, "--out", str(tmp_path / "runs"))
+        assert result.exit_code == 0, output
+        assert sum(server.calls.values()) == 2
+    run_id = run_id_of(output)
+    scores = pd.read_parquet(tmp_path / "runs" / run_id / "scores.parquet")
+    figures = scores[scores["judge"].isna() & (scores["metric"] == "figure_support")].set_index("case_id")["value"]
+    assert figures.to_dict() == {"a0001": 1.0, "a0002": 0.0}  # $70 is not in the contexts the system returned
