@@ -8,9 +8,10 @@ offline figure check. Pure functions, no I/O.
 - ``figure_checks(answer, contexts, question)``: the offline stand-in for faithfulness. Each
   sentence of the answer that carries figures written in digits (numbers, amounts, percentages,
   dates) or names (capitalised words inside a sentence, acronyms) is checked: found when every
-  figure has an equal figure in the contexts (the numeric judge's value-and-unit comparison) and
-  every name occurs in them. It does not read meaning: "revenue fell 12 %" and "revenue rose 12 %" check
-  the same; a sentence without figures or names is not checked at all.
+  figure has an equal figure in the contexts (``assay.metrics.quantities``: the numeric offline
+  judge's value-and-unit comparison) and every name occurs in them. It does not read meaning:
+  "revenue fell 12 %" and "revenue rose 12 %" check the same; a sentence without figures or
+  names is not checked at all.
 """
 
 from __future__ import annotations
@@ -19,9 +20,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from assay.metrics.quantities import quantity_check
+
 # A name: a capitalised word that is not a sentence's first word, or an acronym of 2+ capitals.
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _ACRONYM = re.compile(r"^[A-Z]{2,}$")
+_SENTENCE_END = re.compile(r"(?<=[.!?。])\s+")
+_LIST_MARK = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 # Capitalised words that are not names even inside a sentence.
 _NOT_NAMES = frozenset({"I", "I'm", "I've", "I'll", "I'd", "OK"})
 
@@ -55,6 +60,15 @@ def names_in(sentence: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def sentences(text: str) -> list[str]:
+    """The answer's sentences: each line split after ., ! or ?, list markers removed."""
+    out = []
+    for line in text.splitlines():
+        line = _LIST_MARK.sub("", line.strip())
+        out += [part.strip() for part in _SENTENCE_END.split(line) if part.strip()]
+    return out
+
+
 def _digits(text: str) -> str:
     return text.replace(",", "")
 
@@ -71,14 +85,12 @@ def figure_checks(answer: str, contexts: Sequence[str], question: str = "") -> l
 
     Figures and names that the question itself gives are not checked (repeating the question is
     not a claim about the contexts)."""
-    from assay.judges.offline import text as tx
-
     context = "\n".join(contexts)
     lowered = context.casefold()
     asked = question.casefold()
     checks = []
-    for sentence in tx.sentences(answer):
-        matched, contradicted, unsupported = tx.quantity_check(sentence, context, question)
+    for sentence in sentences(answer):
+        matched, contradicted, unsupported = quantity_check(sentence, context, question)
         written = _digits(sentence)
         found = [_figure(q) for q in matched if _figure(q).rstrip("%") in written]
         lacking = [_figure(q) for q in [*contradicted, *unsupported] if _figure(q).rstrip("%") in written]

@@ -8,11 +8,10 @@ The endpoint gets ``{"question": "<input>"}`` unless the target gives its own bo
 
 from __future__ import annotations
 
-from assay.replay.targets import TargetCall, TargetReply, call_target
+from assay.replay.targets import TargetCall, TargetReply, call_target, context_record
 from assay.schemas import JsonObject
 from assay.suites.answers.schema import AnswerCase
 from assay.suites.kit import ReplayContext
-from assay.suites.rag_qa.live import _chunk
 
 DEFAULT_BODY = '{"question": "{input}"}'
 
@@ -35,7 +34,7 @@ def _generation(reply: TargetReply, identity: str) -> JsonObject:
     return {
         "case_id": reply.case_id,
         "output": reply.answer or "",
-        "contexts": [_chunk(c) for c in reply.contexts or []],
+        "contexts": [context_record(c) for c in reply.contexts or []],
         "model": identity,
         "latency_s": reply.latency_s,
         "error": error,
