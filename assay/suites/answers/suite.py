@@ -28,7 +28,7 @@ from assay.suites.kit import (
 class AnswersSuite(Suite[AnswerCase, AnswerGeneration]):
     name = "answers"
     title = "Any table of answers"
-    seed = "assay"
+    seed = "—"  # no seed system: a suite of assay's own
     description = (
         "Reference-free: faithfulness to the retrieved contexts (claim by claim), answer relevancy, context "
         "relevance; correctness and completeness where a reference is given. Per case, per group and overall."
