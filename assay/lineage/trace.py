@@ -167,4 +167,15 @@ def _judge_lines(run: RunReader, row: JsonObject) -> list[str]:
         lines.append(f"      raw: {raw[:240]}{'…' if len(raw) > 240 else ''}")
     elif row["value"] is None:
         lines.append(f"      {row.get('unscored_reason')} (raw text kept in judges/*/jury_runs.json)")
+    return lines + _item_verdicts(row.get("details") or {})
+
+
+def _item_verdicts(details: JsonObject) -> list[str]:
+    """A share's evidence (faithfulness: each claim; context relevance: each chunk), one line each."""
+    lines = []
+    for unit, verdict in (("claim", "supported"), ("chunk", "relevant")):
+        for item in details.get(f"{unit}s") or []:
+            said = verdict if item.get(verdict) else f"not {verdict}"
+            text = f" {str(item['text'])[:160]!r}" if item.get("text") else ""
+            lines.append(f"      {unit} {item.get(unit)}{text}: {said} ({str(item.get('reason', ''))[:160]})")
     return lines

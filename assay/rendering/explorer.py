@@ -125,6 +125,35 @@ def judge_notes(jury_runs: Iterable[Mapping[str, Any]]) -> dict[str, list[JudgeN
     return notes
 
 
+_EVIDENCE = (("claim", "supported"), ("chunk", "relevant"))  # a share's parts (kit/grounding.py)
+
+
+def evidence_notes(scores: pd.DataFrame) -> dict[str, list[JudgeNote]]:
+    """case id -> one note per judge and share metric (faithfulness, context relevance) listing
+    each part it judged: every claim with its text, or every chunk, the verdict and the reason."""
+    out: dict[str, list[JudgeNote]] = defaultdict(list)
+    if "judge" not in scores or "details" not in scores:
+        return out
+    for row in scores[scores["judge"].notna()].itertuples(index=False):
+        details = _details(row.details)
+        for unit, verdict in _EVIDENCE:
+            parts = details.get(f"{unit}s")
+            if not isinstance(parts, list) or not parts:
+                continue
+            text = {
+                f"{unit} {part.get(unit)}": (f"{verdict if part.get(verdict) else 'not ' + verdict}: "
+                                             + (f"{part['text']} — " if part.get("text") else "") + str(part.get("reason", "")))
+                for part in parts if isinstance(part, dict)
+            }
+            value = _number(row.value)
+            out[str(row.case_id)].append(JudgeNote(
+                prompt=f"{row.metric}: each {unit}", judge=str(row.judge), model=str(details.get("model", "")),
+                scores={} if value is None else {str(row.metric): value}, notes=text,
+                request_key=details.get("request_key"), cached=bool(details.get("cached")),
+            ))
+    return out
+
+
 def explorer_data(
     suite: str,
     group_label: str,
@@ -162,7 +191,7 @@ def explorer_data(
                 method=str(details.get("method", "")),
                 dropped={str(k): v for k, v in (details.get("dropped_judges") or {}).items()},
             )
-    notes: dict[str, list[JudgeNote]] = defaultdict(list)
+    notes: dict[str, list[JudgeNote]] = defaultdict(list, evidence_notes(scores))
     for item, item_notes in judge_notes(jury_runs).items():
         # A suite may judge parts of a case ("a01#2": the agent's third call): they belong to the case.
         case_id, _, part = (item, "", "") if item in views else item.partition("#")

@@ -413,3 +413,14 @@ def _store(store: CallStore, key: str, settings: _Settings, call: TargetCall, re
         "request": {"messages": [{"role": "user", "content": settings.request(call)}], "params": {"repeat": call.repeat}},
         "response": {"data": reply.data, "raw_text": reply.raw, "latency_s": reply.latency_s, "status": reply.status},
     })
+
+
+def context_record(context: Any) -> JsonObject:
+    """A retrieved context as the system gave it: a text, or an object with its text (``text``,
+    ``content`` or ``page_content``), its source id and its score."""
+    if isinstance(context, dict):
+        text = next((context[k] for k in ("text", "content", "page_content") if isinstance(context.get(k), str)), "")
+        source = next((context[k] for k in ("source", "id", "doc_id") if isinstance(context.get(k), str)), "")
+        score = context.get("score")
+        return {"source": source, "text": text, "score": score if isinstance(score, int | float) else None}
+    return {"source": "", "text": context if isinstance(context, str) else str(context), "score": None}

@@ -19,6 +19,12 @@ def _rag_qa() -> Suite:
     return RagQASuite()
 
 
+def _answers() -> Suite:
+    from assay.suites.answers.suite import AnswersSuite
+
+    return AnswersSuite()
+
+
 def _report() -> Suite:
     from assay.suites.report.suite import ReportSuite
 
@@ -46,6 +52,7 @@ def _memory() -> Suite:
 # Factories keep `import assay.suites.registry` cheap: a suite's module loads when asked for.
 _FACTORIES: dict[str, Callable[[], Suite]] = {
     "agent": _agent,
+    "answers": _answers,
     "clinical": _clinical,
     "memory": _memory,
     "rag_qa": _rag_qa,

@@ -27,6 +27,8 @@ from assay.judges.offline import text as tx
 from assay.judges.prompts import all_prompts, get_prompt
 
 SAMPLE_INPUTS = {p.id: dict(p.example) for p in all_prompts()}
+# Prompts that need a language model (the grounding family): the offline jury has no rule for them.
+OFFLINE_PROMPTS = [p for p in all_prompts() if not p.llm_only]
 
 ROOT = Path(__file__).resolve().parents[2]
 JURY = offline_jury()
@@ -70,7 +72,7 @@ def test_jury_weights():
 
 
 @pytest.mark.parametrize("judge", JURY, ids=lambda j: j.name)
-@pytest.mark.parametrize("prompt", all_prompts(), ids=lambda p: p.id)
+@pytest.mark.parametrize("prompt", OFFLINE_PROMPTS, ids=lambda p: p.id)
 def test_every_judge_answers_every_prompt(judge: OfflineJudge, prompt):
     result = run(judge, prompt.id, SAMPLE_INPUTS[prompt.id], case_id="case-7")
     assert result.ok, result.error
@@ -92,11 +94,19 @@ def test_every_judge_answers_every_prompt(judge: OfflineJudge, prompt):
 
 @pytest.mark.parametrize("judge", JURY, ids=lambda j: j.name)
 def test_deterministic(judge: OfflineJudge):
-    first = {p.id: run(judge, p.id, SAMPLE_INPUTS[p.id]).raw_text for p in all_prompts()}
+    first = {p.id: run(judge, p.id, SAMPLE_INPUTS[p.id]).raw_text for p in OFFLINE_PROMPTS}
     for f in (tx.analyse, tx.quantities, tx.weighted_lemmas, tx.char_ngrams, tx.stems):
         f.cache_clear()
-    second = {p.id: run(type(judge)(), p.id, SAMPLE_INPUTS[p.id]).raw_text for p in all_prompts()}
+    second = {p.id: run(type(judge)(), p.id, SAMPLE_INPUTS[p.id]).raw_text for p in OFFLINE_PROMPTS}
     assert first == second
+
+
+@pytest.mark.parametrize("judge", JURY, ids=lambda j: j.name)
+@pytest.mark.parametrize("prompt", [p for p in all_prompts() if p.llm_only], ids=lambda p: p.id)
+def test_an_llm_only_prompt_gets_no_offline_verdict_but_the_reason(judge: OfflineJudge, prompt):
+    result = run(judge, prompt.id, SAMPLE_INPUTS[prompt.id])
+    assert result.verdict is None and result.error_kind == "permanent"
+    assert "needs an LLM judge" in (result.error or "")
 
 
 def test_deterministic_across_processes():
@@ -105,12 +115,12 @@ def test_deterministic_across_processes():
         "from assay.judges.offline import offline_jury\n"
         "from assay.judges.prompts import all_prompts\n"
         "out = {j.name + '/' + p.id: asyncio.run(j.ajudge(p, dict(p.example), 'c1')).raw_text\n"
-        "       for j in offline_jury() for p in all_prompts()}\n"
+        "       for j in offline_jury() for p in all_prompts() if not p.llm_only}\n"
         "print(json.dumps(out, ensure_ascii=False))\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     here = {
-        j.name + "/" + pid: run(j, pid, item).raw_text for j in JURY for pid, item in SAMPLE_INPUTS.items()
+        j.name + "/" + p.id: run(j, p.id, SAMPLE_INPUTS[p.id]).raw_text for j in JURY for p in OFFLINE_PROMPTS
     }
     assert json.loads(proc.stdout) == here
 

@@ -32,6 +32,10 @@ EXPECTED_IDS = {
     "memory_usefulness",
     "agent_intent",
     "clinical_answer",
+    "faithfulness_claims",
+    "faithfulness_verdict",
+    "answer_relevancy",
+    "context_relevance",
 }
 
 SOURCES = [
@@ -40,6 +44,10 @@ SOURCES = [
 ]
 
 SAMPLE_INPUTS: dict[str, dict] = {
+    "faithfulness_claims": {"question": "Who founded Northwind?", "answer": "Dana Kim founded Northwind in 2012."},
+    "faithfulness_verdict": {"claim": "Dana Kim founded Northwind.", "contexts": ["Northwind was founded by Dana Kim."]},
+    "answer_relevancy": {"question": "Who founded Northwind?", "answer": "Dana Kim founded Northwind in 2012."},
+    "context_relevance": {"question": "Who founded Northwind?", "context": "Northwind was founded by Dana Kim."},
     "rag_answer": {
         "question": "하늘여행사 창립자는?",
         "generated_answer": "김하늘이 창립했습니다.",
@@ -112,6 +120,7 @@ def test_every_prompt_renders(prompt: Prompt, lang: str):
         "memory": ("query", "memory"),
         "agent": ("query", "assistant_message", "expected_result"),
         "clinical": ("question", "answer", "patient"),
+        "grounding": tuple(SAMPLE_INPUTS[prompt.id])[:1],
     }[prompt.family]
     for key in shown:
         assert item[key] in user, key
@@ -260,6 +269,10 @@ def test_verdict_schema_is_valid_and_strict(prompt: Prompt):
 
 
 VALID_VERDICTS = {
+    "faithfulness_claims": {"claims": ["Dana Kim founded Northwind."]},
+    "faithfulness_verdict": {"reason": "context 1 says so", "supported": True},
+    "answer_relevancy": {"reason": "answers it", "answer_relevancy": 5},
+    "context_relevance": {"reason": "names the founder", "relevant": False},
     "rag_answer": {"feedback": "좋음", "accuracy": 5, "completeness": 4.5, "relevance": 5},
     "report_factual_accuracy": {"score": 8, "reasoning": "r", "issues": []},
     "report_coherence": {"score": 7.5, "reasoning": "r", "strengths": ["s"], "weaknesses": []},
@@ -323,6 +336,9 @@ def test_verdicts_validate_and_reject(prompt: Prompt):
         ("report_hallucination", "citation_accuracy", 1.2),
         ("memory_usefulness", "noise", -1),
         ("agent_intent", "verdict", "POOR"),
+        ("faithfulness_verdict", "supported", "yes"),
+        ("context_relevance", "relevant", 1),
+        ("answer_relevancy", "answer_relevancy", 0),
     ],
 )
 def test_out_of_scale_values_are_rejected(prompt_id, field, bad):

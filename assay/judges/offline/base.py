@@ -187,6 +187,8 @@ class OfflineJudge(LocalJudge, *FAMILY_RULES):
             prompt_obj = get_prompt(prompt)
             data = prompt_obj.coerce_input(item)
             rule = self._rules().get(prompt_obj.id)
+            if rule is None and prompt_obj.llm_only:
+                raise KeyError(f"prompt {prompt_obj.id!r} needs an LLM judge; the offline jury has no rule for it")
             if rule is None:
                 raise KeyError(f"{self.name} has no rule for prompt {prompt_obj.id!r}")
             verdict = prompt_obj.verdict_model.model_validate(rule(data))

@@ -1,6 +1,6 @@
 """Judge prompts: typed inputs and verdicts, Korean and English templates, a registry.
 
-One module per prompt family (``rag``, ``report``, ``memory``, ``agent``, ``clinical``); importing this
+One module per prompt family (``rag``, ``grounding``, ``report``, ``memory``, ``agent``, ``clinical``); importing this
 package registers all of them. Use ``get_prompt(id)`` and ``all_prompts()``.
 """
 
@@ -23,6 +23,12 @@ from assay.judges.prompts.base import (
     register,
 )
 from assay.judges.prompts.clinical import CLINICAL_ANSWER, ClinicalInput, ClinicalVerdict
+from assay.judges.prompts.grounding import (
+    ANSWER_RELEVANCY,
+    CONTEXT_RELEVANCE,
+    FAITHFULNESS_CLAIMS,
+    FAITHFULNESS_VERDICT,
+)
 from assay.judges.prompts.memory import MEMORY_USEFULNESS, MemoryInput, MemoryVerdict
 from assay.judges.prompts.rag import RAG_ANSWER, RagAnswerInput, RagAnswerVerdict
 from assay.judges.prompts.report import (
@@ -43,6 +49,10 @@ PROMPT_IDS: tuple[str, ...] = tuple(p.id for p in all_prompts())
 
 __all__ = [
     "AGENT_INTENT",
+    "ANSWER_RELEVANCY",
+    "CONTEXT_RELEVANCE",
+    "FAITHFULNESS_CLAIMS",
+    "FAITHFULNESS_VERDICT",
     "CLINICAL_ANSWER",
     "INTENT_LABELS",
     "INTENT_SCORES",

@@ -97,6 +97,8 @@ class Prompt:
     count_fields: tuple[str, ...] = ()
     reducers: Mapping[str, str] = field(default_factory=dict)
     lower_is_better: tuple[str, ...] = ()
+    # Needs a language model: the offline jury has no rule for it (the metric is unscored offline).
+    llm_only: bool = False
     example: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
@@ -191,6 +193,7 @@ class Prompt:
                 "reducers": dict(self.reducers),
                 "render": f"{self.render.__module__}.{self.render.__qualname__}",
                 "framing": {"rule": DATA_RULE, "open": DATA_OPEN, "close": DATA_CLOSE},
+                **({"llm_only": True} if self.llm_only else {}),  # absent otherwise: older prompts keep their hash
             }
         )
 

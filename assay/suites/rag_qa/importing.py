@@ -2,7 +2,7 @@
 
 Fields and the columns they are found under (first match wins; ``--map field=column`` overrides):
 question (question, user_input, input, query), reference_answer (ground_truth, reference,
-expected_output, …), answer (answer, response, actual_output), contexts (contexts,
+expected_output, …; optional: a case without one is judged reference-free), answer (answer, response, actual_output), contexts (contexts,
 retrieved_contexts, retrieval_context), and optionally id, category, keywords, source_docs.
 A table with answers becomes ``cases.jsonl`` + ``generations.jsonl`` (contexts inline, scored
 with ``--replay recorded``); one without becomes ``cases.jsonl`` alone, for ``--replay live``.
@@ -18,7 +18,7 @@ FIELDS = (
     ImportField("id", ("id", "case_id", "question_id", "query_id")),
     ImportField("question", ("question", "user_input", "input", "query", "prompt"), required=True),
     ImportField("reference_answer", ("ground_truth", "reference", "expected_output", "reference_answer",
-                                     "ground_truths", "expected_answer"), required=True),
+                                     "ground_truths", "expected_answer")),
     ImportField("answer", ("answer", "response", "actual_output", "output")),
     ImportField("contexts", ("contexts", "retrieved_contexts", "retrieval_context", "context"), kind="list"),
     ImportField("category", ("category", "question_type", "evolution_type", "synthesizer_name")),
@@ -44,7 +44,9 @@ class RagImporter:
                 problem_at(problems, mapping, file, row.number, row.line)(
                     "id", f"id {case_id!r} already used by row {seen[case_id]}")
             seen.setdefault(case_id, row.number)
-            case: JsonObject = {"id": case_id, "question": v["question"], "reference_answer": v["reference_answer"]}
+            case: JsonObject = {"id": case_id, "question": v["question"]}
+            if v["reference_answer"]:  # none: judged reference-free
+                case["reference_answer"] = v["reference_answer"]
             case.update({k: v[k] for k in ("category", "keywords", "source_docs") if v[k]})
             cases.append(case)
             if "answer" in mapping:

@@ -17,10 +17,9 @@ from __future__ import annotations
 import asyncio
 import time
 from pathlib import Path
-from typing import Any
 
 from assay.replay.llm_calls import CallSettings, Progress, complete, map_bounded, run_sync
-from assay.replay.targets import TargetCall, TargetReply, call_target
+from assay.replay.targets import TargetCall, TargetReply, call_target, context_record
 from assay.schemas import JsonObject
 from assay.spec import RunSpec
 from assay.suites.kit import ReplayContext
@@ -123,20 +122,9 @@ def _generation(reply: TargetReply, identity: str) -> JsonObject:
         error = "the target's reply has no answer at its answer path"
     return {
         "case_id": reply.case_id,
-        "retrieved": [_chunk(c) for c in reply.contexts or []],
+        "retrieved": [context_record(c) for c in reply.contexts or []],
         "model": identity,
         "answer": reply.answer or "",
         "latency_s": reply.latency_s,
         "error": error,
     }
-
-
-def _chunk(context: Any) -> JsonObject:
-    """A retrieved context as the system gave it: a text, or an object with its text (``text``,
-    ``content`` or ``page_content``), its source id and its score."""
-    if isinstance(context, dict):
-        text = next((context[k] for k in ("text", "content", "page_content") if isinstance(context.get(k), str)), "")
-        source = next((context[k] for k in ("source", "id", "doc_id") if isinstance(context.get(k), str)), "")
-        score = context.get("score")
-        return {"source": source, "text": text, "score": score if isinstance(score, int | float) else None}
-    return {"source": "", "text": context if isinstance(context, str) else str(context), "score": None}

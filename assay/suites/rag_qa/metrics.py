@@ -1,13 +1,25 @@
-"""rag_qa metric families: retrieval (pure, seed 003 §3) and answer quality (jury, seed 003 §4)."""
+"""rag_qa metric families: retrieval (pure, seed 003 §3) and answer quality (jury): against the
+reference where a case has one (seed 003 §4), reference-free otherwise (``kit.grounding``)."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
 
 from pydantic import BaseModel
 
 from assay.metrics import retrieval as r
 from assay.schemas import JsonObject, ScoreRow
 from assay.spec import RunSpec
-from assay.suites.kit import AutomaticFamily, JuryFamily, JuryPrompt, MetricContext, missing_generation
+from assay.suites.kit import (
+    AutomaticFamily,
+    JuryFamily,
+    JuryPrompt,
+    MetricContext,
+    MetricFamily,
+    missing_generation,
+)
+from assay.suites.kit.grounding import GROUNDING_METRICS, Grounded, GroundingFamily
 from assay.suites.rag_qa.schema import RagCase, RagGeneration, normalize_source
 
 ANSWER_METRICS = ("accuracy", "completeness", "relevance")
@@ -26,6 +38,7 @@ def _retrieval_scales(spec: RunSpec) -> dict[str, str]:
 NO_LABELS = "no relevance labels: the case lists no source_docs"
 NO_SOURCES = "the retrieved contexts carry no document ids to match against source_docs"
 NO_KEYWORDS = "no keywords for this case"
+NO_REFERENCE = "no reference answer: this case is judged reference-free (faithfulness, answer relevancy, context relevance)"
 
 
 def retrieval_rows(case: RagCase, gen: RagGeneration, ctx: MetricContext) -> list[ScoreRow]:
@@ -91,8 +104,32 @@ def _feedback(metric: str, verdict: JsonObject) -> JsonObject:
     return {"feedback": str(verdict.get("feedback", ""))[:500]}
 
 
+def grounded(case: RagCase, gen: RagGeneration, ctx: MetricContext) -> Grounded:
+    return Grounded(question=case.question, answer=gen.answer, contexts=[c.text for c in gen.retrieved[: ctx.spec.k]])
+
+
+def _answer_family() -> MetricFamily:
+    """A case with a reference answer: the rag_answer jury, as seed 003 judges it. A case without
+    one: the reference-free grounding metrics instead (its rag_answer metrics are not applicable).
+    A dataset where every case has a reference sends exactly the calls it always did."""
+    judged = JuryFamily(ANSWER, [JuryPrompt(ANSWER_PROMPT, details=_feedback)], answer_input)
+    reference_free = GroundingFamily(ANSWER, grounded)
+
+    def compute(cases: list[Any], generations: Mapping[str, BaseModel], ctx: MetricContext) -> list[ScoreRow]:
+        with_reference = [c for c in cases if c.reference_answer]
+        without = [c for c in cases if not c.reference_answer]
+        rows = judged.compute(with_reference, generations, ctx) if with_reference else []
+        rows += [ScoreRow.not_applicable(c.id, m, ANSWER, "1-5", NO_REFERENCE) for c in without for m in ANSWER_METRICS]
+        return rows + (reference_free.compute(without, generations, ctx) if without else [])
+
+    return MetricFamily(ANSWER, compute, uses_jury=True, description=(
+        "jury: accuracy, completeness, relevance against the reference; without one: faithfulness, "
+        "answer relevancy, context relevance"))
+
+
+JUDGED_GROUNDING = tuple(m for m in GROUNDING_METRICS if m != "figure_support")
+
 FAMILIES = [
     AutomaticFamily(RETRIEVAL, _retrieval_scales, retrieval_rows, "MRR, nDCG@k, P@k, R@k, keyword coverage"),
-    JuryFamily(ANSWER, [JuryPrompt(ANSWER_PROMPT, details=_feedback)], answer_input,
-               "jury: accuracy, completeness, relevance"),
+    _answer_family(),
 ]

@@ -23,7 +23,11 @@ class RagCase(BaseModel):
     keywords: list[str] = Field(
         default_factory=list, description="keywords the retrieved text should contain (none: coverage unscored)"
     )
-    reference_answer: str = Field(description="ground-truth answer")
+    reference_answer: str | None = Field(
+        default=None,
+        description="ground-truth answer; none: the answer is judged reference-free (faithfulness, answer relevancy, "
+        "context relevance)",
+    )
     category: str = Field(default=DEFAULT_CATEGORY, description="any label; results are grouped by it")
     source_docs: list[str] = Field(
         default_factory=list,

@@ -25,7 +25,8 @@ from assay.suites.kit import (
     metric_stats,
 )
 from assay.suites.kit.charts import bars, drawn, group_chart, png, pyplot
-from assay.suites.rag_qa.metrics import ANSWER_METRICS, retrieval_metric_names
+from assay.suites.kit.grounding import FIGURE_SUPPORT, GROUNDING_METRICS, OFFLINE_SCALES
+from assay.suites.rag_qa.metrics import ANSWER_METRICS, JUDGED_GROUNDING, retrieval_metric_names
 from assay.suites.rag_qa.schema import RagCase, RagGeneration
 
 
@@ -52,7 +53,7 @@ def aggregate(rows: ScoreRows | Iterable[ScoreRow], cases: list[RagCase], spec: 
     """
     rows = as_score_rows(rows)
     values: dict[tuple[str, str], float | None] = {}
-    tally = JuryTally(ANSWER_METRICS)
+    tally = JuryTally((*ANSWER_METRICS, *JUDGED_GROUNDING))
     ensembles: list[tuple[tuple[str, str], str]] = []
     automatic, judged = RowSpool(), RowSpool()
 
@@ -75,12 +76,13 @@ def aggregate(rows: ScoreRows | Iterable[ScoreRow], cases: list[RagCase], spec: 
 
     k = spec.k
     present = {metric for _, metric in values}
-    metrics = [m for m in retrieval_metric_names(k) + list(ANSWER_METRICS) if m in present]
+    metrics = [m for m in retrieval_metric_names(k) + list(ANSWER_METRICS) + list(GROUNDING_METRICS) if m in present]
     unlabelled = {f"precision@{k}", f"recall@{k}"}  # the seed gives no reading for P@k and R@k
     overall = {
         m: metric_stats(
             (values.get((c.id, m)) for c in cases),
-            None if m in unlabelled else answer_label if m in ANSWER_METRICS else quality_label,
+            # the seed reads its own metrics only: the reference-free ones get no reading
+            None if m in unlabelled or m in GROUNDING_METRICS else answer_label if m in ANSWER_METRICS else quality_label,
         )
         for m in metrics
     }
@@ -88,7 +90,7 @@ def aggregate(rows: ScoreRows | Iterable[ScoreRow], cases: list[RagCase], spec: 
         k=k,
         n_cases=len(cases),
         metrics=metrics,
-        scales={m: ("1-5" if m in ANSWER_METRICS else "0-1") for m in metrics},
+        scales={m: ("1-5" if m in ANSWER_METRICS else OFFLINE_SCALES.get(m, "0-1")) for m in metrics},
         overall=overall,
         by_category=group_means(values, {c.id: c.category for c in cases}, metrics),
         jury=tally.summary(spec),
@@ -128,8 +130,9 @@ def report_sections(
     final = scores[scores["judge"].isna()]
     sections.append(ReportSection("Per case", _per_case(final, metrics, cases)))
     sections.append(ReportSection("Retrieval misses and gaps", _gaps(final, cases, generations, k)))
-    if any(m in ANSWER_METRICS for m in metrics):
-        sections.append(ReportSection("Jury", jury_section(scores, summary.jury, "Answers", ANSWER_METRICS)))  # type: ignore[arg-type]
+    judged = (*ANSWER_METRICS, *JUDGED_GROUNDING)
+    if any(m in judged for m in metrics):
+        sections.append(ReportSection("Jury", jury_section(scores, summary.jury, "Answers", judged)))  # type: ignore[arg-type]
     sections.append(ReportSection("How to read these numbers", _guide()))
     return sections
 
@@ -138,8 +141,9 @@ def _overall(summary: RagSummary) -> str:
     rows = []
     for metric in summary.metrics:
         info = summary.overall[metric]
-        scale = "/5" if metric in ANSWER_METRICS else ""
-        rows.append([metric, f"{fmt(info.mean)}{scale}", info.label or "", str(info.n_scored), str(info.n_unscored)])
+        scale = "/5" if summary.scales.get(metric) == "1-5" else ""
+        name = f"{metric} (offline figure check)" if metric == FIGURE_SUPPORT else metric
+        rows.append([name, f"{fmt(info.mean)}{scale}", info.label or "", str(info.n_scored), str(info.n_unscored)])
     mrr = summary.mean("reciprocal_rank")
     head = f"MRR over {summary.n_cases} cases: **{fmt(mrr)}** ({quality_label(mrr) if mrr is not None else 'unscored'}).\n\n"
     return head + markdown_table(["metric", "mean", "reading", "scored", "unscored"], rows)
@@ -195,5 +199,8 @@ def _guide() -> str:
         "retrieved chunk whose source document is in `source_docs`; nDCG uses binary relevance per chunk with "
         "IDCG from the ideal reordering of the retrieved relevances; P@k divides by k; R@k counts distinct "
         "relevant documents found. Low retrieval with good answers suggests the model answered from prior "
-        "knowledge; good retrieval with poor answers points at the prompt or the generator."
+        "knowledge; good retrieval with poor answers points at the prompt or the generator. A case without a "
+        "reference answer is judged reference-free instead: faithfulness (0-1, the share of the answer's claims the "
+        "retrieved contexts support), answer_relevancy (1-5) and context_relevance (0-1, the share of relevant "
+        "chunks); with the offline jury only figure_support (the offline figure check) is scored for it."
     )

@@ -1,0 +1,114 @@
+"""The answers suite on real Prefect: the bundled table offline (honest about what the offline
+jury cannot judge), and an imported reference-free table judged by an LLM jury on a loopback
+OpenAI-compatible server."""
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from assay.lineage.audit import audit_run
+from assay.lineage.store import ArtifactStore
+from assay.lineage.trace import trace_case
+from tests.support.cli import cli, run_id_of
+from tests.support.grounding_judge import GroundingResponder
+from tests.support.openai_server import OpenAICompatServer
+
+ROOT = Path(__file__).resolve().parents[2]
+BUNDLED = ROOT / "datasets" / "answers"
+
+
+def test_offline_run_on_the_bundled_table_is_honest_about_what_it_cannot_judge(prefect_server, tmp_path):
+    result, output = cli("run", "answers", "--offline", "--out", str(tmp_path))
+    assert result.exit_code == 0, output
+    run_id = run_id_of(output)
+    assert audit_run(ArtifactStore(str(tmp_path)), run_id).ok
+    n_cases = sum(1 for line in (BUNDLED / "cases.jsonl").read_text().splitlines() if line.strip())
+    scores = pd.read_parquet(tmp_path / run_id / "scores.parquet")
+    final = scores[scores["judge"].isna()].set_index(["case_id", "metric"])
+    # the LLM-only metrics: unscored for every case, with the reason, never a number
+    for metric in ("faithfulness", "answer_relevancy", "context_relevance"):
+        rows = final.xs(metric, level="metric")
+        assert len(rows) == n_cases and rows["value"].isna().all()
+        assert rows["unscored_reason"].str.startswith("needs an LLM judge").all()
+    # the offline figure check: a05's wrong price and a12's extra city are found missing
+    figures = final.xs("figure_support", level="metric")["value"]
+    assert figures["a05"] == 0.0 and figures["a12"] < 1.0 and figures["a11"] == 1.0
+    assert pd.isna(figures["a09"])  # no figure or name in the answer: nothing to check offline
+    # correctness only where a reference is given
+    correctness = final.xs("correctness", level="metric")
+    with_reference = {json.loads(line)["id"] for line in (BUNDLED / "cases.jsonl").read_text().splitlines()
+                      if "reference" in json.loads(line)}
+    assert set(correctness["value"].dropna().index) == with_reference
+    assert correctness.loc["a03", "unscored_reason"] == "no reference answer for this case"
+    report = (tmp_path / run_id / "report.md").read_text()
+    assert "figure_support (offline figure check)" in report and "## By group" in report
+    assert "a05** (offline figure check)" in report and "needs an LLM judge" in report
+
+
+NAMES = {  # how DeepEval and Ragas write the same reference-free table
+    "deepeval": ("input", "actual_output", "retrieval_context"),
+    "ragas": ("user_input", "response", "retrieved_contexts"),
+}
+
+
+@pytest.mark.parametrize("names", list(NAMES))
+def test_an_imported_reference_free_table_is_judged_claim_by_claim(prefect_server, tmp_path, monkeypatch, names):
+    question, answer, contexts = NAMES[names]
+    table = tmp_path / f"{names}.csv"
+    pd.DataFrame({
+        question: ["How long is the return window?", "What does Fiber 1000 cost?"],
+        answer: ["Returns are accepted within 30 days. Shipping is free. You get a gift card.",
+                 "It costs $65 a month."],
+        contexts: [json.dumps(["Returns: 30 days from delivery.", "Return shipping is free."]),
+                   json.dumps(["Fiber 1000 is $65 per month.", "Fiber 500 is $45 per month."])],
+    }).to_csv(table, index=False)
+    result, output = cli("import", "answers", str(table), "--out", str(tmp_path / "data"))
+    assert result.exit_code == 0, output
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    judge = GroundingResponder(unsupported=("gift card",), irrelevant=("Fiber 500",))
+    with OpenAICompatServer(responder=judge) as server:
+        result, output = cli("run", "answers", "--dataset", str(tmp_path / "data"), "--out", str(tmp_path / "runs"),
+                             "--api-base", server.base_url, "--judge", "openai/judge", "--lang", "en")
+    assert result.exit_code == 0, output
+    run_id = run_id_of(output)
+    scores = pd.read_parquet(tmp_path / "runs" / run_id / "scores.parquet")
+    final = scores[scores["judge"].isna()].set_index(["case_id", "metric"])["value"]
+    assert final[("a0001", "faithfulness")] == pytest.approx(2 / 3)  # the gift card is not in the contexts
+    assert final[("a0002", "faithfulness")] == 1.0
+    assert final[("a0001", "context_relevance")] == 1.0 and final[("a0002", "context_relevance")] == 0.5
+    for metric in ("faithfulness", "answer_relevancy", "context_relevance"):  # every case scored
+        assert final.xs(metric, level="metric").notna().sum() == 2, metric
+    assert final.xs("correctness", level="metric").isna().all()  # no reference column: not applicable
+    lineage = "\n".join(trace_case(ArtifactStore(str(tmp_path / "runs")), run_id, "a0001", "faithfulness"))
+    assert "claim 3 'You get a gift card.': not supported" in lineage
+    assert "claim 1 'Returns are accepted within 30 days.': supported" in lineage
+    html = (tmp_path / "runs" / run_id / "report.html").read_text()
+    assert "faithfulness_verdict #claim3" in html
+    assert "faithfulness: each claim" in html and "not supported: You get a gift card. — scripted" in html
+
+
+def test_live_replay_asks_your_system_for_every_imported_input(prefect_server, tmp_path):
+    from tests.support.endpoint import LoopbackEndpoint
+
+    table = tmp_path / "inputs.jsonl"
+    table.write_text("".join(json.dumps({"user_input": q, "reference": r}) + "\n" for q, r in [
+        ("How long is the return window?", "30 days."), ("What does Fiber 1000 cost?", "$65 a month.")]))
+    result, output = cli("import", "answers", str(table), "--out", str(tmp_path / "data"))
+    assert result.exit_code == 0, output
+    assert not (tmp_path / "data" / "generations.jsonl").exists()  # inputs only: for live replay
+
+    def system(body, n):
+        answer = {"How long is the return window?": "Within 30 days.", "What does Fiber 1000 cost?": "It costs $70."}
+        return 200, {"answer": answer[body["question"]], "contexts": ["Returns: 30 days.", "Fiber 1000 is $65."]}, 0
+
+    with LoopbackEndpoint(system, key=lambda body: body["question"]) as server:
+        result, output = cli("run", "answers", "--dataset", str(tmp_path / "data"), "--offline", "--replay", "live",
+                             "--target", server.url, "--out", str(tmp_path / "runs"))
+        assert result.exit_code == 0, output
+        assert sum(server.calls.values()) == 2
+    run_id = run_id_of(output)
+    scores = pd.read_parquet(tmp_path / "runs" / run_id / "scores.parquet")
+    figures = scores[scores["judge"].isna() & (scores["metric"] == "figure_support")].set_index("case_id")["value"]
+    assert figures.to_dict() == {"a0001": 1.0, "a0002": 0.0}  # $70 is not in the contexts the system returned
