@@ -177,7 +177,9 @@ def evaluate(
                                        config_file=Path(config) if config else None, cli=given)
     except FileNotFoundError as exc:  # a --config file that is not there, as `assay run` says it
         raise SpecError(str(exc)) from None
-    found = refusals(spec, options, suite_obj)
+    from assay.suites.kit.criteria import criteria_problems
+
+    found = criteria_problems(suite_obj, spec) or refusals(spec, options, suite_obj)
     if found:
         raise SpecError("; ".join(found))
     return _run_flow(spec, options)

@@ -198,8 +198,10 @@ def _preflight(spec: Any, options: Any, suite: Any = None, gates: Gates | None =
     (``assay.preflight.refusals``): the dataset, criteria, the target, keys, the gates' metrics,
     the store, the baseline."""
     from assay.preflight import refusals
+    from assay.suites.kit.criteria import criteria_problems
 
-    found = refusals(spec, options, suite, gates.thresholds if gates else ())
+    found = (criteria_problems(suite, spec) if suite else []) or refusals(
+        spec, options, suite, gates.thresholds if gates else ())
     for line in found:
         _err(line)
     if found:

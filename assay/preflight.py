@@ -80,17 +80,12 @@ def problems(spec: RunSpec) -> list[str]:
 
 def refusals(spec: RunSpec, options: RunOptions, suite: Any = None, thresholds: Sequence[Any] = ()) -> list[str]:
     """Everything ``assay run`` and ``assay.evaluate`` check before a server starts, one line
-    each: the dataset folder, the criteria, the target, the models' providers and keys, the
-    gates' metrics, the store and the baseline. ``suite`` (the suite object) enables the checks
-    that read it."""
+    each: the dataset folder, the target, the models' providers and keys, the gates' metrics,
+    the store and the baseline. ``suite`` (the suite object) enables the checks that read it.
+    (The criteria are checked by the caller first: ``assay.suites.kit.criteria`` sits above this
+    layer.)"""
     if spec.dataset and not Path(spec.dataset).is_dir():
         return [f"dataset {spec.dataset}: no such directory"]
-    if suite is not None:
-        from assay.suites.kit.criteria import criteria_problems
-
-        found = criteria_problems(suite, spec)
-        if found:
-            return found
     return (target_problems(spec) or problems(spec) or (assert_problems(suite, spec, thresholds) if suite else [])
             or store_problems(options) or baseline_problems(spec, options, suite))
 
