@@ -193,9 +193,16 @@ def rerun(
     api_base: str | None = typer.Option(
         None, help="the recorded endpoint with its credentials (user:pass@…), which runs never record"
     ),
+    trust_spec: bool = typer.Option(
+        False, "--trust-spec", help="rerun an unsigned spec that calls a Python function or a URL (you trust who wrote it)"
+    ),
     verbose: bool = typer.Option(False, "--verbose", "-v"),
 ) -> None:
-    """Re-execute a run with its recorded spec; reuse every step and judge call that succeeded."""
+    """Re-execute a run with its recorded spec; reuse every step and judge call that succeeded.
+
+    A spec that calls a Python function or a URL is rerun only from a manifest signed with
+    ASSAY_SIGNING_KEY, or with --trust-spec.
+    """
     from pydantic import ValidationError
 
     from assay.lineage.audit import anchor_check
@@ -217,6 +224,14 @@ def rerun(
     except ValidationError as exc:
         _err(f"run {rid} has no usable run spec (made by an older assay?): {exc.errors()[0]['msg']}")
         raise typer.Exit(EXIT_FAILED) from None
+    from assay.redact import register_secret_env
+    from assay.rerun_trust import key_variables, refusal
+
+    refused = refusal(rid, spec, "signature verified" in anchor.notices, trust_spec)
+    if refused:  # the spec may name code or endpoints that a writer of the store chose
+        _err(refused)
+        raise typer.Exit(EXIT_FAILED)
+    register_secret_env(*key_variables(spec))  # kept out of logs and of the Prefect server's environment
     if api_base:
         from assay.redact import strip_url_credentials
 
@@ -536,7 +551,11 @@ def compare(
     except RunIntegrityError as exc:
         _err(str(exc))
         raise typer.Exit(EXIT_FAILED) from None
-    facts = [RunFacts.read(r.store, r.manifest, _recorded_outputs(r.manifest.suite)) for r in readers]
+    try:
+        facts = [RunFacts.read(r, _recorded_outputs(r.manifest.suite)) for r in readers]
+    except RunIntegrityError as exc:
+        _err(str(exc))
+        raise typer.Exit(EXIT_FAILED) from None
     try:
         comparison = compare_frames(facts[0], facts[1], frames[0], frames[1], lower, _inputs_of(readers[1]),
                                     strict=strict, resamples=resamples, confidence=confidence)

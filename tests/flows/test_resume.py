@@ -49,7 +49,7 @@ def test_sigterm_during_judging_then_rerun(prefect_server, bundled_rag_qa, tmp_p
         assert completed > 0
 
         server.reset_counts()
-        result, output = cli("rerun", run_id, "--out", str(tmp_path))
+        result, output = cli("rerun", run_id, "--out", str(tmp_path), "--trust-spec")
         assert result.exit_code == 0, output
         assert server.count() == n_calls - completed  # nothing that had completed is sent again
         rerun_id = run_id_of(output)
