@@ -128,9 +128,13 @@ def run(
     # The temporary server boots while the spec is built and the flow imported; a run that
     # never starts (a bad option, a missing key) stops it again before it is used.
     _prepare_prefect(verbose)
-    server = _start_server_early()
+    from assay.redact import register_secret_env
+
+    register_secret_env(api_key_env)  # before the server starts: its environment leaves out every key variable
+    # A target file or config may name header variables, known once the spec is built: the server then starts after.
+    server = _start_server_early() if target_file is None and config is None else None
     try:
-        from assay.redact import register_secret_env, strip_url_credentials
+        from assay.redact import strip_url_credentials
         from assay.spec import SpecError, build_run_spec
         from assay.suites.registry import UnknownSuiteError, get_suite
 
@@ -143,7 +147,6 @@ def run(
             _err(f"--dataset {dataset}: no such directory")
             raise typer.Exit(EXIT_FAILED)
         gates = _parse_gates(assert_ or [], junit)
-        register_secret_env(api_key_env)
         given = {
             "dataset": str(dataset) if dataset else None, "replay": replay, "generator": generator,
             # Credentials in the URL stay in this process's environment; the spec holds the public URL.

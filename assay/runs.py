@@ -13,6 +13,7 @@ from assay.compare import Comparison, RunFacts
 from assay.lineage.manifest import Manifest
 from assay.lineage.store import ArtifactStore
 from assay.lineage.trace import RunIntegrityError, RunReader
+from assay.liveness import process_state
 from assay.rendering.tables import fmt
 
 HEADLINE_METRICS = 3  # metrics a listing shows per run; `assay show` shows them all
@@ -37,6 +38,22 @@ def _means(run: RunReader) -> dict[str, float | None]:
     return {m: (overall.get(m) or {}).get("mean") for m in summary.get("metrics", [])}
 
 
+def shown_status(run_id: str, manifest: Manifest) -> tuple[str, str]:
+    """The status a reader shows, and why: a run whose manifest still says ``running`` is
+    ``interrupted`` once its recorded process is gone (``assay.liveness``), ``running-elsewhere``
+    when it ran on another host, ``unknown`` when no process was recorded (an older assay)."""
+    if manifest.status != "running":
+        return manifest.status, ""
+    process, state = manifest.process, process_state(manifest.process)
+    if process is None or state == "unknown":
+        return "unknown", "running, or interrupted: this run recorded no process to check"
+    if state == "gone":
+        return "interrupted", f"interrupted: its process {process.pid} is gone; resume: assay rerun {run_id}"
+    if state == "elsewhere":
+        return "running-elsewhere", f"running on host {process.host} (pid {process.pid}), or interrupted there"
+    return "running", ""
+
+
 def run_row(store: ArtifactStore, run_id: str) -> RunRow:
     try:
         run = RunReader(store, run_id)
@@ -45,12 +62,13 @@ def run_row(store: ArtifactStore, run_id: str) -> RunRow:
     manifest: Manifest = run.manifest
     facts = RunFacts.of(manifest)
     dataset = str((manifest.run_spec or {}).get("dataset") or "").rstrip("/").rsplit("/", 1)[-1]
+    status, problem = shown_status(run_id, manifest)
     try:
-        means, problem = _means(run), ""
+        means = _means(run)
     except RunIntegrityError as exc:  # listed, with no numbers from an edited summary
         means, problem = {}, f"edited: {exc}"
     return RunRow(
-        run_id=run_id, suite=manifest.suite, status=manifest.status, created_at=manifest.created_at,
+        run_id=run_id, suite=manifest.suite, status=status, created_at=manifest.created_at,
         dataset=f"{dataset} {facts.dataset[:8]}".strip(), jury=facts.jury or "none", means=means, problem=problem,
     )
 
@@ -78,10 +96,11 @@ def show_run(store: ArtifactStore, run_id: str) -> str:
     run = RunReader(store, run_id)
     m = run.manifest
     facts = RunFacts.of(m)
+    status, why = shown_status(run_id, m)
     lines = [
         f"run:       {run_id}",
         f"suite:     {m.suite}",
-        f"status:    {m.status}" + (f" ({m.message})" if m.message else ""),
+        f"status:    {status}" + (f" ({m.message or why})" if m.message or why else ""),
         f"created:   {m.created_at}   finished: {m.finished_at or '—'}",
         f"dataset:   {(m.run_spec or {}).get('dataset', '')} (snapshot {facts.dataset[:16]})",
         f"jury:      {facts.jury or 'none'}",

@@ -127,8 +127,13 @@ def no_heartbeats() -> Iterator[None]:
 
 
 def server_env() -> dict[str, str]:
-    """The server's environment: this process's, with ``SERVER_ENV`` where the user set nothing."""
-    return {**SERVER_ENV, **os.environ, "PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1", "PREFECT__SERVER_FINAL": "1"}
+    """The server's environment: this process's, with ``SERVER_ENV`` where the user set nothing,
+    and without any key, token or header variable (``assay.redact.without_secrets``): the server
+    never calls a provider, and a kept server outlives the run by minutes."""
+    from assay.redact import without_secrets
+
+    return {**SERVER_ENV, **without_secrets(dict(os.environ)), "PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1",
+            "PREFECT__SERVER_FINAL": "1"}
 
 
 def wait_healthy(api_url: str, timeout_s: float, warm: tuple[str, ...], alive: Callable[[], bool], what: str) -> None:

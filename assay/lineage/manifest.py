@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 from assay import timeline
 from assay.hashing import sha256_json
 from assay.lineage.store import ArtifactStore
+from assay.liveness import RunProcess
 from assay.paths import project_root
 from assay.redact import redact_obj
 from assay.schemas import JsonObject
@@ -102,6 +103,9 @@ class Manifest(BaseModel):
     created_at: str
     finished_at: str | None = None
     parent_run: str | None = None
+    process: RunProcess | None = Field(
+        default=None, description="the process running the run, so a reader can tell an interrupted run (assay.liveness)"
+    )
     # As recorded; validated into assay.spec.RunSpec / RunOptions when a rerun or deep audit uses
     # them, so a run recorded by an older version can still be listed and audited.
     run_spec: JsonObject = Field(default_factory=dict, description="assay.spec.RunSpec: what changes results")
