@@ -116,3 +116,23 @@ def test_a_forged_copy_beside_the_run_fails_naming_every_forged_file(finished, s
     assert result.exit_code == 1 and "no longer matches" in output
     rows = {row.run_id: row.problem for row in list_runs(where)}
     assert rows[copy.name].startswith("edited") and rows[run_id] == ""
+
+
+def test_calibrating_a_copy_amends_the_copy_and_leaves_the_original_alone(finished, store, tmp_path, kind):
+    _, ids = finished
+    run_id = ids[kind]
+    copy = store / f"copy-{run_id}"
+    shutil.copytree(store / run_id, copy)
+    original = (store / run_id / "manifest.json").read_bytes()
+    scores = RunReader(ArtifactStore(str(store)), copy.name).jsonl("scores/all.jsonl")
+    metric = next(r["metric"] for r in scores if r.get("judge"))
+    labels = tmp_path / "people.csv"
+    labels.write_text("case_id,metric,score\n" + "".join(
+        f"{r['case_id']},{metric},{round(r['value'])}\n"
+        for r in scores if r["metric"] == metric and r.get("judge") is None and r["value"] is not None), encoding="utf-8")
+    result, output = cli("calibrate", str(copy), "--labels", str(labels))
+    assert result.exit_code == 0, output
+    assert (store / run_id / "manifest.json").read_bytes() == original  # nothing written into the original
+    assert (copy / "calibration.json").is_file() and not (store / run_id / "calibration.json").exists()
+    where = ArtifactStore(str(store))
+    assert audit_run(where, copy.name).ok and audit_run(where, run_id).ok
