@@ -44,8 +44,14 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from assay.redact import without_secrets
-from flows.ephemeral_server import FLOW_RUN_MODULES, free_port, server_command, server_env, wait_healthy
+from flows.ephemeral_server import (
+    FLOW_RUN_MODULES,
+    free_port,
+    keyless_env,
+    server_command,
+    server_env,
+    wait_healthy,
+)
 
 IDLE_ENV = "ASSAY_SERVER_IDLE_SECONDS"
 DEFAULT_IDLE_SECONDS = 600.0
@@ -200,7 +206,7 @@ def _start(directory: Path, idle_s: float) -> ServerState:
     # The supervisor and its server never call a provider: no key, token or header variable
     # stays in their environment for the idle minutes they outlive the run (server_env drops
     # them again for the server itself).
-    env = {**without_secrets(dict(os.environ)),
+    env = {**keyless_env(),
            "PYTHONPATH": os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))}
     env.pop("PREFECT_API_URL", None)
     with open(directory / "server.log", "ab") as log:
