@@ -165,8 +165,10 @@ def run(
         except (SpecError, FileNotFoundError) as exc:
             _err(str(exc))
             raise typer.Exit(EXIT_FAILED) from None
-        if spec.target is not None:  # header values come from these variables: never log them
-            register_secret_env(*(source.rpartition(" ")[2] for source in spec.target.headers.values()))
+        from assay.rerun_trust import key_variables
+
+        # key and header values come from these variables (a config file's too): never logged, never in the server's env
+        register_secret_env(*key_variables(spec))
         _preflight(spec, options)
     except BaseException:
         if server is not None:
