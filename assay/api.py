@@ -82,8 +82,8 @@ class Run:
         from assay.lineage.store import ArtifactStore
 
         store = ArtifactStore(str(self.run_dir.parent))
-        record = calibrate_run(store, self.run_id, Path(labels))
-        self.manifest = load_manifest(store, self.run_id)  # amended: calibration.json and the re-rendered report
+        record = calibrate_run(store, self.run_dir.name, Path(labels))
+        self.manifest = load_manifest(store, self.run_dir.name)  # amended: calibration.json and the re-rendered report
         return record
 
     def read(self, name: str) -> bytes:
@@ -91,7 +91,11 @@ class Run:
         entry = self.manifest.artifacts.get(name)
         if entry is None:
             raise KeyError(f"run {self.run_id} has no {name} (status {self.status}: {self.message})")
+        from assay.lineage.store import plain_relative
+
         path = self.run_dir / entry.path
+        if not plain_relative(entry.path) or not path.resolve().is_relative_to(self.run_dir.resolve()):
+            raise RunIntegrityError(f"{path}: leads out of the run directory; run `assay audit {self.run_dir}`")
         try:
             data = path.read_bytes()
         except FileNotFoundError:

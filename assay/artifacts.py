@@ -175,7 +175,7 @@ class JuryStats(BaseModel):
     def describe(self) -> str:
         parts = [f"judge calls sent {self.sent}, reused {self.reused}, failed {self.failed}"]
         if self.untrusted:
-            parts.append(f"{self.untrusted} stored calls failed their hash check and were re-sent")
+            parts.append(f"{self.untrusted} stored calls failed their hash or key check and were re-sent")
         if self.dropped:
             parts.append("dropped: " + ", ".join(f"{j} ({why})" for j, why in self.dropped.items()))
         if self.budget_exhausted:

@@ -434,7 +434,7 @@ def calibrate_run(store: ArtifactStore, run_id: str, labels_path: Path) -> Calib
     html_text = render_html(markdown_text, charts, f"assay {manifest.suite} report", explorer)
 
     previous_root = json.loads(store.read_bytes(store.run_path(run_id, MANIFEST)))["root_hash"]
-    recorder = RunRecorder(store, manifest, chain=False)
+    recorder = RunRecorder(store, manifest, chain=False, run_dir=run_id)
     cal_sha = store.put(json.dumps(record.model_dump(mode="json"), ensure_ascii=False, indent=2).encode("utf-8"))
     recorder.record(names.CALIBRATION, cal_sha, STEP, inputs=[names.SCORES], media_type=names.JSON, path=names.CALIBRATION)
     for name, text, kind in ((names.REPORT_MD, markdown_text, "text/markdown"), (names.REPORT_HTML, html_text, "text/html")):

@@ -144,9 +144,12 @@ def run(
     # Every check comes first: a refused run starts no server (and has the CPU to itself). The
     # server then boots while the flow and its libraries are imported.
     _prepare_prefect(verbose)
+    from assay.redact import register_secret_env
+
+    register_secret_env(api_key_env)  # before the server starts: its environment leaves out every key variable
     server = None
     try:
-        from assay.redact import register_secret_env, strip_url_credentials
+        from assay.redact import strip_url_credentials
         from assay.spec import SpecError, build_run_spec
         from assay.suites.registry import UnknownSuiteError, get_suite
 
@@ -159,7 +162,6 @@ def run(
             _err(f"--dataset {dataset}: no such directory")
             raise typer.Exit(EXIT_FAILED)
         gates = _parse_gates(assert_ or [], junit)
-        register_secret_env(api_key_env)
         given = {
             "dataset": str(dataset) if dataset else None, "replay": replay, "generator": generator,
             # Credentials in the URL stay in this process's environment; the spec holds the public URL.
@@ -179,8 +181,11 @@ def run(
         except (SpecError, FileNotFoundError) as exc:
             _err(str(exc))
             raise typer.Exit(EXIT_FAILED) from None
-        if spec.target is not None:  # header values come from these variables: never log them
-            register_secret_env(*(source.rpartition(" ")[2] for source in spec.target.headers.values()))
+        from assay.rerun_trust import key_variables
+
+        # key and header values come from these variables (a config file's too): never logged,
+        # never in the server's environment (it starts below, after every check)
+        register_secret_env(*key_variables(spec))
         _preflight(spec, options, suite_obj, gates)
         if spec.target is not None and replay is None:  # a target is never ignored (assay.spec.replay_with_target)
             typer.echo(f"replay: live (the target {spec.target.identity} answers every case; --target implies --replay live)",
@@ -218,9 +223,16 @@ def rerun(
     api_base: str | None = typer.Option(
         None, help="the recorded endpoint with its credentials (user:pass@…), which runs never record"
     ),
+    trust_spec: bool = typer.Option(
+        False, "--trust-spec", help="rerun an unsigned spec that calls a Python function or a URL (you trust who wrote it)"
+    ),
     verbose: bool = typer.Option(False, "--verbose", "-v"),
 ) -> None:
-    """Re-execute a run with its recorded spec; reuse every step and judge call that succeeded."""
+    """Re-execute a run with its recorded spec; reuse every step and judge call that succeeded.
+
+    A spec that calls a Python function or a URL is rerun only from a manifest signed with
+    ASSAY_SIGNING_KEY, or with --trust-spec.
+    """
     from pydantic import ValidationError
 
     from assay.lineage.audit import anchor_check
@@ -242,6 +254,14 @@ def rerun(
     except ValidationError as exc:
         _err(f"run {rid} has no usable run spec (made by an older assay?): {exc.errors()[0]['msg']}")
         raise typer.Exit(EXIT_FAILED) from None
+    from assay.redact import register_secret_env
+    from assay.rerun_trust import key_variables, refusal
+
+    refused = refusal(rid, spec, "signature verified" in anchor.notices, trust_spec)
+    if refused:  # the spec may name code or endpoints that a writer of the store chose
+        _err(refused)
+        raise typer.Exit(EXIT_FAILED)
+    register_secret_env(*key_variables(spec))  # kept out of logs and of the Prefect server's environment
     if api_base:
         from assay.redact import strip_url_credentials
 
@@ -626,7 +646,7 @@ def compare(
                 raise CompareRefused(f"run {reader.run_id} has no scores ({reader.manifest.status}); nothing to compare")
         frames = [pd.read_parquet(io.BytesIO(r.bytes(names.SCORES_PARQUET))) for r in readers]
         lower = set(readers[0].json(names.SUMMARY).get("lower_is_better", []))
-        facts = [RunFacts.read(r.store, r.manifest, _recorded_outputs(r.manifest.suite)) for r in readers]
+        facts = [RunFacts.read(r, _recorded_outputs(r.manifest.suite)) for r in readers]
         require_shared_cases(facts[0], facts[1], frames[0], frames[1])
         comparison = compare_frames(facts[0], facts[1], frames[0], frames[1], lower, _inputs_of(readers[1]),
                                     strict=strict, resamples=resamples, confidence=confidence)

@@ -133,13 +133,12 @@ class RunFacts(BaseModel):
         )
 
     @classmethod
-    def read(cls, store: Any, manifest: Any, recorded_outputs: Iterable[str]) -> RunFacts:
-        """From a manifest and its dataset snapshot in the store (fingerprinted without the
-        recorded outputs)."""
-        snapshot = manifest.artifacts.get(names.DATASET_SNAPSHOT)
-        if snapshot is None:
-            return cls.of(manifest, "")
-        return cls.of(manifest, dataset_fingerprint(store.get_json(snapshot.sha256), recorded_outputs))
+    def read(cls, run: Any, recorded_outputs: Iterable[str]) -> RunFacts:
+        """From a finished run (a ``RunReader``): its manifest and the dataset snapshot in its own
+        directory (fingerprinted without the recorded outputs), hash-checked as it is read."""
+        if names.DATASET_SNAPSHOT not in run.manifest.artifacts:
+            return cls.of(run.manifest, "")
+        return cls.of(run.manifest, dataset_fingerprint(run.json(names.DATASET_SNAPSHOT), recorded_outputs))
 
 
 def dataset_fingerprint(snapshot: Mapping[str, Any], recorded_outputs: Iterable[str]) -> str:
@@ -300,7 +299,7 @@ def latest_completed_run(store: Any, facts: RunFacts, recorded_outputs: Iterable
     (the baseline for ``compare_with: latest``); a run of another dataset or jury never is, nor
     one whose manifest fails its anchor check."""
     from assay.lineage.audit import anchor_check
-    from assay.lineage.manifest import load_manifest
+    from assay.lineage.trace import RunIntegrityError, RunReader
 
     outputs = list(recorded_outputs)
     candidates = []
@@ -308,12 +307,13 @@ def latest_completed_run(store: Any, facts: RunFacts, recorded_outputs: Iterable
         if run_id == exclude:
             continue
         try:
-            manifest = load_manifest(store, run_id)
-        except (FileNotFoundError, ValueError):
+            run = RunReader(store, run_id)
+            manifest = run.manifest
+            if (manifest.status, manifest.suite) != ("completed", facts.suite):
+                continue
+            other = RunFacts.read(run, outputs)
+        except (FileNotFoundError, ValueError, RunIntegrityError):
             continue
-        if (manifest.status, manifest.suite) != ("completed", facts.suite):
-            continue
-        other = RunFacts.read(store, manifest, outputs)
         if (other.dataset, other.jury) == (facts.dataset, facts.jury) and anchor_check(store, run_id).ok:
             candidates.append((manifest.finished_at or manifest.created_at, run_id))
     return max(candidates)[1] if candidates else None
@@ -333,7 +333,7 @@ def compare_to_baseline(
     base_frame = pd.read_parquet(io.BytesIO(baseline.bytes(names.SCORES_PARQUET)))
     current = pd.DataFrame(store.get_jsonl(scores_sha))
     lower = set(store.get_json(summary_sha).get("lower_is_better", []))
-    base_facts = RunFacts.read(store, baseline.manifest, recorded_outputs)
+    base_facts = RunFacts.read(baseline, recorded_outputs)
     comparison = compare_frames(base_facts, facts, base_frame, current, lower, inputs)
     return store.put_json(comparison.model_dump(mode="json")), comparison
 

@@ -12,6 +12,7 @@ and the audit says so.
 from __future__ import annotations
 
 import json
+import posixpath
 import tempfile
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from assay.judges.store import CallStore
 from assay.lineage.audit import AuditResult, audit_run
 from assay.lineage.code_version import code_version
 from assay.lineage.manifest import Manifest, load_manifest
-from assay.lineage.store import ArtifactStore
+from assay.lineage.store import ArtifactNotFound, ArtifactStore
 from assay.spec import RunSpec
 from assay.suites.kit.criteria import families_of
 from assay.suites.registry import get_suite
@@ -41,21 +42,26 @@ def audit_deep(store: ArtifactStore, run_id: str) -> AuditResult:
     if manifest.code.code_version != code_version():
         result.notices.append("the code changed since this run; a difference below may come from the code")
     with tempfile.TemporaryDirectory(prefix="assay-deep-audit-") as tmp:
-        scratch, calls_url = _scratch_from_run(store, manifest, Path(tmp))
-        families = _recompute(scratch, calls_url, manifest, result)
-        _check_parquet(store, manifest, result)
+        scratch, calls_url = _scratch_from_run(store, run_id, manifest, Path(tmp))
+        try:
+            families = _recompute(scratch, calls_url, manifest, result)
+        except ArtifactNotFound as exc:  # an input left out of the scratch store: tampered or missing above
+            name = _name_of(manifest, posixpath.basename(str(exc)))
+            result.recomputed.append(f"scores not recomputed: their input {name} is not usable in this run (see above)")
+            return result
+        _check_parquet(store, run_id, manifest, result)
     result.notices.append(f"--deep: recomputed {families} metric families, the aggregate and the summary from the run's evidence")
     return result
 
 
-def _scratch_from_run(store: ArtifactStore, manifest: Manifest, tmp: Path) -> tuple[ArtifactStore, str]:
-    """A private store holding the run's artifacts that match their hashes, and a call store of
-    the run's stored judge responses."""
+def _scratch_from_run(store: ArtifactStore, run_dir: str, manifest: Manifest, tmp: Path) -> tuple[ArtifactStore, str]:
+    """A private store holding the artifacts under ``run_dir`` that match their hashes, and a
+    call store of the run's stored judge responses (never the shared pool's or call store's)."""
     scratch = ArtifactStore(str(tmp / "store"))
     calls = CallStore(tmp / "calls")
     for name, entry in manifest.artifacts.items():
-        path = store.run_path(manifest.run_id, entry.path)
-        if not store.exists(path):
+        path = store.run_file(run_dir, entry.path)
+        if path is None or not store.exists(path):
             continue
         data = store.read_bytes(path)
         if sha256_bytes(data) != entry.sha256:
@@ -70,6 +76,11 @@ def _scratch_from_run(store: ArtifactStore, manifest: Manifest, tmp: Path) -> tu
         for record in records:
             calls.put(record["key"], {k: v for k, v in record.items() if k != "key"})
     return scratch, str(tmp / "calls")
+
+
+def _name_of(manifest: Manifest, sha: str) -> str:
+    """The manifest name of the artifact with content ``sha`` (the hash itself if none has it)."""
+    return next((name for name, entry in sorted(manifest.artifacts.items()) if entry.sha256 == sha), sha[:16])
 
 
 def _recompute(scratch: ArtifactStore, calls_url: str, manifest: Manifest, result: AuditResult) -> int:
@@ -155,15 +166,18 @@ def _value(row: dict | None) -> str:
     return "unscored" if row.get("value") is None else f"{row['value']:g}"
 
 
-def _check_parquet(store: ArtifactStore, manifest: Manifest, result: AuditResult) -> None:
+def _check_parquet(store: ArtifactStore, run_dir: str, manifest: Manifest, result: AuditResult) -> None:
     """scores.parquet must hold exactly the values of scores/all.jsonl."""
     arts = manifest.artifacts
     if names.SCORES_PARQUET not in arts or names.SCORES not in arts:
         return
     import io
 
-    parquet = pd.read_parquet(io.BytesIO(store.read_bytes(store.run_path(manifest.run_id, arts[names.SCORES_PARQUET].path))))
-    rows = [json.loads(line) for line in store.read_bytes(store.run_path(manifest.run_id, arts[names.SCORES].path)).splitlines() if line.strip()]
+    paths = [store.run_file(run_dir, arts[name].path) for name in (names.SCORES_PARQUET, names.SCORES)]
+    if None in paths:
+        return  # already reported as misplaced
+    parquet = pd.read_parquet(io.BytesIO(store.read_bytes(paths[0])))
+    rows = [json.loads(line) for line in store.read_bytes(paths[1]).splitlines() if line.strip()]
     want = {_row_key(r): r.get("value") for r in rows}
     have = {
         (str(r.case_id), str(r.metric), str(r.judge) if isinstance(r.judge, str) else ""): (None if pd.isna(r.value) else float(r.value))

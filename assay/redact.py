@@ -74,6 +74,17 @@ def _secret_env_names() -> set[str]:
     return names
 
 
+def without_secrets(env: dict[str, str]) -> dict[str, str]:
+    """``env`` without any variable that holds a key, a token or a header value: the provider key
+    variables, names ending in ``_API_KEY``/``_TOKEN``/``_SECRET``/``_PASSWORD``…, every name
+    registered (a run's ``api_key_env``, a target's header variables), and the credentials
+    assay keeps for URLs and agent headers. For processes that need none of them (the Prefect
+    server a run starts, which outlives it)."""
+    dropped = _secret_env_names() | {_CREDENTIALS_ENV, "ASSAY_AGENT_HEADERS"}
+    return {name: value for name, value in env.items()
+            if name not in dropped and not name.upper().endswith(_SECRET_SUFFIXES)}
+
+
 def secret_values() -> list[str]:
     """Current values of every secret-bearing variable, longest first (so overlaps mask fully)."""
     values = {os.environ.get(n, "") for n in _secret_env_names()}

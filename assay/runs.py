@@ -14,6 +14,7 @@ from assay.compare import Comparison, RunFacts
 from assay.lineage.manifest import Manifest
 from assay.lineage.store import ArtifactStore
 from assay.lineage.trace import DamagedRun, RunIntegrityError, RunReader
+from assay.liveness import process_state
 from assay.rendering.tables import fmt
 
 HEADLINE_METRICS = 3  # metrics a listing shows per run; `assay show` shows them all
@@ -38,6 +39,22 @@ def _means(run: RunReader) -> dict[str, float | None]:
     return {m: (overall.get(m) or {}).get("mean") for m in summary.get("metrics", [])}
 
 
+def shown_status(run_id: str, manifest: Manifest) -> tuple[str, str]:
+    """The status a reader shows, and why: a run whose manifest still says ``running`` is
+    ``interrupted`` once its recorded process is gone (``assay.liveness``), ``running-elsewhere``
+    when it ran on another host, ``unknown`` when no process was recorded (an older assay)."""
+    if manifest.status != "running":
+        return manifest.status, ""
+    process, state = manifest.process, process_state(manifest.process)
+    if process is None or state == "unknown":
+        return "unknown", "running, or interrupted: this run recorded no process to check"
+    if state == "gone":
+        return "interrupted", f"interrupted: its process {process.pid} is gone; resume: assay rerun {run_id}"
+    if state == "elsewhere":
+        return "running-elsewhere", f"running on host {process.host} (pid {process.pid}), or interrupted there"
+    return "running", ""
+
+
 def run_row(store: ArtifactStore, run_id: str) -> RunRow:
     try:
         run = RunReader(store, run_id)
@@ -48,9 +65,9 @@ def run_row(store: ArtifactStore, run_id: str) -> RunRow:
     manifest: Manifest = run.manifest
     facts = RunFacts.of(manifest)
     dataset = str((manifest.run_spec or {}).get("dataset") or "").rstrip("/").rsplit("/", 1)[-1]
-    status = manifest.status
+    status, problem = shown_status(run_id, manifest)
     try:
-        means, problem = _means(run), ""
+        means = _means(run)
     except DamagedRun as exc:  # listed as damaged, naming the missing file; the listing goes on
         means, problem, status = {}, f"{exc} (it ended {manifest.status})", "damaged"
     except RunIntegrityError as exc:  # listed, with no numbers from an edited summary
@@ -84,10 +101,11 @@ def show_run(store: ArtifactStore, run_id: str) -> str:
     run = RunReader(store, run_id)
     m = run.manifest
     facts = RunFacts.of(m)
+    status, why = shown_status(run_id, m)
     lines = [
         f"run:       {run_id}",
         f"suite:     {m.suite}",
-        f"status:    {m.status}" + (f" ({m.message})" if m.message else ""),
+        f"status:    {status}" + (f" ({m.message or why})" if m.message or why else ""),
         f"created:   {m.created_at}   finished: {m.finished_at or '—'}",
         f"dataset:   {(m.run_spec or {}).get('dataset', '')} (snapshot {facts.dataset[:16]})",
         f"jury:      {facts.jury or 'none'}",

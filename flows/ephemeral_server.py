@@ -126,9 +126,23 @@ def no_heartbeats() -> Iterator[None]:
         yield
 
 
+# The server's own settings (its database, e.g. PREFECT_SERVER_DATABASE_PASSWORD) stay with it.
+SERVER_SETTINGS = ("PREFECT_SERVER_", "PREFECT_API_DATABASE_")
+
+
+def keyless_env() -> dict[str, str]:
+    """This process's environment without any key, token or header variable
+    (``assay.redact.without_secrets``), the server's own settings kept: the server never calls a
+    provider, and a kept server outlives the run by minutes."""
+    from assay.redact import without_secrets
+
+    own = {name: value for name, value in os.environ.items() if name.startswith(SERVER_SETTINGS)}
+    return {**without_secrets(dict(os.environ)), **own}
+
+
 def server_env() -> dict[str, str]:
-    """The server's environment: this process's, with ``SERVER_ENV`` where the user set nothing."""
-    return {**SERVER_ENV, **os.environ, "PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1", "PREFECT__SERVER_FINAL": "1"}
+    """The server's environment: ``keyless_env``, with ``SERVER_ENV`` where the user set nothing."""
+    return {**SERVER_ENV, **keyless_env(), "PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1", "PREFECT__SERVER_FINAL": "1"}
 
 
 def wait_healthy(api_url: str, timeout_s: float, warm: tuple[str, ...], alive: Callable[[], bool], what: str) -> None:

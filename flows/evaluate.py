@@ -52,6 +52,7 @@ from assay.lineage.manifest import (  # noqa: E402
     now_iso,
 )
 from assay.lineage.store import ArtifactStore  # noqa: E402
+from assay.liveness import this_process  # noqa: E402
 from assay.partitions import is_partitioned  # noqa: E402
 from assay.pipeline import incomplete_reasons, quarantine_record  # noqa: E402
 from assay.redact import install_log_redaction  # noqa: E402
@@ -127,6 +128,7 @@ def evaluate(
         suite=spec.suite,
         created_at=now_iso(),
         parent_run=parent_run,
+        process=this_process(),  # a reader can tell a killed run from a running one
         run_spec=spec.model_dump(mode="json"),
         options=options.model_dump(mode="json"),
         config_hash=config_hash(spec.step_view().model_dump(mode="json")),

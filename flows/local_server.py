@@ -44,7 +44,14 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from flows.ephemeral_server import FLOW_RUN_MODULES, free_port, server_command, server_env, wait_healthy
+from flows.ephemeral_server import (
+    FLOW_RUN_MODULES,
+    free_port,
+    keyless_env,
+    server_command,
+    server_env,
+    wait_healthy,
+)
 
 IDLE_ENV = "ASSAY_SERVER_IDLE_SECONDS"
 DEFAULT_IDLE_SECONDS = 600.0
@@ -196,7 +203,11 @@ def _start(directory: Path, idle_s: float) -> ServerState:
     token = secrets.token_hex(8)
     port = free_port()
     package_root = str(Path(__file__).resolve().parents[1])
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))}
+    # The supervisor and its server never call a provider: no key, token or header variable
+    # stays in their environment for the idle minutes they outlive the run (server_env drops
+    # them again for the server itself).
+    env = {**keyless_env(),
+           "PYTHONPATH": os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))}
     env.pop("PREFECT_API_URL", None)
     with open(directory / "server.log", "ab") as log:
         process = subprocess.Popen(

@@ -17,7 +17,6 @@ Two guards close that:
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 import logging
 import os
@@ -33,7 +32,7 @@ from prefect.serializers import (  # D: Prefect's own type variable, so Serializ
 from pydantic import Field
 
 from assay import timeline
-from assay.lineage.manifest import signing_key
+from assay.signing import digest_matches, record_digest
 
 SERIALIZER_TYPE = "assay-json"
 INDEX_DIR = ".digests"
@@ -88,13 +87,6 @@ class PlainJSONSerializer(Serializer[D]):
         return json.loads(blob)
 
 
-def digest(content: bytes) -> str:
-    key = signing_key()
-    if key:
-        return "hmac-sha256:" + hmac.new(key, content, hashlib.sha256).hexdigest()
-    return "sha256:" + hashlib.sha256(content).hexdigest()
-
-
 class GuardedResultStorage(LocalFileSystem):
     """A local result folder whose records are checked against digests assay wrote itself."""
 
@@ -115,7 +107,7 @@ class GuardedResultStorage(LocalFileSystem):
         content = target.read_bytes()
         index = self._index_path(path)
         recorded = index.read_text(encoding="ascii").strip() if index.is_file() else ""
-        if not recorded or not hmac.compare_digest(recorded, digest(content)):
+        if not recorded or not digest_matches(content, recorded):
             raise UntrustedResult(f"task result {path} does not match the digest assay recorded; not loaded")
         try:
             serializer = json.loads(content)["metadata"]["serializer"]["type"]
@@ -131,7 +123,7 @@ class GuardedResultStorage(LocalFileSystem):
         _replace_file(target, content)
         index = self._index_path(path)
         index.parent.mkdir(parents=True, exist_ok=True)
-        _replace_file(index, digest(content).encode("ascii"))
+        _replace_file(index, record_digest(content).encode("ascii"))
         return str(target)
 
     # Prefect calls the sync form with ``_sync=True`` and the async form as ``a<name>``.

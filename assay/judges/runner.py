@@ -82,7 +82,7 @@ class JuryRun(BaseModel):
         default_factory=list, description="content keys, case order x judge order"
     )
     untrusted_records: list[str] = Field(
-        default_factory=list, description="stored records that failed their hash check, set aside and re-sent"
+        default_factory=list, description="stored records that failed their hash or key check, set aside and re-sent"
     )
     # Offline judges' call records (key -> record, as the call store keeps them): the step
     # stores them with the run's lineage; not part of the stored jury run itself.

@@ -9,9 +9,11 @@ Records never hold API keys or headers: the request part is ``{messages, params}
 ``api_base`` is stored without user-info or query string.
 
 Nothing read back is trusted on its name alone: a record must hash to its key (its request
-part) and carry the sha256 of its response part. One that does not (edited, truncated,
-planted) raises ``UntrustedRecord``; the runner sets it aside (``quarantine``, the bytes are
-kept for inspection) and sends the call again.
+part) and carry the sha256 of its response part; with ``ASSAY_SIGNING_KEY`` set it must also
+carry an HMAC ``digest`` made with that key, which a writer of the store without the key cannot
+recompute. One that fails (edited, truncated, planted, unauthenticated) raises
+``UntrustedRecord``; the caller sets it aside (``quarantine``, the bytes are kept for
+inspection, named ``<key>.json.untrusted-<time>``) and sends the call again.
 
 Layout: ``<root>/<key[:2]>/<key>.json``. ``root`` is a local path or any fsspec URL
 (``s3://bucket/assay/calls``). Records are write-once. Local writes are atomic (temp file,
@@ -30,6 +32,7 @@ from typing import Any
 
 from assay.hashing import canonical_json, sha256_json
 from assay.schemas import JsonObject
+from assay.signing import SIGNING_KEY_ENV, digest_matches, record_digest, signing_key
 
 _tmp_counter = itertools.count()
 
@@ -60,7 +63,15 @@ def record_problem(key: str, record: Any) -> str | None:
         return "its request does not hash to its key"
     if record.get("response_sha256") != sha256_json(record.get("response")):
         return "its response does not match the response hash"
+    if signing_key() is not None and not digest_matches(_digested(record), record.get("digest")):
+        # The hashes above anyone can recompute; under a key only a record this key wrote is reused.
+        return f"it is not authenticated with {SIGNING_KEY_ENV} (no digest, or one made without this key)"
     return None
+
+
+def _digested(record: JsonObject) -> bytes:
+    """The bytes a record's ``digest`` covers: the whole record but the digest itself."""
+    return canonical_json({k: v for k, v in record.items() if k != "digest"})
 
 
 def now_iso() -> str:
@@ -68,10 +79,12 @@ def now_iso() -> str:
 
 
 def stamped(key: str, record: JsonObject) -> JsonObject:
-    """``record`` as the store keeps it: with its key and the sha256 of its response part."""
-    out = {**record, "key": key, "response_sha256": sha256_json(record.get("response"))}
+    """``record`` as the store keeps it: with its key, the sha256 of its response part and the
+    ``digest`` of the whole (an HMAC with ``ASSAY_SIGNING_KEY`` when set; ``assay.signing``)."""
+    out = {k: v for k, v in record.items() if k != "digest"}
+    out.update(key=key, response_sha256=sha256_json(record.get("response")))
     out.setdefault("created_at", now_iso())
-    return out
+    return {**out, "digest": record_digest(_digested(out))}
 
 
 class CallStore:

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import hmac
 import json
-import os
-import posixpath
 from dataclasses import dataclass, field
 
 from assay.hashing import sha256_bytes
@@ -29,7 +27,7 @@ from assay.lineage.manifest import (
     signature_of,
     signing_key,
 )
-from assay.lineage.store import ArtifactStore
+from assay.lineage.store import ArtifactStore, plain_relative
 
 
 @dataclass
@@ -72,11 +70,13 @@ class AuditResult:
 
 
 def audit_run(store: ArtifactStore, run_id: str, deep: bool = False) -> AuditResult:
+    """Audit the run directory ``run_id`` of ``store`` (its name there, which a copy or a moved
+    run may have changed: the manifest's own run id never decides where files are read)."""
     result = AuditResult(run_id=run_id)
     record = load_manifest_record(store, run_id)
     manifest = manifest_of(record, run_id)
     _check_anchor(store, record, result)
-    _check_artifacts(store, manifest, result)
+    _check_artifacts(store, run_id, manifest, result)
     if deep:
         from assay.lineage.deep import recompute
 
@@ -131,21 +131,24 @@ def _check_anchor(store: ArtifactStore, record: dict, result: AuditResult) -> No
                 result.manifest.append(f"chain broken: run {parent} no longer has the root hash recorded here")
 
 
-def _check_artifacts(store: ArtifactStore, manifest: Manifest, result: AuditResult) -> None:
+def _check_artifacts(store: ArtifactStore, run_dir: str, manifest: Manifest, result: AuditResult) -> None:
+    """Every artifact as a file under ``run_dir``, the directory given, whatever run id its
+    manifest names: a copy or a moved run is judged by its own files, never by a sibling's."""
+    if run_dir != manifest.run_id:
+        result.notices.append(f"directory {run_dir} holds run {manifest.run_id} (a copy or a moved run); its own files were checked")
     steps = {step.name for step in manifest.steps}
     referenced = {MANIFEST, ATTESTATION}  # the attestation signs the run's files: it cannot be one of them
-    run_root = store.run_path(manifest.run_id)
     for name, entry in sorted(manifest.artifacts.items()):
         result.checked += 1
         label = f"{name} ({entry.path})"
-        if not _plain_relative(entry.path):
+        if not plain_relative(entry.path):
             result.misplaced.append(f"{label}: path leaves the run directory")
             continue
         if entry.path.startswith("objects/") and entry.path != store.object_relpath(entry.sha256):
             result.misplaced.append(f"{label}: object file not named by its sha256")
         referenced.add(entry.path)
-        path = store.run_path(manifest.run_id, entry.path)
-        if store.is_local and not os.path.realpath(path).startswith(os.path.realpath(run_root) + os.sep):
+        path = store.run_file(run_dir, entry.path)
+        if path is None:
             result.misplaced.append(f"{label}: a link to outside the run directory")
             continue
         if not store.exists(path):
@@ -162,11 +165,6 @@ def _check_artifacts(store: ArtifactStore, manifest: Manifest, result: AuditResu
         for output in step.outputs:
             if output not in manifest.artifacts:
                 result.missing.append(f"{output} (an output of step {step.name}, gone from the manifest)")
-    for rel in store.list_run_files(manifest.run_id):
+    for rel in store.list_run_files(run_dir):
         if rel not in referenced:
             result.orphaned.append(rel)
-
-
-def _plain_relative(path: str) -> bool:
-    parts = path.split("/")
-    return bool(path) and not path.startswith("/") and posixpath.normpath(path) == path and ".." not in parts

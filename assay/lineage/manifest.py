@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
-import os
 import platform
 import subprocess
 from datetime import UTC, datetime
@@ -17,9 +14,11 @@ from pydantic import BaseModel, Field, ValidationError
 from assay import timeline
 from assay.hashing import sha256_json
 from assay.lineage.store import ArtifactStore
+from assay.liveness import RunProcess
 from assay.paths import project_root
 from assay.redact import redact_obj
 from assay.schemas import JsonObject
+from assay.signing import SIGNING_KEY_ENV, key_id, signature_of, signing_key  # noqa: F401  (re-exported)
 
 MANIFEST = "manifest.json"
 ATTESTATION = "attestation.intoto.jsonl"  # written by `assay attest` (assay.lineage.attestation)
@@ -116,6 +115,9 @@ class Manifest(BaseModel):
     created_at: str
     finished_at: str | None = None
     parent_run: str | None = None
+    process: RunProcess | None = Field(
+        default=None, description="the process running the run, so a reader can tell an interrupted run (assay.liveness)"
+    )
     # As recorded; validated into assay.spec.RunSpec / RunOptions when a rerun or deep audit uses
     # them, so a run recorded by an older version can still be listed and audited.
     run_spec: JsonObject = Field(default_factory=dict, description="assay.spec.RunSpec: what changes results")
@@ -141,26 +143,12 @@ class Manifest(BaseModel):
     signature: str | None = None
 
 
-SIGNING_KEY_ENV = "ASSAY_SIGNING_KEY"
 UNHASHED = ("root_hash", "signature")
 
 
 def root_hash_of(record: JsonObject) -> str:
     """sha256 over a manifest record's canonical JSON, the anchor fields left out."""
     return sha256_json({k: v for k, v in record.items() if k not in UNHASHED})
-
-
-def signing_key() -> bytes | None:
-    key = os.environ.get(SIGNING_KEY_ENV, "")
-    return key.encode("utf-8") if key else None
-
-
-def key_id(key: bytes) -> str:
-    return hashlib.sha256(key).hexdigest()[:16]
-
-
-def signature_of(root: str, key: bytes) -> str:
-    return hmac.new(key, root.encode("ascii"), hashlib.sha256).hexdigest()
 
 
 def anchor(record: JsonObject) -> JsonObject:
@@ -252,11 +240,13 @@ def manifest_of(record: JsonObject, run_id: str) -> Manifest:
 class RunRecorder:
     """Builds a run directory: adopts artifacts, records steps, writes the manifest."""
 
-    def __init__(self, store: ArtifactStore, manifest: Manifest, chain: bool = True) -> None:
-        """``chain=False`` amends a finished run: its chain stays as it was."""
+    def __init__(self, store: ArtifactStore, manifest: Manifest, chain: bool = True, run_dir: str | None = None) -> None:
+        """``chain=False`` amends a finished run: its chain stays as it was. ``run_dir``: the
+        run directory's name in the store when it is not the run id (an amended copy or moved run)."""
         self.store = store
         self.manifest = manifest
         self.root_hash: str | None = None
+        self.run_dir = run_dir or manifest.run_id
         if chain and manifest.chain_parent is None:
             manifest.chain_parent, manifest.chain_parent_root = chain_parent(store, manifest.parent_run)
 
@@ -285,7 +275,7 @@ class RunRecorder:
         # run gets a hard link to it where the disk allows (written once), else a copy.
         data = self.store.get(sha) if verified_size is None else None
         rel = path or self.store.object_relpath(sha)
-        target = self.store.run_path(self.run_id, rel)
+        target = self.store.run_path(self.run_dir, rel)
         if path is not None or not self.store.exists(target):
             self.store.adopt(sha, target, data)
         size = len(data) if data is not None else verified_size
@@ -313,7 +303,7 @@ class RunRecorder:
             # Redacted as a whole: a failure message or a parameter must never carry a credential.
             record = anchor(redact_obj(self.manifest.model_dump(mode="json")))
             data = json.dumps(record, ensure_ascii=False, indent=2).encode("utf-8")
-            self.store.write_bytes(self.store.run_path(self.run_id, MANIFEST), data)
+            self.store.write_bytes(self.store.run_path(self.run_dir, MANIFEST), data)
             self.root_hash = record["root_hash"]  # of the manifest as last saved
 
     def finish(self, status: str, message: str = "") -> None:

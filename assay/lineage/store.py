@@ -348,10 +348,31 @@ class ArtifactStore:
                 runs.append(name)
         return sorted(runs)
 
+    def run_file(self, run_dir: str, rel: str) -> str | None:
+        """The file ``rel`` of the run directory ``run_dir`` (a directory name under this store),
+        or None when ``rel`` would lead out of it: absolute, ``..``, or on a local disk a link
+        that resolves elsewhere. Every reader of a finished run goes through here, so a run's
+        evidence is always the files under the directory it was given, never another run's or
+        the pool's (docs/security.md, "A run directory is self-contained")."""
+        if not plain_relative(rel):
+            return None
+        path = self.run_path(run_dir, rel)
+        if self.is_local:
+            root = os.path.realpath(self.run_path(run_dir))
+            if not os.path.realpath(path).startswith(root + os.sep):
+                return None
+        return path
+
     def list_run_files(self, run_id: str) -> list[str]:
         """Every file under the run directory, relative to it."""
         base = self.run_path(run_id).rstrip("/") + "/"
         return sorted(p[len(base) :] for p in self.fs.find(base) if p.startswith(base))
+
+
+def plain_relative(path: str) -> bool:
+    """A relative path that stays where it starts: not absolute, no ``..``, already normal."""
+    parts = path.split("/")
+    return bool(path) and not path.startswith("/") and posixpath.normpath(path) == path and ".." not in parts
 
 
 def _same_inode(path: str, other: str) -> bool:

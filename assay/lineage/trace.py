@@ -16,7 +16,11 @@ __all__ = ["DamagedRun", "RunIntegrityError", "RunReader", "trace_case"]
 
 class RunReader:
     """Read a run's artifacts by manifest name, each checked against its recorded sha256, so
-    what ``show``, ``compare``, ``lineage``, ``runs`` and the gates print is what the run wrote."""
+    what ``show``, ``compare``, ``lineage``, ``runs`` and the gates print is what the run wrote.
+
+    ``run_id`` is the run directory's name in ``store`` and every file is read from under it
+    (``ArtifactStore.run_file``): a copied or moved run, whose manifest names another run id,
+    is read from its own files, never from a sibling's or the shared pool."""
 
     def __init__(self, store: ArtifactStore, run_id: str) -> None:
         self.store = store
@@ -39,8 +43,14 @@ class RunReader:
 
     def bytes(self, name: str) -> bytes:
         entry = self.manifest.artifacts[name]
+        path = self.store.run_file(self.run_id, entry.path)
+        if path is None:
+            raise RunIntegrityError(
+                f"{name} of run {self.run_id}: its path {entry.path!r} leads out of the run directory; "
+                f"run `assay audit {self.run_id}`"
+            )
         try:
-            data = self.store.read_bytes(self.store.run_path(self.run_id, entry.path))
+            data = self.store.read_bytes(path)
         except FileNotFoundError:
             raise DamagedRun(f"run {self.run_id} is damaged: {name} ({entry.path}) is missing; "
                              f"run `assay audit {self.run_id}`") from None

@@ -262,7 +262,7 @@ async def _call_all(settings: _Settings, calls: list[TargetCall], concurrency: i
 
         async def one(call: TargetCall) -> TargetReply:
             key = settings.key(call)
-            reply = await asyncio.to_thread(_stored, store, key, call) if store else None
+            reply = await asyncio.to_thread(_stored, store, key, call, progress) if store else None
             if reply is None:
                 reply = await _with_retries(settings, client, call, semaphore, reach)
                 stats["sent"] += 1
@@ -393,11 +393,11 @@ def _clean(text: str, settings: _Settings) -> str:
     return redact(text, settings.secrets)[:1000]
 
 
-def _stored(store: CallStore, key: str, call: TargetCall) -> TargetReply | None:
+def _stored(store: CallStore, key: str, call: TargetCall, progress: Progress) -> TargetReply | None:
     try:
         record = store.get(key)
-    except UntrustedRecord:
-        store.quarantine(key)
+    except UntrustedRecord as exc:
+        progress(f"target call of case {call.case_id}: {exc}; set aside as {store.quarantine(key)}, calling again")
         return None
     if record is None:
         return None

@@ -89,7 +89,7 @@ def test_live_replay_against_a_loopback_agent_and_a_rerun_that_resends_only_fail
         generations = (out / run_id / "objects").rglob("*")
         assert any(b"gave no reply within 1 s" in p.read_bytes() for p in generations if p.is_file())
 
-        result, output = cli("rerun", run_id, "--out", str(out))
+        result, output = cli("rerun", run_id, "--out", str(out), "--trust-spec")
         assert result.exit_code == 0, output
         # only the two timed-out calls went out again; a broken body was delivered (HTTP 200),
         # so it is the agent's answer, kept and scored, not a call to retry

@@ -91,7 +91,7 @@ def test_http_rag_endpoint_then_a_rerun_recalls_only_failed_cases(prefect_server
         assert scores.loc[(answered, "reciprocal_rank"), "value"] == 1.0  # its source doc came back first
 
         failing.clear()  # the system recovers
-        result, output = cli("rerun", first, "--out", str(out))
+        result, output = cli("rerun", first, "--out", str(out), "--trust-spec")
         assert result.exit_code == 0, output
         second = run_id_of(output)
         calls = {by_question[q]: n for q, n in server.calls.items()}

@@ -48,7 +48,7 @@ def test_failed_judge_is_dropped_then_rerun_resends_only_its_calls(prefect_serve
 
     loopback.clear_faults()
     loopback.reset_counts()
-    result, output = cli("rerun", run_id, "--out", str(tmp_path))
+    result, output = cli("rerun", run_id, "--out", str(tmp_path), "--trust-spec")
     assert result.exit_code == 0, output
     # what the recorded spec sends keys to is said before the rerun starts
     assert f"judge openai/a at {loopback.base_url}" in output and "unsigned run" in output
@@ -64,7 +64,7 @@ def test_failed_judge_is_dropped_then_rerun_resends_only_its_calls(prefect_serve
     assert scores.loc[scores["judge"] == "c", "value"].notna().all()
 
     loopback.reset_counts()
-    result, output = cli("rerun", rerun_id, "--out", str(tmp_path))
+    result, output = cli("rerun", rerun_id, "--out", str(tmp_path), "--trust-spec")
     assert result.exit_code == 0, output
     assert loopback.count() == 0
     second = load_manifest(store, run_id_of(output))

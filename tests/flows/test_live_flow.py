@@ -26,7 +26,7 @@ def test_live_replay_run(prefect_server, bundled_rag_qa, tmp_path, monkeypatch):
         assert server.count(model="generator") == n_cases
         run_id = run_id_of(output)
         # A rerun with another concurrency reuses every step: not one answer is regenerated.
-        rerun, rerun_output = cli("rerun", run_id, "--out", str(tmp_path), "--concurrency", "4")
+        rerun, rerun_output = cli("rerun", run_id, "--out", str(tmp_path), "--concurrency", "4", "--trust-spec")
         assert rerun.exit_code == 0, rerun_output
         assert server.count(model="generator") == n_cases, "rerun re-sent generator calls"
         assert "7 of 7 steps reused from cache" in rerun_output

@@ -172,3 +172,54 @@ def test_a_stale_state_file_is_replaced(home):
         assert result["started_here"] and result["pid"] != pid and result["port"] != 9
         stop(home)
         assert wait_gone(result["pid"], 15)
+
+
+def environ_of(pid: int) -> dict[str, str]:
+    raw = Path(f"/proc/{pid}/environ").read_bytes()
+    return dict(item.decode().split("=", 1) for item in raw.split(b"\0") if b"=" in item)
+
+
+def children_of(pid: int) -> list[int]:
+    return [int(child) for task in Path(f"/proc/{pid}/task").iterdir()
+            for child in (task / "children").read_text().split()]
+
+
+SECRETS = {"OPENAI_API_KEY": "sk-provider-key-value-1", "RAG_SERVICE_TOKEN": "rag-token-value-2",
+           "ASSAY_SIGNING_KEY": "signing-key-value-3", "PLAIN_NAMED_KEY": "registered-value-4",
+           "ASSAY_AGENT_HEADERS": '{"X-Tenant": "tenant-value-5"}', "DB_PASSWORD": "db-password-value-6"}
+
+# As `assay run --api-key-env PLAIN_NAMED_KEY` does, then takes a lease (which starts the server).
+SECRET_CLIENT = "from assay.redact import register_secret_env; register_secret_env('PLAIN_NAMED_KEY')\n" + CLIENT
+
+
+def test_the_kept_server_and_its_supervisor_hold_no_key_or_header_variable(home):
+    """Issue 33, item 8: a run's keys do not stay in the detached server's environment."""
+    process = subprocess.Popen([sys.executable, "-c", SECRET_CLIENT], cwd=ROOT, env=env_for(home, 120, **SECRETS),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    state = result_of(process)
+    server_pids = children_of(state["pid"])
+    assert server_pids, "the supervisor started no server"
+    for pid in [state["pid"], *server_pids]:
+        env = environ_of(pid)
+        assert not set(SECRETS) & set(env), (pid, sorted(set(SECRETS) & set(env)))
+        assert not any(value in "\0".join(env.values()) for value in SECRETS.values())
+        assert env["PREFECT_HOME"] == str(home)  # what the server needs is still there
+
+
+def test_the_temporary_server_holds_no_key_or_header_variable(monkeypatch):
+    from assay.redact import register_secret_env
+    from flows.ephemeral_server import EarlyServer
+
+    for name, value in SECRETS.items():
+        monkeypatch.setenv(name, value)
+    register_secret_env("PLAIN_NAMED_KEY")
+    monkeypatch.delenv("PREFECT_API_URL", raising=False)
+    server = EarlyServer()
+    try:
+        deadline = time.monotonic() + 30
+        while not (env := environ_of(server.process.pid)) and time.monotonic() < deadline:
+            time.sleep(0.05)  # until the interpreter has been exec'd
+        assert server.process.poll() is None
+    finally:
+        server.discard()
+    assert not set(SECRETS) & set(env) and "PATH" in env

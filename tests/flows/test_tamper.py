@@ -186,7 +186,7 @@ def test_planted_pickle_results_are_never_loaded_and_the_steps_run_again(finishe
     import base64
     import pickle
 
-    from tasks.results import digest
+    from assay.signing import record_digest as digest
 
     data, _, _ = finished_run
     out, _ = run

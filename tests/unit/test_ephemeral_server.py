@@ -53,3 +53,17 @@ def test_the_idle_setting_defaults_to_ten_minutes_and_rejects_what_is_not_second
         monkeypatch.setenv(IDLE_ENV, bad)
         with pytest.raises(ValueError, match=IDLE_ENV):
             idle_seconds()
+
+
+def test_the_server_environment_has_no_key_variable_but_keeps_the_server_s_own_settings(monkeypatch):
+    from assay.redact import register_secret_env
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-provider-key-value-1")
+    monkeypatch.setenv("MY_SERVICE_TOKEN", "token-value-2")
+    monkeypatch.setenv("ODDLY_NAMED", "registered-value-3")
+    monkeypatch.setenv("PREFECT_API_KEY", "prefect-cloud-key-4")
+    monkeypatch.setenv("PREFECT_SERVER_DATABASE_PASSWORD", "the-server-s-own-database")
+    register_secret_env("ODDLY_NAMED")
+    env = server_env()
+    assert not {"OPENAI_API_KEY", "MY_SERVICE_TOKEN", "ODDLY_NAMED", "PREFECT_API_KEY"} & set(env)
+    assert env["PREFECT_SERVER_DATABASE_PASSWORD"] == "the-server-s-own-database"

@@ -455,3 +455,33 @@ def test_a_planted_record_under_another_request_key_is_not_trusted(server, tmp_p
     with pytest.raises(UntrustedRecord, match="does not hash to its key"):
         store.get(key)
     assert key not in store
+
+
+def test_under_a_signing_key_a_rewritten_answer_with_recomputed_hashes_is_set_aside_and_asked_again(
+    server, tmp_path, monkeypatch
+):
+    """A writer of the store without the key rewrites raw_text and recomputes the plain sha256
+    (issue 33, item 2): the keyed digest no longer matches, so the call is sent again."""
+    from assay.hashing import sha256_json
+
+    monkeypatch.setenv("ASSAY_SIGNING_KEY", "sign-key-for-tests-1")
+    store = CallStore(str(tmp_path / "calls"))
+    first = runner([judge(server)], store=store).run(PROMPT, items(2))
+    key = first.results["case-000"][0].request_key
+    path = Path(store.path(key))
+    record = json.loads(path.read_text())
+    assert record["digest"].startswith("hmac-sha256:")
+    record["response"]["raw_text"] = json.dumps({"score": 10, "reason": "forged"})
+    record["response_sha256"] = sha256_json(record["response"])  # every plain hash agrees again
+    path.write_text(json.dumps(record))
+    sent_before = server.count(model="judge-a")
+
+    again = runner([judge(server)], store=store).run(PROMPT, items(2))
+    assert server.count(model="judge-a") == sent_before + 1
+    assert len(again.untrusted_records) == 1 and "not authenticated with ASSAY_SIGNING_KEY" in again.untrusted_records[0]
+    assert again.results["case-000"][0].verdict == first.results["case-000"][0].verdict
+    assert list(path.parent.glob(f"{key}.json.untrusted-*"))
+    monkeypatch.delenv("ASSAY_SIGNING_KEY")
+    record.pop("digest")
+    path.write_text(json.dumps(record))  # without a key a store writer's record is taken on its hashes
+    assert store.get(key)["response"]["raw_text"] == record["response"]["raw_text"]

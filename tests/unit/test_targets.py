@@ -5,6 +5,7 @@ re-send only the calls that failed."""
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 
@@ -232,3 +233,47 @@ def test_a_target_implies_live_replay_and_refuses_recorded(tmp_path):
     with pytest.raises(SpecError, match="--replay recorded would not do"):
         build_run_spec("agent", default_dataset=tmp_path, cli={"target": "http://127.0.0.1:9/a", "replay": "recorded",
                                                                 "offline": True})
+def _forge_every_record(store, answer: str) -> int:
+    """What a writer of the store without the signing key can do: rewrite each stored reply and
+    recompute every plain hash the record carries."""
+    from pathlib import Path
+
+    from assay.hashing import sha256_json
+
+    forged = 0
+    for path in Path(store).glob("??/*.json"):
+        record = json.loads(path.read_text())
+        record["response"]["data"] = {"answer": answer, "contexts": []}
+        record["response_sha256"] = sha256_json(record["response"])
+        path.write_text(json.dumps(record))
+        forged += 1
+    return forged
+
+
+def test_under_a_signing_key_a_forged_target_record_is_set_aside_by_name_and_called_again(tmp_path, monkeypatch):
+    monkeypatch.setenv("ASSAY_SIGNING_KEY", "sign-key-for-tests-1")
+    store = str(tmp_path / "store")
+    said: list[str] = []
+    with LoopbackEndpoint(answering, key=lambda b: b["question"]) as server:
+        spec = TargetSpec(url=server.url)
+        call_target(spec, calls("a", "b"), default_body=RAG_BODY, store_path=store)
+        assert _forge_every_record(store, "FORGED") == 2
+        again = call_target(spec, calls("a", "b"), default_body=RAG_BODY, store_path=store, progress=said.append)
+    assert [r.answer for r in again] == ["A:a", "A:b"] and not any(r.reused for r in again)
+    assert server.calls == {"a": 2, "b": 2}
+    set_aside = [line for line in said if "set aside as" in line]
+    assert len(set_aside) == 2 and all("not authenticated with ASSAY_SIGNING_KEY" in line for line in set_aside)
+    assert len(list((tmp_path / "store").glob("??/*.json.untrusted-*"))) == 2  # kept as evidence
+
+
+def test_without_a_key_records_are_reused_on_their_hashes_and_a_key_refuses_them(tmp_path, monkeypatch):
+    monkeypatch.delenv("ASSAY_SIGNING_KEY", raising=False)
+    store = str(tmp_path / "store")
+    with LoopbackEndpoint(answering, key=lambda b: b["question"]) as server:
+        spec = TargetSpec(url=server.url)
+        call_target(spec, calls("a"), default_body=RAG_BODY, store_path=store)
+        assert [r.reused for r in call_target(spec, calls("a"), default_body=RAG_BODY, store_path=store)] == [True]
+        monkeypatch.setenv("ASSAY_SIGNING_KEY", "sign-key-for-tests-1")  # written without the key: not authenticated
+        assert [r.reused for r in call_target(spec, calls("a"), default_body=RAG_BODY, store_path=store)] == [False]
+        assert [r.reused for r in call_target(spec, calls("a"), default_body=RAG_BODY, store_path=store)] == [True]
+    assert server.calls == {"a": 2}
