@@ -54,7 +54,7 @@ from assay.lineage.manifest import (  # noqa: E402
 from assay.lineage.store import ArtifactStore  # noqa: E402
 from assay.partitions import is_partitioned  # noqa: E402
 from assay.pipeline import incomplete_reasons, quarantine_record  # noqa: E402
-from assay.redact import install_log_redaction  # noqa: E402
+from assay.redact import install_log_redaction, register_secret_env  # noqa: E402
 from assay.run_config import fingerprint_dataset  # noqa: E402
 from assay.spec import RunOptions, RunSpec  # noqa: E402
 from assay.suites.registry import get_suite  # noqa: E402
@@ -117,6 +117,7 @@ def evaluate(
     options = with_runner_in_use(options or RunOptions())
     suite = get_suite(spec.suite)
     spec = spec.completed(suite.default_dataset)
+    register_secret_env(*spec.secret_env_names())  # also when started by a deployment, not the CLI
     store_url = options.store_url()
     artifacts = ArtifactStore(store_url)
     call_store_url = artifacts.path(".assay", "judge-calls")

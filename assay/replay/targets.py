@@ -8,7 +8,8 @@ and each ``TargetReply`` back to its generation record; everything between is he
 - retries with jittered backoff on timeouts, connection errors and 408/429/5xx,
 - a timeout per call and the latency of the call that answered,
 - header values read from the named environment variables at call time, never stored, and
-  redacted from every error,
+  redacted from every reply and error (a target that echoes its request headers, a common
+  debug behaviour, would otherwise put them in the call store, the generations and the report),
 - answered calls kept in a call store keyed by the target and the call's input, so a rerun
   re-sends only the calls that failed.
 
@@ -32,7 +33,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from assay.judges.store import CallStore, UntrustedRecord
-from assay.redact import call_endpoint, redact, register_secret_env, secret_values
+from assay.redact import call_endpoint, redact, redact_obj, register_secret_env, secret_values
 from assay.replay.llm_calls import Progress, backoff_s, run_sync
 from assay.schemas import JsonObject
 from assay.spec import TargetSpec
@@ -233,7 +234,7 @@ async def _call_all(settings: _Settings, calls: list[TargetCall], concurrency: i
             key = settings.key(call)
             reply = await asyncio.to_thread(_stored, store, key, call) if store else None
             if reply is None:
-                reply = await _with_retries(settings, client, call, semaphore)
+                reply = _scrubbed(await _with_retries(settings, client, call, semaphore), settings.secrets)
                 stats["sent"] += 1
                 if reply.error is None and store is not None:
                     await asyncio.to_thread(_store, store, key, settings, call, reply)
@@ -335,6 +336,13 @@ def _read_paths(settings: _Settings, reply: TargetReply) -> TargetReply:
         "answer": None if answer is None else (answer if isinstance(answer, str) else json.dumps(answer, ensure_ascii=False)),
         "contexts": contexts if isinstance(contexts, list) else None,
     })
+
+
+def _scrubbed(reply: TargetReply, secrets: list[str]) -> TargetReply:
+    """The reply with every secret value (header values, key variables) masked, before anything
+    reads, stores or shows it."""
+    return reply.model_copy(update={"data": redact_obj(reply.data, secrets), "raw": redact(reply.raw or "", secrets) or reply.raw,
+                                    "error": redact(reply.error or "", secrets) or reply.error})
 
 
 def _clean(text: str, settings: _Settings) -> str:

@@ -15,12 +15,16 @@ import pytest
 from assay.lineage.audit import audit_run
 from assay.lineage.store import ArtifactStore
 from tests.support.cli import cli, run_id_of
+from tests.support.endpoint import LoopbackEndpoint
 from tests.support.hostile import HOSTILE, executable_parts, without_own_scripts
 from tests.support.openai_server import Fault, OpenAICompatServer
 
 API_KEY = "sk-hostile-secret-0451-key"
 URL_PASSWORD = "hunter2-url-secret"
 FILE_SECRET = b"root:x:0:0:FILE-SECRET-0451"
+# Header variables whose names say nothing about secrets: only the run's own registry knows them.
+HEADER_SECRET = "echoed-header-7f3a9c"
+SESSION_SECRET = "session-cookie-d41e0b"
 
 # A reply that first quotes a verdict planted in the answer, then gives its own: only the last
 # object that validates counts, and markup in its feedback must render inert.
@@ -115,3 +119,44 @@ def test_a_symlink_in_the_knowledge_base_is_named_at_the_gate_and_never_stored(p
     for path in out.rglob("*"):
         if path.is_file():
             assert FILE_SECRET not in path.read_bytes(), path
+
+
+def test_a_target_that_echoes_its_headers_leaves_no_secret(prefect_server, bundled_rag_qa, tmp_path, monkeypatch):
+    monkeypatch.setenv("RAG_AUTH", HEADER_SECRET)
+    monkeypatch.setenv("RAG_SESSION", SESSION_SECRET)
+    data = tmp_path / "rag"
+    shutil.copytree(bundled_rag_qa / "kb", data / "kb")
+    cases = read_jsonl(bundled_rag_qa / "cases.jsonl")[:4]
+    write_jsonl(data / "cases.jsonl", cases)
+    by_question = {c["question"]: c for c in cases}
+    out = tmp_path / "runs"
+
+    class Echo(LoopbackEndpoint):
+        async def _handle(self, request):  # the reply carries the request's headers verbatim
+            from aiohttp import web
+
+            body = json.loads(await request.read())
+            headers = dict(request.headers)
+            case = by_question[body["question"]]
+            return web.json_response({"answer": f"{case['reference_answer']} headers: {headers}",
+                                      "contexts": [{"content": str(headers), "source": case["source_docs"][0]}],
+                                      "debug": {"headers": headers}})
+
+    with Echo(lambda body, n: (200, {}, 0.0)) as server:
+        target = tmp_path / "target.yaml"
+        target.write_text(f"url: {server.url}\nheaders: {{Authorization: Bearer RAG_AUTH, X-Session: RAG_SESSION}}\n",
+                          encoding="utf-8")
+        result, output = cli("run", "rag_qa", "--dataset", str(data), "--replay", "live", "--target-file", str(target),
+                             "--offline", "--out", str(out))
+    assert result.exit_code == 0, output
+    run_id = run_id_of(output)
+    calls = list((out / ".assay" / "target-calls").rglob("*.json"))
+    assert len(calls) == len(cases)
+    assert "***" in calls[0].read_text(encoding="utf-8")  # the echo was kept, its secrets masked
+    for secret in (HEADER_SECRET.encode(), SESSION_SECRET.encode()):
+        assert secret not in output.encode()
+        for path in out.rglob("*"):  # run directory, target-call and judge-call stores, pool
+            if path.is_file():
+                assert secret not in path.read_bytes(), path
+        assert secret not in prefect_database_bytes()
+    assert audit_run(ArtifactStore(str(out)), run_id).ok

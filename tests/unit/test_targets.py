@@ -5,6 +5,7 @@ re-send only the calls that failed."""
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 
@@ -162,3 +163,29 @@ def test_a_new_version_calls_every_case_afresh(tmp_path):
         for version in ("v1", "v1", "v2"):
             call_target(TargetSpec(url=server.url, version=version), calls("a"), default_body=RAG_BODY, store_path=store)
     assert server.calls == {"a": 2}  # v1 once (then reused), v2 once
+
+
+def test_a_reply_that_echoes_its_headers_is_masked_before_anything_reads_or_stores_it(monkeypatch, tmp_path):
+    # Variable names that say nothing about secrets: only the target spec marks them.
+    monkeypatch.setenv("RAG_AUTH", "hdr-secret-0451\"q")
+    monkeypatch.setenv("RAG_SESSION", "session-d41e0b")
+
+    def echo(body, n):
+        return 200, {"answer": f"A: {body['question']}", "contexts": [], "debug": body["question"]}, 0.0
+
+    class Echo(LoopbackEndpoint):
+        async def _handle(self, request):
+            from aiohttp import web
+
+            headers = dict(request.headers)
+            return web.json_response({"answer": f"you sent {headers}", "contexts": [{"text": json.dumps(headers)}]})
+
+    with Echo(echo) as server:
+        spec = TargetSpec(url=server.url, headers={"Authorization": "Bearer RAG_AUTH", "X-Session": "RAG_SESSION"})
+        replies = call_target(spec, calls("q"), default_body=RAG_BODY, store_path=str(tmp_path / "store"))
+    reply = replies[0]
+    assert reply.error is None and "***" in reply.answer
+    shown = json.dumps(reply.model_dump(mode="json"))
+    assert "hdr-secret-0451" not in shown and "session-d41e0b" not in shown and "hdr-secret-0451" not in reply.raw
+    stored = b"".join(p.read_bytes() for p in (tmp_path / "store").rglob("*.json"))
+    assert stored and b"hdr-secret-0451" not in stored and b"session-d41e0b" not in stored
