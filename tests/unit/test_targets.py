@@ -189,3 +189,27 @@ def test_a_reply_that_echoes_its_headers_is_masked_before_anything_reads_or_stor
     assert "hdr-secret-0451" not in shown and "session-d41e0b" not in shown and "hdr-secret-0451" not in reply.raw
     stored = b"".join(p.read_bytes() for p in (tmp_path / "store").rglob("*.json"))
     assert stored and b"hdr-secret-0451" not in stored and b"session-d41e0b" not in stored
+
+
+def test_a_reply_that_breaks_an_input_limit_is_that_case_s_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("ASSAY_MAX_TEXT_CHARS", "50")
+
+    def replies(body, n):
+        q = body["question"]
+        if q == "nan":
+            return 200, '{"answer": "a", "score": NaN}', 0.0
+        if q == "long":
+            return 200, {"answer": "x" * 51}, 0.0
+        return 200, {"answer": "fine"}, 0.0
+
+    with LoopbackEndpoint(replies, key=lambda b: b["question"]) as server:
+        out = call_target(TargetSpec(url=server.url), calls("nan", "long", "ok"), default_body=RAG_BODY)
+    assert "not a finite number (reads as NaN)" in out[0].error and out[0].attempts == 1
+    assert "a text of 51 characters; the limit is 50" in out[1].error
+    assert out[2].error is None and out[2].answer == "fine"
+
+    def nan_function(question):
+        return {"answer": question, "confidence": float("nan")}
+
+    out = call_target(TargetSpec(function=register_function(nan_function)), calls("q"), default_body=RAG_BODY)
+    assert "not a finite number" in out[0].error
