@@ -20,6 +20,7 @@ from prefect.states import Failed
 from assay import timeline
 from assay.artifacts import Artifact, FamilyOutput, ReplayOutput, StepOutput
 from assay.cancellation import raise_if_stopped
+from assay.console import console_safe
 from assay.lineage.manifest import RunRecorder, StepRecord
 from assay.lineage.store import ArtifactNotFound, CorruptArtifact, StoreWriteError
 from assay.schemas import JsonObject
@@ -231,5 +232,5 @@ def describe_error(error: BaseException) -> str:
 def _progress(line: str) -> None:
     if os.environ.get("ASSAY_PROGRESS") == "1":
         # sys.stderr directly: the flow's log_prints would turn print() into a log record
-        sys.stderr.write(line + "\n")
+        sys.stderr.write(console_safe(line) + "\n")
         sys.stderr.flush()
