@@ -4,14 +4,16 @@ Case ids, answers, judge replies and file names are data, and data may carry ter
 OSC 0 sets the window title, OSC 52 writes the clipboard, CSI sequences clear the screen or fake
 colours, a carriage return overwrites what a line said, a bidi override reverses what is shown.
 A terminal acts on these wherever they appear, so they are made visible at the print boundary:
-each C0 control but newline and tab, DEL, each C1 control, and each bidirectional
-override, isolate and mark is written as its escape (``\\x1b``, ``\\u202e``) and shown, never
-acted on. Newlines stay: the boundary cannot tell a command's own line breaks from data's, so
-tables and lists of data keep values on one line where they are built.
+each C0 control but newline and tab, DEL, each C1 control, and each bidirectional override,
+isolate and mark is written as its escape (``\\x1b``, ``\\u202e``) and shown, never acted on.
+Log records get the same treatment (``install_console_safe_logging``). Newlines stay: the
+boundary cannot tell a command's own line breaks from data's, so tables and lists of data keep
+values on one line where they are built.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any
 
@@ -41,3 +43,32 @@ def secho(message: object = "", **styles: Any) -> None:
     import typer
 
     typer.secho(console_safe(message), **styles)
+
+
+class ConsoleSafeFilter(logging.Filter):
+    """Makes each log record's control characters visible before any handler (a console, with
+    ``-v``) sees it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            message = record.getMessage()
+        except Exception:  # noqa: BLE001 - a malformed record is passed on untouched
+            return True
+        shown = console_safe(message)
+        if shown != message:
+            record.msg, record.args = shown, None
+        return True
+
+
+_FILTER = ConsoleSafeFilter()
+
+
+def install_console_safe_logging(*logger_names: str) -> None:
+    """Attach the filter to these loggers, the root logger and their handlers."""
+    for name in ("", *logger_names):
+        logger = logging.getLogger(name)
+        if _FILTER not in logger.filters:
+            logger.addFilter(_FILTER)
+        for handler in logger.handlers:
+            if _FILTER not in handler.filters:
+                handler.addFilter(_FILTER)

@@ -40,6 +40,7 @@ from assay.artifacts import (  # noqa: E402
 )
 from assay.cancellation import RunStopped  # noqa: E402
 from assay.compare import RunFacts, dataset_fingerprint, latest_completed_run  # noqa: E402
+from assay.console import install_console_safe_logging  # noqa: E402
 from assay.lineage.code_version import code_version  # noqa: E402
 from assay.lineage.manifest import (  # noqa: E402
     Manifest,
@@ -112,6 +113,7 @@ def evaluate(
     """
     timeline.mark("flow run started")
     install_log_redaction("prefect", "prefect.flow_runs", "prefect.task_runs")
+    install_console_safe_logging("prefect", "prefect.flow_runs", "prefect.task_runs")
     quiet_failed_step_warnings()
     logger = get_run_logger()
     options = with_runner_in_use(options or RunOptions())

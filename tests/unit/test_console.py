@@ -20,3 +20,15 @@ def test_every_control_sequence_is_made_visible_and_text_is_kept():
 def test_the_cli_prints_only_through_the_console_boundary():
     source = (Path(__file__).parents[2] / "assay" / "cli.py").read_text(encoding="utf-8")
     assert re.findall(r"\btyper\.s?echo\(|\bprint\(|sys\.std(?:out|err)\.write", source) == []
+
+
+def test_log_records_are_made_console_safe(caplog):
+    import logging
+
+    from assay.console import install_console_safe_logging
+
+    install_console_safe_logging("assay.test.console")
+    logger = logging.getLogger("assay.test.console")
+    with caplog.at_level(logging.INFO, logger="assay.test.console"):
+        logger.info("case %s failed", "q1\x1b]0;title\x07")
+    assert caplog.records[-1].getMessage() == "case q1\\x1b]0;title\\x07 failed"
