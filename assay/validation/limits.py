@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-DEFAULT_MAX_TEXT_CHARS = 200_000  # ~50,000 tokens: more than any judge model reads
+DEFAULT_MAX_TEXT_CHARS = 100_000  # ~25,000 tokens, a long report; ~23 s of offline-jury CPU for one
 DEFAULT_MAX_DEPTH = 64
 TEXT_ENV, DEPTH_ENV = "ASSAY_MAX_TEXT_CHARS", "ASSAY_MAX_JSON_DEPTH"
 _FLOAT_DIGITS = 309  # an integer literal of this many digits is beyond a float's range (1.8e308)

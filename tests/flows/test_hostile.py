@@ -174,7 +174,7 @@ def test_a_target_that_echoes_its_headers_leaves_no_secret(prefect_server, bundl
 
 
 def test_inputs_that_would_break_later_steps_are_named_at_the_gate(prefect_server, bundled_rag_qa, tmp_path):
-    """An infinite latency and a NaN score (publish writes strict JSON), a 200,001-character
+    """An infinite latency and a NaN score (publish writes strict JSON), a 100,001-character
     answer (the offline jury's time grows with it) and a line nested 100,000 deep (Python's
     reader stops near 1,000): each is named by row at the gate (exit 2), nothing downstream runs."""
     data = tmp_path / "rag"
@@ -182,7 +182,7 @@ def test_inputs_that_would_break_later_steps_are_named_at_the_gate(prefect_serve
     gens = read_jsonl(data / "generations.jsonl")
     gens[0]["latency_s"] = float("inf")
     gens[1]["retrieved"][0]["score"] = float("nan")
-    gens[2]["answer"] = "x" * 200_001
+    gens[2]["answer"] = "x" * 100_001
     lines = [json.dumps(g, ensure_ascii=False).replace("Infinity", "1e999") for g in gens]
     lines[3] = "[" * 100_000 + "]" * 100_000
     (data / "generations.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -192,7 +192,7 @@ def test_inputs_that_would_break_later_steps_are_named_at_the_gate(prefect_serve
     assert "Traceback" not in output
     assert f"{gens[0]['case_id']} (line 1) [latency_s]: finite numbers — not a finite number (reads as Infinity)" in output
     assert f"{gens[1]['case_id']} (line 2) [retrieved]: finite numbers — at retrieved[0].score: not a finite number" in output
-    assert f"{gens[2]['case_id']} (line 3) [answer]: input limits — a text of 200,001 characters" in output
+    assert f"{gens[2]['case_id']} (line 3) [answer]: input limits — a text of 100,001 characters" in output
     assert "line 4: input limits — nested too deep to read" in output
     manifest = json.loads((out / run_id_of(output) / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["status"] == "failed_validation"

@@ -105,7 +105,7 @@ def test_import_refuses_non_finite_numbers_long_texts_and_deep_nesting_by_row_an
     source.write_text("\n".join([
         json.dumps(good),
         '{"question": NaN, "answer": "a", "contexts": ["c"], "ground_truth": "g"}',  # was imported as "nan"
-        json.dumps({**good, "answer": "x" * 200_001}),
+        json.dumps({**good, "answer": "x" * 100_001}),
         "[" * 100_000 + "]" * 100_000,
     ]) + "\n", encoding="utf-8")
     result = import_dataset("rag_qa", source, tmp_path / "out", {})

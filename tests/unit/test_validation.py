@@ -433,10 +433,10 @@ def test_read_jsonl_names_rows_that_would_break_later_steps(tmp_path: Path) -> N
         '{"case_id": "a", "latency_s": 1e999}\n'
         '{"case_id": "b", "score": NaN, "x": [1, {"y": -Infinity}]}\n'
         + "[" * 100_000 + "]" * 100_000 + "\n"
-        + '{"case_id": "c", "answer": "' + "x" * 200_001 + '"}\n'
+        + '{"case_id": "c", "answer": "' + "x" * 100_001 + '"}\n'
         + '{"case_id": "d", "deep": ' + "[" * 70 + "]" * 70 + "}\n"
         + '{"case_id": "e", "n": 1' + "0" * 400 + "}\n"
-        + '{"case_id": "ok", "answer": "' + "x" * 200_000 + '", "latency_s": 1.5e3}\n',
+        + '{"case_id": "ok", "answer": "' + "x" * 100_000 + '", "latency_s": 1.5e3}\n',
         encoding="utf-8",
     )
     records, problems = read_jsonl(path, "g.jsonl")
@@ -447,7 +447,7 @@ def test_read_jsonl_names_rows_that_would_break_later_steps(tmp_path: Path) -> N
         "b (line 2) [score]: finite numbers — not a finite number (reads as NaN)",
         "b (line 2) [x]: finite numbers — at x[1].y: not a finite number (reads as -Infinity)",
         "line 3: input limits — nested too deep to read (limit 64 levels, ASSAY_MAX_JSON_DEPTH)",
-        "c (line 4) [answer]: input limits — a text of 200,001 characters; the limit is 200,000 (ASSAY_MAX_TEXT_CHARS)",
+        "c (line 4) [answer]: input limits — a text of 100,001 characters; the limit is 100,000 (ASSAY_MAX_TEXT_CHARS)",
         described[5],  # below: its path, cut short
         "e (line 6) [n]: finite numbers — an integer beyond a float's range (1.8e308)",
     ]
