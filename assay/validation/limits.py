@@ -23,6 +23,7 @@ import math
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
 DEFAULT_MAX_TEXT_CHARS = 100_000  # ~25,000 tokens, a long report; ~23 s of offline-jury CPU for one
@@ -115,9 +116,9 @@ def loads_checked(text: str, limits: InputLimits) -> Any:
     # Walk the value only when a limit can be broken: most rows are short, flat and finite.
     nesting = text.count("[") + text.count("{")
     if flags["non_finite"] or len(text) > limits.max_text_chars or nesting > limits.max_depth:
-        problems = list(value_problems(value, limits))
+        problems = list(islice(value_problems(value, limits), _MAX_PROBLEMS))
         if problems:
-            raise RejectedValue(problems[:_MAX_PROBLEMS], value)
+            raise RejectedValue(problems, value)
     return value
 
 
