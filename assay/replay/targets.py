@@ -325,7 +325,7 @@ async def _invoke(settings: _Settings, call: TargetCall) -> tuple[TargetReply, b
     except RejectedValue as exc:
         return TargetReply(**base, latency_s=seconds, error=_clean(f"the target's value breaks an input limit: {exc}",
                                                                    settings)), False
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, RecursionError) as exc:  # RecursionError: nested too deep to write
         return TargetReply(**base, latency_s=seconds, error=f"the target returned {type(value).__name__}, "
                                                              f"which is not JSON-shaped: {exc}"), False
     return TargetReply(**base, data=data, raw=json.dumps(data, ensure_ascii=False), latency_s=seconds), False
