@@ -46,7 +46,8 @@ from assay.lineage.trace import RunIntegrityError, RunReader
 from assay.metrics import agreement as ag
 from assay.rendering.explorer import embedded_explorer
 from assay.rendering.render import render_html
-from assay.rendering.tables import fmt, markdown_table, md_text
+from assay.rendering.tables import fmt, markdown_table, md_markup, md_text
+from assay.validation.limits import InputLimits, RejectedValue, loads_checked
 
 STEP = "calibrate"
 SECTION_TITLE = "## Calibration against human labels"
@@ -126,14 +127,17 @@ def read_labels(path: Path) -> list[HumanLabel]:
     except UnicodeDecodeError as exc:
         raise CalibrationError(f"{path.name}: not UTF-8 text (byte {exc.start}); save the labels as UTF-8 CSV or JSON lines") from None
     rows: list[tuple[int, dict[str, object]]] = []
+    limits = InputLimits.from_env()
     if path.suffix.lower() in {".jsonl", ".json", ".ndjson"}:
         for number, line in enumerate(text.splitlines(), 1):
             if not line.strip():
                 continue
             try:
-                row = json.loads(line)
+                row = loads_checked(line, limits)
             except json.JSONDecodeError as exc:
                 raise CalibrationError(f"{path.name} line {number}: not valid JSON ({exc.msg})") from None
+            except RejectedValue as exc:
+                raise CalibrationError(f"{path.name} line {number}: {exc}") from None
             if not isinstance(row, dict):
                 raise CalibrationError(f"{path.name} line {number}: expected a JSON object")
             rows.append((number, row))
@@ -154,8 +158,8 @@ def read_labels(path: Path) -> list[HumanLabel]:
             score = float(row["score"]) if score is None else score  # type: ignore[arg-type]
         except (TypeError, ValueError):
             raise CalibrationError(f"{path.name} line {number}: score {row['score']!r} is not a number") from None
-        if score != score:
-            raise CalibrationError(f"{path.name} line {number}: score is NaN")
+        if not math.isfinite(score):
+            raise CalibrationError(f"{path.name} line {number}: score {row['score']!r} is not a finite number")
         labels.append(
             HumanLabel(
                 case_id=str(row["case_id"]), metric=str(row["metric"]), score=score, rater=str(row.get("rater") or "human")
@@ -345,7 +349,9 @@ def calibration_markdown(record: CalibrationRecord) -> str:
                 continue
             rows.append([
                 md_text(m.metric), md_text(a.predictor), a.n,
-                _with_interval(a.spearman, a.spearman_interval), _with_interval(a.kappa_quadratic, a.kappa_interval),
+                # assay's own figures: their brackets are no link, so the table keeps them as written
+                md_markup(_with_interval(a.spearman, a.spearman_interval)),
+                md_markup(_with_interval(a.kappa_quadratic, a.kappa_interval)),
                 fmt(a.exact, 2), fmt(a.within_one, 2), _share(a.caught, a.n_bad), _share(a.flagged, a.n_good),
                 fmt(m.alpha_all, 2) if a.predictor == "jury" else "",
             ])  # fmt: skip

@@ -19,6 +19,7 @@ import typer
 from assay import apply_offline_env, cancellation
 from assay import artifacts as names
 from assay.cancellation import RunStopped
+from assay.console import echo, secho  # every line printed passes console_safe
 
 if TYPE_CHECKING:
     from assay.rendering.case_view import CaseView
@@ -34,7 +35,7 @@ EXIT_STOPPED = 143  # 128 + SIGTERM, as shells report it
 
 
 def _err(message: str) -> None:
-    typer.secho(message, fg=typer.colors.RED, err=True)
+    secho(message, fg=typer.colors.RED, err=True)
 
 
 def _resolve_run(run: str, out: str, store: str | None) -> tuple[Any, str]:
@@ -75,9 +76,9 @@ def suites() -> None:
 
     for name in suite_names():
         suite = get_suite(name)
-        typer.echo(f"{name:10s} seed {suite.seed}  {suite.title}")
-        typer.echo(f"{'':10s} {suite.description}")
-        typer.echo(f"{'':10s} bundled dataset: {suite.default_dataset}")
+        echo(f"{name:10s} seed {suite.seed}  {suite.title}")
+        echo(f"{'':10s} {suite.description}")
+        echo(f"{'':10s} bundled dataset: {suite.default_dataset}")
 
 
 @app.command()
@@ -188,7 +189,7 @@ def run(
         register_secret_env(*key_variables(spec))
         _preflight(spec, options, suite_obj, gates)
         if spec.target is not None and replay is None:  # a target is never ignored (assay.spec.replay_with_target)
-            typer.echo(f"replay: live (the target {spec.target.identity} answers every case; --target implies --replay live)",
+            echo(f"replay: live (the target {spec.target.identity} answers every case; --target implies --replay live)",
                        err=True)
         server = _start_server_early()
     except BaseException:
@@ -276,13 +277,13 @@ def rerun(
         "concurrency": concurrency or recorded.concurrency,
         "runner": runner or recorded.runner,
     })
-    typer.echo(f"rerunning {rid} with its recorded spec", err=True)
+    echo(f"rerunning {rid} with its recorded spec", err=True)
     contacts = _contacts(spec)
     for line in contacts:
-        typer.echo(line, err=True)
+        echo(line, err=True)
     if contacts and "signature verified" not in anchor.notices:
         # without a key a writer of the store can recompute the root hash, so say what is used
-        typer.echo("  (unsigned run: these come from its manifest; set ASSAY_SIGNING_KEY where others can "
+        echo("  (unsigned run: these come from its manifest; set ASSAY_SIGNING_KEY where others can "
                    "write the store, and a rerun then checks the signature)", err=True)
     _preflight(spec, options)
     _execute(spec, options, verbose, parent_run=rid)
@@ -344,7 +345,7 @@ def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = No
 
     run_id = new_run_id(spec.suite)
     store = ArtifactStore(options.store_url())
-    typer.echo(f"run id:  {run_id}", err=True)
+    echo(f"run id:  {run_id}", err=True)
     flow = evaluate
     task_runner = task_runner_for(options.runner)
     if task_runner is not None:
@@ -374,38 +375,38 @@ def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = No
     if manifest.status == "running":  # the flow ended without recording its end: the store failed
         reason = ended[0].message if ended and ended[0].message else "the flow ended without recording an outcome"
         _err(f"\nrun failed: {reason}\nfix the cause, then `assay rerun {run_id}`")
-        typer.echo(f"run id:  {run_id}\nrun dir: {run_dir}")
+        echo(f"run id:  {run_id}\nrun dir: {run_dir}")
         raise typer.Exit(EXIT_FAILED)
     if manifest.status == "failed_validation":
         _print_validation(store, run_id, manifest)
         _err(f"\nvalidation gate failed; nothing downstream ran. Validation result kept in {run_dir}/")
-        typer.echo(f"run id:  {run_id}\nrun dir: {run_dir}")
+        echo(f"run id:  {run_id}\nrun dir: {run_dir}")
         raise typer.Exit(EXIT_VALIDATION)
     if manifest.status == "stopped":
         _err(f"\nrun stopped; completed steps and judge calls are kept. Resume: assay rerun {run_id}")
-        typer.echo(f"run id:  {run_id}\nrun dir: {run_dir}")
+        echo(f"run id:  {run_id}\nrun dir: {run_dir}")
         raise typer.Exit(EXIT_STOPPED)
     missed = _apply_gates(gates, store, run_id) if gates is not None else []
     if manifest.status == "incomplete":
         _err("\nrun incomplete (report written, the scores are not a measurement):")
         for reason in manifest.message.removeprefix("incomplete: ").split(" | "):
             _err(f"  - {reason}")
-        typer.echo(f"run id:  {run_id}\nrun dir: {run_dir}\nreport:  {run_dir}/report.html")
+        echo(f"run id:  {run_id}\nrun dir: {run_dir}\nreport:  {run_dir}/report.html")
         raise typer.Exit(EXIT_INCOMPLETE)
     if manifest.status != "completed":
         _err(f"\nrun {manifest.status}: {manifest.message}\nfix the cause, then `assay rerun {run_id}`")
-        typer.echo(f"run id:  {run_id}\nrun dir: {run_dir}")
+        echo(f"run id:  {run_id}\nrun dir: {run_dir}")
         raise typer.Exit(EXIT_FAILED)
     failed = _failed_calls(RunReader(store, run_id))
     if failed is not None and failed.n_failed:  # allowed by --max-failed-calls, still said
         _err(f"\n{failed.banner()} (allowed by --max-failed-calls {spec.max_failed_calls})")
-    typer.echo(f"run id:  {run_id}\nrun dir: {run_dir}\nreport:  {run_dir}/report.html")
+    echo(f"run id:  {run_id}\nrun dir: {run_dir}\nreport:  {run_dir}/report.html")
     comparison = None
     if names.COMPARISON in manifest.artifacts:
         from assay.compare import Comparison
 
         comparison = Comparison.model_validate(RunReader(store, run_id).json(names.COMPARISON))
-        typer.echo("\n" + comparison.text(), err=True)
+        echo("\n" + comparison.text(), err=True)
     if spec.fail_on_regression and any(s.name == "compare" and s.status == "failed" for s in manifest.steps):
         _err(f"\n{manifest.message}")
         raise typer.Exit(EXIT_FAILED)
@@ -472,14 +473,14 @@ def _run_stoppable(run_flow: Any) -> BaseException | None:
 
 def _print_steps(manifest: Any) -> None:
     """The step table; each step's detail was printed with its progress line (once is enough)."""
-    typer.echo("\nstep               status   seconds  judge calls (sent / reused)", err=True)
+    echo("\nstep               status   seconds  judge calls (sent / reused)", err=True)
     for step in manifest.steps:
         calls = f"{step.judge_calls_sent} / {step.judge_calls_reused}" if (step.judge_calls_sent or step.judge_calls_reused) else ""
-        typer.echo(f"{step.name:18s} {step.status:8s} {step.duration_s:7.2f}  {calls}", err=True)
+        echo(f"{step.name:18s} {step.status:8s} {step.duration_s:7.2f}  {calls}", err=True)
     for path in manifest.set_aside:
-        typer.echo(f"corrupt pool object set aside (recomputed): {path}", err=True)
+        echo(f"corrupt pool object set aside (recomputed): {path}", err=True)
     reused = sum(1 for s in manifest.steps if s.status == "reused")
-    typer.echo(f"{reused} of {len(manifest.steps)} steps reused from cache", err=True)
+    echo(f"{reused} of {len(manifest.steps)} steps reused from cache", err=True)
 
 
 def _print_validation(store: Any, run_id: str, manifest: Any) -> None:
@@ -489,7 +490,7 @@ def _print_validation(store: Any, run_id: str, manifest: Any) -> None:
     if entry is None:
         return
     report = ValidationReport.model_validate_json(store.read_bytes(store.run_path(run_id, entry.path)))
-    typer.echo(report.to_text(), err=True)
+    echo(report.to_text(), err=True)
 
 
 @app.command()
@@ -519,7 +520,7 @@ def audit(
         _err(str(exc))
         raise typer.Exit(EXIT_FAILED) from None
     for line in result.lines():
-        typer.echo(line)
+        echo(line)
     if not result.ok:
         raise typer.Exit(EXIT_FAILED)
 
@@ -549,7 +550,7 @@ def lineage(
     except (FileNotFoundError, KeyError, RunIntegrityError) as exc:
         _err(str(exc).strip('"'))
         raise typer.Exit(EXIT_FAILED) from None
-    typer.echo("\n".join(lines))
+    echo("\n".join(lines))
 
 
 def _send_openlineage(artifact_store: Any, rid: str) -> None:
@@ -565,7 +566,7 @@ def _send_openlineage(artifact_store: Any, rid: str) -> None:
 
         _err(f"OpenLineage events of run {rid} not sent: {redact(str(exc)).splitlines()[0] if str(exc) else type(exc).__name__}")
         raise typer.Exit(EXIT_FAILED) from None
-    typer.echo(f"sent {sent} OpenLineage events of run {rid}")
+    echo(f"sent {sent} OpenLineage events of run {rid}")
 
 
 @app.command()
@@ -584,7 +585,7 @@ def attest(
     try:
         if new_key is not None:
             private, public = attestation.new_key(new_key)
-            typer.echo(f"private key: {private} (keep it secret)\npublic key:  {public}")
+            echo(f"private key: {private} (keep it secret)\npublic key:  {public}")
             return
         if run_id is None or (key is None and not verify) or (verify and pub is None):
             _err("usage: assay attest RUN --key KEY | assay attest --verify RUN --pub PUBKEY | assay attest --new-key DIR")
@@ -592,11 +593,11 @@ def attest(
         artifact_store, rid = _resolve_run(run_id, str(out), store)
         if verify:
             result = attestation.verify(artifact_store, rid, pub)  # type: ignore[arg-type]
-            typer.echo("\n".join(result.lines()))
+            echo("\n".join(result.lines()))
             if not result.ok:
                 raise typer.Exit(EXIT_FAILED)
             return
-        typer.echo(f"attestation: {attestation.attest(artifact_store, rid, key)}")  # type: ignore[arg-type]
+        echo(f"attestation: {attestation.attest(artifact_store, rid, key)}")  # type: ignore[arg-type]
     except (attestation.AttestationError, FileNotFoundError) as exc:
         _err(str(exc))
         raise typer.Exit(EXIT_FAILED) from None
@@ -656,8 +657,8 @@ def compare(
     for line in comparison.differences:
         _err(f"note: {line}")
     deltas = comparison.metric_deltas()
-    typer.echo(format_deltas(deltas, readers[0].run_id, readers[1].run_id, confidence))
-    typer.echo("\n" + format_case_changes(comparison.case_changes, comparison.inputs, limit))
+    echo(format_deltas(deltas, readers[0].run_id, readers[1].run_id, confidence))
+    echo("\n" + format_case_changes(comparison.case_changes, comparison.inputs, limit))
     if fail_on_regression and comparison.regressions:
         raise typer.Exit(EXIT_REGRESSION)
 
@@ -731,7 +732,7 @@ def _apply_gates(gates: Gates, store: Any, run_id: str) -> list[str]:
                               failed.cases if failed else None)
         gates.junit.parent.mkdir(parents=True, exist_ok=True)
         gates.junit.write_text(xml, encoding="utf-8")
-        typer.echo(f"junit:   {gates.junit}", err=True)
+        echo(f"junit:   {gates.junit}", err=True)
     return missed_thresholds(gates.thresholds, means, unmeasured_by_metric(scores, unmeasured))
 
 
@@ -754,7 +755,7 @@ def runs(
     """List runs, newest first: suite, status, date, dataset, jury and headline metrics."""
     from assay.runs import format_runs, list_runs
 
-    typer.echo(format_runs(list_runs(_read_store(out, store), suite=suite, status=status)))
+    echo(format_runs(list_runs(_read_store(out, store), suite=suite, status=status)))
 
 
 @app.command()
@@ -769,7 +770,7 @@ def show(
 
     artifact_store, rid = _resolve_run(run_id, str(out), store)
     try:
-        typer.echo(show_run(artifact_store, rid))
+        echo(show_run(artifact_store, rid))
     except (FileNotFoundError, RunIntegrityError) as exc:
         _err(str(exc))
         raise typer.Exit(EXIT_FAILED) from None
@@ -794,13 +795,13 @@ def import_(
         _err(str(exc))
         raise typer.Exit(EXIT_FAILED) from None
     for line in result.lines():
-        typer.echo(line)
+        echo(line)
     if result.problems:
         _err(f"{len(result.problems)} problems in {file}; nothing written:")
         for problem in result.problems:
             _err(f"  {problem.describe()}")
         raise typer.Exit(EXIT_FAILED)
-    typer.echo(f"dataset: {out}\nnext:    assay run {suite} --dataset {out}")
+    echo(f"dataset: {out}\nnext:    assay run {suite} --dataset {out}")
 # -- end of assay import ---------------------------------------------------------------------------
 
 
@@ -831,7 +832,7 @@ def calibrate(
     except (CalibrationError, FileNotFoundError, RunIntegrityError) as exc:
         _err(str(exc))
         raise typer.Exit(EXIT_FAILED) from None
-    typer.echo("\n".join(summary_lines(record)))
+    echo("\n".join(summary_lines(record)))
 
 
 server_app = typer.Typer(no_args_is_help=True, help="assay's local Prefect server, kept up between runs.")
@@ -847,12 +848,12 @@ def server_status() -> None:
     directory = server_dir()
     state = owned_state(directory)
     if state is None:
-        typer.echo(f"no local server for {directory.parent}")
+        echo(f"no local server for {directory.parent}")
         raise typer.Exit(EXIT_FAILED)
     import datetime
 
     started = datetime.datetime.fromtimestamp(state.started, datetime.UTC).isoformat(timespec="seconds")
-    typer.echo(f"url:      {state.api_url}\npid:      {state.pid}\nstarted:  {started}\n"
+    echo(f"url:      {state.api_url}\npid:      {state.pid}\nstarted:  {started}\n"
                f"idle:     stops after {state.idle_seconds:g} s without a run\n"
                f"healthy:  {'yes' if healthy(state.api_url) else 'no (starting?)'}\nlog:      {directory / 'server.log'}")
 
@@ -863,7 +864,7 @@ def server_stop() -> None:
     from flows.local_server import server_dir, stop
 
     state = stop()
-    typer.echo(f"stopped the server on port {state.port} (pid {state.pid})" if state
+    echo(f"stopped the server on port {state.port} (pid {state.pid})" if state
                else f"no local server for {server_dir().parent}")
 
 

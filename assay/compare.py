@@ -340,7 +340,7 @@ def compare_to_baseline(
 
 def comparison_markdown(comparison: Comparison) -> str:
     """The report's comparison section."""
-    from assay.rendering.tables import markdown_table, md_text
+    from assay.rendering.tables import markdown_table, md_markup, md_text
 
     out = [f"Compared with baseline run `{md_text(comparison.baseline)}` (paired by case id; 95% bootstrap intervals)."]
     if comparison.differences:
@@ -348,7 +348,7 @@ def comparison_markdown(comparison: Comparison) -> str:
     rows = [
         [md_text(d.metric), d.n_pairs, fmt_value(d.mean_a) if d.n_pairs else "—",
          fmt_value(d.mean_b) if d.n_pairs else "—", f"{d.delta:+.3f}" if d.n_pairs else "—",
-         f"[{d.ci_low:+.3f}, {d.ci_high:+.3f}]" if d.n_pairs else "—", d.verdict]
+         md_markup(f"[{d.ci_low:+.3f}, {d.ci_high:+.3f}]") if d.n_pairs else "—", d.verdict]
         for d in comparison.deltas
     ]
     out += ["", markdown_table(["metric", "pairs", "baseline", "this run", "delta", "95% CI", "verdict"], rows)]

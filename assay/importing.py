@@ -29,7 +29,12 @@ def import_dataset(suite_name: str, source: Path, out: Path, explicit: Mapping[s
     if out.exists() and any(out.iterdir()):
         raise ImportError_(f"--out {out}: the directory is not empty; give a new one")
     columns, rows, problems = read_table(source)
-    mapping = resolve_columns(columns, importer.fields, explicit)
+    try:
+        mapping = resolve_columns(columns, importer.fields, explicit)
+    except ImportError_:
+        if problems:  # the refused rows held the columns: name them, the cause
+            return ImportResult(mapping={}, unused=[], problems=problems)
+        raise
     files, more = importer.records(rows, mapping, Path(source).name)
     problems += more
     result = ImportResult(mapping=mapping, unused=[c for c in columns if c not in mapping.values()], problems=problems)

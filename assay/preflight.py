@@ -47,8 +47,15 @@ def unknown_provider(model: str) -> str | None:
 
 
 def problems(spec: RunSpec) -> list[str]:
-    """One line per model the run cannot call: an unknown provider or a key that is not set."""
+    """One line per model the run cannot call (an unknown provider or a key that is not set),
+    and per input limit set to no number (``ASSAY_MAX_TEXT_CHARS``, ``ASSAY_MAX_JSON_DEPTH``)."""
+    from assay.validation.limits import InputLimits, LimitError
+
     out = []
+    try:
+        InputLimits.from_env()
+    except LimitError as exc:
+        out.append(str(exc))
     calls = []
     if spec.jury is not None and not spec.jury.offline:
         calls += [(f"judge {j.judge_name}", j.model, j.api_base, j.api_key_env) for j in spec.jury.judges]

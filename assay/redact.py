@@ -8,7 +8,8 @@ read who must not see credentials. Three kinds of secret are removed:
 - the *values* of every environment variable a provider key can live in: the variables
   litellm reads (``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``, …), any variable whose name ends
   in ``_API_KEY``/``_TOKEN``/``_SECRET``/``_PASSWORD``, and every name registered at run
-  time (a judge's ``api_key_env``, a target's header variables);
+  time (a judge's ``api_key_env``, a target's header variables: ``RunSpec.secret_env_names``),
+  as written and as JSON writes them (a reply that echoes a header may quote it escaped);
 - shapes that are credentials wherever they come from (``Bearer …``, ``sk-…``, ``AIza…``).
 
 Credentials stripped from a URL are not lost: ``strip_url_credentials`` keeps them in this
@@ -45,6 +46,9 @@ _SECRET_SUFFIXES = (
 )
 _SECRET_QUERY_PARAMS = {"key", "api_key", "apikey", "api-key", "token", "access_token", "secret", "password", "sig", "signature"}
 _CREDENTIALS_ENV = "ASSAY_URL_CREDENTIALS"
+# The registered names, in the environment too: a process this one starts (a Dask worker, a
+# subprocess flow) redacts the same values. Names only, never values.
+_NAMES_ENV = "ASSAY_SECRET_ENV_NAMES"
 _MIN_SECRET_LEN = 6  # shorter values ("1", "true") would mask ordinary text
 
 # (pattern, replacement): credential shapes masked wherever they appear.
@@ -66,10 +70,17 @@ _registered: set[str] = set()
 def register_secret_env(*names: str | None) -> None:
     """Treat the values of these environment variables as secrets from now on (e.g. api_key_env)."""
     _registered.update(n for n in names if n)
+    known = _inherited_names()
+    if not _registered <= known:
+        os.environ[_NAMES_ENV] = ",".join(sorted(known | _registered))
+
+
+def _inherited_names() -> set[str]:
+    return {n for n in os.environ.get(_NAMES_ENV, "").split(",") if n}
 
 
 def _secret_env_names() -> set[str]:
-    names = set(PROVIDER_KEY_VARS) | _registered
+    names = set(PROVIDER_KEY_VARS) | _registered | _inherited_names()
     names |= {n for n in os.environ if n.upper().endswith(_SECRET_SUFFIXES)}
     return names
 
@@ -95,7 +106,20 @@ def secret_values() -> list[str]:
         if parts.username is not None:  # as sent in a Basic header, which a provider may echo
             userinfo = f"{unquote(parts.username)}:{unquote(parts.password or '')}"
             values.add(base64.b64encode(userinfo.encode("utf-8")).decode("ascii"))
+    values |= _json_quoted(values)
     return sorted((v for v in values if len(v) >= _MIN_SECRET_LEN), key=len, reverse=True)
+
+
+def _json_quoted(values: set[str], levels: int = 3) -> set[str]:
+    """Each value as it reads inside a JSON string, and inside a JSON string held in another
+    (a reply that quotes its request headers as JSON, itself stored as JSON text), by writers
+    that keep non-ASCII and by those that escape it."""
+    out: set[str] = set()
+    layer = {v for v in values if v}
+    for _ in range(levels):
+        layer = {json.dumps(v, ensure_ascii=ascii)[1:-1] for v in layer for ascii in (False, True)} - values - out
+        out |= layer
+    return out
 
 
 def _json_header_values(raw: str) -> set[str]:

@@ -386,6 +386,14 @@ class RunSpec(_Strict):
         update["jury"] = jury
         return self.model_copy(update=update)
 
+    def secret_env_names(self) -> list[str]:
+        """Every environment variable whose value this run sends as a credential: the
+        generator's and judges' key variables and the target's header variables."""
+        names = [self.generator.api_key_env, *(j.api_key_env for j in (self.jury.judges if self.jury else []))]
+        if self.target is not None:
+            names += [source.rpartition(" ")[2] for source in self.target.headers.values()]
+        return [n for n in names if n]
+
     def step_view(self) -> RunSpec:
         """The spec as pipeline steps see it (and key their caches on): without the dataset's
         location (its content is keyed by the snapshot hash) and the post-run comparison."""

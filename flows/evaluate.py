@@ -40,6 +40,7 @@ from assay.artifacts import (  # noqa: E402
 )
 from assay.cancellation import RunStopped  # noqa: E402
 from assay.compare import RunFacts, dataset_fingerprint, latest_completed_run  # noqa: E402
+from assay.console import install_console_safe_logging  # noqa: E402
 from assay.lineage.code_version import code_version  # noqa: E402
 from assay.lineage.manifest import (  # noqa: E402
     Manifest,
@@ -55,7 +56,7 @@ from assay.lineage.store import ArtifactStore  # noqa: E402
 from assay.liveness import this_process  # noqa: E402
 from assay.partitions import is_partitioned  # noqa: E402
 from assay.pipeline import incomplete_reasons, quarantine_record  # noqa: E402
-from assay.redact import install_log_redaction  # noqa: E402
+from assay.redact import install_log_redaction, register_secret_env  # noqa: E402
 from assay.run_config import fingerprint_dataset  # noqa: E402
 from assay.spec import RunOptions, RunSpec  # noqa: E402
 from assay.suites.kit.criteria import families_of  # noqa: E402
@@ -114,11 +115,13 @@ def evaluate(
     """
     timeline.mark("flow run started")
     install_log_redaction("prefect", "prefect.flow_runs", "prefect.task_runs")
+    install_console_safe_logging("prefect", "prefect.flow_runs", "prefect.task_runs")
     quiet_failed_step_warnings()
     logger = get_run_logger()
     options = with_runner_in_use(options or RunOptions())
     suite = get_suite(spec.suite)
     spec = spec.completed(suite.default_dataset)
+    register_secret_env(*spec.secret_env_names())  # also when started by a deployment, not the CLI
     store_url = options.store_url()
     artifacts = ArtifactStore(store_url)
     call_store_url = artifacts.path(".assay", "judge-calls")

@@ -21,6 +21,7 @@ from prefect.states import Failed
 from assay import timeline
 from assay.artifacts import Artifact, FamilyOutput, ReplayOutput, StepOutput
 from assay.cancellation import raise_if_stopped
+from assay.console import console_safe
 from assay.lineage.manifest import RunRecorder, StepRecord
 from assay.lineage.openlineage_emit import LiveLineage
 from assay.lineage.store import ArtifactNotFound, CorruptArtifact, StoreWriteError
@@ -263,5 +264,5 @@ def progress(line: str) -> None:
     """A line for the console of `assay run` (Prefect's own log lines show only with -v)."""
     if os.environ.get("ASSAY_PROGRESS") == "1":
         # sys.stderr directly: the flow's log_prints would turn print() into a log record
-        sys.stderr.write(line + "\n")
+        sys.stderr.write(console_safe(line) + "\n")
         sys.stderr.flush()

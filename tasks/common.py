@@ -82,12 +82,14 @@ def progress_logger(step: str) -> Any:
     """Progress goes to the Prefect run log (UI) and, for the CLI, to stderr."""
     from prefect import get_run_logger
 
+    from assay.console import console_safe
+
     logger = get_run_logger()
 
     def report(message: str) -> None:
         logger.info(message)
         if os.environ.get("ASSAY_PROGRESS") == "1":
-            sys.stderr.write(f"  [{step}] {message}\n")  # not print(): log_prints would swallow it
+            sys.stderr.write(f"  [{step}] {console_safe(message)}\n")  # not print(): log_prints would swallow it
             sys.stderr.flush()
 
     return report

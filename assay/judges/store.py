@@ -6,7 +6,8 @@ the store and nothing is sent. Only successful (parsed and validated) responses 
 a rerun therefore re-sends exactly the calls that failed.
 
 Records never hold API keys or headers: the request part is ``{messages, params}`` only and
-``api_base`` is stored without user-info or query string.
+``api_base`` is stored without user-info or query string; the response part is redacted
+(``assay.redact``) on the way in, so a reply that echoes a key or header is stored masked.
 
 Nothing read back is trusted on its name alone: a record must hash to its key (its request
 part) and carry the sha256 of its response part; with ``ASSAY_SIGNING_KEY`` set it must also
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.hashing import canonical_json, sha256_json
+from assay.redact import redact_obj
 from assay.schemas import JsonObject
 from assay.signing import SIGNING_KEY_ENV, digest_matches, record_digest, signing_key
 
@@ -163,6 +165,9 @@ class CallStore:
         Write-once: if a record for ``key`` exists it is kept (first writer wins), so a record's
         bytes never change after a manifest has hashed them.
         """
+        # The response redacted (a reply may echo a key or header value); the request is kept as
+        # it is, since it must still hash to ``key``.
+        record = {**record, "response": redact_obj(record.get("response"))}
         data = canonical_json(stamped(key, record))
         if self._local is None:
             target = f"{self._fs_root.rstrip('/')}/{self._relpath(key)}"

@@ -1,8 +1,13 @@
 """Small helpers for markdown tables, number formatting and inert text in reports.
 
-Values in a report come from datasets, generations and judges: untrusted. ``md_text``
-escapes what markdown would read as markup (links, emphasis, code, raw HTML), and table cells
-never break the table; the HTML renderer escapes and filters again (``sanitize``).
+Values in a report come from datasets, generations and judges: untrusted. ``md_text`` is the
+one escaping function: it writes ``&``, ``<`` and ``>`` as character references (inert in
+every markdown flavour, including viewers that pass raw HTML through; a backslash does not
+escape ``<`` in all of them) and backslash-escapes what markdown reads as markup (links,
+emphasis, code). ``markdown_table`` runs every header and cell through it, unless the caller
+hands it markdown assay wrote itself (``Markdown``: what ``md_text`` returns, or
+``md_markup("**overall**")``); a cell never breaks the table. The HTML renderer escapes and
+filters again (``sanitize``).
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ import math
 import re
 from collections.abc import Sequence
 
-_MARKUP = re.compile(r"([\\`*_\[\]<>#!~])")  # "|" is the table's to escape
+_MARKUP = re.compile(r"([\\`*_\[\]#!~])")  # "|" is the table's to escape; "<", ">" and "&" are references
 
 
 def fmt(value: object, digits: int = 3) -> str:
@@ -34,18 +39,31 @@ def counted(n: object, singular: str, plural: str | None = None) -> str:
     return f"{shown} {singular if number == 1 else (plural or singular + 's')}"
 
 
-def md_text(value: object) -> str:
-    """Untrusted text as literal markdown: markup characters escaped, on one line."""
-    return _MARKUP.sub(r"\\\1", " ".join(str(value).split()))
+class Markdown(str):
+    """Text that is markdown already: escaped by ``md_text`` or written by assay itself."""
+
+
+def md_markup(text: str) -> Markdown:
+    """Markdown that assay wrote (``**overall**``, a composed cell of ``md_text`` parts): a
+    table keeps it as it is."""
+    return Markdown(text)
+
+
+def md_text(value: object) -> Markdown:
+    """Untrusted text as literal markdown, on one line: ``&``, ``<``, ``>`` as character
+    references, markup characters backslash-escaped."""
+    text = " ".join(str(value).split()).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return Markdown(_MARKUP.sub(r"\\\1", text))
 
 
 def _cell(text: object) -> str:
-    return str(text).replace("|", "\\|").replace("\r", " ").replace("\n", " ")
+    shown = text if isinstance(text, Markdown) else md_text(text)
+    return shown.replace("|", "\\|").replace("\r", " ").replace("\n", " ")
 
 
-def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
-    """A table whose cells are escaped for structure; pass data through ``md_text`` first
-    when the cell should not be read as markup at all."""
+def markdown_table(headers: Sequence[object], rows: Sequence[Sequence[object]]) -> str:
+    """A table of escaped cells: every header and cell goes through ``md_text`` unless it is
+    ``Markdown`` already (``md_text``'s result, or ``md_markup``), and none breaks the table."""
     if not rows:
         return "_(no rows)_"
     lines = ["| " + " | ".join(_cell(h) for h in headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]

@@ -7,8 +7,11 @@ and each ``TargetReply`` back to its generation record; everything between is he
 - bounded concurrency (one asyncio loop, one keep-alive HTTP client),
 - retries with jittered backoff on timeouts, connection errors and 408/429/5xx,
 - a timeout per call and the latency of the call that answered,
+- a reply read under the dataset's input limits (``assay.validation.limits``): a non-finite
+  number, an over-long text or deep nesting makes that case's call an error, not a crash later,
 - header values read from the named environment variables at call time, never stored, and
-  redacted from every error,
+  redacted from every reply and error (a target that echoes its request headers, a common
+  debug behaviour, would otherwise put them in the call store, the generations and the report),
 - answered calls kept in a call store keyed by the target and the call's input, so a rerun
   re-sends only the calls that failed,
 - an unreachable endpoint stops the replay early: when the first ``UNREACHABLE_AFTER``
@@ -35,10 +38,11 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from assay.judges.store import CallStore, UntrustedRecord
-from assay.redact import call_endpoint, redact, register_secret_env, secret_values
+from assay.redact import call_endpoint, redact, redact_obj, register_secret_env, secret_values
 from assay.replay.llm_calls import Progress, backoff_s, run_sync
 from assay.schemas import JsonObject
 from assay.spec import TargetSpec
+from assay.validation.limits import TEXT_ENV, InputLimits, RejectedValue, loads_checked
 
 CALL_KIND = {"http": "target-http", "python": "target-python"}  # names the record kind in the call store
 DEFAULT_RETRIES = 3
@@ -237,6 +241,7 @@ class _Settings:
         self.headers = {**extra_headers, **header_values(spec)} if spec.url else {}
         self.secrets = [*secret_values(), *self.headers.values()]
         self.function = load_function(spec.function) if spec.function else None
+        self.limits = InputLimits.from_env()  # a reply is input too: the same limits as a dataset row
 
     def request(self, call: TargetCall) -> str:
         """What identifies a call: the body sent, or the function's arguments."""
@@ -264,7 +269,7 @@ async def _call_all(settings: _Settings, calls: list[TargetCall], concurrency: i
             key = settings.key(call)
             reply = await asyncio.to_thread(_stored, store, key, call, progress) if store else None
             if reply is None:
-                reply = await _with_retries(settings, client, call, semaphore, reach)
+                reply = _scrubbed(await _with_retries(settings, client, call, semaphore, reach), settings.secrets)
                 stats["sent"] += 1
                 if reply.error is None and store is not None:
                     await asyncio.to_thread(_store, store, key, settings, call, reply)
@@ -338,9 +343,16 @@ async def _post(settings: _Settings, client: Any, call: TargetCall) -> tuple[Tar
         return (TargetReply(**base, raw=_clean(text[:2000], settings), latency_s=seconds, status=response.status_code,
                             error=error), response.status_code in TRANSIENT_STATUS)
     try:
-        data = json.loads(text)
+        data = loads_checked(text, settings.limits)
     except json.JSONDecodeError:
         data = text  # a plain-text reply is the answer itself
+    except RejectedValue as exc:
+        return TargetReply(**base, latency_s=seconds, status=response.status_code,
+                           error=_clean(f"the reply breaks an input limit: {exc}", settings)), False
+    if isinstance(data, str) and len(data) > settings.limits.max_text_chars:
+        return TargetReply(**base, latency_s=seconds, status=response.status_code,
+                           error=f"the reply breaks an input limit: {len(data):,} characters of text; the limit is "
+                                 f"{settings.limits.max_text_chars:,} ({TEXT_ENV})"), False
     return TargetReply(**base, data=data, raw=text, latency_s=seconds, status=response.status_code), False
 
 
@@ -361,8 +373,11 @@ async def _invoke(settings: _Settings, call: TargetCall) -> tuple[TargetReply, b
         return TargetReply(**base, error=_clean(f"target raised {type(exc).__name__}: {exc}", settings)), False
     seconds = round(time.perf_counter() - started, 4)
     try:
-        data = json.loads(json.dumps(value, ensure_ascii=False, default=_plain))
-    except (TypeError, ValueError) as exc:
+        data = loads_checked(json.dumps(value, ensure_ascii=False, default=_plain), settings.limits)
+    except RejectedValue as exc:
+        return TargetReply(**base, latency_s=seconds, error=_clean(f"the target's value breaks an input limit: {exc}",
+                                                                   settings)), False
+    except (TypeError, ValueError, RecursionError) as exc:  # RecursionError: nested too deep to write
         return TargetReply(**base, latency_s=seconds, error=f"the target returned {type(value).__name__}, "
                                                              f"which is not JSON-shaped: {exc}"), False
     return TargetReply(**base, data=data, raw=json.dumps(data, ensure_ascii=False), latency_s=seconds), False
@@ -387,6 +402,13 @@ def _read_paths(settings: _Settings, reply: TargetReply) -> TargetReply:
         "answer": None if answer is None else (answer if isinstance(answer, str) else json.dumps(answer, ensure_ascii=False)),
         "contexts": contexts if isinstance(contexts, list) else None,
     })
+
+
+def _scrubbed(reply: TargetReply, secrets: list[str]) -> TargetReply:
+    """The reply with every secret value (header values, key variables) masked, before anything
+    reads, stores or shows it."""
+    return reply.model_copy(update={"data": redact_obj(reply.data, secrets), "raw": redact(reply.raw or "", secrets) or reply.raw,
+                                    "error": redact(reply.error or "", secrets) or reply.error})
 
 
 def _clean(text: str, settings: _Settings) -> str:

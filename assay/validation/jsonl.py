@@ -1,8 +1,9 @@
 """Read a JSONL file without stopping at the first bad line.
 
 The validation gate must name every bad row, so a line that is not valid UTF-8, not valid
-JSON, or not a JSON object becomes a :class:`RowProblem` instead of an exception. Pure: no
-Great Expectations, no pandas.
+JSON, not a JSON object, or a value that breaks an input limit (a non-finite number, a text
+too long, nesting too deep: ``assay.validation.limits``) becomes a :class:`RowProblem` instead
+of an exception or a crash in a later step. Pure: no Great Expectations, no pandas.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.schemas import JsonObject, LoadedDataset, RowProblem
+from assay.validation.limits import InputLimits, RejectedValue, loads_checked
 
 PARSE_EXPECTATION = "valid JSON object"
 
@@ -30,14 +32,17 @@ def read_jsonl(path: Path, file_label: str) -> tuple[list[JsonObject], list[RowP
 
     records: list[JsonObject] = []
     problems: list[RowProblem] = []
+    limits = InputLimits.from_env()
 
-    def problem(line_no: int, detail: str) -> None:
+    def problem(line_no: int, detail: str, expectation: str = PARSE_EXPECTATION, column: str | None = None,
+                row: str | None = None) -> None:
         problems.append(
             RowProblem(
-                row=f"line {line_no}",
+                row=row or f"line {line_no}",
                 line=line_no,
                 file=file_label,
-                expectation=PARSE_EXPECTATION,
+                expectation=expectation,
+                column=column,
                 detail=detail,
             )
         )
@@ -47,11 +52,12 @@ def read_jsonl(path: Path, file_label: str) -> tuple[list[JsonObject], list[RowP
     # held whole beside its parsed records.
     with path.open("rb") as handle:
         for line_no, raw in enumerate(handle, start=1):
-            _read_line(line_no, raw.removesuffix(b"\n"), records, problem)
+            _read_line(line_no, raw.removesuffix(b"\n"), records, problem, limits)
     return records, problems
 
 
-def _read_line(line_no: int, raw: bytes, records: list[JsonObject], problem: Callable[[int, str], None]) -> None:
+def _read_line(line_no: int, raw: bytes, records: list[JsonObject], problem: Callable[..., None],
+               limits: InputLimits) -> None:
     if line_no == 1 and raw.startswith(b"\xef\xbb\xbf"):  # editors on Windows add a BOM
         raw = raw[3:]
     try:
@@ -62,15 +68,26 @@ def _read_line(line_no: int, raw: bytes, records: list[JsonObject], problem: Cal
     if not text.strip():
         return
     try:
-        value = json.loads(text)
+        value = loads_checked(text, limits)
     except json.JSONDecodeError as exc:
         problem(line_no, f"invalid JSON: {exc.msg} at column {exc.colno}")
+        return
+    except RejectedValue as exc:
+        row = _row_id(exc.value)
+        for p in exc.problems:
+            problem(line_no, p.inner_detail, p.expectation, p.column, row)
         return
     if not isinstance(value, dict):
         problem(line_no, f"expected a JSON object, got {_json_type(value)}")
         return
     value["_line"] = line_no
     records.append(value)
+
+
+def _row_id(value: Any) -> str | None:
+    """The id a refused row gives, to name it by (the line number stays beside it)."""
+    found = value.get("id", value.get("case_id")) if isinstance(value, dict) else None
+    return found if isinstance(found, str) and found.strip() else None
 
 
 def _json_type(value: Any) -> str:

@@ -86,9 +86,24 @@ def read_table(path: Path) -> tuple[list[str], list[TableRow], list[RowProblem]]
     except (ValueError, OSError, UnicodeDecodeError) as exc:
         raise ImportError_(f"{path}: cannot read it as {fmt}: {exc}") from None
     columns = [str(c) for c in frame.columns]
-    rows = [TableRow(i, {str(k): _plain(v) for k, v in record.items()})
-            for i, record in enumerate(frame.to_dict(orient="records"), start=1)]
-    return columns, rows, []
+    rows, problems = [], []
+    for i, record in enumerate(frame.to_dict(orient="records"), start=1):
+        row = TableRow(i, {str(k): _plain(v) for k, v in record.items()})
+        found = _limit_problems(row, path.name)  # a JSONL row is checked as it is read
+        problems += found
+        if not found:
+            rows.append(row)
+    return columns, rows, problems
+
+
+def _limit_problems(row: TableRow, file: str) -> list[RowProblem]:
+    """A CSV or Parquet row's values against the input limits (``assay.validation.limits``):
+    a Parquet cell may hold Infinity, a CSV cell any length of text."""
+    from assay.validation.limits import InputLimits, value_problems
+
+    return [RowProblem(row=f"row {row.number}", file=file, column=p.column, expectation=p.expectation,
+                       detail=p.inner_detail)
+            for p in value_problems(row.values, InputLimits.from_env())]
 
 
 def _read_jsonl(path: Path) -> tuple[list[str], list[TableRow], list[RowProblem]]:
@@ -101,6 +116,7 @@ def _read_jsonl(path: Path) -> tuple[list[str], list[TableRow], list[RowProblem]
         line = record.pop("_line")
         columns += [c for c in record if c not in columns]
         rows.append(TableRow(number, record, line))
+    columns += [p.column for p in problems if p.column and p.column not in columns]  # a refused row's field
     return columns, rows, problems
 
 

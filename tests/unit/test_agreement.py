@@ -4,6 +4,7 @@ independent formulas; ``calibrate_scores`` on hand-checked rows; labels files wi
 from __future__ import annotations
 
 import random
+import re
 
 import krippendorff
 import numpy as np
@@ -229,3 +230,17 @@ def test_section_is_replaced_not_repeated():
     second = with_section(first, "## Calibration against human labels\n\ntwo\n")
     assert second.count("## Calibration against human labels") == 1 and "two" in second and "one" not in second
     assert "## Scores" in second
+
+
+def test_labels_with_non_finite_scores_or_deep_nesting_fail_naming_the_line(tmp_path):
+    labels = tmp_path / "labels.jsonl"
+    for line, why in [('{"case_id": "a", "metric": "accuracy", "score": 1e999}', "line 1: score: not a finite number"),
+                      ('{"case_id": "a", "metric": "accuracy", "score": NaN}', "line 1: score: not a finite number"),
+                      ("[" * 100_000 + "]" * 100_000, "line 1: value: nested too deep to read")]:
+        labels.write_text(line + "\n", encoding="utf-8")
+        with pytest.raises(CalibrationError, match=re.escape(why)):
+            read_labels(labels)
+    csv_labels = tmp_path / "labels.csv"
+    csv_labels.write_text("case_id,metric,score\na,accuracy,inf\n", encoding="utf-8")
+    with pytest.raises(CalibrationError, match="line 2: score 'inf' is not a finite number"):
+        read_labels(csv_labels)

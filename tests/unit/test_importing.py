@@ -97,3 +97,28 @@ def test_unusable_options_say_what_to_do(tmp_path, monkeypatch):
     monkeypatch.setattr(type(get_suite("report")), "importer", None)  # a suite that brings no importer
     with pytest.raises(ImportError_, match="has no importer"):
         import_dataset("report", source, tmp_path / "o", {})
+
+
+def test_import_refuses_non_finite_numbers_long_texts_and_deep_nesting_by_row_and_column(tmp_path, monkeypatch):
+    source = tmp_path / "rows.jsonl"
+    good = {"question": "q", "answer": "a", "contexts": ["c"], "ground_truth": "g"}
+    source.write_text("\n".join([
+        json.dumps(good),
+        '{"question": NaN, "answer": "a", "contexts": ["c"], "ground_truth": "g"}',  # was imported as "nan"
+        json.dumps({**good, "answer": "x" * 100_001}),
+        "[" * 100_000 + "]" * 100_000,
+    ]) + "\n", encoding="utf-8")
+    result = import_dataset("rag_qa", source, tmp_path / "out", {})
+    assert [(p.line, p.column, p.expectation) for p in result.problems] == [
+        (2, "question", "finite numbers"), (3, "answer", "input limits"), (4, None, "input limits")]
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+    monkeypatch.setenv("ASSAY_MAX_TEXT_CHARS", "5")
+    table = tmp_path / "rows.parquet"
+    pd.DataFrame({"question": ["q", "a longer question"], "answer": ["a", "b"], "contexts": [["c"], ["c"]],
+                  "ground_truth": ["g", "g"], "latency_s": [1.0, float("inf")]}).to_parquet(table)
+    result = import_dataset("rag_qa", table, tmp_path / "out2", {})
+    assert [p.describe() for p in result.problems] == [
+        "row 2 [question]: input limits — a text of 17 characters; the limit is 5 (ASSAY_MAX_TEXT_CHARS)",
+        "row 2 [latency_s]: finite numbers — not a finite number (reads as Infinity)",
+    ]

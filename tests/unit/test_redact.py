@@ -91,3 +91,29 @@ def test_the_marker_search_never_skips_a_shape_that_would_match(parts):
     for shape, replacement in _SHAPES:
         expected = shape.sub(replacement, expected)
     assert redact(text, []) == expected
+
+
+def test_registered_names_reach_processes_started_later_and_json_escaped_forms_are_masked(monkeypatch):
+    import subprocess
+    import sys
+
+    monkeypatch.setenv("HEADER_VALUE_VAR", 'quote"d-secret-ü-4321')
+    register_secret_env("HEADER_VALUE_VAR")
+    child = subprocess.run([sys.executable, "-c", "from assay.redact import redact; print(redact('x quote\"d-secret-ü-4321'))"],
+                           capture_output=True, text=True, check=True)
+    assert child.stdout.strip() == "x ***"  # a Dask worker or subprocess flow masks the same values
+    assert redact(json.dumps({"echo": 'quote"d-secret-ü-4321'})) == '{"echo": "***"}'
+    assert redact(json.dumps({"echo": 'quote"d-secret-ü-4321'}, ensure_ascii=False)) == '{"echo": "***"}'
+
+
+def test_a_call_record_is_stored_with_its_response_redacted(tmp_path, monkeypatch):
+    from assay.judges.store import CallStore
+
+    monkeypatch.setenv("RAG_AUTH_HEADER", "echoed-value-77aa")
+    register_secret_env("RAG_AUTH_HEADER")
+    store = CallStore(tmp_path)
+    key = CallStore.request_key("m", None, [{"role": "user", "content": "q"}], {})
+    store.put(key, {"model": "m", "api_base": None, "request": {"messages": [{"role": "user", "content": "q"}], "params": {}},
+                    "response": {"raw_text": "headers: {'X-Auth': 'echoed-value-77aa'}"}})
+    assert b"echoed-value-77aa" not in next(tmp_path.rglob("*.json")).read_bytes()
+    assert store.get(key)["response"]["raw_text"] == "headers: {'X-Auth': '***'}"  # still a trusted record

@@ -5,7 +5,7 @@ import pytest
 from assay.rendering.render import ReportHeader, render_html, render_markdown
 from assay.rendering.sanitize import safe_href, sanitize_html
 from assay.rendering.sections import ReportSection
-from assay.rendering.tables import markdown_table, md_text
+from assay.rendering.tables import markdown_table, md_markup, md_text
 from tests.support.hostile import HOSTILE, executable_parts
 
 
@@ -55,3 +55,43 @@ def test_sanitizer_drops_unknown_tags_and_attributes_keeps_text():
 def test_markdown_table_cells_cannot_break_the_table():
     table = markdown_table(["a", "b"], [["x|y\nz", "ok"]])
     assert table.splitlines()[2] == "| x\\|y z | ok |"
+
+
+def markdown_page(text: str) -> str:
+    """report.md as assay writes it, with ``text`` in every kind of place data reaches: the
+    header, a section title, prose, every column of a table (its headers too) and the jury
+    section's per-judge table, whose case ids and judge names come straight from the scores."""
+    from assay.schemas import ScoreRow
+    from assay.spec import JurySpec, PanelJudge, RunSpec
+    from assay.suites.kit import jury_section, jury_summary
+    from assay.suites.kit.summary import scores_frame
+
+    rows = []
+    for judge, value in ((text, 4.0), ("b", 1.0)):
+        rows.append(ScoreRow(case_id=text, metric="accuracy", family="answer", value=value, scale="1-5", judge=judge))
+    rows.append(ScoreRow(case_id=text, metric="accuracy", family="answer", value=2.5, scale="1-5"))
+    panel = [PanelJudge(name=n, model=f"openai/{n}", weight=0.5) for n in (text, "b")]
+    jury = jury_summary(rows, RunSpec(suite="rag_qa", jury=JurySpec(panel=panel)))
+    header = ReportHeader(suite="s", suite_title=text, snapshot="0" * 64, n_cases=1, quarantined=[text],
+                          replay="recorded", generations="0" * 64, validation="passed", config_hash="0" * 64,
+                          judges=text)
+    sections = [
+        ReportSection(text, f"- escaped: {md_text(text)}\n\n" + markdown_table([text, "note"], [[text, md_text(text)]])),
+        ReportSection("Jury", jury_section(scores_frame(rows), jury, "Answers")),
+    ]
+    return render_markdown(header, sections)
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_report_markdown_is_inert_in_a_viewer_that_passes_html_through(text):
+    import markdown
+
+    md = markdown_page(text)
+    html = markdown.markdown(md, extensions=["tables"])  # raw HTML allowed, as many viewers do
+    assert executable_parts(html) == [], md
+    assert "<table>" in html  # the tables are still tables
+
+
+def test_markdown_table_escapes_every_cell_unless_it_is_markdown_already():
+    table = markdown_table(["<b>", "n"], [["<img src=x>", 1], [md_markup("**overall**"), md_text("a_b")]])
+    assert table.splitlines() == ["| &lt;b&gt; | n |", "|---|---|", "| &lt;img src=x&gt; | 1 |", "| **overall** | a\\_b |"]

@@ -149,3 +149,13 @@ def test_an_unknown_runner_is_refused_with_the_names_that_work(name):
         RunOptions(runner=name)
     result, output = cli("run", "rag_qa", "--offline", "--runner", name or "''")
     assert result.exit_code != 0 and "unknown runner" in output
+
+
+def test_secret_env_names_are_every_key_and_header_variable_the_run_sends():
+    from assay.judges.config import JudgeSpec
+    from assay.spec import GeneratorSpec, JurySpec, TargetSpec
+
+    spec = RunSpec(suite="rag_qa", replay="live", generator=GeneratorSpec(api_key_env="GEN_KEY"),
+                   target=TargetSpec(url="http://127.0.0.1:9/a", headers={"Authorization": "Bearer RAG_AUTH", "X-S": "SESSION"}),
+                   jury=JurySpec(judges=[JudgeSpec(model="openai/a", api_key_env="JUDGE_KEY"), JudgeSpec(model="openai/b")]))
+    assert sorted(spec.secret_env_names()) == ["GEN_KEY", "JUDGE_KEY", "RAG_AUTH", "SESSION"]

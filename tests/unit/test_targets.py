@@ -277,3 +277,51 @@ def test_without_a_key_records_are_reused_on_their_hashes_and_a_key_refuses_them
         assert [r.reused for r in call_target(spec, calls("a"), default_body=RAG_BODY, store_path=store)] == [False]
         assert [r.reused for r in call_target(spec, calls("a"), default_body=RAG_BODY, store_path=store)] == [True]
     assert server.calls == {"a": 2}
+def test_a_reply_that_echoes_its_headers_is_masked_before_anything_reads_or_stores_it(monkeypatch, tmp_path):
+    # Variable names that say nothing about secrets: only the target spec marks them.
+    monkeypatch.setenv("RAG_AUTH", "hdr-secret-0451\"q")
+    monkeypatch.setenv("RAG_SESSION", "session-d41e0b")
+
+    def echo(body, n):
+        return 200, {"answer": f"A: {body['question']}", "contexts": [], "debug": body["question"]}, 0.0
+
+    class Echo(LoopbackEndpoint):
+        async def _handle(self, request):
+            from aiohttp import web
+
+            headers = dict(request.headers)
+            return web.json_response({"answer": f"you sent {headers}", "contexts": [{"text": json.dumps(headers)}]})
+
+    with Echo(echo) as server:
+        spec = TargetSpec(url=server.url, headers={"Authorization": "Bearer RAG_AUTH", "X-Session": "RAG_SESSION"})
+        replies = call_target(spec, calls("q"), default_body=RAG_BODY, store_path=str(tmp_path / "store"))
+    reply = replies[0]
+    assert reply.error is None and "***" in reply.answer
+    shown = json.dumps(reply.model_dump(mode="json"))
+    assert "hdr-secret-0451" not in shown and "session-d41e0b" not in shown and "hdr-secret-0451" not in reply.raw
+    stored = b"".join(p.read_bytes() for p in (tmp_path / "store").rglob("*.json"))
+    assert stored and b"hdr-secret-0451" not in stored and b"session-d41e0b" not in stored
+
+
+def test_a_reply_that_breaks_an_input_limit_is_that_case_s_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("ASSAY_MAX_TEXT_CHARS", "50")
+
+    def replies(body, n):
+        q = body["question"]
+        if q == "nan":
+            return 200, '{"answer": "a", "score": NaN}', 0.0
+        if q == "long":
+            return 200, {"answer": "x" * 51}, 0.0
+        return 200, {"answer": "fine"}, 0.0
+
+    with LoopbackEndpoint(replies, key=lambda b: b["question"]) as server:
+        out = call_target(TargetSpec(url=server.url), calls("nan", "long", "ok"), default_body=RAG_BODY)
+    assert "not a finite number (reads as NaN)" in out[0].error and out[0].attempts == 1
+    assert "a text of 51 characters; the limit is 50" in out[1].error
+    assert out[2].error is None and out[2].answer == "fine"
+
+    def nan_function(question):
+        return {"answer": question, "confidence": float("nan")}
+
+    out = call_target(TargetSpec(function=register_function(nan_function)), calls("q"), default_body=RAG_BODY)
+    assert "not a finite number" in out[0].error

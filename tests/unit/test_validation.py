@@ -422,3 +422,48 @@ def test_bundled_rag_qa_dataset_passes_the_gate() -> None:
     report = run_gate(suite, suite.load_dataset(suite.default_dataset))
     assert report.success, report.to_text()
     assert report.tables["cases"] > 0
+
+
+def test_read_jsonl_names_rows_that_would_break_later_steps(tmp_path: Path) -> None:
+    """Non-finite numbers (publish writes strict JSON), over-long texts (the offline jury's time
+    grows with them) and deep nesting (Python's reader stops near 1,000 levels) are named by row
+    and field, never raised, never passed on."""
+    path = tmp_path / "g.jsonl"
+    path.write_text(
+        '{"case_id": "a", "latency_s": 1e999}\n'
+        '{"case_id": "b", "score": NaN, "x": [1, {"y": -Infinity}]}\n'
+        + "[" * 100_000 + "]" * 100_000 + "\n"
+        + '{"case_id": "c", "answer": "' + "x" * 100_001 + '"}\n'
+        + '{"case_id": "d", "deep": ' + "[" * 70 + "]" * 70 + "}\n"
+        + '{"case_id": "e", "n": 1' + "0" * 400 + "}\n"
+        + '{"case_id": "ok", "answer": "' + "x" * 100_000 + '", "latency_s": 1.5e3}\n',
+        encoding="utf-8",
+    )
+    records, problems = read_jsonl(path, "g.jsonl")
+    assert [r["case_id"] for r in records] == ["ok"]
+    described = [p.describe() for p in problems]
+    assert described == [
+        "a (line 1) [latency_s]: finite numbers — not a finite number (reads as Infinity)",
+        "b (line 2) [score]: finite numbers — not a finite number (reads as NaN)",
+        "b (line 2) [x]: finite numbers — at x[1].y: not a finite number (reads as -Infinity)",
+        "line 3: input limits — nested too deep to read (limit 64 levels, ASSAY_MAX_JSON_DEPTH)",
+        "c (line 4) [answer]: input limits — a text of 100,001 characters; the limit is 100,000 (ASSAY_MAX_TEXT_CHARS)",
+        described[5],  # below: its path, cut short
+        "e (line 6) [n]: finite numbers — an integer beyond a float's range (1.8e308)",
+    ]
+    assert "d (line 5) [deep]: input limits — at deep[0][0]" in described[5] and "nested more than 64" in described[5]
+
+
+def test_input_limits_are_set_in_the_environment(tmp_path: Path, monkeypatch) -> None:
+    from assay.preflight import problems as preflight_problems
+    from assay.spec import RunSpec
+
+    path = tmp_path / "c.jsonl"
+    path.write_text('{"id": "a", "q": "0123456789"}\n{"id": "b", "q": [[["x"]]]}\n', encoding="utf-8")
+    assert not read_jsonl(path, "c.jsonl")[1]
+    monkeypatch.setenv("ASSAY_MAX_TEXT_CHARS", "9")
+    monkeypatch.setenv("ASSAY_MAX_JSON_DEPTH", "3")
+    assert [(p.row, p.column) for p in read_jsonl(path, "c.jsonl")[1]] == [("a", "q"), ("b", "q")]
+    monkeypatch.setenv("ASSAY_MAX_JSON_DEPTH", "deep")
+    assert preflight_problems(RunSpec(suite="rag_qa")) == [
+        "ASSAY_MAX_JSON_DEPTH='deep': give a positive whole number (default 64)"]

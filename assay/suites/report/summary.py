@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 
 from assay.judges.ensemble import aggregate_hallucination, merge_hallucination_cases
 from assay.metrics import report as rp
-from assay.rendering.tables import counted, fmt, markdown_table, md_text
+from assay.rendering.tables import counted, fmt, markdown_table, md_markup, md_text
 from assay.schemas import JsonObject, ScoreRow
 from assay.spec import RunSpec
 from assay.suites.kit import (
@@ -382,7 +382,7 @@ def _overall_md(summary: ReportSummary) -> str:
     head = (f"Mean overall score over {summary.n_cases} queries: **{fmt(mean, 2)}** / 10 "
             f"(grade of the mean: {_grade_of(mean)}). Grades: {dist}.\n\n")
     rows = [[m, f"{summary.weights[m]:.0%}", fmt(ov[m].mean, 2), ov[m].n_scored, ov[m].n_unscored] for m in SIX]
-    rows.append(["**overall**", "100%", fmt(mean, 2), ov["overall"].n_scored, ov["overall"].n_unscored])
+    rows.append([md_markup("**overall**"), "100%", fmt(mean, 2), ov["overall"].n_scored, ov["overall"].n_unscored])
     rows += [[m, "—", fmt(ov[m].mean, 2) + ("" if SCALES[m] == "0-10" else f" ({SCALES[m]})"),
               ov[m].n_scored, ov[m].n_unscored] for m in DETAIL_METRICS]
     tail = f"\n\nLower is better: {', '.join(summary.lower_is_better)}; every other metric: higher is better."
@@ -395,7 +395,7 @@ def _by_team_md(summary: ReportSummary) -> str:
     for team in sorted(teams, key=lambda t: (TEAM_TYPES.index(t) if t in TEAM_TYPES else len(TEAM_TYPES), t)):
         info = teams[team]
         grades = ", ".join(f"{g}×{info.grades[g]}" for g in GRADE_ORDER if g in info.grades) or "—"
-        rows.append([f"{md_text(info.name)} ({md_text(team)})", info.n_cases, *[fmt(info.means[m], 2) for m in SIX],
+        rows.append([md_markup(f"{md_text(info.name)} ({md_text(team)})"), info.n_cases, *[fmt(info.means[m], 2) for m in SIX],
                      fmt(info.means["overall"], 2), grades])
     return markdown_table(["team type", "n", *[SHORT[m] for m in SIX], "overall", "grades"], rows)
 
