@@ -172,11 +172,15 @@ class JuryStats(BaseModel):
             budget_exhausted=any(p.budget_exhausted for p in parts),
         )
 
-    def describe(self) -> str:
+    def describe(self, panel: int = 0) -> str:
+        """One line for the step table. ``panel``: the jury's size; when every judge was dropped
+        the run ends incomplete with their reasons, so the line names them without repeating why."""
         parts = [f"judge calls sent {self.sent}, reused {self.reused}, failed {self.failed}"]
         if self.untrusted:
             parts.append(f"{self.untrusted} stored calls failed their hash or key check and were re-sent")
-        if self.dropped:
+        if self.dropped and panel and len(self.dropped) >= panel:
+            parts.append(f"every judge dropped ({', '.join(self.dropped)}): why, in the run's verdict")
+        elif self.dropped:
             parts.append("dropped: " + ", ".join(f"{j} ({why})" for j, why in self.dropped.items()))
         if self.budget_exhausted:
             parts.append("budget exhausted")

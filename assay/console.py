@@ -13,9 +13,10 @@ values on one line where they are built.
 
 from __future__ import annotations
 
-import logging
 import re
 from typing import Any
+
+from assay.log_filters import RewritingFilter, install
 
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
 
@@ -45,30 +46,10 @@ def secho(message: object = "", **styles: Any) -> None:
     typer.secho(console_safe(message), **styles)
 
 
-class ConsoleSafeFilter(logging.Filter):
-    """Makes each log record's control characters visible before any handler (a console, with
-    ``-v``) sees it."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        try:
-            message = record.getMessage()
-        except Exception:  # noqa: BLE001 - a malformed record is passed on untouched
-            return True
-        shown = console_safe(message)
-        if shown != message:
-            record.msg, record.args = shown, None
-        return True
-
-
-_FILTER = ConsoleSafeFilter()
+# Each log record's control characters made visible before any handler (a console, with -v) sees it.
+_FILTER = RewritingFilter(console_safe)
 
 
 def install_console_safe_logging(*logger_names: str) -> None:
     """Attach the filter to these loggers, the root logger and their handlers."""
-    for name in ("", *logger_names):
-        logger = logging.getLogger(name)
-        if _FILTER not in logger.filters:
-            logger.addFilter(_FILTER)
-        for handler in logger.handlers:
-            if _FILTER not in handler.filters:
-                handler.addFilter(_FILTER)
+    install(_FILTER, *logger_names)

@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import base64
 import json
-import logging
 import os
 import re
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
+
+from assay.log_filters import RewritingFilter, install
 
 MASK = "***"
 
@@ -243,29 +244,10 @@ def _stored_credentials() -> dict[str, str]:
 
 
 # -- logs ------------------------------------------------------------------------------------
-class RedactingFilter(logging.Filter):
-    """Redacts every log record's message (and its arguments) before any handler sees it."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        try:
-            message = record.getMessage()
-        except Exception:  # noqa: BLE001 - a malformed record is passed on untouched
-            return True
-        clean = redact(message)
-        if clean != message:
-            record.msg, record.args = clean, None
-        return True
-
-
-_FILTER = RedactingFilter()
+# Every log record's message (and its arguments) redacted before any handler sees it.
+_FILTER = RewritingFilter(redact)
 
 
 def install_log_redaction(*logger_names: str) -> None:
     """Attach the redacting filter to the handlers of these loggers and of the root logger."""
-    for name in ("", *logger_names):
-        logger = logging.getLogger(name)
-        if _FILTER not in logger.filters:
-            logger.addFilter(_FILTER)
-        for handler in logger.handlers:
-            if _FILTER not in handler.filters:
-                handler.addFilter(_FILTER)
+    install(_FILTER, *logger_names)

@@ -142,10 +142,15 @@ class StepRunner:
             detail = f"{len(keys)} judge calls reused with the step" if keys else ""
             sent, reused_calls = 0, len(keys)
         else:
-            detail = stats.describe() if stats else ""
+            detail = stats.describe(self._panel()) if stats else ""
             sent, reused_calls = (stats.sent, stats.reused) if stats else (0, 0)
         detail = "; ".join(part for part in (note, detail) if part)
         self._step(name, "reused" if reused else "ran", state, started, detail=detail, sent=sent, reused_calls=reused_calls)
+
+    def _panel(self) -> int:
+        """How many judges the run's jury has (0 when the spec names none)."""
+        jury = (self.recorder.manifest.run_spec or {}).get("jury") or {}
+        return len(jury.get("panel") or [])
 
     def _step(self, name: str, status: str, state: Any, started: float, detail: str = "", sent: int = 0, reused_calls: int = 0) -> None:
         record = StepRecord(
