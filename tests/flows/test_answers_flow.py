@@ -46,6 +46,17 @@ def test_offline_run_on_the_bundled_table_is_honest_about_what_it_cannot_judge(p
     report = (tmp_path / run_id / "report.md").read_text()
     assert "figure_support (offline figure check)" in report and "## By group" in report
     assert "a05** (offline figure check)" in report and "needs an LLM judge" in report
+    # said at the top, in one line, before any figure: what was not measured offline, and why
+    top = report.split("\n## ")[0]
+    said = [line for line in top.splitlines() if line.startswith("> **Not measured:**")]
+    assert len(said) == 1 and "needs an LLM judge" in said[0], top
+    assert all(m in said[0] for m in ("faithfulness", "answer\\_relevancy", "context\\_relevance")), said
+    assert "figure" not in said[0] and "correctness" not in said[0]  # measured for some cases: not listed
+
+    # a gate on a metric the offline run could not measure fails, naming why, never passing on nothing
+    result, output = cli("run", "answers", "--offline", "--out", str(tmp_path), "--assert", "faithfulness>=0.8")
+    assert result.exit_code == 5, output
+    assert "faithfulness>=0.8: faithfulness is unscored for every case (needs an LLM judge" in output
 
 
 NAMES = {  # how DeepEval and Ragas write the same reference-free table
