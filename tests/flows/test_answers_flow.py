@@ -219,5 +219,5 @@ def test_an_answers_run_with_criteria_is_judged_reported_and_calibrated(prefect_
     assert by_metric["names_source"]["jury"]["exact"] == pytest.approx(5 / 6)  # c6: people 1, jury 2
     calibrated = (out / run_id / "report.md").read_text(encoding="utf-8")
     assert "## Calibration against human labels" in calibrated and "| faithfulness | jury | 6 |" in calibrated
-    result, output = cli("audit", run_id, "--out", str(out))
+    result, output = cli("audit", run_id, "--out", str(out), "--deep")  # every score recomputed from its evidence
     assert result.exit_code == 0, output
