@@ -53,28 +53,31 @@ def test_deepeval_names_with_reference_group_and_metadata(tmp_path):
 
 
 # DeepEval's EvaluationDataset.save_as(file_type="json"): an indented array, one object per
-# golden, null for what a golden lacks; `context` is the ideal context, `retrieval_context` what
+# golden with these keys in this order, null for what a golden lacks; `context` is the ideal context, `retrieval_context` what
 # the retriever returned (the one faithfulness is judged against).
 DEEPEVAL_SAVED = [
     {"input": "What does Fiber 500 cost?", "actual_output": "$45 a month.", "expected_output": "$45 per month.",
      "retrieval_context": ["Fiber 500 is $45 per month.", "Fiber 1000 is $65 per month."],
-     "context": ["Price list: Fiber 500 $45."], "source_file": "prices.md", "additional_metadata": {"channel": "chat"},
-     "comments": None, "tools_called": None, "expected_tools": None},
+     "context": ["Price list: Fiber 500 $45."], "name": None, "comments": None, "source_file": "prices.md",
+     "tools_called": None, "expected_tools": None, "additional_metadata": {"channel": "chat"},
+     "custom_column_key_values": None},
     {"input": "Is there a data cap?", "actual_output": "No.", "expected_output": None, "retrieval_context": None,
-     "context": None, "source_file": None, "additional_metadata": None, "comments": None, "tools_called": None,
-     "expected_tools": None},
+     "context": None, "name": None, "comments": None, "source_file": None, "tools_called": None,
+     "expected_tools": None, "additional_metadata": None, "custom_column_key_values": None},
 ]
 # Ragas' EvaluationDataset.to_jsonl / to_csv: user_input, retrieved_contexts, response, reference.
+# reference_contexts (the contexts the reference came from) is not what the system retrieved: not read.
 RAGAS_ROWS = [
     {"user_input": "What does Fiber 500 cost?", "retrieved_contexts": ["Fiber 500 is $45 per month."],
-     "response": "$45 a month.", "reference": "$45 per month."},
+     "reference_contexts": ["Price list: Fiber 500 $45."], "response": "$45 a month.", "reference": "$45 per month."},
     {"user_input": "Is there a data cap?", "retrieved_contexts": ["All plans include unlimited data."],
-     "response": "No.", "reference": "No, data is unlimited."},
+     "reference_contexts": ["Plans: unlimited data."], "response": "No.", "reference": "No, data is unlimited."},
 ]
 
 
 def write_ragas_csv(path: Path) -> None:
-    pd.DataFrame([{**r, "retrieved_contexts": str(r["retrieved_contexts"])} for r in RAGAS_ROWS]).to_csv(path, index=False)
+    listed = ("retrieved_contexts", "reference_contexts")  # Ragas' CSV holds Python list literals
+    pd.DataFrame([{**r, **{k: str(r[k]) for k in listed}} for r in RAGAS_ROWS]).to_csv(path, index=False)
 
 
 @pytest.mark.parametrize("file", ["deepeval_saved.json", "ragas.jsonl", "ragas.csv"])
