@@ -252,6 +252,9 @@ class PublishInputs(BaseModel):
     config_hash: str
     incomplete: list[str] = Field(default_factory=list, description="why the run is incomplete (shown first)")
     not_measured: str | None = Field(default=None, description="the failed-calls banner (assay.failed_calls), shown first")
+    not_applicable: list[str] = Field(
+        default_factory=list, description="metrics no case could have a score for, with why (pipeline.ScoreGaps)"
+    )
     comparison: str | None = Field(default=None, description="comparison.json sha, when compared with a baseline")
 
 

@@ -711,7 +711,7 @@ def _parse_gates(asserts: list[str], junit: Path | None) -> Gates | None:
 
 def _apply_gates(gates: Gates, store: Any, run_id: str) -> list[str]:
     """Write the JUnit file (when asked) and return the thresholds the run's means miss."""
-    from assay.gates import junit_from_rows, missed_thresholds, unmeasured_by_metric
+    from assay.gates import first_unscored_reasons, junit_from_rows, missed_thresholds, unmeasured_by_metric
     from assay.lineage.trace import RunIntegrityError, RunReader
 
     reader = RunReader(store, run_id)
@@ -722,10 +722,11 @@ def _apply_gates(gates: Gates, store: Any, run_id: str) -> list[str]:
         metrics = list(summary.get("metrics", []))
         failed = _failed_calls(reader)
         unmeasured = failed.unmeasured() if failed else set()
-        scores = reader.jsonl(names.SCORES) if gates.junit is not None or unmeasured else []
+        means = {m: (summary.get("overall", {}).get(m) or {}).get("mean") for m in metrics}
+        unscored = {t.metric for t in gates.thresholds if t.metric in means and means[t.metric] is None}
+        scores = reader.jsonl(names.SCORES) if gates.junit is not None or unmeasured or unscored else []
     except RunIntegrityError as exc:  # a gate never passes on numbers that are not the run's
         return [f"{t}: {exc}" for t in gates.thresholds]
-    means = {m: (summary.get("overall", {}).get(m) or {}).get("mean") for m in metrics}
     if gates.junit is not None:
         groups = {case_id: view.group for case_id, view in _case_views(reader).items()}
         xml = junit_from_rows(reader.manifest.suite, run_id, metrics, groups, scores, gates.thresholds,
@@ -733,7 +734,8 @@ def _apply_gates(gates: Gates, store: Any, run_id: str) -> list[str]:
         gates.junit.parent.mkdir(parents=True, exist_ok=True)
         gates.junit.write_text(xml, encoding="utf-8")
         echo(f"junit:   {gates.junit}", err=True)
-    return missed_thresholds(gates.thresholds, means, unmeasured_by_metric(scores, unmeasured))
+    return missed_thresholds(gates.thresholds, means, unmeasured_by_metric(scores, unmeasured),
+                             first_unscored_reasons(scores, unscored))
 
 
 def _failed_calls(reader: Any) -> Any:

@@ -44,9 +44,11 @@ def parse_threshold(text: str) -> Threshold:
 
 
 def missed_thresholds(thresholds: Sequence[Threshold], means: Mapping[str, float | None],
-                      unmeasured: Mapping[str, int] | None = None) -> list[str]:
+                      unmeasured: Mapping[str, int] | None = None, why_unscored: Mapping[str, str] | None = None,
+                      ) -> list[str]:
     """One line per threshold the run's means miss (empty when every gate holds).
-    ``unmeasured``: metric -> how many cases lack it because their target call failed."""
+    ``unmeasured``: metric -> how many cases lack it because their target call failed;
+    ``why_unscored``: metric -> a reason it has no score (``first_unscored_reasons``)."""
     missed = []
     for t in thresholds:
         lost = (unmeasured or {}).get(t.metric, 0)
@@ -56,7 +58,8 @@ def missed_thresholds(thresholds: Sequence[Threshold], means: Mapping[str, float
         elif t.metric not in means:
             missed.append(f"{t}: the run has no metric {t.metric!r} (metrics: {', '.join(means)})")
         elif means[t.metric] is None:
-            missed.append(f"{t}: {t.metric} is unscored for every case")
+            why = (why_unscored or {}).get(t.metric)
+            missed.append(f"{t}: {t.metric} is unscored for every case" + (f" ({why})" if why else ""))
         elif not t.holds(means[t.metric]):
             missed.append(f"{t}: {t.metric} mean is {means[t.metric]:.4f}")
     return missed
@@ -139,6 +142,16 @@ def junit_from_rows(suite: str, run_id: str, metrics: Sequence[str], groups: Map
             reasons[key] = str(row.get("unscored_reason") or "no reason recorded")
     cases = [(case_id, groups.get(case_id)) for case_id in order]
     return junit_xml(suite, run_id, metrics, cases, values, reasons, thresholds, errors)
+
+
+def first_unscored_reasons(rows: Sequence[Mapping[str, Any]], metrics: set[str]) -> dict[str, str]:
+    """metric -> the first final row's reason it is unscored, for each of ``metrics``."""
+    out: dict[str, str] = {}
+    for row in rows:
+        metric = str(row.get("metric"))
+        if metric in metrics and metric not in out and row.get("judge") is None and row.get("unscored_reason"):
+            out[metric] = str(row["unscored_reason"])
+    return out
 
 
 def unmeasured_by_metric(rows: Sequence[Mapping[str, Any]], unmeasured: set[str]) -> dict[str, int]:

@@ -439,10 +439,25 @@ def aggregate(
 MAX_REASONS = 3  # unscored metrics named one by one; the rest are counted
 
 
+@dataclass(frozen=True)
+class ScoreGaps:
+    """What a finished run did not measure. ``incomplete``: why it did not measure what it set
+    out to (a metric no case got a score for, a dropped jury, a spent budget), empty when it is
+    complete. ``not_applicable``: one line per reason, naming the metrics no case could have a
+    score for (no LLM judge offline, no reference in the table): not a failure, but said at the
+    top of the report so a reader never takes a missing metric for a measured one."""
+
+    incomplete: list[str]
+    not_applicable: list[str]
+
+
 def incomplete_reasons(store: ArtifactStore, spec: RunSpec, families: list[FamilyResult], scores_sha: str) -> list[str]:
-    """Why a run that finished its steps still did not measure what it set out to: a metric
-    no case got a score for, a jury whose every judge was dropped, a budget that stopped the
-    jury. Empty when the run is complete."""
+    """``score_gaps(...).incomplete``."""
+    return score_gaps(store, spec, families, scores_sha).incomplete
+
+
+def score_gaps(store: ArtifactStore, spec: RunSpec, families: list[FamilyResult], scores_sha: str) -> ScoreGaps:
+    """The run's gaps (``ScoreGaps``), from one pass over its final score rows."""
     reasons = []
     panel = len(spec.jury.panel) if spec.jury else 0
     silent: set[str] = set()  # families whose unscored metrics are explained by their jury
@@ -475,11 +490,22 @@ def incomplete_reasons(store: ArtifactStore, spec: RunSpec, families: list[Famil
         reasons.append(f"and {len(unscored) - MAX_REASONS} more metrics unscored for every case")
     if not any_row:
         reasons.append("no case was scored")
-    return reasons
+    return ScoreGaps(reasons, not_applicable_lines(metrics))
+
+
+def not_applicable_lines(metrics: dict[str, _MetricTally]) -> list[str]:
+    """``faithfulness, answer_relevancy — needs an LLM judge (…)``: the metrics not applicable
+    to any case, in the run's order, grouped by their reason (``e.g.`` when cases differ)."""
+    by_reason: dict[str, list[str]] = {}
+    for metric, tally in metrics.items():
+        if tally.all_not_applicable:
+            reason = tally.first_reason or "no reason recorded"
+            by_reason.setdefault(reason if tally.one_reason else f"e.g. {reason}", []).append(metric)
+    return [f"{', '.join(names_)} — {reason}"[:400] for reason, names_ in by_reason.items()]
 
 
 class _MetricTally:
-    """What ``incomplete_reasons`` needs of one metric's final rows, kept instead of the rows."""
+    """What ``score_gaps`` needs of one metric's final rows, kept instead of the rows."""
 
     def __init__(self, first: ScoreRow) -> None:
         self.family = first.family
@@ -487,11 +513,13 @@ class _MetricTally:
         self.n = 0
         self.all_unscored = True
         self.all_not_applicable = True
+        self.one_reason = True
 
     def add(self, row: ScoreRow) -> None:
         self.n += 1
         self.all_unscored = self.all_unscored and row.value is None
         self.all_not_applicable = self.all_not_applicable and row.is_not_applicable
+        self.one_reason = self.one_reason and row.unscored_reason == self.first_reason
 
 
 # -- publish ------------------------------------------------------------------------------
@@ -518,6 +546,7 @@ def publish(store: ArtifactStore, suite: Suite, spec: RunSpec, inputs: PublishIn
         offline_jury=bool((jury or {}).get("offline")),
         incomplete=inputs.incomplete,
         not_measured=inputs.not_measured,
+        not_applicable=inputs.not_applicable,
     )
     # A large run's report lists its first REPORT_CASES cases case by case (tables, explorer);
     # the summary, charts and scores.parquet cover every case.

@@ -55,7 +55,7 @@ from assay.lineage.manifest import (  # noqa: E402
 from assay.lineage.store import ArtifactStore  # noqa: E402
 from assay.liveness import this_process  # noqa: E402
 from assay.partitions import is_partitioned  # noqa: E402
-from assay.pipeline import incomplete_reasons, quarantine_record  # noqa: E402
+from assay.pipeline import quarantine_record, score_gaps  # noqa: E402
 from assay.redact import install_log_redaction, register_secret_env  # noqa: E402
 from assay.run_config import fingerprint_dataset  # noqa: E402
 from assay.spec import RunOptions, RunSpec  # noqa: E402
@@ -204,7 +204,8 @@ def evaluate(
         if aggregated is None:
             return steps.fail("aggregation failed")
 
-        incomplete = incomplete_reasons(artifacts, spec, families, aggregated.scores)
+        gaps = score_gaps(artifacts, spec, families, aggregated.scores)
+        incomplete = gaps.incomplete
         failed_calls = replayed.failed_calls
         not_measured = failed_calls.banner() if failed_calls and failed_calls.n_failed else None
         if not_measured and not failed_calls.allowed(spec.max_failed_calls):  # type: ignore[union-attr]
@@ -219,6 +220,7 @@ def evaluate(
         publish_inputs = PublishInputs(
             incomplete=incomplete,
             not_measured=not_measured,
+            not_applicable=gaps.not_applicable,
             snapshot=ingest.snapshot,
             validation_report=validation.sha(names.VALIDATION_REPORT),
             generations=replayed.generations,

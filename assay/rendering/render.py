@@ -36,6 +36,7 @@ class ReportHeader(BaseModel):
     offline_jury: bool = False
     incomplete: list[str] = []
     not_measured: str | None = None  # the failed-calls banner (assay.failed_calls)
+    not_applicable: list[str] = []  # metrics no case could have a score for, with why (pipeline.ScoreGaps)
     charts: list[str] = []
 
 
@@ -47,6 +48,11 @@ def render_markdown(header: ReportHeader, sections: list[ReportSection]) -> str:
         lines += ["> **Incomplete run.** It finished its steps but did not measure what it set out to:", ">"]
         lines += [f"> - {md_text(reason)}" for reason in header.incomplete]
         lines.append("")
+    if header.not_applicable:  # never mistaken for measured: named before any figure
+        if len(header.not_applicable) == 1:
+            lines += [f"> **Not measured:** {md_text(header.not_applicable[0])}", ""]
+        else:
+            lines += ["> **Not measured:**", ">", *(f"> - {md_text(line)}" for line in header.not_applicable), ""]
     if header.offline_jury:
         lines += [
             "> **Offline jury.** Judged answers come from deterministic offline judges, not LLMs. They are a",

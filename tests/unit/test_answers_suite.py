@@ -52,6 +52,60 @@ def test_deepeval_names_with_reference_group_and_metadata(tmp_path):
                                                          "metadata": {"channel": "chat", "turn": 2}}]
 
 
+# DeepEval's EvaluationDataset.save_as(file_type="json"): an indented array, one object per
+# golden with these keys in this order, null for what a golden lacks; `context` is the ideal context, `retrieval_context` what
+# the retriever returned (the one faithfulness is judged against).
+DEEPEVAL_SAVED = [
+    {"input": "What does Fiber 500 cost?", "actual_output": "$45 a month.", "expected_output": "$45 per month.",
+     "retrieval_context": ["Fiber 500 is $45 per month.", "Fiber 1000 is $65 per month."],
+     "context": ["Price list: Fiber 500 $45."], "name": None, "comments": None, "source_file": "prices.md",
+     "tools_called": None, "expected_tools": None, "additional_metadata": {"channel": "chat"},
+     "custom_column_key_values": None},
+    {"input": "Is there a data cap?", "actual_output": "No.", "expected_output": None, "retrieval_context": None,
+     "context": None, "name": None, "comments": None, "source_file": None, "tools_called": None,
+     "expected_tools": None, "additional_metadata": None, "custom_column_key_values": None},
+]
+# Ragas' EvaluationDataset.to_jsonl / to_csv: user_input, retrieved_contexts, response, reference.
+# reference_contexts (the contexts the reference came from) is not what the system retrieved: not read.
+RAGAS_ROWS = [
+    {"user_input": "What does Fiber 500 cost?", "retrieved_contexts": ["Fiber 500 is $45 per month."],
+     "reference_contexts": ["Price list: Fiber 500 $45."], "response": "$45 a month.", "reference": "$45 per month."},
+    {"user_input": "Is there a data cap?", "retrieved_contexts": ["All plans include unlimited data."],
+     "reference_contexts": ["Plans: unlimited data."], "response": "No.", "reference": "No, data is unlimited."},
+]
+
+
+def write_ragas_csv(path: Path) -> None:
+    listed = ("retrieved_contexts", "reference_contexts")  # Ragas' CSV holds Python list literals
+    pd.DataFrame([{**r, **{k: str(r[k]) for k in listed}} for r in RAGAS_ROWS]).to_csv(path, index=False)
+
+
+@pytest.mark.parametrize("file", ["deepeval_saved.json", "ragas.jsonl", "ragas.csv"])
+def test_deepeval_and_ragas_files_import_through_the_cli_and_pass_the_gate(tmp_path, file):
+    from assay.validation.gate import run_gate
+
+    source = tmp_path / file
+    if file.endswith(".json"):
+        source.write_text(json.dumps(DEEPEVAL_SAVED, indent=4), encoding="utf-8")
+    elif file.endswith(".jsonl"):
+        source.write_text("".join(json.dumps(r) + "\n" for r in RAGAS_ROWS), encoding="utf-8")
+    else:
+        write_ragas_csv(source)
+    result, output = cli("import", "answers", str(source), "--out", str(tmp_path / "out"))
+    assert result.exit_code == 0, output
+    cases, gens = lines(tmp_path / "out" / "cases.jsonl"), lines(tmp_path / "out" / "generations.jsonl")
+    assert [c["input"] for c in cases] == ["What does Fiber 500 cost?", "Is there a data cap?"]
+    assert cases[0]["reference"] == "$45 per month." and gens[0]["output"] == "$45 a month."
+    assert gens[0]["contexts"][0] == {"text": "Fiber 500 is $45 per month."}  # the retrieved, not the ideal, context
+    if file.endswith(".json"):
+        assert "reference" not in cases[1] and gens[1]["contexts"] == []  # nulls: a reference-free case, no contexts
+        assert cases[0]["metadata"] == {"channel": "chat"}
+    data = SUITE.load_dataset(tmp_path / "out")
+    report = run_gate(SUITE, data)
+    assert report.success and not report.problems, [p.describe() for p in report.problems]
+    assert [c.id for c in SUITE.parse_cases(data)] == ["a0001", "a0002"]
+
+
 def test_promptfoo_names_and_parquet(tmp_path):
     frame = pd.DataFrame({"vars.question": ["Who founded Northwind?"], "output": ["Dana Kim."],
                           "vars.expected": ["Dana Kim founded it."], "vars.context": ["Northwind was founded by Dana Kim."]})

@@ -117,6 +117,26 @@ def test_every_suite_can_read_its_own_records_fields(suite_name):
     assert criteria_problems(suite, spec) == []
 
 
+@pytest.mark.parametrize("name", ["correctness", "completeness", "faithfulness", "answer_relevancy",
+                                  "context_relevance", "figure_support", "grounding"])
+def test_an_answers_criterion_may_not_take_a_name_of_the_suites_metrics(name):
+    """Refused before the run starts (was: the run failed at aggregation with 'aggregation failed')."""
+    spec = RunSpec(suite="answers", criteria=parse_criteria([{**POLITE, "name": name, "reads": ["output"]}], "c"))
+    problems = criteria_problems(get_suite("answers"), spec)
+    assert problems == [f"criterion {name}: suite answers already has a metric or family of that name; rename it"]
+
+
+def test_the_answers_suite_shows_a_criterion_the_retrieved_texts_numbered():
+    from assay.suites.answers.schema import AnswerCase, AnswerGeneration
+    from assay.suites.kit.criteria import field_values
+
+    suite = get_suite("answers")
+    case = AnswerCase(id="c1", input="q?")
+    gen = AnswerGeneration(case_id="c1", output="a.", contexts=[{"text": "first", "source": "d.md"}, {"text": "second"}])
+    assert field_values(suite, case, gen, ["input", "output", "contexts"]) == {
+        "input": "q?", "output": "a.", "contexts": "[1] first\n\n[2] second"}
+
+
 def test_a_field_the_suite_lacks_is_named_with_the_readable_ones():
     suite = get_suite("rag_qa")
     spec = RunSpec(suite="rag_qa", criteria=parse_criteria([{**CITES, "reads": ["question", "response"]}], "c"))
@@ -125,7 +145,7 @@ def test_a_field_the_suite_lacks_is_named_with_the_readable_ones():
     assert "question, keywords" in line and "contexts" in line
 
 
-@pytest.mark.parametrize("name", ["accuracy", "ndcg_10", "retrieval", "keyword_coverage"])
+@pytest.mark.parametrize("name", ["accuracy", "ndcg_10", "retrieval", "keyword_coverage", "faithfulness"])
 def test_a_criterion_may_not_take_a_name_the_suite_uses(name):
     spec = RunSpec(suite="rag_qa", k=10, criteria=parse_criteria([{**POLITE, "name": name}], "c"))
     problems = criteria_problems(get_suite("rag_qa"), spec)
@@ -219,14 +239,27 @@ DOC_BLOCK = re.compile(r"<!-- criteria-file: (?P<suite>[a-z_]+) -->\n```yaml\n(?
 
 def test_every_criteria_file_in_the_docs_is_valid_for_its_suite():
     root = Path(__file__).resolve().parents[2]
-    checked = 0
-    for page in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+    checked: dict[str, list[str]] = {}
+    for page in [root / "README.md", *sorted((root / "docs").rglob("*.md"))]:
         for block in DOC_BLOCK.finditer(page.read_text(encoding="utf-8")):
             criteria = parse_criteria(yaml.safe_load(block["body"])["criteria"], f"{page.name}")
             spec = RunSpec(suite=block["suite"], criteria=criteria)
             assert criteria_problems(get_suite(block["suite"]), spec) == [], page.name
-            checked += 1
-    assert checked >= 5  # README, criteria.md, and G-Eval, llm-rubric, model_graded_qa in coming-from.md
+            checked.setdefault(page.name, []).append(block["suite"])
+    assert {"README.md", "criteria.md", "coming-from.md"} <= set(checked)
+    # G-Eval, llm-rubric and model_graded_qa on rag_qa; a DeepEval/Ragas table on answers
+    assert checked["coming-from.md"] == ["rag_qa", "rag_qa", "rag_qa", "answers"]
+
+
+def test_the_docs_commands_name_each_criteria_file_they_define():
+    """Each `--criteria NAME` in a docs page's shell examples names a file one of its blocks
+    defines (``# NAME`` on the block's first line), so the example runs as written."""
+    root = Path(__file__).resolve().parents[2]
+    for page in [root / "README.md", root / "docs" / "criteria.md", root / "docs" / "coming-from.md"]:
+        text = page.read_text(encoding="utf-8")
+        defined = {m["body"].splitlines()[0].lstrip("# ").strip() for m in DOC_BLOCK.finditer(text)}
+        used = set(re.findall(r"--criteria ([\w.-]+\.ya?ml)", text))
+        assert used and used <= defined, (page.name, used - defined)
 
 
 def test_with_a_budget_each_judged_family_gets_an_equal_share_so_the_run_stays_within_it(tmp_path, monkeypatch):

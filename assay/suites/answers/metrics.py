@@ -49,7 +49,8 @@ def _correctness_family() -> MetricFamily:
         return rows + (judged.compute(with_reference, generations, ctx) if with_reference else [])
 
     return MetricFamily(CORRECTNESS, compute, uses_jury=True,
-                        description="jury: correctness and completeness against the reference (rag_answer)")
+                        description="jury: correctness and completeness against the reference (rag_answer)",
+                        metrics=lambda spec: list(CORRECTNESS_METRICS))
 
 
 FAMILIES = [

@@ -38,6 +38,8 @@ class AnswersSuite(Suite[AnswerCase, AnswerGeneration]):
     summary_model = summary.AnswersSummary
     group_label = "group"
     importer = AnswersImporter()  # `assay import answers FILE`
+    # a criterion reading `contexts` is shown the retrieved texts, numbered, as rag_qa's judges are
+    derived_fields = {"contexts": lambda case, generation: [c.text for c in generation.contexts]}
 
     def load_dataset(self, root: Path) -> LoadedDataset:
         return dataset.load_answers_dataset(root)

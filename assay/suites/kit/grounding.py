@@ -78,7 +78,8 @@ def GroundingFamily(  # noqa: N802 - reads as a declaration, like a class
         jury = _Jury(ctx, runner)
         return rows + relevancy_rows(name, items, jury) + context_rows(name, items, jury) + faithfulness_rows(name, items, jury)
 
-    return MetricFamily(name, compute, uses_jury=True, description=description)
+    return MetricFamily(name, compute, uses_jury=True, description=description,
+                        metrics=lambda spec: list(GROUNDING_METRICS))
 
 
 def llm_runner(jury: Any) -> Any:

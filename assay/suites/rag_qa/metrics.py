@@ -124,7 +124,7 @@ def _answer_family() -> MetricFamily:
 
     return MetricFamily(ANSWER, compute, uses_jury=True, description=(
         "jury: accuracy, completeness, relevance against the reference; without one: faithfulness, "
-        "answer relevancy, context relevance"))
+        "answer relevancy, context relevance"), metrics=lambda spec: [*ANSWER_METRICS, *GROUNDING_METRICS])
 
 
 JUDGED_GROUNDING = tuple(m for m in GROUNDING_METRICS if m != "figure_support")
