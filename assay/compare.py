@@ -168,7 +168,9 @@ def differences(a: RunFacts, b: RunFacts) -> list[str]:
 
 
 def require_shared_cases(a: RunFacts, b: RunFacts, frame_a: pd.DataFrame, frame_b: pd.DataFrame) -> None:
-    """Refuse two runs that score no case id in common: every delta would be empty."""
+    """Refuse two runs that score no case id in common: every delta would be empty. Runs of
+    different suites are refused as such first (``check_comparable``): that is the reason."""
+    check_comparable(a, b)
     ids_a, ids_b = set(final_scores(frame_a)["case_id"]), set(final_scores(frame_b)["case_id"])
     if ids_a & ids_b:
         return

@@ -119,6 +119,7 @@ def assert_problems(suite: Any, spec: RunSpec, thresholds: Sequence[Any]) -> lis
     known = suite.metric_names(spec)
     if known is None:
         return []
+    known = [*known, *(criterion.name for criterion in spec.criteria)]  # each criterion is a metric too
     out = []
     for threshold in thresholds:
         if threshold.metric in known:

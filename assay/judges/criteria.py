@@ -76,6 +76,8 @@ def load_criteria_file(path: Path) -> list[Criterion]:
         data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
         raise CriteriaError(f"cannot read criteria file {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise CriteriaError(f"criteria file {path} is not UTF-8 text (a YAML file is expected)") from None
     except yaml.YAMLError as exc:
         raise CriteriaError(f"criteria file {path} is not valid YAML: {' '.join(str(exc).split())}") from None
     if isinstance(data, dict):

@@ -48,6 +48,8 @@ class AttestationError(ValueError):
 # -- keys ----------------------------------------------------------------------------------------
 def new_key(directory: Path) -> tuple[Path, Path]:
     """Write a fresh ed25519 key pair into ``directory`` (the private key readable by its owner only)."""
+    if directory.exists() and not directory.is_dir():
+        raise AttestationError(f"--new-key {directory}: not a directory (the key pair is written into one)")
     directory.mkdir(parents=True, exist_ok=True)
     private, public = directory / PRIVATE_KEY_FILE, directory / PUBLIC_KEY_FILE
     for path in (private, public):

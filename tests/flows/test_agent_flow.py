@@ -78,7 +78,7 @@ def test_live_replay_against_a_loopback_agent_and_a_rerun_that_resends_only_fail
         # run is incomplete (exit 4) with the banner, as no --max-failed-calls allows them
         assert result.exit_code == 4, output
         assert ("1 of 3 cases had failed calls, scored as failures by this suite: 2 of 9 target calls failed "
-                f"(first: {agent.url}, timeout after") in output, output
+                f"(first: {agent.url}, timeout: {agent.url} gave no reply within 1 s") in output, output
         assert agent.total() == 9 and agent.headers[0]["Authorization"] == "Bearer agent-secret-token-123"
         assert agent.headers[0]["X-Tenant-Key"] == "tenant-secret-456"
         run_id = run_id_of(output)

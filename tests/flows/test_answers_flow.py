@@ -44,7 +44,7 @@ def test_offline_run_on_the_bundled_table_is_honest_about_what_it_cannot_judge(p
     assert set(correctness["value"].dropna().index) == with_reference
     assert correctness.loc["a03", "unscored_reason"] == "no reference answer for this case"
     report = (tmp_path / run_id / "report.md").read_text()
-    assert "figure_support (offline figure check)" in report and "## By group" in report
+    assert "offline figure check" in report and "## By group" in report  # table cells are escaped markdown
     assert "a05** (offline figure check)" in report and "needs an LLM judge" in report
     # said at the top, in one line, before any figure: what was not measured offline, and why
     top = report.split("\n## ")[0]
