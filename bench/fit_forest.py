@@ -60,7 +60,7 @@ def examples(stage: Stage, sets: Sequence[LabelledSet]) -> dict[str, list[Exampl
             item = model.model_validate(row.input)
             labels = [float(row.label[f]) for f in stage.fields]
             for judge in judges:
-                verdict, signals = getattr(judge, stage.rule_verdict)(item)
+                verdict, signals = getattr(judge.rule_set(stage.prompt_id), stage.rule_verdict)(item)
                 out[judge.signal].append((stage.features(verdict, signals), labels))
     return out
 

@@ -62,7 +62,7 @@ def features(item: object, judges: Sequence, stage: Stage = STAGES["rag_answer"]
     out: dict[str, float] = {}
     verdicts = []
     for judge in judges:
-        verdict, signals = getattr(judge, stage.rule_verdict)(item)
+        verdict, signals = getattr(judge.rule_set(stage.prompt_id), stage.rule_verdict)(item)
         verdicts.append(verdict)
         out |= {f"{judge.name} {k}": v for k, v in stage.features(verdict, signals).items()}
     return out, verdicts

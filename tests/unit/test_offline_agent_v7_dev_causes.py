@@ -8,7 +8,7 @@ cause stands beside a near miss that must not fire."""
 
 from __future__ import annotations
 
-from assay.judges.offline import actions as acts
+from assay.suites.agent.offline import actions as acts
 from tests.support.offline_families import agent_labels as labels
 from tests.support.offline_families import agent_verdicts as verdicts
 

@@ -9,8 +9,8 @@ finite past verb is no value. Each kind stands beside a near miss that must not 
 
 from __future__ import annotations
 
-from assay.judges.offline import actions as acts
-from assay.judges.offline.rules.agent import _people
+from assay.suites.agent.offline import actions as acts
+from assay.suites.agent.offline.rules import _people
 from tests.support.offline_families import agent_labels as labels
 from tests.support.offline_families import agent_verdicts as verdicts
 

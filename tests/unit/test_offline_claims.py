@@ -210,13 +210,13 @@ def test_claim_checks_are_part_of_every_offline_judge_version():
 
 
 def test_the_clinical_rule_files_and_drug_table_are_part_of_every_offline_judge_version():
-    from assay.judges.offline.base import OfflineJudge
     from assay.metrics.clinical_rules import RULES_DIR
+    from assay.suites.clinical.offline import RULES
 
     tables = sorted(RULES_DIR.glob("*.yaml"))
     assert RULES_DIR / "drug_interactions.yaml" in tables and RULES_DIR / "lexicon.yaml" in tables
     for table in tables:  # editing a table changes what the clinical judge says: a new version
-        assert table.resolve() in OfflineJudge.rule_files
+        assert table.resolve() in RULES.sources()
 
 
 def test_not_true_is_right_when_the_reference_says_no_and_a_cue_inside_an_answer_is_not_a_refusal():

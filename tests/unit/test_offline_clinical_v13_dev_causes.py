@@ -8,8 +8,8 @@ to have risen; a verb of a contraindication line's instruction is no drug; a con
 
 from __future__ import annotations
 
-from assay.judges.offline import caution_rules as cr
-from assay.judges.offline import record_facts as rf
+from assay.suites.clinical.offline import caution_rules as cr
+from assay.suites.clinical.offline import record_facts as rf
 from tests.support.offline_families import clinical_scores as scores
 from tests.support.offline_families import clinical_verdicts as verdicts
 

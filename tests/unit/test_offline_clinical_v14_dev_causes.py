@@ -9,8 +9,8 @@ beside a near miss."""
 
 from __future__ import annotations
 
-from assay.judges.offline import caution_rules as cr
-from assay.judges.offline import record_facts as rf
+from assay.suites.clinical.offline import caution_rules as cr
+from assay.suites.clinical.offline import record_facts as rf
 from tests.support.offline_families import clinical_scores as scores
 from tests.support.offline_families import clinical_verdicts as verdicts
 

@@ -4,9 +4,9 @@ record written with Korean keys and comma lists, a stopping verb negated, anothe
 from __future__ import annotations
 
 from assay.judges.offline import offline_jury
-from assay.judges.offline.record_facts import denied_facts, schedule_conflicts
-from assay.judges.offline.rules.clinical import record_from_lines
 from assay.judges.prompts import get_prompt
+from assay.suites.clinical.offline.record_facts import denied_facts, schedule_conflicts
+from assay.suites.clinical.offline.rules import record_from_lines
 
 CLINICAL = get_prompt("clinical_answer")
 RECORD = (

@@ -6,14 +6,14 @@ recommended."""
 from __future__ import annotations
 
 from assay.judges.offline import offline_jury
-from assay.judges.offline.record_facts import (
+from assay.judges.prompts import get_prompt
+from assay.suites.clinical.offline.record_facts import (
     contraindicated_advice,
     denied_allergy,
     record_items,
     schedule_conflicts,
     value_conflicts,
 )
-from assay.judges.prompts import get_prompt
 
 CLINICAL = get_prompt("clinical_answer")
 RECORD = (

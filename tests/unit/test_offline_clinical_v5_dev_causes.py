@@ -7,7 +7,7 @@ English function words as subject words, and a question for a duration answered 
 
 from __future__ import annotations
 
-from assay.judges.offline import record_facts as rf
+from assay.suites.clinical.offline import record_facts as rf
 from tests.support.offline_families import clinical_scores as scores
 from tests.support.offline_families import clinical_verdicts as verdicts
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from assay.judges.offline import drug_table as dt
-from assay.judges.offline import record_facts as rf
+from assay.suites.clinical.offline import drug_table as dt
+from assay.suites.clinical.offline import record_facts as rf
 from tests.support.offline_families import clinical_scores as scores
 from tests.support.offline_families import clinical_verdicts as verdicts
 

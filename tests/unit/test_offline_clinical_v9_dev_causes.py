@@ -8,9 +8,9 @@ makes it partial. Each kind stands beside a near miss that must not fire."""
 
 from __future__ import annotations
 
-from assay.judges.offline import record_facts as rf
-from assay.judges.offline.drug_table import load_table, table_violations
 from assay.metrics.clinical_extract import _AGE
+from assay.suites.clinical.offline import record_facts as rf
+from assay.suites.clinical.offline.drug_table import load_table, table_violations
 from tests.support.offline_families import clinical_scores as scores
 from tests.support.offline_families import clinical_verdicts as verdicts
 
@@ -75,7 +75,7 @@ ON_SERTRALINE = (
 
 
 def test_a_caution_on_the_kind_of_drug_asked_is_part_of_the_answer():
-    from assay.judges.offline.rules.clinical import unmentioned_caution
+    from assay.suites.clinical.offline.rules import unmentioned_caution
 
     question = "허리가 아파서 진통제 처방받았는데 조심할 거 있어요?"
     vague = "진통제는 식후에 드시고 물을 충분히 드세요."

@@ -6,8 +6,8 @@ from __future__ import annotations
 import statistics
 
 from assay.judges.offline import offline_jury
-from assay.judges.offline.rules.clinical import record_from_lines
 from assay.judges.prompts import get_prompt
+from assay.suites.clinical.offline.rules import record_from_lines
 
 JURY = offline_jury(fitted=False)  # the rules alone: their exact contract (the fitted stages are tested apart)
 

@@ -79,7 +79,7 @@ SAMPLE = {
 def test_the_stored_forests_read_only_features_the_rules_produce(prompt_id):
     stage = fitted.STAGES[prompt_id]
     judge = LexicalJudge(fitted=False)
-    verdict, signals = getattr(judge, stage.rule_verdict)(get_prompt(prompt_id).coerce_input(SAMPLE[prompt_id]))
+    verdict, signals = getattr(judge.rule_set(stage.prompt_id), stage.rule_verdict)(get_prompt(prompt_id).coerce_input(SAMPLE[prompt_id]))
     signal_names = set(stage.features(verdict, None)) | set(stage.features(verdict, signals))
     for signal in ("lexical", "ngram", "numeric"):
         forest = fitted.forest_for(signal, prompt_id)

@@ -9,8 +9,8 @@ noise. Each kind stands beside a near miss that must not fire."""
 
 from __future__ import annotations
 
-from assay.judges.offline.rules import memory as rules
 from assay.metrics.quantities import quantities
+from assay.suites.memory.offline import rules as rules
 from tests.support.offline_families import memory_verdicts as verdicts
 
 

@@ -6,7 +6,7 @@ kind stands beside a near miss."""
 
 from __future__ import annotations
 
-from assay.judges.offline.rules import memory as rules
+from assay.suites.memory.offline import rules as rules
 from tests.support.offline_families import memory_verdicts as verdicts
 
 

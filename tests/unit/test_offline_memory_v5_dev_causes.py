@@ -6,7 +6,7 @@ another target scored as inaccurate rather than as unhelpful."""
 
 from __future__ import annotations
 
-from assay.judges.offline.rules.memory import _answer_type, _year_month
+from assay.suites.memory.offline.rules import _answer_type, _year_month
 from tests.support.offline_families import memory_verdicts as verdicts
 
 

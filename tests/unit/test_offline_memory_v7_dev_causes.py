@@ -6,7 +6,7 @@ Each cause stands beside a near miss that must not fire."""
 
 from __future__ import annotations
 
-from assay.judges.offline.rules import memory as mem
+from assay.suites.memory.offline import rules as mem
 from tests.support.offline_families import memory_verdicts as verdicts
 
 

@@ -25,7 +25,6 @@ The cut-offs were set by reading the seeds' rubrics and then adjusted on
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import time
@@ -36,46 +35,26 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from assay.judges.base import JudgeRequest, JudgeResult, LocalJudge, Usage
-from assay.judges.offline import (
-    actions,
-    answer_core,
-    claims,
-    drug_table,
-    fitted,
-    forest,
-    lexicon,
-    record_facts,
-    scoring,
-)
+from assay.judges.offline import answer_core, claims, fitted, forest, lexicon, scoring, suite_rules
 from assay.judges.offline import lang as language_packs
 from assay.judges.offline import text as tx
-from assay.judges.offline.rules import FAMILY_RULES
 from assay.judges.offline.scoring import Units, band, pct  # noqa: F401  (re-exported for the judges)
 from assay.judges.prompts import Prompt, get_prompt
 from assay.metrics import figure_forms, quantities
 from assay.schemas import JsonObject
 
 
-class OfflineJudge(LocalJudge, *FAMILY_RULES):
+class OfflineJudge(LocalJudge):
     """Base of the offline judges (see the module docstring for the shared rules)."""
 
     name: str = "offline"
     model: str = "offline/base"
-    # Shared signal code the rules read; with the rule modules (mixed in) it makes ``version``.
-    # The clinical rules also read the clinical suite's rule files (lexicon, cues,
-    # contraindications, scoring, the drug table) and its metric code: editing any of them is a
-    # different judge too, so stored verdicts are not reused for it.
-    # The metric modules are found, not imported: the clinical judge imports them only when it runs.
+    # The core's code and data; the suites' rules add theirs (``suite_rules.sources_hash``), so
+    # editing any of them is a different judge and stored verdicts are not reused for it.
     rule_files: ClassVar[tuple[Path, ...]] = tuple(
         Path(module.__file__).resolve()  # type: ignore[arg-type]
-        for module in (
-            tx, scoring, quantities, figure_forms, claims, lexicon, actions, record_facts, drug_table, fitted, forest,
-            answer_core, language_packs,
-        )
-    ) + tuple(sorted(language_packs.HERE.glob("*.yaml"))) + fitted.MODEL_PATHS + tuple(
-        Path(importlib.util.find_spec(f"assay.metrics.{name}").origin).resolve()  # type: ignore[arg-type, union-attr]
-        for name in ("clinical", "clinical_rules", "clinical_checks")
-    ) + tuple(sorted(drug_table.TABLE_PATH.parent.glob("*.yaml")))  # the clinical suite's rule files
+        for module in (tx, scoring, quantities, figure_forms, claims, lexicon, fitted, forest, answer_core, language_packs)
+    ) + tuple(sorted(language_packs.HERE.glob("*.yaml"))) + fitted.MODEL_PATHS
     signal: ClassVar[str] = ""
 
     # thresholds (overridden per judge)
@@ -96,6 +75,7 @@ class OfflineJudge(LocalJudge, *FAMILY_RULES):
             self.name = name
         # rag_answer's and memory_usefulness's fitted stage (``offline/fitted.py``); False gives the rules' verdicts alone
         self.fitted = bool(fitted)
+        self._rule_table: dict[str, Callable[[Any], JsonObject]] | None = None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r}, weight={self.weight}, fitted={self.fitted})"
@@ -103,7 +83,7 @@ class OfflineJudge(LocalJudge, *FAMILY_RULES):
     @property
     def version(self) -> str:
         # the rules alone are another judge than rules plus the fitted stage: no shared stored verdicts
-        return super().version + ("" if self.fitted else "-rules")
+        return f"{super().version}-{suite_rules.sources_hash()}" + ("" if self.fitted else "-rules")
 
     # -- signal primitives (overridden) --------------------------------------------------------
 
@@ -216,11 +196,14 @@ class OfflineJudge(LocalJudge, *FAMILY_RULES):
         return result.verdict
 
     def _rules(self) -> dict[str, Callable[[Any], JsonObject]]:
-        """prompt id -> this judge's rule for it, from every family mixed in."""
-        table: dict[str, str] = {}
-        for family in FAMILY_RULES:
-            table.update(family.PROMPT_RULES)
-        return {prompt_id: getattr(self, method) for prompt_id, method in table.items()}
+        """prompt id -> this judge's rule for it, from every suite's offline rules."""
+        if self._rule_table is None:
+            self._rule_table = suite_rules.rules_for(self)
+        return self._rule_table
+
+    def rule_set(self, prompt_id: str) -> suite_rules.RuleSet:
+        """The suite's rule set that answers ``prompt_id`` (for scripts that read its signals)."""
+        return self._rules()[prompt_id].__self__  # type: ignore[attr-defined]
 
     def supports(self, prompt_id: str) -> bool:
         return prompt_id in self._rules()

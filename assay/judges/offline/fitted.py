@@ -33,8 +33,8 @@ from assay.judges.offline.forest import Forest
 from assay.schemas import JsonObject
 
 if TYPE_CHECKING:
-    from assay.judges.offline.rules.memory import MemorySignals
-    from assay.judges.offline.rules.rag import RagSignals
+    from assay.suites.memory.offline.rules import MemorySignals
+    from assay.suites.rag_qa.offline.rules import RagSignals
 
 MODELS = Path(__file__).with_name("models")
 FIELDS = ("accuracy", "completeness", "relevance")

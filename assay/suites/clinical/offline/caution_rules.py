@@ -25,7 +25,8 @@ from __future__ import annotations
 import re
 
 from assay.judges.offline import text as tx
-from assay.judges.offline.record_facts import (
+from assay.metrics.figure_forms import native_counts
+from assay.suites.clinical.offline.record_facts import (
     CLAUSE_RE,
     FORBIDS_RE,
     PERMITTED_PART_RE,
@@ -33,7 +34,6 @@ from assay.judges.offline.record_facts import (
     record_sentences,
     warned,
 )
-from assay.metrics.figure_forms import native_counts
 
 # "A·B·C와 2시간 간격", "제산제와는 최소 4시간 띄워서", "2 hours apart from iron", "separate … by 4 h"
 _SPACING_KO_RE = re.compile(

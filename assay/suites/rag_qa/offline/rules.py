@@ -64,15 +64,15 @@ from assay.judges.offline import answer_core, fitted
 from assay.judges.offline import claims as cl
 from assay.judges.offline import text as tx
 from assay.judges.offline.scoring import band, pct
+from assay.judges.offline.suite_rules import RuleSet
 from assay.judges.prompts import RagAnswerInput
 from assay.schemas import JsonObject
 
 
-class RagRules:
+class RagRules(RuleSet):
     """Rules of one prompt family; mixed into ``OfflineJudge``, which supplies the signals
     (``units``, ``conflicts``, ``coverage``…) and the thresholds they use."""
 
-    PROMPT_RULES: ClassVar[dict[str, str]] = {"rag_answer": "rag_answer"}
     signal: ClassVar[str]
     fitted: bool  # set by ``OfflineJudge``: run the fitted stage after the rules
 

@@ -25,19 +25,18 @@ tags are then correct. An uncited claim is supported when its figures occur in s
 from __future__ import annotations
 
 import re
-from typing import ClassVar
 
 from assay.judges.offline import text as tx
 from assay.judges.offline.scoring import pct
+from assay.judges.offline.suite_rules import RuleSet
 from assay.judges.prompts import ReportInput
 from assay.schemas import JsonObject
 
 
-class ReportRules:
+class ReportRules(RuleSet):
     """Rules of one prompt family; mixed into ``OfflineJudge``, which supplies the signals
     (``units``, ``conflicts``, ``coverage``…) and the thresholds they use."""
 
-    PROMPT_RULES: ClassVar[dict[str, str]] = {"report_factual_accuracy": "report_factual_accuracy", "report_coherence": "report_coherence", "report_relevance": "report_relevance", "report_hallucination": "report_hallucination"}
 
     def _report_claims(self, item: ReportInput) -> JsonObject:
         """Per-sentence analysis shared by the four report rules."""

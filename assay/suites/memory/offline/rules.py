@@ -137,6 +137,7 @@ from assay.judges.offline import fitted
 from assay.judges.offline import text as tx
 from assay.judges.offline.claims import hangul_share
 from assay.judges.offline.scoring import Units, pct
+from assay.judges.offline.suite_rules import RuleSet
 from assay.judges.prompts import MemoryInput
 from assay.metrics.figure_forms import canonical_figures
 from assay.schemas import JsonObject
@@ -272,11 +273,10 @@ class Facet:
     attribute: tuple[str, ...] = ()  # the words the interrogative asks about (before, after it)
 
 
-class MemoryRules:
+class MemoryRules(RuleSet):
     """Rules of one prompt family; mixed into ``OfflineJudge``, which supplies the signals
     (``units``, ``conflicts``, ``coverage``…) and the thresholds they use."""
 
-    PROMPT_RULES: ClassVar[dict[str, str]] = {"memory_usefulness": "memory_usefulness"}
     signal: ClassVar[str]
     fitted: bool  # set by ``OfflineJudge``: run the fitted stage after the rules
 

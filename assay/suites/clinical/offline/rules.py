@@ -104,18 +104,23 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any
 
 from assay.judges.offline import text as tx
-from assay.judges.offline.caution_rules import (
+from assay.judges.offline.scoring import band, pct
+from assay.judges.offline.suite_rules import RuleSet
+from assay.judges.prompts import ClinicalInput
+from assay.metrics.figure_forms import NATIVE_NUMBER_ALT
+from assay.schemas import JsonObject
+from assay.suites.clinical.offline.caution_rules import (
     beyond_recorded_limit,
     continued_against_stop_rule,
     leave_beside_caution,
     per_dose_against_record,
     together_against_spacing,
 )
-from assay.judges.offline.drug_table import load_table, record_cautions, table_violations
-from assay.judges.offline.record_facts import (
+from assay.suites.clinical.offline.drug_table import load_table, record_cautions, table_violations
+from assay.suites.clinical.offline.record_facts import (
     contraindicated_advice,
     denied_allergy,
     denied_facts,
@@ -130,10 +135,6 @@ from assay.judges.offline.record_facts import (
     unrecorded_results,
     value_conflicts,
 )
-from assay.judges.offline.scoring import band, pct
-from assay.judges.prompts import ClinicalInput
-from assay.metrics.figure_forms import NATIVE_NUMBER_ALT
-from assay.schemas import JsonObject
 
 PERMISSION_CUES = ("되나요", "될까요", "돼요", "되죠", "괜찮을까요", "괜찮나요", "괜찮아요", "괜찮죠", "해도", "먹어도", "써도", "드셔도",
                    "can i ", "may i ", "is it ok", "is it safe", "is it fine", "should i ", "okay to", "ok to", "safe to")  # fmt: skip
@@ -211,11 +212,10 @@ EN_FUNCTION = frozenset(
 STATUS_WORDS = ("정상", "높", "낮", "조절", "떨어", "목표", "범위", "양호", "부족", "초과", "안정")
 
 
-class ClinicalRules:
+class ClinicalRules(RuleSet):
     """Rules of one prompt family; mixed into ``OfflineJudge``, which supplies the signals
     (``units``, ``conflicts``, ``coverage``…) and the thresholds they use."""
 
-    PROMPT_RULES: ClassVar[dict[str, str]] = {"clinical_answer": "clinical_answer"}
 
     def clinical_answer(self, item: ClinicalInput) -> JsonObject:
         tag = f"[{self.signal}]"

@@ -79,13 +79,13 @@ verb is no cue ("지원 연결해 줘"); "see" is a look-up and the frame of an 
 from __future__ import annotations
 
 import re
-from typing import ClassVar
 
-from assay.judges.offline import actions as acts
 from assay.judges.offline import text as tx
 from assay.judges.offline.scoring import pct
+from assay.judges.offline.suite_rules import RuleSet
 from assay.judges.prompts import AgentIntentInput
 from assay.schemas import JsonObject
+from assay.suites.agent.offline import actions as acts
 
 ORDINAL_UNITS = frozenset({"차", "위", "단계"})
 # Words that refer to the request's target without naming another one.
@@ -244,11 +244,10 @@ _DIGIT_WORDS = str.maketrans("0123456789", "영일이삼사오육칠팔구")
 _STAGE_WORD = re.compile(r"^(?:제[영일이삼사오육칠팔구]+차|최종)$")
 
 
-class AgentRules:
+class AgentRules(RuleSet):
     """Rules of one prompt family; mixed into ``OfflineJudge``, which supplies the signals
     (``units``, ``conflicts``, ``coverage``…) and the thresholds they use."""
 
-    PROMPT_RULES: ClassVar[dict[str, str]] = {"agent_intent": "agent_intent"}
 
     def agent_intent(self, item: AgentIntentInput) -> JsonObject:
         tag = f"[{self.signal}]"

@@ -34,7 +34,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from assay.judges.offline import text as tx
-from assay.judges.offline.record_facts import (
+from assay.suites.clinical.offline.record_facts import (
     ABSENT_CUES,
     ALLERGY_LABELS,
     CLAUSE_RE,
@@ -43,7 +43,7 @@ from assay.judges.offline.record_facts import (
     warned,
 )
 
-TABLE_PATH = Path(__file__).resolve().parents[2] / "suites" / "clinical" / "rules" / "drug_interactions.yaml"
+TABLE_PATH = Path(__file__).resolve().parents[1] / "rules" / "drug_interactions.yaml"
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,117 @@
+"""How a suite hands its offline rules to the offline jury.
+
+The jury's core (this package) computes signals from a language pack and never names a suite.
+Each suite that judges offline has an ``offline`` package beside its code whose ``__init__``
+defines ``RULES = SuiteRules(...)``: the prompts it answers, the class that holds its rules and
+the data files they read. The jury finds them by scanning the suites package once.
+
+A rule set is built per judge (``rule_set(judge)``) and reads the judge's signals (``units``,
+``coverage``, ``conflicts``, thresholds, ``signal``, ``fitted``) through ``RuleSet``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import pkgutil
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from assay.schemas import JsonObject
+
+# The one package the jury looks in for suites' rules (a name, not an import of any suite).
+SUITES_PACKAGE = "assay.suites"
+
+State = TypeVar("State")
+
+
+@dataclass(frozen=True)
+class Rule(Generic[State]):
+    """One named rule: when ``applies(state)``, ``adjust(state, scores)`` gives the new scores
+    and ``reason(state)`` the note the feedback carries."""
+
+    name: str
+    applies: Callable[[State], bool]
+    adjust: Callable[[State, dict[str, float]], dict[str, float]]
+    reason: Callable[[State], str] = lambda state: ""
+
+
+def apply_rules(
+    rules: tuple[Rule[State], ...], state: State, scores: dict[str, float]
+) -> tuple[dict[str, float], list[str]]:
+    """Every rule that applies, in order: the scores after them and their notes."""
+    notes = []
+    for rule in rules:
+        if rule.applies(state):
+            scores = rule.adjust(state, scores)
+            note = rule.reason(state)
+            if note:
+                notes.append(note)
+    return scores, notes
+
+
+class RuleSet:
+    """Base of a suite's rules: the judge's signals and thresholds read as attributes."""
+
+    def __init__(self, judge: Any) -> None:
+        self.judge = judge
+
+    def __getattr__(self, name: str) -> Any:
+        # only reached for names the rule set does not define: the judge's signals
+        return getattr(self.judge, name)
+
+
+@dataclass(frozen=True)
+class SuiteRules:
+    """A suite's offline rules: prompt id -> method of ``rule_set``; ``files`` are the data and
+    code they read beyond their own package (hashed into the judges' version)."""
+
+    rule_set: type[RuleSet]
+    prompts: Mapping[str, str]
+    package: Path
+    files: tuple[Path, ...] = field(default_factory=tuple)
+
+    def sources(self) -> list[Path]:
+        own = [p for p in self.package.rglob("*") if p.is_file() and p.suffix in (".py", ".yaml", ".json")]
+        return sorted({p.resolve() for p in (*own, *self.files)})
+
+
+@cache
+def registered() -> tuple[SuiteRules, ...]:
+    """Every suite's ``offline.RULES``, found once by scanning the suites package."""
+    suites = importlib.import_module(SUITES_PACKAGE)
+    found = []
+    for info in sorted(pkgutil.iter_modules(suites.__path__), key=lambda i: i.name):
+        if not info.ispkg:
+            continue
+        name = f"{SUITES_PACKAGE}.{info.name}.offline"
+        if importlib.util.find_spec(name) is None:
+            continue
+        rules = getattr(importlib.import_module(name), "RULES", None)
+        if isinstance(rules, SuiteRules):
+            found.append(rules)
+    return tuple(found)
+
+
+def rules_for(judge: Any) -> dict[str, Callable[[Any], JsonObject]]:
+    """prompt id -> the judge's rule for it, from every suite's rule set."""
+    table: dict[str, Callable[[Any], JsonObject]] = {}
+    for suite in registered():
+        rule_set = suite.rule_set(judge)
+        table.update({prompt_id: getattr(rule_set, method) for prompt_id, method in suite.prompts.items()})
+    return table
+
+
+@cache
+def sources_hash() -> str:
+    """sha256 (16 hex) over every suite's rule files: an edited rule is a different judge."""
+    digest = hashlib.sha256()
+    for suite in registered():
+        for path in suite.sources():
+            digest.update(path.name.encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
