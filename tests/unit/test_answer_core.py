@@ -4,17 +4,12 @@ wrong answer's score, in English or Korean."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
 from assay.judges.offline import answer_core, offline_jury
 from assay.judges.offline.lang import LanguagePack, available, language_of, pack
 from assay.judges.prompts import get_prompt
 
-GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "rag_answer_en.jsonl"
-ROWS = [json.loads(line) for line in GOLDEN.read_text(encoding="utf-8").splitlines() if line.strip()]
 PROMPT = get_prompt("rag_answer")
 
 
@@ -26,13 +21,6 @@ def jury():
 def scores(jury, question, answer, reference, contexts=()):
     item = {"question": question, "generated_answer": answer, "reference_answer": reference, "contexts": list(contexts)}
     return [j.verdict(PROMPT, item) for j in jury]
-
-
-@pytest.mark.parametrize("row", ROWS, ids=[r["kind"] for r in ROWS])
-def test_golden_english_answers_score_as_a_careful_reader_would(jury, row):
-    lo, hi = row["accuracy"]
-    for verdict in scores(jury, row["question"], row["generated_answer"], row["reference_answer"], row["contexts"]):
-        assert lo <= verdict["accuracy"] <= hi, verdict["feedback"]
 
 
 def test_the_paris_paraphrase_is_correct_with_english_feedback(jury):

@@ -67,8 +67,9 @@ class RuleSet:
 
 @dataclass(frozen=True)
 class SuiteRules:
-    """A suite's offline rules: prompt id -> method of ``rule_set``; ``files`` are the data and
-    code they read beyond their own package (hashed into the judges' version)."""
+    """A suite's offline rules: prompt id -> method of ``rule_set``. Their sources, hashed into
+    the judges' version, are the ``offline`` package, the suite's ``rules/*.yaml`` cue tables
+    beside it, and ``files``: any other code or data they read."""
 
     rule_set: type[RuleSet]
     prompts: Mapping[str, str]
@@ -77,7 +78,8 @@ class SuiteRules:
 
     def sources(self) -> list[Path]:
         own = [p for p in self.package.rglob("*") if p.is_file() and p.suffix in (".py", ".yaml", ".json")]
-        return sorted({p.resolve() for p in (*own, *self.files)})
+        tables = sorted((self.package.parent / "rules").glob("*.yaml"))
+        return sorted({p.resolve() for p in (*own, *tables, *self.files)})
 
 
 @cache
