@@ -1,26 +1,17 @@
-"""The offline judge scaffold: one rule set per prompt family, parameterised by a judge's signals.
+"""The offline judge scaffold: the Judge protocol and the signals every suite's rules read.
 
 An offline judge answers the same prompts, with the same verdict schema, as an LLM judge,
 deterministically and without a network. Each concrete judge supplies its *signal*:
 
-- ``units(text, ctx)`` — the text as weighted units (morphemes, character n-grams, or
-  word stems and quantities), ``{unit: weight}``;
-- ``conflicts(answer, reference, question)`` — (level, reasons): 0 none, 1 part of the
-  answer's figures contradict the reference, 2 the answer's figures contradict it outright;
+- ``units(text, ctx)``: the text as weighted units (morphemes, character n-grams, or word stems
+  and quantities), ``{unit: weight}``;
+- ``conflicts(answer, reference, question)``: (level, reasons), 0 none, 1 part of the answer's
+  figures contradict the reference, 2 they contradict it outright;
 - thresholds (class attributes) that say how much overlap counts as support.
 
-From these, ``coverage(target, source)`` is the weighted share of the target's units that
-occur in the source and ``similarity(a, b)`` the weighted cosine. The family rules turn
-those signals into the verdict's scale; each judge's docstring tabulates its own cut-offs.
-
-
-The family rules live in ``assay/judges/offline/rules/`` (one module per prompt family, with
-its table of cut-offs); ``OfflineJudge`` mixes them in and a prompt id maps to its rule through
-each family's ``PROMPT_RULES``.
-
-The cut-offs were set by reading the seeds' rubrics and then adjusted on
-``datasets/judgments/labelled.jsonl``; ``bench/jury_agreement.py`` reports the agreement
-(in-sample for that file).
+From these, ``coverage(target, source)`` is the weighted share of the target's units found in
+the source and ``similarity(a, b)`` the weighted cosine. The rules that turn them into scores
+belong to the suites (``assay/suites/<suite>/offline/``), found through ``suite_rules``.
 """
 
 from __future__ import annotations
