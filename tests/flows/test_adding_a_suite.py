@@ -54,8 +54,29 @@ def test_the_guide_suite_runs_end_to_end(prefect_server, template, tmp_path):
     # exact match after whitespace and case folding: q1 and q3 match, "Eight legs." does not
     assert [final[(c, "exact_match")] for c in ("q1", "q2", "q3")] == [1.0, 0.0, 1.0]
     assert final.loc[(slice(None), "accuracy")].between(1, 5).all()  # the offline jury judged every case
+    # the suite's own offline rule (aliases.yaml): "Eight legs." is no exact match, but correct
+    assert [final[(c, "correct")] for c in ("q1", "q2", "q3")] == [1.0, 1.0, 1.0]
     report = (out / run_id / "report.md").read_text(encoding="utf-8")
     assert "## Misses" in report and "q2" in report and "## Jury" in report
+
+
+def test_the_guide_suites_offline_rule_reads_its_alias_table(template):
+    from exact_qa import offline
+
+    from assay.judges.offline import offline_jury
+
+    judge = offline_jury()[0]
+    item = {"question": "How many legs does a spider have?", "answer": "Eight legs.", "expected": "8"}
+    assert judge.verdict("short_answer", item)["correct"] == 1
+    assert judge.verdict("short_answer", {**item, "answer": "Six legs."})["correct"] == 0
+    before = judge.version
+    table = template / "exact_qa" / "rules" / "aliases.yaml"
+    table.write_text(table.read_text(encoding="utf-8") + "spider: [arachnid]\n", encoding="utf-8")
+    offline.aliases.cache_clear()
+    from assay.judges.offline import suite_rules
+
+    suite_rules.sources_hash.cache_clear()
+    assert type(judge)().version != before  # the alias table is part of the judges' version
 
 
 def test_the_guide_suite_names_a_bad_row_at_the_gate(prefect_server, template, tmp_path):
