@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from assay.judges.base import JudgeRequest, JudgeResult, LocalJudge, Usage
-from assay.judges.offline import answer_core, claims, fitted, forest, lexicon, scoring, suite_rules
+from assay.judges.offline import answer_core, claims, fitted, forest, lexicon, scoring, set_aside, suite_rules
 from assay.judges.offline import lang as language_packs
 from assay.judges.offline import text as tx
 from assay.judges.offline.scoring import Units, band, pct  # noqa: F401  (re-exported for the judges)
@@ -44,7 +44,9 @@ class OfflineJudge(LocalJudge):
     # editing any of them is a different judge and stored verdicts are not reused for it.
     rule_files: ClassVar[tuple[Path, ...]] = tuple(
         Path(module.__file__).resolve()  # type: ignore[arg-type]
-        for module in (tx, scoring, quantities, figure_forms, claims, lexicon, fitted, forest, answer_core, language_packs)
+        for module in (
+            tx, scoring, quantities, figure_forms, claims, lexicon, fitted, forest, answer_core, language_packs, set_aside
+        )
     ) + tuple(sorted(language_packs.HERE.glob("*.yaml"))) + fitted.MODEL_PATHS
     signal: ClassVar[str] = ""
 
@@ -66,7 +68,7 @@ class OfflineJudge(LocalJudge):
             self.name = name
         # rag_answer's and memory_usefulness's fitted stage (``offline/fitted.py``); False gives the rules' verdicts alone
         self.fitted = bool(fitted)
-        self._rule_table: dict[str, Callable[[Any], JsonObject]] | None = None
+        self._rule_table: tuple[int, dict[str, Callable[[Any], JsonObject]]] = (-1, {})
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r}, weight={self.weight}, fitted={self.fitted})"
@@ -162,7 +164,8 @@ class OfflineJudge(LocalJudge):
                 raise KeyError(f"prompt {prompt_obj.id!r} needs an LLM judge; the offline jury has no rule for it")
             if rule is None:
                 raise KeyError(f"{self.name} has no rule for prompt {prompt_obj.id!r}")
-            verdict = prompt_obj.verdict_model.model_validate(rule(data))
+            data, aside = self._set_aside(prompt_obj, data)
+            verdict = prompt_obj.verdict_model.model_validate(self._noted(rule(data), aside))
             raw = json.dumps(verdict.model_dump(mode="json"), ensure_ascii=False)
         except Exception as exc:  # a bug or an unusable input: permanent, never retried
             return JudgeResult(
@@ -188,9 +191,32 @@ class OfflineJudge(LocalJudge):
 
     def _rules(self) -> dict[str, Callable[[Any], JsonObject]]:
         """prompt id -> this judge's rule for it, from every suite's offline rules."""
-        if self._rule_table is None:
-            self._rule_table = suite_rules.rules_for(self)
-        return self._rule_table
+        known = len(suite_rules.registered())  # a plugin suite may register after this judge was built
+        if self._rule_table[0] != known:
+            self._rule_table = (known, suite_rules.rules_for(self))
+        return self._rule_table[1]
+
+    @staticmethod
+    def _set_aside(prompt: Prompt, data: BaseModel) -> tuple[BaseModel, tuple[str, ...]]:
+        """The input with what addresses the grader cut from the judged output (``set_aside``)."""
+        field = prompt.judged_field
+        if field is None or not isinstance(getattr(data, field, None), str):
+            return data, ()
+        kept, aside = set_aside.set_aside(getattr(data, field))
+        return (data.model_copy(update={field: kept}), aside) if aside else (data, ())
+
+    @staticmethod
+    def _noted(verdict: JsonObject, aside: tuple[str, ...]) -> JsonObject:
+        """The verdict's explanation names what was set aside (in the language of the text)."""
+        if not aside:
+            return verdict
+        key = next((k for k in ("feedback", "reasoning") if isinstance(verdict.get(k), str)), None)
+        if key is None:
+            return verdict
+        code = language_packs.language_of(" ".join(aside)) or "ko"
+        note = language_packs.pack(code if code in language_packs.available() else "en").say(
+            "stripped", what=set_aside.quoted(aside))
+        return {**verdict, key: f"{verdict[key]} {note}."}
 
     def rule_set(self, prompt_id: str) -> suite_rules.RuleSet:
         """The suite's rule set that answers ``prompt_id`` (for scripts that read its signals)."""

@@ -82,9 +82,25 @@ class SuiteRules:
         return sorted({p.resolve() for p in (*own, *tables, *self.files)})
 
 
-@cache
+_ADDED: list[SuiteRules] = []
+
+
+def register(rules: SuiteRules) -> SuiteRules:
+    """Add a suite's rules from outside the suites package (a plugin suite); returns them."""
+    if rules not in _ADDED:
+        _ADDED.append(rules)
+        sources_hash.cache_clear()
+    return rules
+
+
 def registered() -> tuple[SuiteRules, ...]:
-    """Every suite's ``offline.RULES``, found once by scanning the suites package."""
+    """Every built-in suite's ``offline.RULES`` and every registered suite's rules."""
+    return (*built_in(), *_ADDED)
+
+
+@cache
+def built_in() -> tuple[SuiteRules, ...]:
+    """The built-in suites' ``offline.RULES``, found once by scanning the suites package."""
     suites = importlib.import_module(SUITES_PACKAGE)
     found = []
     for info in sorted(pkgutil.iter_modules(suites.__path__), key=lambda i: i.name):

@@ -138,6 +138,7 @@ AGENT_INTENT = register(
         score_fields={"verdict": (0.0, 5.0)},
         label_maps={"verdict": INTENT_SCORES},
         render=render_agent,
+        judged_field="assistant_message",
         example={
             "query": "마케팅 직무 채용 플랜에 1차 면접 단계를 추가해줘",
             "assistant_message": "마케팅 직무 채용 플랜에 '1차 면접' 단계를 추가했습니다.",

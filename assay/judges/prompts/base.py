@@ -99,6 +99,9 @@ class Prompt:
     lower_is_better: tuple[str, ...] = ()
     # Needs a language model: the offline jury has no rule for it (the metric is unscored offline).
     llm_only: bool = False
+    # The input field that holds the system's output being judged: the offline jury sets aside
+    # what in it addresses the grader before its rules read it (None: its rules do that themselves).
+    judged_field: str | None = field(default=None, compare=False)
     example: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:

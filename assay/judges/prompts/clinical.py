@@ -116,6 +116,7 @@ CLINICAL_ANSWER = register(
         templates={"ko": Template(KO_SYSTEM, KO_USER), "en": Template(EN_SYSTEM, EN_USER)},
         score_fields={"faithfulness": (1.0, 5.0), "answer_relevance": (1.0, 5.0)},
         render=render_clinical,
+        judged_field="answer",
         example={
             "question": "무릎이 아픈데 진통제 먹어도 되나요?",
             "answer": "신장 기능(eGFR 48)을 고려하면 이부프로펜보다는 아세트아미노펜이 안전합니다.",

@@ -138,6 +138,7 @@ MEMORY_USEFULNESS = register(
             "noise": (0.0, 10.0),
         },
         render=render_memory,
+        judged_field="memory",
         lower_is_better=("noise",),
         example={
             "query": "AWS 비용 얼마야?",

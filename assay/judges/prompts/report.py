@@ -318,6 +318,7 @@ def _report_prompt(pid: str, description: str, verdict: type[BaseModel], ko: str
             verdict_model=verdict,
             templates={"ko": Template(KO_SYSTEM, ko), "en": Template(EN_SYSTEM, en)},
             render=render_report,
+            judged_field="report",
             example=EXAMPLE_INPUT,
             **kw,
         )

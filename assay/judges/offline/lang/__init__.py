@@ -43,6 +43,7 @@ class LanguagePack(BaseModel):
     refusals: tuple[str, ...] = ()
     hedges: tuple[str, ...] = ()
     grader_cues: tuple[str, ...] = ()
+    grader_commands: tuple[str, ...] = ()
     number_words: dict[str, float] = Field(default_factory=dict)
     soft_number_words: frozenset[str] = frozenset()
     calendar_words: dict[str, str] = Field(default_factory=dict)
