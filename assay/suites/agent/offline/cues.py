@@ -43,6 +43,8 @@ def load(path: Path) -> AgentCues:
         raise ValueError(f"{path}: cannot read the cue tables ({exc})") from None
     except ValidationError as exc:
         error = exc.errors()[0]
+        if not error["loc"]:
+            raise ValueError(f"{path}: the cue tables must be a mapping of word lists ({error['msg']})") from None
         key = ".".join(str(part) for part in error["loc"])
         raise ValueError(f"{path}: key {key!r}: {error['msg']}") from None
     unknown = sorted(set(cues.action_cues) - set(ACTIONS))

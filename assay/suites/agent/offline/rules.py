@@ -385,27 +385,27 @@ WRONG_DOINGS: tuple[Rule, ...] = (
 )
 
 
-def _one_of_group(c: Case) -> str:
+def one_of_group(c: Case) -> str:
     one = _one_of_all(c.query, c.message)
     return f", 요청한 전체 대신 {one}에게만 수행" if one else ""
 
 
-def _extra_write(c: Case) -> str:
+def extra_write(c: Case) -> str:
     extra = _extra_on_others(c.query, c.message)
     return f", 요청하지 않은 동작을 다른 사람({extra})에게 수행" if extra else ""
 
 
-def _member_left(c: Case) -> str:
+def member_left(c: Case) -> str:
     left = acts.missing_member(c.query, c.message)
     return f", 요청한 대상 중 {left} 빠짐" if left else ""
 
 
-def _filter_left(c: Case) -> str:
+def filter_left(c: Case) -> str:
     unfiltered = acts.missing_filter(c.query, c.message) if c.label == "VIEW" else ""
     return f", 요청의 조건({unfiltered})이 메시지에 없음" if unfiltered else ""
 
 
-def _figure_left(c: Case) -> str:
+def figure_left(c: Case) -> str:
     """None of the request's values (a filter, a date; not a stage ordinal nor a count of past
     times) is in the message, unless it is vague and states no value at all."""
     values = [f for f in tx.quantities(c.query) if f.unit not in ORDINAL_UNITS]
@@ -417,7 +417,7 @@ def _figure_left(c: Case) -> str:
     return ""
 
 
-def _action_left(c: Case) -> str:
+def action_left(c: Case) -> str:
     """Two or more actions asked (ruled-out ones and ones named in a reason aside), not all done."""
     asked = tx.intents_in(acts.without_reasons(acts.without_excluded(c.query)))
     done = tx.intents_in(c.message)
@@ -428,12 +428,12 @@ def _action_left(c: Case) -> str:
 
 # A PERFECT or GOOD verdict is lowered, in order, by each cap whose note is not empty.
 CAPS: tuple[tuple[str, Callable[[Case], str]], ...] = (
-    ("WEAK", _one_of_group),
-    ("PARTIAL", _extra_write),
-    ("PARTIAL", _member_left),
-    ("PARTIAL", _filter_left),
-    ("PARTIAL", _figure_left),
-    ("PARTIAL", _action_left),
+    ("WEAK", one_of_group),
+    ("PARTIAL", extra_write),
+    ("PARTIAL", member_left),
+    ("PARTIAL", filter_left),
+    ("PARTIAL", figure_left),
+    ("PARTIAL", action_left),
 )
 
 
