@@ -376,31 +376,34 @@ def other_target(c: Case) -> JsonObject | None:
 
 # Before the action is scored, in order.
 FAILURES: tuple[Rule, ...] = (deflected, unrelated, declined_for_reason, clarifies, ruled_out_action)
-# After it, in order.
+# After it, in order (the middle six only where the message performs the asked action).
 WRONG_DOINGS: tuple[Rule, ...] = (
     other_action,
-    *(_when_asked_action(rule) for rule in (partly_failed, memo_instead, some_of_count, excluded_item)),
-    *(_when_asked_action(rule) for rule in (other_value, other_stage_or_status)),
+    *map(_when_asked_action, (partly_failed, memo_instead, some_of_count, excluded_item, other_value, other_stage_or_status)),
     other_target,
 )
 
 
 def one_of_group(c: Case) -> str:
+    """One named person done where the whole group was asked (→ WEAK)."""
     one = _one_of_all(c.query, c.message)
     return f", 요청한 전체 대신 {one}에게만 수행" if one else ""
 
 
 def extra_write(c: Case) -> str:
+    """A write the request did not ask for, on other people, beside the asked one."""
     extra = _extra_on_others(c.query, c.message)
     return f", 요청하지 않은 동작을 다른 사람({extra})에게 수행" if extra else ""
 
 
 def member_left(c: Case) -> str:
+    """One of two targets the request joins left out."""
     left = acts.missing_member(c.query, c.message)
     return f", 요청한 대상 중 {left} 빠짐" if left else ""
 
 
 def filter_left(c: Case) -> str:
+    """A list shown without the request's filter ("X만", "only … with X")."""
     unfiltered = acts.missing_filter(c.query, c.message) if c.label == "VIEW" else ""
     return f", 요청의 조건({unfiltered})이 메시지에 없음" if unfiltered else ""
 
