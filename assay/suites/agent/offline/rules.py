@@ -309,9 +309,7 @@ def _when_asked_action(rule: Callable[[Case], JsonObject | None]) -> Rule:
 
 def partly_failed(c: Case) -> JsonObject | None:
     """Done, and a later sentence reports a part failed → PARTIAL."""
-    if acts.partly_failed(c.message):
-        return c.say("PARTIAL", "요청 일부만 수행하고 나머지는 실패했다고 알림")
-    return None
+    return c.say("PARTIAL", "요청 일부만 수행하고 나머지는 실패했다고 알림") if acts.partly_failed(c.message) else None
 
 
 def memo_instead(c: Case) -> JsonObject | None:
@@ -323,9 +321,7 @@ def memo_instead(c: Case) -> JsonObject | None:
 
 def some_of_count(c: Case) -> JsonObject | None:
     """Part of the asked count done and said so ("4명 중 3명") → PARTIAL."""
-    if _some_of_asked(c.query, c.message):
-        return c.say("PARTIAL", "요청한 수 중 일부에만 수행했다고 알림")
-    return None
+    return c.say("PARTIAL", "요청한 수 중 일부에만 수행했다고 알림") if _some_of_asked(c.query, c.message) else None
 
 
 def excluded_item(c: Case) -> JsonObject | None:
