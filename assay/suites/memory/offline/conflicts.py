@@ -61,9 +61,7 @@ def _segment_entries(seg: str, seen: Pool, later: Pool) -> None:
             continue
         item = ITEM_LABEL_RE.findall(plain[: at if at >= 0 else len(plain)])
         subject = f"{owner} {canonical(_subject_word(before, words))}".strip()
-        (later if n else seen).setdefault(subject, []).append(
-            (item[-1].replace(" ", "") if item else "", value)
-        )
+        (later if n else seen).setdefault(subject, []).append((item[-1].replace(" ", "") if item else "", value))
 
 
 def _join_fee_stems(seen: Pool, later: Pool) -> None:

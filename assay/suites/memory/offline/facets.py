@@ -37,9 +37,7 @@ COUNTER_RE = re.compile(r"몇\s*([가-힣A-Za-z%]+)")
 WEEKDAY_RE = re.compile(r"[월화수목금토일]요일|[월화수목금토일]·|오전|오후|새벽|저녁|아침")
 NUMBER_WORD_RE = re.compile(r"\S*\d\S*")
 COPULA_RE = re.compile(r"([가-힣A-Za-z]+?)(?:이야|이지|이었지|였지|이에요|예요|인가요|이었어|였어)")
-_ID_WORDS = (
-    r"(?:전화\s*번호|폰\s*번호|휴대폰|핸드폰|연락처|번호|이메일|메일(?:\s*주소)?|계좌|품번|코드|모델명)"
-)
+_ID_WORDS = r"(?:전화\s*번호|폰\s*번호|휴대폰|핸드폰|연락처|번호|이메일|메일(?:\s*주소)?|계좌|품번|코드|모델명)"
 # An identifier asked for, not mentioned ("번호 뭐였지", "어느 메일로", "what is the phone number").
 IDENTIFIER_QUESTION_RE = re.compile(
     rf"(?:어느|어떤|무슨)\s*{_ID_WORDS}|{_ID_WORDS}\S{{0,3}}\s*(?:뭐|뭔|무엇|알려)"
@@ -55,9 +53,7 @@ EN_TIME_RE = re.compile(r"(?i)\b(?:when|what (?:day|date|time|month)|which (?:da
 EN_DURATION_RE = re.compile(r"(?i)\bhow long\b|\bhow many (?:minutes|hours|days|weeks|months|years)\b")
 EN_AMOUNT_RE = re.compile(r"(?i)\bhow (?:much|many)\b")
 DEADLINE_RE = re.compile(r"\d\s*(?:일|월|시|/\d+|\.\d+)?\)?\s*까지")
-PROGRESS_QUESTION_RE = re.compile(
-    r"어디까지|몇\s*(?:쪽|페이지|챕터)|(?i:\bhow far\b|\bwhich (?:page|chapter)\b)"
-)
+PROGRESS_QUESTION_RE = re.compile(r"어디까지|몇\s*(?:쪽|페이지|챕터)|(?i:\bhow far\b|\bwhich (?:page|chapter)\b)")
 # How far a reading or a course got: a page, a chapter, a share, or finished/half.
 PROGRESS_RE = re.compile(
     r"\d+\s*(?:쪽|페이지|장|챕터|과|강|단원|%|퍼센트)|\bp\.?\s?\d+|(?i:\b(?:page|chapter|lesson|unit)\s?\d+)"
@@ -91,9 +87,9 @@ class Facet:
 
 def query_parts(query: str) -> list[str]:
     """The query cut into the things it asks ("예산이랑 무게", "언제 갈았고 얼마 들었는지")."""
-    parts = [
-        p for q in NEXT_QUESTION_RE.split(tx.normalize(query)) for p in FACET_SPLIT_RE.split(q) if p.strip()
-    ] or [query]
+    parts = [p for q in NEXT_QUESTION_RE.split(tx.normalize(query)) for p in FACET_SPLIT_RE.split(q) if p.strip()] or [
+        query
+    ]
     return merge_reminders([q for p in parts for q in split_joined_questions(p)])
 
 
@@ -116,11 +112,7 @@ def read_facets(query: str, memory: str, units: Callable[[str], Units]) -> list[
         if not head and not out:
             head, stems = units(query), tx.stems(query)
         text = tx.strip_fillers(part) or part.strip()
-        out.append(
-            Facet(
-                text=text, head=head, words=stems, want=answer_type(part), attribute=attribute(part, memory)
-            )
-        )
+        out.append(Facet(text=text, head=head, words=stems, want=answer_type(part), attribute=attribute(part, memory)))
     return out
 
 
@@ -202,9 +194,7 @@ def _counted(want: str, sentence: str) -> bool:
 
 
 _TYPED = {
-    "kilo": lambda s, found: (
-        any(q.unit in ("kg", "km") for q in found) or bool(re.search(r"\d\s*(?:키로|킬로)", s))
-    ),
+    "kilo": lambda s, found: any(q.unit in ("kg", "km") for q in found) or bool(re.search(r"\d\s*(?:키로|킬로)", s)),
     "ratio": lambda s, found: bool(RATIO_RE.search(s)),
     "progress": lambda s, found: bool(PROGRESS_RE.search(s)),
     "identifier": lambda s, found: any(is_identifier(m.group()) for m in IDENTIFIER_RE.finditer(s)),
@@ -273,11 +263,7 @@ def names(sentence: str, attributes: tuple[str, ...]) -> bool:
     low = sentence.lower()
     if any(a.startswith(C.deadline_words) for a in attributes) and DEADLINE_RE.search(sentence):
         return True
-    return any(
-        s in low or (len(s) >= 3 and not s.isascii() and s[:-1] in low)
-        for a in attributes
-        for s in synonyms(a)
-    )
+    return any(s in low or (len(s) >= 3 and not s.isascii() and s[:-1] in low) for a in attributes for s in synonyms(a))
 
 
 def _word_before(own: str, memory: str) -> str | None:

@@ -44,9 +44,7 @@ OFF_TOPIC_WEIGHT = 3.0
 FLAGGED_WEIGHT = 1.5
 CHATTY_MIN, CHATTY_WEIGHT = 3, 8.5  # 3+ small-talk sentences, half the memory or more: chatty
 TARGET_ERROR_NOISE = 4  # another target's value is noise for this query (labels: 4-5)
-_MENTION_RE = re.compile(
-    r"이야기|얘기|논의|언급|관심|대화|상의|말함|말했|talked|discussed|mentioned|interested"
-)
+_MENTION_RE = re.compile(r"이야기|얘기|논의|언급|관심|대화|상의|말함|말했|talked|discussed|mentioned|interested")
 _SPECIFIC_RE = re.compile(r"\d|[《〈'\"‘“「]|:\s*\S")  # a figure, a quoted name, "label: value"
 # A dated update ("2026-11-24 업데이트: …로 변경"), not any sentence with 변경.
 _DATED_UPDATE_RE = re.compile(
@@ -153,11 +151,8 @@ class Score:
 
 
 def _summary(relevance: float) -> str:
-    return (
-        "쿼리에 "
-        + ("유용한" if relevance >= 7 else "부분적으로 관련된" if relevance >= 4 else "거의 무관한")
-        + " 메모리"
-    )
+    usefulness = "유용한" if relevance >= 7 else "부분적으로 관련된" if relevance >= 4 else "거의 무관한"
+    return f"쿼리에 {usefulness} 메모리"
 
 
 def mention_only(sentence: str) -> bool:
@@ -210,15 +205,19 @@ def glossary_bridge(r: Reading, m: Match) -> Score | None:
     if not gloss or min(gloss) < 0.5:
         return None
     typed_somewhere = (
-        not f.want or any(typed(f.want, *sf) for sf in zip(r.sentences, r.figures, strict=True))
-        for f in r.facets
+        not f.want or any(typed(f.want, *sf) for sf in zip(r.sentences, r.figures, strict=True)) for f in r.facets
     )
     if not all(typed_somewhere):
         return None
     every = {f: list(range(len(r.clauses))) for f in range(len(r.facets))}
-    score = Score(10, 10 if min(gloss) == 1.0 else 8, 9, every, bridged=True)
-    score.notes.append("쿼리와 메모리의 언어가 다르나, 쿼리의 단어가 대응어로 메모리에 있음(대응어 사전)")
-    return score
+    return Score(
+        10,
+        10 if min(gloss) == 1.0 else 8,
+        9,
+        every,
+        bridged=True,
+        notes=["쿼리와 메모리의 언어가 다르나, 쿼리의 단어가 대응어로 메모리에 있음(대응어 사전)"],
+    )
 
 
 def typed_across_scripts(r: Reading, m: Match) -> Score | None:
@@ -229,18 +228,19 @@ def typed_across_scripts(r: Reading, m: Match) -> Score | None:
         return None
 
     def beside_entity(want: str, i: int) -> bool:
-        return typed(want, r.sentences[i], r.figures[i]) and targets.about_entity(
-            r.sentences[i], entities, r.memory
-        )
+        return typed(want, r.sentences[i], r.figures[i]) and targets.about_entity(r.sentences[i], entities, r.memory)
 
     if not all(f.want and any(beside_entity(f.want, i) for i in range(len(r.sentences))) for f in r.facets):
         return None
     hits = [c for c, (i, _) in enumerate(r.clauses) if any(beside_entity(f.want, i) for f in r.facets)]
-    score = Score(10, 9, 9, {f: hits for f in range(len(r.facets))}, bridged=True)
-    score.notes.append(
-        "쿼리와 메모리의 언어가 달라 단어로는 비교할 수 없으나, 묻는 유형의 값이 메모리에 있음"
+    return Score(
+        10,
+        9,
+        9,
+        {f: hits for f in range(len(r.facets))},
+        bridged=True,
+        notes=["쿼리와 메모리의 언어가 달라 단어로는 비교할 수 없으나, 묻는 유형의 값이 메모리에 있음"],
     )
-    return score
 
 
 def some_answered(r: Reading, m: Match) -> Score | None:
@@ -248,9 +248,7 @@ def some_answered(r: Reading, m: Match) -> Score | None:
     undecided, 3 topic only), accuracy 9."""
     if not m.answered_by:
         return None
-    comp = round(
-        (10 * len(m.answered_by) + 5 * len(m.undecided) + 3 * len(m.topic_only)) / max(len(r.facets), 1)
-    )
+    comp = round((10 * len(m.answered_by) + 5 * len(m.undecided) + 3 * len(m.topic_only)) / max(len(r.facets), 1))
     return Score(8, comp, 9, m.answered_by)
 
 
@@ -265,13 +263,18 @@ def topic_only(r: Reading, m: Match) -> Score | None:
     if not m.topic_only:
         return None
     vague = all(mention_only(r.sentence(c)) for f in m.topic_only for c in m.shared_by.get(f, []))
-    score = Score(5, 3, 6 if vague else 9, m.answered_by, vague=vague)
-    score.notes.append(
-        "주제가 언급만 되어 있어 정확성은 판단할 내용이 없음"
-        if vague
-        else "묻는 값은 없으나 저장된 사실은 구체적이고 모순이 없음"
+    return Score(
+        5,
+        3,
+        6 if vague else 9,
+        m.answered_by,
+        vague=vague,
+        notes=[
+            "주제가 언급만 되어 있어 정확성은 판단할 내용이 없음"
+            if vague
+            else "묻는 값은 없으나 저장된 사실은 구체적이고 모순이 없음"
+        ],
     )
-    return score
 
 
 def entity_bridge(r: Reading, m: Match) -> Score | None:
@@ -285,33 +288,38 @@ def entity_bridge(r: Reading, m: Match) -> Score | None:
     ):
         return None
     hits = [c for c, (i, _) in enumerate(r.clauses) if i in found]
-    score = Score(
-        8, 8, 9, {f: hits for f in range(len(r.facets))}, entity_bridge=True, entity_sentences=found
+    return Score(
+        8,
+        8,
+        9,
+        {f: hits for f in range(len(r.facets))},
+        entity_bridge=True,
+        entity_sentences=found,
+        notes=[
+            "쿼리와 메모리의 언어가 달라 단어로는 비교할 수 없으나, 프롬프트의 엔티티를 적은 문장이 있음(값은 확인 못 함)"
+        ],
     )
-    score.notes.append(
-        "쿼리와 메모리의 언어가 달라 단어로는 비교할 수 없으나, 프롬프트의 엔티티를 적은 문장이 있음(값은 확인 못 함)"
-    )
-    return score
 
 
 def entities_elsewhere(r: Reading, m: Match) -> Score | None:
     """Across scripts, entities in the query's script that touch nothing of it: unrelated."""
     if not (r.other_script and targets.entities_elsewhere(r.item.query, r.memory, r.item.entities)):
         return None
-    score = Score(0, 0, 5, m.answered_by, unrelated=True)
-    score.notes.append(
-        "쿼리와 메모리의 언어가 다르나, 메모리의 엔티티는 쿼리와 같은 언어로 다른 주제를 가리킴(무관한 메모리)"
+    return Score(
+        0,
+        0,
+        5,
+        m.answered_by,
+        unrelated=True,
+        notes=["쿼리와 메모리의 언어가 다르나, 메모리의 엔티티는 쿼리와 같은 언어로 다른 주제를 가리킴(무관한 메모리)"],
     )
-    return score
 
 
 def other_script(r: Reading, m: Match) -> Score | None:
     """Across scripts with nothing matched: no evidence either way, 5/4/6."""
     if not r.other_script:
         return None
-    score = Score(5, 4, 6, m.answered_by)
-    score.notes.append("쿼리와 메모리의 언어가 달라 단어로 비교할 수 없음(관련성 판단 보류)")
-    return score
+    return Score(5, 4, 6, m.answered_by, notes=["쿼리와 메모리의 언어가 달라 단어로 비교할 수 없음(관련성 판단 보류)"])
 
 
 def some_query_word(r: Reading, m: Match) -> Score | None:
@@ -326,9 +334,9 @@ def tied(r: Reading, m: Match) -> Score | None:
 
 def unrelated(r: Reading, m: Match) -> Score | None:
     """Nothing of the query in the memory: 0/0/5, every sentence noise."""
-    score = Score(0, 0, 5, m.answered_by, unrelated=True)
-    score.notes.append("메모리가 쿼리와 전혀 무관함(모든 문장이 이 쿼리에는 잡음)")
-    return score
+    return Score(
+        0, 0, 5, m.answered_by, unrelated=True, notes=["메모리가 쿼리와 전혀 무관함(모든 문장이 이 쿼리에는 잡음)"]
+    )
 
 
 BASE_READINGS: tuple[Callable[[Reading, Match], Score | None], ...] = (
@@ -359,9 +367,7 @@ def stale_value(r: Reading, m: Match, s: Score) -> None:
     """A change asked (바뀌/올렸다며…) and none recorded where the answer is: relevance ≤ 7,
     accuracy and completeness ≤ 3. The current value asked (최종/현재) with no change record:
     accuracy ≤ 6, completeness − 1."""
-    text = " ".join(
-        [*(r.sentence(c) for hits in s.about for c in hits), *(r.sentences[i] for i in s.follow_ups)]
-    )
+    text = " ".join([*(r.sentence(c) for hits in s.about for c in hits), *(r.sentences[i] for i in s.follow_ups)])
     if not text or tx.has_any(text, (*C.change_record, *C.supersede)):
         return
     s.stale = tx.has_any(r.item.query, C.change_query)
@@ -388,9 +394,7 @@ def target_confusion(r: Reading, m: Match, s: Score) -> None:
     )
     if s.confused:
         s.rel, s.comp = min(s.rel, 5), min(s.comp, 2)
-        s.notes.append(
-            f"'{s.confused[0]}'의 값이 없고 같은 유형의 값이 다른 대상 '{s.confused[1]}'에 붙어 있음"
-        )
+        s.notes.append(f"'{s.confused[0]}'의 값이 없고 같은 유형의 값이 다른 대상 '{s.confused[1]}'에 붙어 있음")
 
 
 def conflicting_values(r: Reading, m: Match, s: Score) -> None:
@@ -447,9 +451,7 @@ class MemoryRules(RuleSet):
         for adjust in ADJUSTMENTS:
             adjust(r, m, s)
         self._noise(r, s, ctx)
-        missing = [
-            f"'{f.text}'" + want_label(f.want) for i, f in enumerate(r.facets) if i not in s.answered_by
-        ]
+        missing = [f"'{f.text}'" + want_label(f.want) for i, f in enumerate(r.facets) if i not in s.answered_by]
         verdict = {
             "relevance": s.rel, "completeness": s.comp, "accuracy": s.acc, "noise": s.noise,
             "reasoning": f"{tag} " + ". ".join(s.notes) + ".", "helpful_info": s.helpful[:5],
@@ -566,9 +568,7 @@ class MemoryRules(RuleSet):
         conflict or a superseded value; 10 when unrelated; at least 4 for another target's value."""
         self._sort_sentences(r, s, ctx)
         others = len(r.sentences) - len(s.flagged)
-        raw = FLAGGED_WEIGHT * len(s.flagged) + (
-            OFF_TOPIC_WEIGHT * len(s.off_topic) / others if others else 0.0
-        )
+        raw = FLAGGED_WEIGHT * len(s.flagged) + (OFF_TOPIC_WEIGHT * len(s.off_topic) / others if others else 0.0)
         s.chatter = [sent for sent in s.off_topic if not _SPECIFIC_RE.search(sent)]
         if len(s.chatter) >= CHATTY_MIN and others and len(s.chatter) / others >= 0.5:
             raw = max(raw, CHATTY_WEIGHT * len(s.chatter) / others)

@@ -15,9 +15,7 @@ PEOPLE = C.person_aliases  # other people, each under its words
 _MINE_RE = re.compile(r"(?:^|\s)(?:내|제|나의|my)\s+([가-힣A-Za-z]{2,})", re.I)
 _NAMED_OTHER_RE = re.compile(r"[가-힣]{1,3}\s?(?:씨|님)(?![가-힣])")  # "지우 씨", "박 대리님"
 _ASKED_PERSON_RE = re.compile(
-    r"(?:^|\s)("
-    + "|".join(re.escape(a) for g in PEOPLE for a in sorted(g, key=len, reverse=True))
-    + ")(?![a-z])"
+    r"(?:^|\s)(" + "|".join(re.escape(a) for g in PEOPLE for a in sorted(g, key=len, reverse=True)) + ")(?![a-z])"
 )
 _NAMED_ASKED_RE = re.compile(
     r"(?<![가-힣])([가-힣]{2,3})\s?(?:" + "|".join(C.titles) + r")(?:이|가|은|는|의|한테|네|께서)?(?![가-힣])"
@@ -88,9 +86,9 @@ def confused_target(
         wants = [f.want for f in mine if f.want]
         if not _value_missing(entity, wants, clauses):
             continue
-        other = _beside_other_entity(
-            entity, wants, entities, query, asked_things, clauses
-        ) or _attribute_elsewhere(entity, mine, asked_things, clauses, sentences)
+        other = _beside_other_entity(entity, wants, entities, query, asked_things, clauses) or _attribute_elsewhere(
+            entity, mine, asked_things, clauses, sentences
+        )
         if other:
             return entity, other
     return None
@@ -126,9 +124,7 @@ def _asked_person(query: str) -> tuple[str, ...] | None:
 
 def _person_named(sentence: str, asked: tuple[str, ...]) -> str | None:
     low = sentence.lower()
-    other = next(
-        (a for g in (*PEOPLE, C.user_aliases) if g is not asked for a in g if a.strip() in low), None
-    )
+    other = next((a for g in (*PEOPLE, C.user_aliases) if g is not asked for a in g if a.strip() in low), None)
     if other is not None:
         return other.strip()
     named = _NAMED_OTHER_RE.search(sentence)

@@ -76,9 +76,7 @@ def test_query_parts_split_questions_and_keep_a_recalled_clause():
     assert len(facets.merge_reminders(["언제 바뀌었다고 했지", "지금 한 건에 얼마야"])) == 2
     assert facets.merge_reminders(["회비 올렸다며", "지금 얼마야"]) == ["회비 올렸다며, 지금 얼마야"]
     # a request after the question mark is no second question
-    assert facets.NEXT_QUESTION_RE.split("모임비 얼마였지? 총액도 계산해줘") == [
-        "모임비 얼마였지? 총액도 계산해줘"
-    ]
+    assert facets.NEXT_QUESTION_RE.split("모임비 얼마였지? 총액도 계산해줘") == ["모임비 얼마였지? 총액도 계산해줘"]
 
 
 def test_the_attribute_is_the_word_the_interrogative_asks_about():
@@ -90,9 +88,7 @@ def test_the_attribute_is_the_word_the_interrogative_asks_about():
 
 def test_typed_values():
     assert facets.RATIO_RE.search("2 대 1로 섞기") and not facets.RATIO_RE.search("모임 10:30 출발")
-    assert facets.IDENTIFIER_RE.search("카톡 아이디: baker_kim") and facets.IDENTIFIER_RE.search(
-        "LINE ID sato_mill77"
-    )
+    assert facets.IDENTIFIER_RE.search("카톡 아이디: baker_kim") and facets.IDENTIFIER_RE.search("LINE ID sato_mill77")
     assert not facets.IDENTIFIER_RE.search("ID 확인 필요")
     assert facets.IDENTIFIER_RE.search("Digital piano: Yamaha Clavinova 745 (bought 2025)")
     assert not facets.IDENTIFIER_RE.search("Lessons cost 45000 won")
@@ -161,9 +157,7 @@ def test_unnamed_person_asked_about_whom_the_memory_never_names():
         "아버지",
         "어머니",
     )
-    assert targets.unnamed_person(
-        "공방 선배 지호 형 수강료", "하윤 씨 수강료 15만 원", ["하윤 씨 수강료 15만 원"]
-    )
+    assert targets.unnamed_person("공방 선배 지호 형 수강료", "하윤 씨 수강료 15만 원", ["하윤 씨 수강료 15만 원"])
     assert targets.unnamed_person("아빠 여권 만료일", "아버지 여권 2027-01", ["아버지 여권 2027-01"]) is None
 
 
@@ -604,9 +598,7 @@ def test_target_confusion_is_said_in_the_feedback(rules_only):
         "다른 대상" in v["reasoning"]
         for v in verdicts(rules_only, "남편 자동차보험료 얼마 나와?", memory, ["자동차보험"])
     )
-    named = verdicts(
-        rules_only, "남편 자동차보험료 얼마 나와?", "남편 자동차보험: 보장 내용 비교 중.", ["자동차보험"]
-    )
+    named = verdicts(rules_only, "남편 자동차보험료 얼마 나와?", "남편 자동차보험: 보장 내용 비교 중.", ["자동차보험"])
     assert not any("다른 대상" in v["reasoning"] for v in named)
 
 
