@@ -52,6 +52,18 @@ _DATED_UPDATE_RE = re.compile(
     r"|^\s*(?:업데이트|update[sd]?)\b|업데이트\s*[:：]"
 )
 
+# The base readings' notes, said in the feedback.
+NOTES = {
+    "glossary": "쿼리와 메모리의 언어가 다르나, 쿼리의 단어가 대응어로 메모리에 있음(대응어 사전)",
+    "typed": "쿼리와 메모리의 언어가 달라 단어로는 비교할 수 없으나, 묻는 유형의 값이 메모리에 있음",
+    "mention": "주제가 언급만 되어 있어 정확성은 판단할 내용이 없음",
+    "specific": "묻는 값은 없으나 저장된 사실은 구체적이고 모순이 없음",
+    "entity": "쿼리와 메모리의 언어가 달라 단어로는 비교할 수 없으나, 프롬프트의 엔티티를 적은 문장이 있음(값은 확인 못 함)",
+    "elsewhere": "쿼리와 메모리의 언어가 다르나, 메모리의 엔티티는 쿼리와 같은 언어로 다른 주제를 가리킴(무관한 메모리)",
+    "scripts": "쿼리와 메모리의 언어가 달라 단어로 비교할 수 없음(관련성 판단 보류)",
+    "unrelated": "메모리가 쿼리와 전혀 무관함(모든 문장이 이 쿼리에는 잡음)",
+}
+
 
 @dataclass(frozen=True)
 class MemorySignals:
@@ -204,43 +216,27 @@ def glossary_bridge(r: Reading, m: Match) -> Score | None:
     gloss = [targets.gloss_share(f.words, r.memory) for f in r.facets] if r.other_script and r.facets else []
     if not gloss or min(gloss) < 0.5:
         return None
-    typed_somewhere = (
-        not f.want or any(typed(f.want, *sf) for sf in zip(r.sentences, r.figures, strict=True)) for f in r.facets
-    )
-    if not all(typed_somewhere):
+    pairs = list(zip(r.sentences, r.figures, strict=True))
+    if not all(not f.want or any(typed(f.want, *pair) for pair in pairs) for f in r.facets):
         return None
     every = {f: list(range(len(r.clauses))) for f in range(len(r.facets))}
-    return Score(
-        10,
-        10 if min(gloss) == 1.0 else 8,
-        9,
-        every,
-        bridged=True,
-        notes=["쿼리와 메모리의 언어가 다르나, 쿼리의 단어가 대응어로 메모리에 있음(대응어 사전)"],
-    )
+    return Score(10, 10 if min(gloss) == 1.0 else 8, 9, every, bridged=True, notes=[NOTES["glossary"]])
 
 
 def typed_across_scripts(r: Reading, m: Match) -> Score | None:
     """Across scripts, every facet wants a type and a value of it sits beside an entity the
     memory writes: 10/9/9."""
-    entities = r.item.entities
     if not r.other_script or not r.facets:
         return None
 
     def beside_entity(want: str, i: int) -> bool:
-        return typed(want, r.sentences[i], r.figures[i]) and targets.about_entity(r.sentences[i], entities, r.memory)
+        sentence = r.sentences[i]
+        return typed(want, sentence, r.figures[i]) and targets.about_entity(sentence, r.item.entities, r.memory)
 
     if not all(f.want and any(beside_entity(f.want, i) for i in range(len(r.sentences))) for f in r.facets):
         return None
     hits = [c for c, (i, _) in enumerate(r.clauses) if any(beside_entity(f.want, i) for f in r.facets)]
-    return Score(
-        10,
-        9,
-        9,
-        {f: hits for f in range(len(r.facets))},
-        bridged=True,
-        notes=["쿼리와 메모리의 언어가 달라 단어로는 비교할 수 없으나, 묻는 유형의 값이 메모리에 있음"],
-    )
+    return Score(10, 9, 9, dict.fromkeys(range(len(r.facets)), hits), bridged=True, notes=[NOTES["typed"]])
 
 
 def some_answered(r: Reading, m: Match) -> Score | None:
@@ -258,23 +254,12 @@ def only_undecided(r: Reading, m: Match) -> Score | None:
 
 
 def topic_only(r: Reading, m: Match) -> Score | None:
-    """The topic without the asked value: 5/3, accuracy 9 for a specific fact, 6 for a mere
-    mention."""
+    """The topic without the asked value: 5/3, accuracy 9 for a specific fact, 6 for a mere mention."""
     if not m.topic_only:
         return None
     vague = all(mention_only(r.sentence(c)) for f in m.topic_only for c in m.shared_by.get(f, []))
-    return Score(
-        5,
-        3,
-        6 if vague else 9,
-        m.answered_by,
-        vague=vague,
-        notes=[
-            "주제가 언급만 되어 있어 정확성은 판단할 내용이 없음"
-            if vague
-            else "묻는 값은 없으나 저장된 사실은 구체적이고 모순이 없음"
-        ],
-    )
+    note = NOTES["mention" if vague else "specific"]
+    return Score(5, 3, 6 if vague else 9, m.answered_by, vague=vague, notes=[note])
 
 
 def entity_bridge(r: Reading, m: Match) -> Score | None:
@@ -287,39 +272,20 @@ def entity_bridge(r: Reading, m: Match) -> Score | None:
         not f.want or any(typed(f.want, r.sentences[i], r.figures[i]) for i in found) for f in r.facets
     ):
         return None
-    hits = [c for c, (i, _) in enumerate(r.clauses) if i in found]
-    return Score(
-        8,
-        8,
-        9,
-        {f: hits for f in range(len(r.facets))},
-        entity_bridge=True,
-        entity_sentences=found,
-        notes=[
-            "쿼리와 메모리의 언어가 달라 단어로는 비교할 수 없으나, 프롬프트의 엔티티를 적은 문장이 있음(값은 확인 못 함)"
-        ],
-    )
+    hits = dict.fromkeys(range(len(r.facets)), [c for c, (i, _) in enumerate(r.clauses) if i in found])
+    return Score(8, 8, 9, hits, entity_bridge=True, entity_sentences=found, notes=[NOTES["entity"]])
 
 
 def entities_elsewhere(r: Reading, m: Match) -> Score | None:
     """Across scripts, entities in the query's script that touch nothing of it: unrelated."""
     if not (r.other_script and targets.entities_elsewhere(r.item.query, r.memory, r.item.entities)):
         return None
-    return Score(
-        0,
-        0,
-        5,
-        m.answered_by,
-        unrelated=True,
-        notes=["쿼리와 메모리의 언어가 다르나, 메모리의 엔티티는 쿼리와 같은 언어로 다른 주제를 가리킴(무관한 메모리)"],
-    )
+    return Score(0, 0, 5, m.answered_by, unrelated=True, notes=[NOTES["elsewhere"]])
 
 
 def other_script(r: Reading, m: Match) -> Score | None:
     """Across scripts with nothing matched: no evidence either way, 5/4/6."""
-    if not r.other_script:
-        return None
-    return Score(5, 4, 6, m.answered_by, notes=["쿼리와 메모리의 언어가 달라 단어로 비교할 수 없음(관련성 판단 보류)"])
+    return Score(5, 4, 6, m.answered_by, notes=[NOTES["scripts"]]) if r.other_script else None
 
 
 def some_query_word(r: Reading, m: Match) -> Score | None:
@@ -334,9 +300,7 @@ def tied(r: Reading, m: Match) -> Score | None:
 
 def unrelated(r: Reading, m: Match) -> Score | None:
     """Nothing of the query in the memory: 0/0/5, every sentence noise."""
-    return Score(
-        0, 0, 5, m.answered_by, unrelated=True, notes=["메모리가 쿼리와 전혀 무관함(모든 문장이 이 쿼리에는 잡음)"]
-    )
+    return Score(0, 0, 5, m.answered_by, unrelated=True, notes=[NOTES["unrelated"]])
 
 
 BASE_READINGS: tuple[Callable[[Reading, Match], Score | None], ...] = (
