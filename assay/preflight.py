@@ -4,7 +4,8 @@ the same suite and asks the same cases, and the store and the run's output folde
 (A target URL's scheme and host are checked as the spec is built: ``assay.spec.url_problem``.)
 
 A judge or generator with no ``api_base`` and no ``api_key_env`` needs the provider's own key
-variable (litellm knows which: OPENAI_API_KEY for openai/…, ANTHROPIC_API_KEY for anthropic/…).
+variable (OPENAI_API_KEY for openai/…, ANTHROPIC_API_KEY for anthropic/…: ``PROVIDER_KEYS`` for
+the common providers, litellm for the others).
 Without it every call would fail; the run would end incomplete after minutes of retries. One
 clear line now is better. Endpoints given with ``--api-base`` are not checked: a local server
 may need no key.

@@ -15,6 +15,7 @@ import pytest
 from tests.conftest import ROOT
 
 HEAVY = ("prefect", "great_expectations", "pandas", "litellm", "kiwipiepy", "torch", "sentence_transformers",
+         "numpy",  # only the scoring and the agreement statistics need it
          "assay.judges.offline")  # the offline jury's rules: half a second; the spec needs only its panel
 PROVIDER_KEYS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY")
 
