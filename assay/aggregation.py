@@ -6,7 +6,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
 from assay.judges.criteria import PASS_FAIL
-from assay.judges.ensemble import aggregate_scores, krippendorff_alpha
+from assay.judges.ensemble import aggregate_scores
+from assay.metrics.agreement import krippendorff_alpha
 from assay.schemas import ScoreRow
 
 

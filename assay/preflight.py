@@ -4,7 +4,8 @@ the same suite and asks the same cases, and the store and the run's output folde
 (A target URL's scheme and host are checked as the spec is built: ``assay.spec.url_problem``.)
 
 A judge or generator with no ``api_base`` and no ``api_key_env`` needs the provider's own key
-variable (litellm knows which: OPENAI_API_KEY for openai/…, ANTHROPIC_API_KEY for anthropic/…).
+variable (OPENAI_API_KEY for openai/…, ANTHROPIC_API_KEY for anthropic/…: ``PROVIDER_KEYS`` for
+the common providers, litellm for the others).
 Without it every call would fail; the run would end incomplete after minutes of retries. One
 clear line now is better. Endpoints given with ``--api-base`` are not checked: a local server
 may need no key.
@@ -21,9 +22,30 @@ from typing import Any
 
 from assay.spec import RunOptions, RunSpec
 
+# The key variable litellm reads for each common provider (None: a local server, no key), so a
+# ``provider/model`` of these is checked without importing litellm, which takes seconds; any
+# other model asks litellm. tests/unit/test_preflight.py holds this table to litellm's answers.
+PROVIDER_KEYS: dict[str, str | None] = {
+    "openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY", "mistral": "MISTRAL_API_KEY",
+    "groq": "GROQ_API_KEY", "deepseek": "DEEPSEEK_API_KEY", "xai": "XAI_API_KEY", "cohere": "COHERE_API_KEY",
+    "together_ai": "TOGETHERAI_API_KEY", "openrouter": "OPENROUTER_API_KEY", "fireworks_ai": "FIREWORKS_AI_API_KEY",
+    "perplexity": "PERPLEXITYAI_API_KEY", "deepinfra": "DEEPINFRA_API_KEY", "cerebras": "CEREBRAS_API_KEY",
+    "ollama": None, "ollama_chat": None, "hosted_vllm": None, "lm_studio": None,
+}
+
+
+def _tabled_provider(model: str) -> str | None:
+    """The provider of a ``provider/model`` name that PROVIDER_KEYS lists, else None."""
+    provider, _, name = model.partition("/")
+    return provider if name and provider in PROVIDER_KEYS else None
+
 
 def missing_keys(model: str) -> list[str]:
     """Credential variables litellm needs for ``model`` that are not set (base URLs left out)."""
+    provider = _tabled_provider(model)
+    if provider is not None:
+        key = PROVIDER_KEYS[provider]
+        return [key] if key and not os.environ.get(key) else []
     import litellm
 
     try:
@@ -35,6 +57,8 @@ def missing_keys(model: str) -> list[str]:
 
 def unknown_provider(model: str) -> str | None:
     """litellm's complaint when it cannot tell which provider serves ``model``, else None."""
+    if _tabled_provider(model) is not None:
+        return None
     import litellm
 
     litellm.suppress_debug_info = True  # its provider-list banner would bury the one line

@@ -309,9 +309,9 @@ def _jury_record(config: JuryConfig) -> JsonObject:
 def _panel(config: JuryConfig) -> list[JsonObject]:
     """Every judge of the resolved jury by name, model and weight (the offline ones too)."""
     if config.offline:
-        from assay.judges.offline import offline_jury
+        from assay.judges.offline_panel import offline_panel  # names and weights, not the rules
 
-        return [{"name": j.name, "model": j.model, "weight": j.weight} for j in offline_jury(config.offline_weights)]
+        return offline_panel(config.offline_weights)
     return [{"name": j.judge_name, "model": j.model, "weight": j.weight} for j in config.judges]
 
 

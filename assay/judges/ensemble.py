@@ -1,5 +1,4 @@
-"""Jury reducers (seed 000 §3.3): weighted mean, median on disagreement, hallucination merge,
-and Krippendorff's alpha for inter-judge agreement.
+"""Jury reducers (seed 000 §3.3): weighted mean, median on disagreement, hallucination merge.
 
 Pure functions, no third-party imports beyond the standard library.
 
@@ -11,7 +10,9 @@ Pure functions, no third-party imports beyond the standard library.
 - ``aggregate_hallucination``: median hallucination count, minimum citation accuracy.
 - ``merge_hallucination_cases``: cases of all judges, first occurrence kept, de-duplicated
   on the normalised claim text, at most ``limit``.
-- ``krippendorff_alpha``: rows are judges, columns are units, ``None`` is missing.
+
+Krippendorff's alpha for inter-judge agreement is ``assay.metrics.agreement.krippendorff_alpha``
+(numpy, which checking a run before it starts never imports).
 
 Empty input (or all judges dropped) raises ``ValueError``: the caller records the metric
 as unscored, never as 0.
@@ -26,7 +27,6 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from assay.metrics.agreement import Level, krippendorff_alpha  # noqa: F401  (re-exported)
 from assay.schemas import JsonObject
 
 DEFAULT_WEIGHTS: tuple[float, float, float] = (0.34, 0.33, 0.33)
@@ -193,7 +193,6 @@ __all__ = [
     "aggregate_hallucination",
     "aggregate_scores",
     "aggregate_verdict_scores",
-    "krippendorff_alpha",
     "merge_hallucination_cases",
     "normalize_claim",
     "scaled_threshold",

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 from pydantic import BaseModel, ValidationError
 
 from assay.schemas import JsonObject
+
+if TYPE_CHECKING:  # the validation step loads pandas; a suite's dataset module does not
+    import pandas as pd
 
 
 def frame(rows: list[JsonObject], file: str, columns: list[str]) -> pd.DataFrame:
@@ -16,6 +18,8 @@ def frame(rows: list[JsonObject], file: str, columns: list[str]) -> pd.DataFrame
     Object dtype: pandas does not coerce ids or lengths (None stays None, not NaN), so
     problems show 7, not 7.0. ``attrs["file"]`` names the source file in the report.
     """
+    import pandas as pd
+
     table = pd.DataFrame(rows, columns=columns, dtype=object)
     table["_line"] = table["_line"].astype("int64")
     table.attrs["file"] = file

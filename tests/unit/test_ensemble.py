@@ -16,11 +16,11 @@ from assay.judges.ensemble import (
     aggregate_hallucination,
     aggregate_scores,
     aggregate_verdict_scores,
-    krippendorff_alpha,
     merge_hallucination_cases,
     normalize_claim,
     scaled_threshold,
 )
+from assay.metrics.agreement import krippendorff_alpha
 
 W = list(DEFAULT_WEIGHTS)
 

@@ -71,6 +71,26 @@ def test_jury_weights():
         LexicalJudge(weight=-1)
 
 
+@pytest.mark.parametrize("weights", [None, [1, 2, 3], {"offline/ngram": 0.5}, {"offline-numeric": 0.0}])
+def test_the_panel_the_spec_records_is_the_jury_without_its_rules(weights):
+    """``offline_panel`` names the jury for the spec without importing the rules (a refused run
+    never pays for them): the same judges, models and weights as the jury itself."""
+    from assay.judges.offline_panel import offline_panel
+
+    assert offline_panel(weights) == [{"name": j.name, "model": j.model, "weight": j.weight} for j in offline_jury(weights)]
+
+
+@pytest.mark.parametrize("weights", [[1, 2], {"gpt-4o": 1.0}, [1, -1, 1], [1, float("nan"), 1]])
+def test_the_panel_refuses_the_weights_the_jury_refuses(weights):
+    from assay.judges.offline_panel import offline_panel
+
+    with pytest.raises(ValueError) as panel:
+        offline_panel(weights)
+    with pytest.raises(ValueError) as jury:
+        offline_jury(weights)
+    assert str(panel.value) == str(jury.value)
+
+
 @pytest.mark.parametrize("judge", JURY, ids=lambda j: j.name)
 @pytest.mark.parametrize("prompt", OFFLINE_PROMPTS, ids=lambda p: p.id)
 def test_every_judge_answers_every_prompt(judge: OfflineJudge, prompt):

@@ -261,3 +261,24 @@ def test_a_refusal_from_a_fresh_process_prints_its_seconds(tmp_path, no_provider
     print(f"\n{' '.join(args)}: exit {done.returncode} after {seconds:.2f}s from a fresh process: {done.stderr.strip()}")
     assert done.returncode == EXIT_FAILED and len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert "Traceback" not in done.stderr and not done.stdout.strip() and not out.exists()
+
+
+def test_the_provider_key_table_says_what_litellm_says(monkeypatch):
+    """``PROVIDER_KEYS`` lets the preflight check a key without importing litellm: for each
+    provider it lists, litellm knows the provider and asks for exactly that variable."""
+    import litellm
+
+    from assay.preflight import PROVIDER_KEYS, missing_keys, unknown_provider
+
+    litellm.suppress_debug_info = True
+    for provider, key in PROVIDER_KEYS.items():
+        for model in (f"{provider}/some-model", f"{provider}/org/some-model:7b"):
+            if key:
+                monkeypatch.delenv(key, raising=False)
+            litellm.get_llm_provider(model=model)  # raises for a provider litellm does not know
+            asked = litellm.validate_environment(model=model).get("missing_keys") or []
+            assert [k for k in asked if k.endswith(("_KEY", "_TOKEN", "_CREDENTIALS"))] == ([key] if key else []), model
+            assert missing_keys(model) == ([key] if key else []) and unknown_provider(model) is None
+            if key:
+                monkeypatch.setenv(key, "sk-test")
+                assert litellm.validate_environment(model=model).get("missing_keys") == [] == missing_keys(model)

@@ -18,8 +18,8 @@ from assay.judges.offline.base import OfflineJudge
 from assay.judges.offline.lexical import LexicalJudge
 from assay.judges.offline.ngram import NgramJudge
 from assay.judges.offline.numeric import NumericJudge
+from assay.judges.offline_panel import DEFAULT_OFFLINE_WEIGHTS, offline_weights
 
-DEFAULT_OFFLINE_WEIGHTS: tuple[float, float, float] = (0.34, 0.33, 0.33)
 OFFLINE_JUDGES: tuple[type[OfflineJudge], ...] = (LexicalJudge, NgramJudge, NumericJudge)
 
 
@@ -32,21 +32,8 @@ def offline_jury(
     or model ("offline/lexical") to weight; missing names keep their default. ``fitted=False``
     leaves out the fitted stages (``offline/fitted.py``): the rules' verdicts alone.
     """
-    judges = [cls() for cls in OFFLINE_JUDGES]
-    defaults = dict(zip((j.name for j in judges), DEFAULT_OFFLINE_WEIGHTS, strict=True))
-    if weights is None:
-        chosen = defaults
-    elif isinstance(weights, Mapping):
-        known = {j.name for j in judges} | {j.model for j in judges}
-        unknown = set(weights) - known
-        if unknown:
-            raise ValueError(f"unknown offline judge(s) {sorted(unknown)}; known: {sorted(known)}")
-        chosen = {j.name: float(weights.get(j.name, weights.get(j.model, defaults[j.name]))) for j in judges}
-    else:
-        if len(weights) != len(judges):
-            raise ValueError(f"expected {len(judges)} weights, got {len(weights)}")
-        chosen = {j.name: float(w) for j, w in zip(judges, weights, strict=True)}
-    return [type(j)(weight=chosen[j.name], fitted=fitted) for j in judges]
+    chosen = offline_weights(weights)  # the panel the spec records (assay.judges.offline_panel)
+    return [cls(weight=chosen[cls.name], fitted=fitted) for cls in OFFLINE_JUDGES]
 
 
 __all__ = [

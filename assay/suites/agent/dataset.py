@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from assay.schemas import JsonObject, LoadedDataset
 from assay.suites.agent.schema import AgentCase
 from assay.validation.frames import as_id, frame, scalar, schema_errors, text_length
 from assay.validation.jsonl import load_cases_and_generations
+
+if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
+    import pandas as pd
 
 SUITE = "agent"
 CASES_FILE, RESPONSES_FILE = "cases.jsonl", "responses.jsonl"

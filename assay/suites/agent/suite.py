@@ -4,8 +4,7 @@ consistency, latency and stability over repeated calls."""
 from __future__ import annotations
 
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from assay.schemas import JsonObject, LoadedDataset
 from assay.spec import RunSpec
@@ -24,6 +23,9 @@ from assay.suites.kit import (
     as_text,
     labelled,
 )
+
+if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
+    import pandas as pd
 
 
 class AgentSuite(Suite[AgentCase, AgentGeneration]):

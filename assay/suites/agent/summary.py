@@ -9,8 +9,8 @@ lowest totals, the slowest and the least consistent queries first.
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
-import pandas as pd
 from pydantic import BaseModel, Field
 
 from assay.metrics import agent as am
@@ -30,6 +30,9 @@ from assay.suites.kit import (
     value_index,
 )
 from assay.suites.kit.charts import drawn, group_chart, means_chart
+
+if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
+    import pandas as pd
 
 SCORES = ("intent", "consistency", "accuracy", "latency", "stability")
 METRICS = ("total", *SCORES)

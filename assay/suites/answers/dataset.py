@@ -8,13 +8,15 @@ keeps ``_line`` and its row id so the gate can name rows.
 from __future__ import annotations
 
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from assay.schemas import JsonObject, LoadedDataset
 from assay.suites.answers.schema import AnswerCase, AnswerGeneration
 from assay.validation.frames import as_id, frame, scalar, schema_errors, text_length
 from assay.validation.jsonl import load_cases_and_generations
+
+if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
+    import pandas as pd
 
 SUITE = "answers"
 CASES_FILE = "cases.jsonl"

@@ -4,8 +4,7 @@ group labels, judged by reference-free metrics and, where a reference is given, 
 from __future__ import annotations
 
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from assay.schemas import JsonObject, LoadedDataset
 from assay.spec import RunSpec
@@ -23,6 +22,9 @@ from assay.suites.kit import (
     Suite,
     labelled,
 )
+
+if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
+    import pandas as pd
 
 
 class AnswersSuite(Suite[AnswerCase, AnswerGeneration]):

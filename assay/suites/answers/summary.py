@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from assay.rendering.tables import fmt, markdown_table, md_text
 from assay.spec import RunSpec
@@ -25,6 +24,9 @@ from assay.suites.kit import (
     value_index,
 )
 from assay.suites.kit.grounding import FIGURE_CHECK, FIGURE_SUPPORT, GROUNDING_METRICS, OFFLINE_SCALES
+
+if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
+    import pandas as pd
 
 METRIC_ORDER = (*CORRECTNESS_METRICS, *GROUNDING_METRICS)
 SCALES = {**dict.fromkeys(CORRECTNESS_METRICS, "1-5"), **OFFLINE_SCALES}

@@ -9,9 +9,8 @@ planted in each recorded answer) is read by the tests and the bench, not by a ru
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 from pydantic import ValidationError
 
 from assay.metrics.clinical_checks import canonical_slot
@@ -19,6 +18,9 @@ from assay.schemas import JsonObject, LoadedDataset
 from assay.suites.clinical.schema import ClinicalAnswer, Patient, PatientRecord, Turn
 from assay.validation.frames import as_id, frame, scalar, schema_errors, text_length
 from assay.validation.jsonl import load_cases_and_generations, read_extra_file
+
+if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
+    import pandas as pd
 
 SUITE = "clinical"
 CASES_FILE, PATIENTS_FILE, ANSWERS_FILE = "cases.jsonl", "patients.jsonl", "answers.jsonl"

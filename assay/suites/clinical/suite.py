@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from assay.schemas import JsonObject, LoadedDataset
 from assay.spec import RunSpec
@@ -12,6 +11,9 @@ from assay.suites.clinical import dataset, metrics, summary
 from assay.suites.clinical.importing import ClinicalImporter
 from assay.suites.clinical.schema import ClinicalAnswer, ClinicalCase
 from assay.suites.kit import AggregateResult, MetricFamily, ReplayContext, ReportSection, ScoreRows, Suite
+
+if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
+    import pandas as pd
 
 
 class ClinicalSuite(Suite[ClinicalCase, ClinicalAnswer]):

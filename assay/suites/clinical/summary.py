@@ -8,7 +8,8 @@ weights renormalised over the ones present; weights and ranges in ``rules/scorin
 
 from __future__ import annotations
 
-import pandas as pd
+from typing import TYPE_CHECKING
+
 from pydantic import BaseModel, Field
 
 from assay.metrics.clinical import aggregate_score
@@ -30,6 +31,9 @@ from assay.suites.kit import (
     value_index,
 )
 from assay.suites.kit.charts import drawn, group_chart, means_chart
+
+if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
+    import pandas as pd
 
 METRICS = ("aggregate", "sfs", "csp", "cus", *JURY_METRICS, "hallucinations", "violations", "perplexity")
 SCALES = {"aggregate": "0-1", **CHECK_METRICS, **dict.fromkeys(JURY_METRICS, "1-5"), PERPLEXITY[0]: PERPLEXITY[1]}

@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 from pydantic import BaseModel
 
 from assay.judges.criteria import Criterion, criterion_prompt, field_text
@@ -30,6 +29,9 @@ from assay.suites.kit.families import missing_generation, verdict_rows
 from assay.suites.kit.rows import RowSpool, ScoreRows
 from assay.suites.kit.suite import AggregateResult, MetricContext, MetricFamily, Suite
 from assay.suites.kit.summary import JurySummary, JuryTally, ensemble, jury_section, metric_stats
+
+if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
+    import pandas as pd
 
 FAMILY_PREFIX = "criterion."
 NEEDS_LLM = "needs an LLM judge: the offline jury cannot read a rubric"

@@ -15,9 +15,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-import pandas as pd
 from pydantic import BaseModel
 
 from assay.rendering.case_view import CaseView, default_case_view
@@ -26,6 +25,9 @@ from assay.schemas import JsonObject, LoadedDataset, ScoreRow
 from assay.spec import RunSpec
 from assay.suites.kit.rows import ScoreRows
 from assay.suites.kit.summary import Summary
+
+if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
+    import pandas as pd
 
 ProgressFn = Callable[[str], None]
 CaseT = TypeVar("CaseT", bound=BaseModel)

@@ -6,18 +6,21 @@ modules (compare, the report, the audit) read it through the model, never by gue
 
 from __future__ import annotations
 
+import math
 import statistics
 import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
 from assay.rendering.tables import fmt, markdown_table, md_text
 from assay.schemas import ScoreRow
 from assay.spec import PanelJudge, RunSpec
+
+if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
+    import pandas as pd
 
 
 class MetricStats(BaseModel):
@@ -64,7 +67,7 @@ class Summary(BaseModel):
 
 def metric_stats(values: Iterable[float | None], label: Callable[[float], str] | None = None) -> MetricStats:
     values = list(values)
-    scored = [float(v) for v in values if v is not None and not pd.isna(v)]
+    scored = [float(v) for v in values if v is not None and not math.isnan(v)]
     mean = statistics.fmean(scored) if scored else None
     return MetricStats(
         mean=mean,
@@ -217,5 +220,7 @@ def jury_section(
 
 def scores_frame(rows: Iterable[ScoreRow]) -> pd.DataFrame:
     """The final rows as a table (one row per case × metric, × judge for per-judge rows)."""
+    import pandas as pd  # the report step's library, not the suite declaration's
+
     columns = ["case_id", "metric", "family", "judge", "value", "scale", "unscored_reason"]
     return pd.DataFrame([row.model_dump(include=set(columns)) for row in rows], columns=columns)

@@ -8,13 +8,15 @@ Layout: ``cases.jsonl`` (one MemoryCase per line: an evaluation query of a sessi
 from __future__ import annotations
 
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from assay.schemas import JsonObject, LoadedDataset
 from assay.suites.memory.schema import SCENARIOS, MemoryCase, Session
 from assay.validation.frames import as_id, frame, scalar, schema_errors, text_length
 from assay.validation.jsonl import load_cases_and_generations, read_extra_file
+
+if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
+    import pandas as pd
 
 SUITE = "memory"
 CASES_FILE, SESSIONS_FILE, MEMORIES_FILE = "cases.jsonl", "sessions.jsonl", "memories.jsonl"

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from assay.schemas import JsonObject, LoadedDataset
 from assay.spec import RunSpec
@@ -21,6 +20,9 @@ from assay.suites.kit import (
 from assay.suites.memory import dataset, metrics, summary
 from assay.suites.memory.importing import MemoryImporter
 from assay.suites.memory.schema import MemoryCase, MemoryGeneration
+
+if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
+    import pandas as pd
 
 
 class MemorySuite(Suite[MemoryCase, MemoryGeneration]):

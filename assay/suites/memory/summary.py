@@ -10,7 +10,8 @@ from the ensembles; unscored, with the criteria named, when any criterion is.
 
 from __future__ import annotations
 
-import pandas as pd
+from typing import TYPE_CHECKING
+
 from pydantic import BaseModel, Field
 
 from assay.metrics.memory import overall_score
@@ -31,6 +32,9 @@ from assay.suites.kit import (
 from assay.suites.kit.charts import drawn, group_chart, means_chart
 from assay.suites.memory.metrics import CRITERIA, FACT_METRICS
 from assay.suites.memory.schema import SCENARIOS, MemoryCase, MemoryGeneration
+
+if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
+    import pandas as pd
 
 METRICS = ("overall", *CRITERIA, *FACT_METRICS)
 SCALES = {"overall": "0-100", **dict.fromkeys(CRITERIA, "0-10"), **FACT_METRICS}

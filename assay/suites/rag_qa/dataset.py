@@ -13,14 +13,15 @@ and records its source file in ``frame.attrs["file"]``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from assay.schemas import JsonObject, LoadedDataset
 from assay.suites.rag_qa.schema import RagCase, RagGeneration, normalize_source
 from assay.validation.frames import as_id, frame, scalar, schema_errors, text_length
 from assay.validation.jsonl import load_cases_and_generations
+
+if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
+    import pandas as pd
 
 SUITE = "rag_qa"
 CASES_FILE = "cases.jsonl"

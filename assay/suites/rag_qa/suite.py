@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from assay.schemas import JsonObject, LoadedDataset
 from assay.spec import RunSpec
@@ -22,6 +21,9 @@ from assay.suites.kit import (
 from assay.suites.rag_qa import dataset, metrics, summary
 from assay.suites.rag_qa.importing import RagImporter
 from assay.suites.rag_qa.schema import RagCase, RagGeneration
+
+if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
+    import pandas as pd
 
 
 class RagQASuite(Suite[RagCase, RagGeneration]):

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Iterable, Iterator
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from assay.metrics.retrieval import quality_label
 from assay.rendering.tables import fmt, markdown_table, md_text
@@ -28,6 +28,9 @@ from assay.suites.kit.charts import bars, drawn, group_chart, png, pyplot
 from assay.suites.kit.grounding import FIGURE_SUPPORT, GROUNDING_METRICS, OFFLINE_SCALES
 from assay.suites.rag_qa.metrics import ANSWER_METRICS, JUDGED_GROUNDING, retrieval_metric_names
 from assay.suites.rag_qa.schema import RagCase, RagGeneration
+
+if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
+    import pandas as pd
 
 
 class RagSummary(Summary):
@@ -173,7 +176,7 @@ def _gaps(final: pd.DataFrame, cases: list[RagCase], generations: dict[str, RagG
         if gen is None:
             lines.append(f"- **{md_text(case.id)}**: unscored (no generation)")
             continue
-        if value is None or pd.isna(value):
+        if value is None or math.isnan(value):
             continue  # unscored, with its reason, below
         if value >= 1.0:
             continue

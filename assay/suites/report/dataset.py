@@ -21,15 +21,17 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 from pydantic import BaseModel, ValidationError
 
 from assay.schemas import JsonObject, LoadedDataset
 from assay.suites.report.schema import ReportCase, ReportGeneration
 from assay.validation.frames import as_id, frame, scalar, text_length
 from assay.validation.jsonl import load_cases_and_generations
+
+if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
+    import pandas as pd
 
 SUITE = "report"
 CASES_FILE = "cases.jsonl"

@@ -4,8 +4,7 @@ a three-judge ensemble, grades A+..F and strengths/weaknesses/recommendations pe
 from __future__ import annotations
 
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from assay.schemas import JsonObject, LoadedDataset
 from assay.spec import RunSpec
@@ -24,6 +23,9 @@ from assay.suites.report import dataset, metrics, summary
 from assay.suites.report.importing import ReportImporter
 from assay.suites.report.schema import ReportCase, ReportGeneration
 from assay.suites.report.summary import ReportSummary
+
+if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
+    import pandas as pd
 
 # §1.8 grade bands for the distribution chart: (lower bound, upper bound, letter, shade).
 _BANDS = [

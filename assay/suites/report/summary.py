@@ -18,9 +18,8 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 from pydantic import BaseModel, Field
 
 from assay.judges.ensemble import aggregate_hallucination, merge_hallucination_cases
@@ -41,6 +40,9 @@ from assay.suites.kit import (
 )
 from assay.suites.report.metrics import AUTOMATIC_METRICS, HALLUCINATION_METRICS, JURY, SCORE_PROMPTS
 from assay.suites.report.schema import TEAM_TYPES, ReportCase, ReportGeneration
+
+if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
+    import pandas as pd
 
 SIX = tuple(rp.WEIGHTS)  # task_success, output_quality, completeness, hallucination, efficiency, source_quality
 DETAIL_METRICS = ("factual_accuracy", "coherence", "relevance", "hallucination_count", "citation_accuracy", "invalid_citations")
