@@ -9,9 +9,10 @@ import pytest
 import yaml
 
 from assay.judges.offline import claims, lang, lexicon, offline_jury
+from assay.judges.offline import text as tx
 from assay.judges.offline.base import OfflineJudge
 
-TABLES = {"claims": claims.ClaimCues, "concepts": lexicon.ConceptTable}
+TABLES = {"claims": claims.ClaimCues, "concepts": lexicon.ConceptTable, "text": tx.TextCues}
 
 
 @pytest.mark.parametrize("name", sorted(TABLES))
@@ -22,7 +23,7 @@ def test_every_key_of_a_table_loads_with_its_type(name):
     table = lang.table("ko", name, model)
     for key, field in model.model_fields.items():
         value = getattr(table, key)
-        assert value or value == 0, key  # no empty cue list
+        assert value, key  # no empty cue list
         if "Pattern" in str(field.annotation) and not isinstance(value, tuple):
             assert isinstance(value, re.Pattern), key
 
@@ -33,6 +34,9 @@ def test_the_cues_read_what_they_say():
     assert ko.hedges.search("I'm NOT SURE")  # (?i) in the table: any case
     assert ko.weekday_list.search("화·목 저녁") and not ko.weekday_list.search("5월·6월")
     assert claims._RATE_AFTER.search("500원씩 매일").group("day")
+    assert tx.strip_suffix("창립자는") == "창립자" and tx.strip_suffix("확인했습니다") == "확인"
+    assert tx.intent_of("이 일정 지워 주고 새로 추가해 줘") == "DELETE"  # the first cue by position
+    assert frozenset({"MOVE", "UPDATE"}) in tx.NEAR_INTENTS and tx.is_empty_memory("(메모리 없음)")
 
 
 def test_a_broken_table_is_refused_naming_the_file_and_the_key(tmp_path, monkeypatch):
@@ -64,7 +68,8 @@ def test_tables_are_no_packs_and_the_ko_pack_still_loads():
 def test_the_tables_and_their_readers_are_part_of_every_offline_judge_version():
     from pathlib import Path
 
-    for path in (lang.HERE / "ko.claims.yaml", lang.HERE / "ko.concepts.yaml", Path(claims.__file__), Path(lexicon.__file__)):
+    tables = [lang.HERE / f"ko.{name}.yaml" for name in TABLES]
+    for path in (*tables, Path(claims.__file__), Path(lexicon.__file__), Path(tx.__file__)):
         assert path.resolve() in OfflineJudge.rule_files
         for judge in offline_jury():
             assert path.resolve() in type(judge).rule_files
