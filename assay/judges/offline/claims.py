@@ -884,14 +884,11 @@ def closed_list_findings(answer: str, reference: str) -> list[Finding]:
                 outside = _outside_member(clause, members, particle, known, shares)
                 if outside:
                     listed = "·".join(sorted(members))
-                    return [
-                        Finding(
-                            "closed-list",
-                            1,
-                            f"참조는 '{listed}'{particle}만 허용, 답변은 '{outside}'까지 허용: "
-                            f"'{clause.text[:40]}' ↔ '{ref.text[:40]}'",
-                        )
-                    ]
+                    evidence = (
+                        f"참조는 '{listed}'{particle}만 허용, 답변은 '{outside}'까지 허용: "
+                        f"'{clause.text[:40]}' ↔ '{ref.text[:40]}'"
+                    )
+                    return [Finding("closed-list", 1, evidence)]
     return []
 
 
@@ -939,13 +936,10 @@ def concessive_findings(answer: str, reference: str) -> list[Finding]:
             common = (claim_tokens(split[1]) & claim_tokens(consequence)) - asked
             if len(common) >= 2 and _consequence_sign(split[1]) == _consequence_sign(consequence):
                 continue
-            return [
-                Finding(
-                    "even-if",
-                    2,
-                    f"참조는 '{ref_sentence[:40]}'(조건이면 결과), 답변은 '{sentence[:40]}'(조건이어도 다른 결과)",
-                )
-            ]
+            evidence = (
+                f"참조는 '{ref_sentence[:40]}'(조건이면 결과), 답변은 '{sentence[:40]}'(조건이어도 다른 결과)"
+            )
+            return [Finding("even-if", 2, evidence)]
     return []
 
 
@@ -1083,14 +1077,11 @@ def _swapped(misplaced: Misplaced, refs: FigureClauses) -> list[Finding]:
     for (i, j), (clause, q) in misplaced.items():
         if (j, i) in misplaced:
             other_clause, other_q = misplaced[(j, i)]
-            return [
-                Finding(
-                    "figure-swap",
-                    1,
-                    f"'{clause.text[:30]}'의 {q.text}와 '{other_clause.text[:30]}'의 {other_q.text}가 "
-                    f"참조에서는 서로 반대 ('{refs[j][0].text[:30]}' / '{refs[i][0].text[:30]}')",
-                )
-            ]
+            evidence = (
+                f"'{clause.text[:30]}'의 {q.text}와 '{other_clause.text[:30]}'의 {other_q.text}가 "
+                f"참조에서는 서로 반대 ('{refs[j][0].text[:30]}' / '{refs[i][0].text[:30]}')"
+            )
+            return [Finding("figure-swap", 1, evidence)]
     return []
 
 
@@ -1100,14 +1091,11 @@ def _misplaced_figure(misplaced: Misplaced, placed: int, refs: FigureClauses, an
     for (i, _j), (clause, q) in misplaced.items():
         kind = [r for r in refs[i][1] if r.kind == q.kind]
         if kind and not any(tx.same_quantity(r, a) for r in kind for a in tx.quantities(answer)):
-            return [
-                Finding(
-                    "misplaced-figure",
-                    2 if placed else 1,
-                    f"'{clause.text[:30]}'의 {q.text}는 참조에서 다른 대상의 수치, 이 대상은 "
-                    f"{', '.join(r.text for r in kind)} ('{refs[i][0].text[:30]}')",
-                )
-            ]
+            evidence = (
+                f"'{clause.text[:30]}'의 {q.text}는 참조에서 다른 대상의 수치, 이 대상은 "
+                f"{', '.join(r.text for r in kind)} ('{refs[i][0].text[:30]}')"
+            )
+            return [Finding("misplaced-figure", 2 if placed else 1, evidence)]
     return []
 
 
