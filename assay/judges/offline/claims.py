@@ -96,9 +96,15 @@ class ClaimCues(BaseModel):
     english_function_words: frozenset[str]
     echo_end: Pattern[str]
     echo_english: Pattern[str]
+    evidence: dict[str, str]
 
 
 KO = lang.table("ko", "claims", ClaimCues)
+
+
+def _say(key: str, **values: object) -> str:
+    """A finding's evidence in the pack's words (``evidence`` in ``ko.claims.yaml``)."""
+    return KO.evidence[key].format(**values)
 
 
 @dataclass(frozen=True)
@@ -108,7 +114,7 @@ class Finding:
     evidence: str
 
     def note(self) -> str:
-        return f"{self.rule}(정확도 ≤ {self.cap}): {self.evidence}"
+        return _say("note", rule=self.rule, cap=self.cap, evidence=self.evidence)
 
 
 
@@ -244,7 +250,7 @@ def figure_findings(answer: str, reference: str, question: str) -> list[Finding]
         other = _without([a for a in ans if _span_kind(a) == kind], ref)
         if missing and other:
             said, lacked = ", ".join(a.text for a in other), ", ".join(r.text for r in missing)
-            out.append(Finding("figure-substitution", 1, f"답변의 {said} ↔ 참조의 {lacked}"))
+            out.append(Finding("figure-substitution", 1, _say("figure_substitution", said=said, lacked=lacked)))
     return out
 
 
@@ -273,7 +279,7 @@ def clock_in_context(answer: str, known: str) -> tuple[str, tuple[str, ...]]:
     def rewrite(m: re.Match[str]) -> str:
         hour = int(m.group(1))
         if 1 <= hour < 12 and hour + 12 in hours and hour not in hours:
-            changed.append(f"{hour}시 → {hour + 12}시")
+            changed.append(_say("clock_hour", hour=hour, afternoon=hour + 12))
             return f"{hour + 12}{m.group(2)}"
         return m.group(0)
 
@@ -329,9 +335,9 @@ def entity_findings(answer: str, reference: str, question: str) -> list[Finding]
     ans_ents = [e for e in entities(answer) if not _present(e, question) and not _present(e, reference)]
     missing = [e for e in ref_ents if not _present(e, answer)]
     if swapped := _swapped_entity(missing, ans_ents, answer, reference):
-        return [Finding("entity-substitution", 1, f"답변의 '{swapped[1]}' ↔ 참조의 '{swapped[0]}'")]
+        return [Finding("entity-substitution", 1, _say("entity_substitution", answer=swapped[1], reference=swapped[0]))]
     if ref_ents and missing and missing[0] == ref_ents[0] and tx.has_any(question, KO.entity_questions):
-        return [Finding("key-entity-missing", 2, f"질문이 묻는 대상인 참조의 '{ref_ents[0]}'가 답변에 없음")]
+        return [Finding("key-entity-missing", 2, _say("key_entity_missing", entity=ref_ents[0]))]
     return []
 
 
@@ -674,7 +680,7 @@ def day_swap_findings(answer: str, reference: str, question: str = "") -> list[F
     if len(ref) != 1 or not said or said & ref or said & claim_tokens(question):
         return []
     clause = next((c.text for c in _clauses(answer) if c.tokens & said), answer)
-    return [Finding("reversed-condition", 2, f"참조와 다른 날: 답변 '{clause[:40]}' ↔ 참조 '{reference[:40]}'")]
+    return [Finding("reversed-condition", 2, _say("other_day", answer=clause[:40], reference=reference[:40]))]
 
 
 
@@ -693,7 +699,7 @@ def weekday_findings(answer: str, reference: str, question: str) -> list[Finding
     if not ref or not said or ref & said or said & _weekdays(tx.normalize(question)):
         return []
     days, ref_days = ("·".join(d for d in KO.weekday_letters if d in found) for found in (said, ref))
-    return [Finding("weekday-substitution", 2, f"참조와 다른 요일: 답변 {days} ↔ 참조 {ref_days}")]
+    return [Finding("weekday-substitution", 2, _say("other_weekday", answer=days, reference=ref_days))]
 
 
 
@@ -766,8 +772,9 @@ def polarity_findings(answer: str, reference: str, question: str = "") -> list[F
         swaps = _reversed_concepts(clause, ref)
         if swaps and clause.agrees_in_sign(ref):
             pairs = ", ".join(f"{a}↔{b}" for a, b in swaps)
-            return [Finding("reversed-condition", 2, f"조건이 참조와 반대({pairs}): '{clause.text[:40]}' ↔ '{ref.text[:40]}'")]
-        return [Finding("polarity", 2, f"부정/긍정이 참조와 반대: '{clause.text[:40]}' ↔ '{ref.text[:40]}'")]
+            evidence = _say("reversed_condition", pairs=pairs, answer=clause.text[:40], reference=ref.text[:40])
+            return [Finding("reversed-condition", 2, evidence)]
+        return [Finding("polarity", 2, _say("polarity", answer=clause.text[:40], reference=ref.text[:40]))]
     return []
 
 
@@ -884,10 +891,10 @@ def closed_list_findings(answer: str, reference: str) -> list[Finding]:
                 outside = _outside_member(clause, members, particle, known, shares)
                 if outside:
                     listed = "·".join(sorted(members))
-                    evidence = (
-                        f"참조는 '{listed}'{particle}만 허용, 답변은 '{outside}'까지 허용: "
-                        f"'{clause.text[:40]}' ↔ '{ref.text[:40]}'"
-                    )
+                    evidence = _say(
+                        "closed_list", listed=listed, particle=particle, outside=outside,
+                        answer=clause.text[:40], reference=ref.text[:40],
+                    )  # fmt: skip
                     return [Finding("closed-list", 1, evidence)]
     return []
 
@@ -936,9 +943,7 @@ def concessive_findings(answer: str, reference: str) -> list[Finding]:
             common = (claim_tokens(split[1]) & claim_tokens(consequence)) - asked
             if len(common) >= 2 and _consequence_sign(split[1]) == _consequence_sign(consequence):
                 continue
-            evidence = (
-                f"참조는 '{ref_sentence[:40]}'(조건이면 결과), 답변은 '{sentence[:40]}'(조건이어도 다른 결과)"
-            )
+            evidence = _say("even_if", reference=ref_sentence[:40], answer=sentence[:40])
             return [Finding("even-if", 2, evidence)]
     return []
 
@@ -982,7 +987,7 @@ def payer_findings(answer: str, reference: str) -> list[Finding]:
         return []
     for party in _payers(answer):
         if not any(party in r or r in party for r in ref):
-            return [Finding("payer-swap", 1, f"비용을 내는 쪽이 다름: 답변 '{party}' ↔ 참조 '{ref[0]}'")]
+            return [Finding("payer-swap", 1, _say("payer_swap", answer=party, reference=ref[0]))]
     return []
 
 
@@ -1077,10 +1082,10 @@ def _swapped(misplaced: Misplaced, refs: FigureClauses) -> list[Finding]:
     for (i, j), (clause, q) in misplaced.items():
         if (j, i) in misplaced:
             other_clause, other_q = misplaced[(j, i)]
-            evidence = (
-                f"'{clause.text[:30]}'의 {q.text}와 '{other_clause.text[:30]}'의 {other_q.text}가 "
-                f"참조에서는 서로 반대 ('{refs[j][0].text[:30]}' / '{refs[i][0].text[:30]}')"
-            )
+            evidence = _say(
+                "figure_swap", answer=clause.text[:30], figure=q.text, other=other_clause.text[:30],
+                other_figure=other_q.text, reference=refs[j][0].text[:30], other_reference=refs[i][0].text[:30],
+            )  # fmt: skip
             return [Finding("figure-swap", 1, evidence)]
     return []
 
@@ -1091,10 +1096,8 @@ def _misplaced_figure(misplaced: Misplaced, placed: int, refs: FigureClauses, an
     for (i, _j), (clause, q) in misplaced.items():
         kind = [r for r in refs[i][1] if r.kind == q.kind]
         if kind and not any(tx.same_quantity(r, a) for r in kind for a in tx.quantities(answer)):
-            evidence = (
-                f"'{clause.text[:30]}'의 {q.text}는 참조에서 다른 대상의 수치, 이 대상은 "
-                f"{', '.join(r.text for r in kind)} ('{refs[i][0].text[:30]}')"
-            )
+            own = ", ".join(r.text for r in kind)
+            evidence = _say("misplaced_figure", answer=clause.text[:30], figure=q.text, own=own, reference=refs[i][0].text[:30])
             return [Finding("misplaced-figure", 2 if placed else 1, evidence)]
     return []
 
@@ -1182,7 +1185,7 @@ def span_side_findings(answer: str, reference: str) -> list[Finding]:
     the concepts cannot see when the reference says 후 elsewhere ("검침 후 정산")."""
     pair = _relabelled(_spans(answer), _spans(reference))
     if pair:
-        return [Finding("reversed-condition", 2, f"기간의 앞뒤가 참조와 반대: 답변 '{pair[0]}' ↔ 참조 '{pair[1]}'")]
+        return [Finding("reversed-condition", 2, _say("span_side", answer=pair[0], reference=pair[1]))]
     return []
 
 
@@ -1217,7 +1220,7 @@ def span_reach_findings(answer: str, reference: str) -> list[Finding]:
     the event ("완료 후 7일 이내" / "끝나고 7일이 지난 뒤"), so ``span_side_findings`` cannot see it."""
     pair = _relabelled(_span_reaches(answer), _span_reaches(reference))
     if pair:
-        return [Finding("reversed-condition", 2, f"기간이 기한↔대기로 뒤바뀜: 답변 '{pair[0]}' ↔ 참조 '{pair[1]}'")]
+        return [Finding("reversed-condition", 2, _say("span_reach", answer=pair[0], reference=pair[1]))]
     return []
 
 
@@ -1249,7 +1252,7 @@ def rate_period_findings(answer: str, reference: str) -> list[Finding]:
     ref = _rates(reference) if tx.has_any(reference, ("원", "달러", "won")) else []
     pair = _relabelled(_rates(answer), ref) if ref else None
     if pair:
-        return [Finding("rate-period", 1, f"같은 금액의 기준 기간이 다름: 답변 '{pair[0]}' ↔ 참조 '{pair[1]}'")]
+        return [Finding("rate-period", 1, _say("rate_period", answer=pair[0], reference=pair[1]))]
     return []
 
 
@@ -1261,13 +1264,13 @@ def yes_no_findings(answer: str, reference: str, question: str = "") -> list[Fin
     question (``implied_answer``)."""
     a, r = tx.normalize(answer), tx.normalize(reference)
     if (KO.yes_opener.match(a) and KO.no_answer_opener.match(r)) or (KO.no_answer_opener.match(a) and KO.yes_opener.match(r)):
-        return [Finding("yes-no", 1, f"답변은 '{a.split()[0]}', 참조는 '{r.split()[0]}'")]
+        return [Finding("yes-no", 1, _say("yes_no", answer=a.split()[0], reference=r.split()[0]))]
     said = "yes" if KO.yes_opener.match(a) else "no" if KO.no_answer_opener.match(a) else None
     if said is None or KO.yes_opener.match(r) or KO.no_answer_opener.match(r):
         return []
     implied = implied_answer(question, reference)
     if implied is not None and implied[0] != said:
-        return [Finding("yes-no", 1, f"답변은 '{a.split()[0]}', 질문에 답하는 참조 문장은 '{implied[1].text[:40]}'")]
+        return [Finding("yes-no", 1, _say("yes_no_implied", answer=a.split()[0], reference=implied[1].text[:40]))]
     return []
 
 
@@ -1370,26 +1373,26 @@ def no_answer_findings(answer: str, reference: str, question: str) -> list[Findi
         return []
     if _listed_keywords(answer):
         # a list of terms is no answer even when a figure of the reference is among them
-        return [Finding("no-answer", 1, "문장이 아닌 핵심어 나열로, 질문에 답하지 않음")]
+        return [Finding("no-answer", 1, _say("keywords"))]
     ref_figs = tx.quantities(reference)
     holds_figure = any(tx.same_quantity(a, r) for a in tx.quantities(answer) for r in ref_figs)
     if holds_figure and _run_of_terms(answer):
         # a long run of terms with no sentence ("회원 가입 조건 주민등록 만 19세 신분증 연회비 5,000원
         # 대여 3점 3일 연장"), figures among them: a keyword list, not a terse timetable
-        return [Finding("no-answer", 1, "문장이 아닌 핵심어 나열로, 질문에 답하지 않음")]
+        return [Finding("no-answer", 1, _say("keywords"))]
     if holds_figure:
         return []
     if only_echoes(answer):
-        return [Finding("no-answer", 1, "질문을 되풀이하거나 답하겠다고만 하고 답은 없음")]
+        return [Finding("no-answer", 1, _say("echo"))]
     asked = set(tx.stems(question))
     repeated = sum(w in asked for w in words) / len(words)
     if not has_predicate(answer):
-        return [Finding("no-answer", 1, "문장이 아닌 핵심어 나열로, 질문에 답하지 않음")]
+        return [Finding("no-answer", 1, _say("keywords"))]
     if repeated >= 0.7:
-        return [Finding("no-answer", 1, f"답변 단어의 {round(100 * repeated)}%가 질문의 반복")]
+        return [Finding("no-answer", 1, _say("repeats_question", share=round(100 * repeated)))]
     distinct = len(set(words)) / len(words)
     if len(words) >= 6 and distinct <= 0.6 and repeated >= 0.4:
-        return [Finding("no-answer", 1, f"같은 단어의 반복(서로 다른 단어 {round(100 * distinct)}%), 질문 단어 {round(100 * repeated)}%")]
+        return [Finding("no-answer", 1, _say("repeats_itself", distinct=round(100 * distinct), share=round(100 * repeated)))]
     return []
 
 
@@ -1411,7 +1414,7 @@ def deduction_findings(answer: str, reference: str) -> list[Finding]:
     said = tx.normalize(answer)
     if any(item in said or tx.strip_suffix(item) in said for item in items):
         return []
-    return [Finding("deduction-ignored", 1, f"참조는 '{items[0]}'을(를) 빼고 지급, 답변은 '{whole.group(0)}'")]
+    return [Finding("deduction-ignored", 1, _say("deduction", item=items[0], whole=whole.group(0)))]
 
 
 
@@ -1421,7 +1424,7 @@ def hedge_findings(answer: str, reference: str) -> list[Finding]:
     m = KO.hedges.search(tx.normalize(answer))
     if not m or KO.hedges.search(tx.normalize(reference)):
         return []
-    return [Finding("hedged", 2, f"답변이 스스로 불확실하다고 함: '{m.group(0)}'")]
+    return [Finding("hedged", 2, _say("hedged", cue=m.group(0)))]
 
 
 @lru_cache(maxsize=4096)
@@ -1431,7 +1434,7 @@ def rag_findings(answer: str, reference: str, question: str) -> tuple[Finding, .
     found: list[Finding] = []
     cues = debunks(answer, reference)
     if cues:
-        found.append(Finding("debunk", 1, f"답변이 내용을 부정함: {', '.join(cues)}"))
+        found.append(Finding("debunk", 1, _say("debunk", cues=", ".join(cues))))
     found += figure_findings(answer, reference, question)
     found += entity_findings(answer, reference, question)
     found += swap_findings(answer, reference)

@@ -73,3 +73,12 @@ def test_the_tables_and_their_readers_are_part_of_every_offline_judge_version():
         assert path.resolve() in OfflineJudge.rule_files
         for judge in offline_jury():
             assert path.resolve() in type(judge).rule_files
+
+
+def test_every_evidence_the_checks_write_has_its_words_in_the_pack():
+    from pathlib import Path
+
+    used = set(re.findall(r'_say\(\s*"(\w+)"', Path(claims.__file__).read_text(encoding="utf-8")))
+    assert used == set(claims.KO.evidence)
+    found = claims.rag_findings("전부 환불받으실 수 있어요.", "등록비 5만 원을 뺀 금액을 돌려받습니다.", "환불되나요?")
+    assert found[0].note() == "deduction-ignored(정확도 ≤ 1): 참조는 '등록비'을(를) 빼고 지급, 답변은 '전부'"
