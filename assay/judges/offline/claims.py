@@ -45,6 +45,8 @@ class ClaimCues(BaseModel):
     hour_of: Pattern[str]
     period_units: dict[str, str]
     span: Pattern[str]
+    month_before: Pattern[str]
+    currency_words: tuple[str, ...]
     span_before: Pattern[str]
     span_after: Pattern[str]
     event_before_span_after: Pattern[str]
@@ -1167,7 +1169,7 @@ def _spans(text: str) -> tuple[tuple[tx.Quantity, str, str], ...]:
     norm = canonical_figures(tx.normalize(text))
     out = []
     for m in KO.span.finditer(norm):
-        if re.search(r"\d\s*월\s*$", norm[: m.start()]):
+        if KO.month_before.search(norm[: m.start()]):
             continue  # the day of a date
         after, before = norm[m.end() : m.end() + 8], norm[max(0, m.start() - 6) : m.start()]
         side = "before" if KO.span_before.match(after) else "after" if KO.span_after.match(after) else ""
@@ -1198,7 +1200,7 @@ def _span_reaches(text: str) -> tuple[tuple[tx.Quantity, str, str], ...]:
     norm = canonical_figures(tx.normalize(text))
     out = []
     for m in KO.span.finditer(norm):
-        if re.search(r"\d\s*월\s*$", norm[: m.start()]):
+        if KO.month_before.search(norm[: m.start()]):
             continue
         after, before = norm[m.end() : m.end() + 10], norm[max(0, m.start() - 14) : m.start()]
         reach, written = "", ""
@@ -1249,7 +1251,7 @@ def rate_period_findings(answer: str, reference: str) -> list[Finding]:
     """A charge the reference counts by one period that the answer counts by another ("하루
     500원" → "일주일마다 500원씩"): the amount agrees, so the figure checks see nothing (a
     one-period rate is no figure of its own: "1년에 한 번" = "연 1회")."""
-    ref = _rates(reference) if tx.has_any(reference, ("원", "달러", "won")) else []
+    ref = _rates(reference) if tx.has_any(reference, KO.currency_words) else []
     pair = _relabelled(_rates(answer), ref) if ref else None
     if pair:
         return [Finding("rate-period", 1, _say("rate_period", answer=pair[0], reference=pair[1]))]

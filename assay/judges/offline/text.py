@@ -12,6 +12,7 @@ import threading
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from re import Pattern
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -64,6 +65,7 @@ class TextCues(BaseModel):
     stale_cues: tuple[str, ...]
     update_cues: tuple[str, ...]
     empty_memory: tuple[str, ...]
+    statement_end: Pattern[str]
 
 
 KO = lang.table("ko", "text", TextCues)
@@ -364,7 +366,7 @@ def message_intent(message: str) -> str:
     found = intent_of(text)
     if found:
         return found
-    return "VIEW" if re.search(r"(니다|어요|예요|에요)[.!]?\s*$|:\s", text) else "OTHER"
+    return "VIEW" if KO.statement_end.search(text) else "OTHER"
 
 
 def is_empty_memory(text: str) -> bool:
