@@ -1,95 +1,12 @@
 """Claim-level checks of an answer against its reference, shared by every offline judge.
 
-The judges' signals (morphemes, n-grams, stems) measure how much of the reference an answer
-covers; they cannot see that one date was swapped for another, that a name was replaced, that
-the answer calls the reference false, or that it merely repeats the question. These checks read
-the answer as claims — figures with units, entities, polarity — and return *findings*, each a
-cap on accuracy with its evidence, which the rag rules apply after the signal score.
-
-    ====================  ====  ===========================================================
-    finding               cap   when
-    ====================  ====  ===========================================================
-    debunk                1     the answer calls a statement false (사실이 아닙니다, 틀렸습니다,
-                                not true, is false…) and the reference does not, or sets the
-                                documented rule aside ("…라고 나와 있는데 … 실제로는", "옛날
-                                기준이고", "says … but in practice", ``SET_ASIDE_RES``)
-    figure-substitution   1     a reference figure (not in the question) is missing from the
-                                answer and the answer states another of the same unit
-                                (a wrong date beside a right amount is caught: each unit
-                                is compared on its own; the one-unit period of a
-                                charge, "하루 12,000원", is no figure)
-    entity-substitution   1     a reference entity is missing and the answer names another
-                                entity of the same kind (…은행, …점, proper noun, Latin name)
-    figure-swap           1     two answer clauses, each naming one reference clause (by an
-                                entity or a word no other figure clause has, else by a figure
-                                of another kind: "5kg 이하는"), state each other's figures
-                                ("일반석 32kg, 프레스티지석 23kg" for the reverse); a subject of
-                                exclusive kinds names a clause first, and a noun with a
-                                negating prefix is its own subject (회원 ≠ 비회원)
-    key-entity-missing    2     누구/어디/어느/who/which/where questions: the reference's first
-                                entity not in the question is absent from the answer
-    yes-no                1     the answer opens with 네/yes and the reference with 아니요/no,
-                                or the other way round; or, the reference opening with neither,
-                                against the reference clause that answers a one-sentence yes/no
-                                question (``implied_answer``; the clause must say the
-                                question's own words as much as any other clause does)
-    polarity              2     every reference clause an answer clause aligns with best
-                                (shared claim tokens: lexicon concepts, lemmas, figures) has
-                                the other sign (않/없/못/아니/불가/금지/무료, -지 말다, 피하다/
-                                삼가다/자제하다, predicates that deny: 제한되다/중단되다/어렵다,
-                                not/cannot/free…; not inside a condition, also behind
-                                honorific/tense markers "않으셨다면", or a modifier; 안 as the noun
-                                "inside" is none); clauses joined by -고/-며 are read one by one
-                                (a -고 clause before a -면 condition is part of it); a clause
-                                past the reference's upper bound ("세 번째부터", 초과) is its
-                                complement, not a reversal
-    reversed-condition    2     same sign, but the answer swapped a concept for one of its
-                                exclusive group (전/후, 이상/미만, 평일/주말, 우편/이메일, 당일/
-                                다음 날…; a joined clause with a topic of its own lends its
-                                concepts to no sibling);
-                                or put a reference span of time on the other side of its
-                                event ("3일 전까지" → "나간 뒤 3일 이내", ``span_side_findings``),
-                                or a limit into a wait ("7일 이내" → "7일이 지난 뒤부터",
-                                ``span_reach_findings``), or the reference's day (당일/다음 날/
-                                전날) for another anywhere (``day_swap_findings``)
-    rate-period           1     the same amount charged per another period than the
-                                reference's ("일주일마다 500원씩" for "하루 500원")
-    no-answer             1     four or more short terms listed with no sentence (even with
-                                a reference figure among them); or no reference figure, and
-                                no sentence (no predicate), or every sentence only restates
-                                the question or promises an answer ("…인지 궁금하시군요",
-                                "…에 대해 문의하셨습니다", "안내해 드리겠습니다"), or ≥ 70 % of its
-                                words repeat the question, or its words repeat themselves
-                                (≤ 60 % distinct, ≥ 40 % from the question)
-    misplaced-figure      1/2   one subject given another subject's reference figure and none
-                                of its own ("장애인 차량도 50%" for 80%, 50% being 저공해's);
-                                2 when another figure is placed right; a parenthesis with a
-                                topic of its own ("(일반은 5%)") is another subject's clause
-    closed-list           1     the reference grants a claim only to a list ("A와 B만",
-                                "X로만") and the answer grants it beyond: "X뿐 아니라",
-                                누구나/상관없이, another noun in the list's slot ("앱에서" for
-                                "매표소에서만"), a member the reference never names with 도
-    even-if               2     "if X, C" in the reference, "even if X" in the answer with
-                                another consequence (another sign, "X 없이" a denial)
-    payer-swap            1     another party named as the one who pays (X이/가 부담·지불·
-                                납부·내다) than the reference's
-    deduction-ignored     1     the reference pays out less a deducted item (X를 뺀/제외한/
-                                공제한), the answer the whole (전부/전액) without the item
-    hedged                2     the answer says it is unsure (확실하지 않, 정확히는 모르, 수도
-                                있고 아닐 수도, not sure); a lone "것 같아요" is no hedge
-    ====================  ====  ===========================================================
-
-Figures are compared after ``figure_forms.canonical_figures`` (08:00 = 오전 8시, 2주 = 14일,
-1만 원 = 10,000 won), and a bare hour the question or reference states in the afternoon is
-read as such (``clock_in_context``); concepts come from the bilingual ``lexicon``.
-
-Refusals: ``reference_refuses`` says the reference itself states the documents do not hold
-the answer; a refusal then is correct. ``cross_language`` says the answer is written in Latin
-script against a Hangul reference; such answers are scored on figures, Latin names and the
-lexicon's concepts with their polarity (Korean words outside the lexicon are not translated and
-names are not transliterated). ``meaning_coverage`` is the share of the reference's claim
-tokens an answer says in any wording: the rag rules credit an answer whose every checkable
-claim agrees.
+The judges' signals measure how much of the reference an answer covers; they cannot see a date
+swapped for another, a name replaced, a claim denied or a question merely repeated. These checks
+read the answer as claims (figures with units, entities, clauses with their sign) and return
+*findings*: a cap on accuracy with its evidence, which the suites' rules apply (``rag_findings``
+lists them all, strongest first). The algorithms are here; the Korean and English cue words and
+phrase patterns they read are data, ``lang/ko.claims.yaml`` (``KO``), and concepts come from the
+bilingual ``lexicon``.
 """
 
 from __future__ import annotations
@@ -98,19 +15,100 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from re import Pattern
 
+from pydantic import BaseModel, ConfigDict
+
+from assay.judges.offline import lang
 from assay.judges.offline import lexicon as lx
 from assay.judges.offline import text as tx
 from assay.metrics.figure_forms import canonical_figures, native_clock_hours
 
-# Entity-like words: a name ending in one of these is an organisation, branch or place.
-ENTITY_SUFFIXES = tuple(
-    "은행 전자 카드 보험 증권 생명 화재 점 지점 본점 센터 지사 사무소 구청 시청 군청 도청 주민센터 병원 의원 "
-    "대학교 학교 공항 역 터미널 호텔 팀 본부 부서 재단 공사 공단 그룹 마트 몰".split()
-)
-# Questions that ask for an entity (who, where, which one); "무엇/어떤/what" ask as often for a
-# description, so a missing reference name is not a finding there.
-WH_CUES = ("누구", "어느", "어디", "who", "which", "where")
+
+class ClaimCues(BaseModel):
+    """``ko.claims.yaml``: what each cue says is written beside it there."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    entity_suffixes: tuple[str, ...]
+    entity_questions: tuple[str, ...]
+    content_questions: tuple[str, ...]
+    no_answer_in_docs: tuple[str, ...]
+    no_opener: Pattern[str]
+    set_aside: tuple[Pattern[str], ...]
+    source_silent: Pattern[str]
+    hedges: Pattern[str]
+    yes_opener: Pattern[str]
+    no_answer_opener: Pattern[str]
+    yes_no_particle: Pattern[str]
+    bare_hour: Pattern[str]
+    hour_of: Pattern[str]
+    period_units: dict[str, str]
+    span: Pattern[str]
+    month_before: Pattern[str]
+    currency_words: tuple[str, ...]
+    span_before: Pattern[str]
+    span_after: Pattern[str]
+    event_before_span_after: Pattern[str]
+    event_before_span_before: Pattern[str]
+    span_limit: Pattern[str]
+    span_wait: Pattern[str]
+    span_limit_before: Pattern[str]
+    span_wait_before: Pattern[str]
+    amount: str
+    rate_periods: dict[str, str]
+    rate_before: str
+    rate_after: str
+    conceded_endings: frozenset[str]
+    deducted: Pattern[str]
+    whole_amount: Pattern[str]
+    weak_lemmas: tuple[str, ...]
+    next_day: Pattern[str]
+    overnight: Pattern[str]
+    negating_prefixes: frozenset[str]
+    conditional_endings: frozenset[str]
+    reason_endings: frozenset[str]
+    clause_final_nouns: frozenset[str]
+    avoid_lemmas: frozenset[str]
+    fail_lemmas: frozenset[str]
+    inside_nouns: frozenset[str]
+    negative_noun_predicates: frozenset[str]
+    negative_adjectives: frozenset[str]
+    stop_verbs: frozenset[str]
+    stop_nouns: frozenset[str]
+    price_concepts: frozenset[str]
+    clause_joiners: frozenset[str]
+    reason_piece: Pattern[str]
+    day_concepts: frozenset[str]
+    weekday_letters: str
+    weekday_word: Pattern[str]
+    weekday_list: Pattern[str]
+    past_bound: Pattern[str]
+    below_bound: Pattern[str]
+    past_bound_side: Pattern[str]
+    universal: Pattern[str]
+    beyond: Pattern[str]
+    concessive_endings: frozenset[str]
+    paying_nouns: frozenset[str]
+    paying_verbs: frozenset[str]
+    subject_concepts: frozenset[str]
+    time_of_day: frozenset[str]
+    topical_bracket: Pattern[str]
+    english_predicate: Pattern[str]
+    english_function_words: frozenset[str]
+    echo_end: Pattern[str]
+    echo_english: Pattern[str]
+    evidence: dict[str, str]
+
+
+KO = lang.table("ko", "claims", ClaimCues)
+
+
+def _say(key: str, **values: object) -> str:
+    """A finding's evidence in the pack's words (``evidence`` in ``ko.claims.yaml``)."""
+    return KO.evidence[key].format(**values)
+
+
 @dataclass(frozen=True)
 class Finding:
     rule: str
@@ -118,23 +116,15 @@ class Finding:
     evidence: str
 
     def note(self) -> str:
-        return f"{self.rule}(정확도 ≤ {self.cap}): {self.evidence}"
+        return _say("note", rule=self.rule, cap=self.cap, evidence=self.evidence)
 
 
-# The reference says the documents hold no answer (not merely that something cannot be done).
-NO_ANSWER_IN_DOCS = (
-    "정보가 없", "정보는 없", "내용이 없", "나와 있지 않", "포함되어 있지 않", "언급되어 있지 않", "명시되어 있지 않",
-    "찾을 수 없", "확인되지 않", "no information", "not mentioned", "not in the", "does not contain", "doesn't contain",
-    "문서에 없", "문서에는 없", "자료에 없", "자료에는 없", "내용은 없", "안내되어 있지 않", "기재되어 있지 않", "나와있지 않",
-    "do not say", "does not say", "not stated", "do not mention", "does not mention", "no details",
-    "설명이 없", "설명은 없", "안내가 없", "안내는 없",
-)
 
 
 @lru_cache(maxsize=4096)
 def reference_refuses(reference: str) -> bool:
     """The reference itself says the documents do not hold the answer (and states no figure)."""
-    return tx.has_any(reference, NO_ANSWER_IN_DOCS) and not tx.quantities(reference)
+    return tx.has_any(reference, KO.no_answer_in_docs) and not tx.quantities(reference)
 
 
 # A sentence or a parenthesis of its own: "…정보가 없습니다(조문객 주차는 3시간 무료)."
@@ -149,63 +139,46 @@ def reference_refuses_beside(reference: str) -> bool:
     way (and may repeat the aside) is right; ``reference_refuses`` alone (no figure anywhere)
     still decides whether an answer that does not refuse is unfounded."""
     parts = [p for p in _REFUSAL_PARTS.split(reference) if p.strip()]
-    refusing = [p for p in parts if tx.has_any(p, NO_ANSWER_IN_DOCS)]
+    refusing = [p for p in parts if tx.has_any(p, KO.no_answer_in_docs)]
     return bool(refusing) and not any(tx.quantities(p) for p in refusing)
 
 
-NO_ANSWER_RE = re.compile(r"^\s*(?:아니요|아뇨|아닙니다|no\b)", re.I)
 
 
-# The answer sets the documented rule aside: it reports what the documents say (in quotes or
-# not: "'…받는다'고 안내돼 있지만") and then says that "actually" something else holds, or calls the rule outdated ("…에 따른다고 나와 있는데,
-# 그건 옛날 기준이고 실제로는 …", "the guide says …, but in practice …").
-SET_ASIDE_RES = (
-    re.compile(r"(?:(?:다|라)['’\"”」]?\s*고|으로|로)\s*(?:나와|되어|돼|적혀|쓰여|안내되어|안내돼|명시되어|명시돼)\s*있(?:는데|지만|으나|긴\s?하지만|긴\s?한데|긴\s?해도)[^.!?]*?(?:실제로는|실제론|실제로|사실은|실은|현실적으로는)"),
-    re.compile(r"(?:옛날|예전|과거|이전|구)\s*(?:기준|규정|규칙|정책|안내)(?:이고|이에요|입니다|이라서|이라|일 뿐)"),
-    re.compile(r"\b(?:says?|states?|lists?)\b[^.!?]*\bbut (?:actually|in practice|in reality)\b", re.I),
-    re.compile(r"\b(?:that'?s|that is|it'?s|is) (?:outdated|out of date|an old rule|the old rule)\b", re.I),
-)
 
 
 def debunks(answer: str, reference: str) -> list[str]:
     """Cues in the answer that call a statement false, unless the reference uses them too or
     itself answers "no" (then saying "that is not true" may be the right answer); and an
-    answer that sets the documented rule aside (``SET_ASIDE_RES``), which the reference does
+    answer that sets the documented rule aside (``KO.set_aside``), which the reference does
     not do."""
-    if NO_ANSWER_RE.match(tx.normalize(reference)):
+    if KO.no_opener.match(tx.normalize(reference)):
         return []
     found = [c for c in tx.DEBUNK_CUES if tx.has_any(answer, (c,)) and not tx.has_any(reference, (c,))]
     norm, ref = tx.normalize(answer), tx.normalize(reference)
-    for pattern in SET_ASIDE_RES:
+    for pattern in KO.set_aside:
         m = pattern.search(norm)
         if m and not pattern.search(ref):
             found.append(f"'{m.group(0)[:40]}'")
     return found
 
 
-# "문서에 수건 얘기는 없어요", "자료에는 그 내용이 안 나와 있어요": the documents hold nothing
-# on it, with the topic between the source and the denial (not "문서에 따르면 수건은 없어요",
-# which states a fact).
-_SOURCE_SILENT = re.compile(
-    r"(?:문서|자료|안내문|안내|설명서|규정)(?:에는|에선|에서는|엔|에)\s+(?:\S+\s+){0,3}?"
-    r"(?:얘기|이야기|내용|정보|언급|설명|안내|말)(?:은|는|이|가|도)?\s*(?:없|안\s*나와|나와\s*있지\s*않)"
-)
 
 
 @lru_cache(maxsize=4096)
 def refuses(answer: str, reference: str, question: str = "") -> bool:
     """The answer declines to answer: a refusal cue that the reference does not itself use
-    (or says the documents are silent on the topic, ``_SOURCE_SILENT``), in an answer that
+    (or says the documents are silent on the topic, ``KO.source_silent``), in an answer that
     states none of the reference's figures or entities."""
     cues = [c for c in tx.REFUSAL_CUES if tx.has_any(answer, (c,))]
-    if m := _SOURCE_SILENT.search(tx.normalize(answer)):
+    if m := KO.source_silent.search(tx.normalize(answer)):
         cues.append(m.group(0))
     beside = reference_refuses_beside(reference)
     if not cues or all(tx.has_any(reference, (c,)) for c in cues) and not (reference_refuses(reference) or beside):
         return False
     # the figures a refusing reference gives beside its refusal are what the documents do say:
     # an answer may repeat them and still decline what they do not say
-    said = " ".join(p for p in _REFUSAL_PARTS.split(reference) if tx.has_any(p, NO_ANSWER_IN_DOCS)) if beside else reference
+    said = " ".join(p for p in _REFUSAL_PARTS.split(reference) if tx.has_any(p, KO.no_answer_in_docs)) if beside else reference
     present, _ = key_facts_present(answer, said, question)
     return present == 0
 
@@ -227,7 +200,7 @@ def entities(text: str) -> tuple[str, ...]:
     out: list[str] = []
     for word in tx.normalize(tx.strip_citations(text)).split():
         stem = tx.strip_suffix(re.sub(r"[^\w가-힣-]", "", word))
-        if len(stem) >= 3 and any(stem.endswith(s) and len(stem) > len(s) for s in ENTITY_SUFFIXES):
+        if len(stem) >= 3 and any(stem.endswith(s) and len(stem) > len(s) for s in KO.entity_suffixes):
             out.append(stem)
     for m in tx.analyse(text):
         if m.tag == "NNP" and len(m.lemma) >= 2:
@@ -242,13 +215,12 @@ def _present(entity: str, text: str) -> bool:
 
 
 def _kind(entity: str) -> str:
-    for s in ENTITY_SUFFIXES:
+    for s in KO.entity_suffixes:
         if entity.endswith(s) and len(entity) > len(s):
             return s
     return "latin" if entity.isascii() else "name"
 
 
-_CONCESSIVE = frozenset({"지만", "으나", "나"})
 
 
 @lru_cache(maxsize=4096)
@@ -260,7 +232,7 @@ def _conceded(text: str) -> tuple[tx.Quantity, ...]:
     for sentence in tx.sentences(tx.normalize(text)):
         if "지만" not in sentence and "으나" not in sentence and "나 " not in sentence:
             continue
-        split = _split_at(sentence, _CONCESSIVE)
+        split = _split_at(sentence, KO.conceded_endings)
         if not split:
             continue
         later = tx.quantities(split[1])
@@ -272,26 +244,21 @@ def figure_findings(answer: str, reference: str, question: str) -> list[Finding]
     """Per unit: a reference figure the answer lacks, replaced by another of that unit (a
     figure the reference concedes before its answer, ``_conceded``, is no answer either)."""
     asked = tx.quantities(question)
-    conceded = _conceded(reference)
-    ref = [
-        r
-        for r in _claimed_quantities(reference)
-        if not any(tx.same_quantity(r, q) for q in asked) and not any(tx.same_quantity(r, c) for c in conceded)
-    ]
-    ans = [a for a in _claimed_quantities(answer) if not any(tx.same_quantity(a, q) for q in asked)]
+    ref = _without(_without(_claimed_quantities(reference), asked), _conceded(reference))
+    ans = _without(_claimed_quantities(answer), asked)
     out = []
     for kind in dict.fromkeys(_span_kind(r) for r in ref):
-        missing = [r for r in ref if _span_kind(r) == kind and not any(tx.same_quantity(r, a) for a in ans)]
-        other = [a for a in ans if _span_kind(a) == kind and not any(tx.same_quantity(a, r) for r in ref)]
+        missing = _without([r for r in ref if _span_kind(r) == kind], ans)
+        other = _without([a for a in ans if _span_kind(a) == kind], ref)
         if missing and other:
-            out.append(
-                Finding(
-                    "figure-substitution",
-                    1,
-                    f"답변의 {', '.join(a.text for a in other)} ↔ 참조의 {', '.join(r.text for r in missing)}",
-                )
-            )
+            said, lacked = ", ".join(a.text for a in other), ", ".join(r.text for r in missing)
+            out.append(Finding("figure-substitution", 1, _say("figure_substitution", said=said, lacked=lacked)))
     return out
+
+
+def _without(figures: Sequence[tx.Quantity], others: Sequence[tx.Quantity]) -> list[tx.Quantity]:
+    """The figures none of ``others`` states, in any notation."""
+    return [q for q in figures if not any(tx.same_quantity(q, o) for o in others)]
 
 
 def _span_kind(q: tx.Quantity) -> str:
@@ -299,10 +266,6 @@ def _span_kind(q: tx.Quantity) -> str:
     return "일" if q.unit == "주" else q.kind
 
 
-# A clock hour said without 오전/오후 ("3시", "1시 타임"): Korean leaves the half of the day to
-# the context.
-_BARE_HOUR = re.compile(r"(?<![\d:.])(?<!오전 )(?<!오후 )(?<!저녁 )(?<!새벽 )(?<!아침 )(?<![오전후녁벽침밤낮])(\d{1,2})(\s*시)(?![간각])")
-_HOUR_OF = re.compile(r"(?<![\d:.])(\d{1,2})\s*시(?!간)")
 
 
 @lru_cache(maxsize=4096)
@@ -312,22 +275,21 @@ def clock_in_context(answer: str, known: str) -> tuple[str, tuple[str, ...]]:
     neither states the morning hour: the answer keeps the context's half of the day."""
     if "시" not in answer:
         return answer, ()
-    hours = {int(h) for h in _HOUR_OF.findall(canonical_figures(tx.normalize(known)))}
+    hours = {int(h) for h in KO.hour_of.findall(canonical_figures(tx.normalize(known)))}
     changed: list[str] = []
 
     def rewrite(m: re.Match[str]) -> str:
         hour = int(m.group(1))
         if 1 <= hour < 12 and hour + 12 in hours and hour not in hours:
-            changed.append(f"{hour}시 → {hour + 12}시")
+            changed.append(_say("clock_hour", hour=hour, afternoon=hour + 12))
             return f"{hour + 12}{m.group(2)}"
         return m.group(0)
 
     # (a clock hour in native numerals, "네 시 전에", is a bare hour too)
-    out = _BARE_HOUR.sub(rewrite, native_clock_hours(answer))
+    out = KO.bare_hour.sub(rewrite, native_clock_hours(answer))
     return out, tuple(changed)
 
 
-_PERIOD_UNITS = {"hour": "시간", "day": "일", "month": "개월", "year": "년"}
 
 
 @lru_cache(maxsize=4096)
@@ -336,7 +298,7 @@ def _claimed_quantities(text: str) -> tuple[tx.Quantity, ...]:
     no span of one day, so "최소 3일" beside it substitutes nothing); ``rate_period_findings``
     compares periods."""
     found = tx.quantities(text)
-    periods = [_PERIOD_UNITS.get(period) for _, period, _ in _rates(text)] if found else []
+    periods = [KO.period_units.get(period) for _, period, _ in _rates(text)] if found else []
     out = []
     for q in found:  # one occurrence per rate: "1일까지 무료, 이후 하루 12,000원" keeps its 1일
         if q.value == 1 and q.unit in periods:
@@ -369,31 +331,31 @@ def _same_slot(answer_entity: str, answer: str, ref_entity: str, reference: str)
 
 
 def entity_findings(answer: str, reference: str, question: str) -> list[Finding]:
+    """A reference entity the answer lacks, replaced by another of its kind; else, to a
+    who/where/which question, the reference's first entity missing."""
     ref_ents = [e for e in entities(reference) if not _present(e, question)]
     ans_ents = [e for e in entities(answer) if not _present(e, question) and not _present(e, reference)]
     missing = [e for e in ref_ents if not _present(e, answer)]
-    out = []
-    swapped = [(m, a) for m in missing for a in ans_ents if _kind(m) == _kind(a) and _kind(m) != "name"]
-    swapped += [
-        (m, a) for m in missing for a in ans_ents if _kind(m) == _kind(a) == "name" and _same_slot(a, answer, m, reference)
-    ][:1]
-    if swapped:
-        m, a = swapped[0]
-        out.append(Finding("entity-substitution", 1, f"답변의 '{a}' ↔ 참조의 '{m}'"))
-    elif ref_ents and missing and missing[0] == ref_ents[0] and tx.has_any(question, WH_CUES):
-        out.append(Finding("key-entity-missing", 2, f"질문이 묻는 대상인 참조의 '{ref_ents[0]}'가 답변에 없음"))
-    return out
+    if swapped := _swapped_entity(missing, ans_ents, answer, reference):
+        return [Finding("entity-substitution", 1, _say("entity_substitution", answer=swapped[1], reference=swapped[0]))]
+    if ref_ents and missing and missing[0] == ref_ents[0] and tx.has_any(question, KO.entity_questions):
+        return [Finding("key-entity-missing", 2, _say("key_entity_missing", entity=ref_ents[0]))]
+    return []
+
+
+def _swapped_entity(missing: list[str], said: list[str], answer: str, reference: str) -> tuple[str, str] | None:
+    """(reference entity, answer entity) of one kind (…은행, …점, Latin); proper nouns only
+    where they fill the same slot."""
+    pairs = [(m, a) for m in missing for a in said if _kind(m) == _kind(a)]
+    kinded = next(((m, a) for m, a in pairs if _kind(m) != "name"), None)
+    return kinded or next(((m, a) for m, a in pairs if _same_slot(a, answer, m, reference)), None)
 
 
 # Morpheme tags whose lemmas carry content (nouns, verbs, adjectives, roots, adverbs, Latin).
 CONTENT_TAGS = frozenset({"NNG", "NNP", "VV", "VA", "XR", "MAG", "XPN"})
 # Lemmas too common to align clauses by (a clause is not "about" 하다 or 있다), and units
 # (figures are compared as figures).
-_WEAK_TOKENS = (
-    tx.STOP_LEMMAS
-    | set(tx.UNITS)
-    | set("안 못 않다 아니다 되다 하 수 더 잘 꼭 또는 및 그리고 또 혹은 보통 대부분 모두 함께 각각 이미 그냥 약 총 현재".split())
-)
+_WEAK_TOKENS = tx.STOP_LEMMAS | set(tx.UNITS) | set(KO.weak_lemmas)
 
 
 @lru_cache(maxsize=8192)
@@ -414,7 +376,7 @@ def _claim_tokens(text: str, morphs: tuple[tx.Morph, ...]) -> frozenset[str]:
     for i, m in enumerate(morphs):
         if i == skip:
             continue
-        if m.tag == "XPN" and m.lemma in _NEGATING_PREFIXES and i + 1 < len(morphs) and morphs[i + 1].tag == "NNG":
+        if m.tag == "XPN" and m.lemma in KO.negating_prefixes and i + 1 < len(morphs) and morphs[i + 1].tag == "NNG":
             # "비회원" is not "회원": the prefix and its noun are one word, another subject
             out.add(m.lemma + morphs[i + 1].lemma)
             prefixed.add(lx.concept_of_lemma(morphs[i + 1].lemma) or "")
@@ -426,17 +388,13 @@ def _claim_tokens(text: str, morphs: tuple[tx.Morph, ...]) -> frozenset[str]:
         out.add(concept if concept is not None else m.lemma)
         plain.add(concept or "")
     out -= prefixed - plain
-    if "next_day" in out and len(_NEXT_DAY.findall(text)) == len(_OVERNIGHT.findall(text)):
+    if "next_day" in out and len(KO.next_day.findall(text)) == len(KO.overnight.findall(text)):
         out.discard("next_day")  # "21시~다음 날 7시": the end of an overnight span, not a condition
     for q in tx.quantities(text):
         out.add(figure_token(q))
     return frozenset(out)
 
 
-_NEXT_DAY = re.compile(r"다음\s?날|익일|이튿\s?날")
-_OVERNIGHT = re.compile(r"[~∼-]\s*(?:다음\s?날|익일|이튿\s?날)\s*(?:오전|새벽|아침)?\s*\d")
-# Prefixes that make a noun its complement (비회원, 미성년, 무자격, 불합격).
-_NEGATING_PREFIXES = frozenset({"비", "미", "무", "불"})
 
 
 def figure_token(q: tx.Quantity) -> str:
@@ -452,7 +410,6 @@ def is_concept_token(token: str) -> bool:
     return token in lx.CONCEPTS or token.startswith("#") or token.isascii()
 
 
-_CONDITIONAL_ENDINGS = frozenset({"면", "으면", "다면", "ㄴ다면", "는다면"})
 # A negation that ends in an adnominal ending modifies a noun ("19세가 안 된 사람", "할 수
 #없는 경우") rather than denying the clause's claim.
 _MODIFIER_TAGS = frozenset({"ETM"})
@@ -482,7 +439,7 @@ def _polarity(text: str, morphs: tuple[tx.Morph, ...]) -> int:
             rest = [k for k in range(i + 1, len(morphs)) if morphs[k].tag != "EP"]
             following = rest[:2] if m.tag != "MAG" else rest[1:3]
             if not any(
-                (morphs[k].tag == "EC" and morphs[k].lemma in _CONDITIONAL_ENDINGS)
+                (morphs[k].tag == "EC" and morphs[k].lemma in KO.conditional_endings)
                 or (morphs[k].tag in _MODIFIER_TAGS and not _clause_final_modifier(morphs, k))
                 or _premise(morphs, i, k)
                 for k in following
@@ -490,33 +447,23 @@ def _polarity(text: str, morphs: tuple[tx.Morph, ...]) -> int:
                 count += 1
     # an opening "No —" / "Yes," answers the question (the yes-no check reads it), it does not
     # negate the clause after it
-    low = _YES_NO_OPENER.sub("", tx.normalize(text))
+    low = KO.yes_no_particle.sub("", tx.normalize(text))
     # a quoted label ("'반품 불가'로 표시된 상품") names a thing, it denies nothing
     count += sum(_QUOTED.sub(" ", low).count(p) for p in lx.NEGATION_KO)
     count += len(lx.NEGATION_EN.findall(lx.without_conditions(low)))
     return count % 2
 
 
-# Connective endings of a reason ("수도권이 아니라서 3만 원이 들어요", "4만 원이 안 되니 배송비가
-# 붙어요"). A negation before one that only places the case — not being something (X이
-# 아니라서) or not reaching a figure (4만 원이 안 되니) — is the premise of the clause's claim,
-# as a negation inside a condition is, not the claim itself; any other negated reason
-# ("차감되지 않으니", "요청은 안 되니") still denies.
-_REASON_ENDINGS = frozenset({"라서", "아서", "어서", "니", "으니", "니까", "으니까", "므로", "으므로"})
 _PREDICATE_TAGS = frozenset({"VV", "VA", "VX", "VCP", "XSV", "XSA"})
 
 
-# Bound nouns that, after a modifier and before the copula, end the clause ("대출이 막히는
-# 식입니다", "환불이 안 되는 셈이에요", "쓸 수 없는 것입니다"): the predicate is the claim, it
-# modifies nothing.
-_CLAUSE_FINAL_NOUNS = frozenset({"식", "셈", "것", "거"})
 
 
 def _clause_final_modifier(morphs: tuple[tx.Morph, ...], k: int) -> bool:
     return (
         k + 2 < len(morphs)
         and morphs[k + 1].tag == "NNB"
-        and morphs[k + 1].lemma in _CLAUSE_FINAL_NOUNS
+        and morphs[k + 1].lemma in KO.clause_final_nouns
         and morphs[k + 2].tag == "VCP"
     )
 
@@ -526,7 +473,7 @@ def _premise(morphs: tuple[tx.Morph, ...], i: int, k: int) -> bool:
     negation at ``i`` places the case (아니다 after a noun, or 안 되다 / 넘지 않다 after a figure)."""
     if not (
         morphs[k].tag == "EC"
-        and morphs[k].lemma in _REASON_ENDINGS
+        and morphs[k].lemma in KO.reason_endings
         and any(f.tag in _PREDICATE_TAGS for f in morphs[k + 1 :])
     ):
         return False
@@ -543,11 +490,6 @@ def _not_only(morphs: tuple[tx.Morph, ...], i: int) -> bool:
     return morphs[i].lemma == "아니다" and i > 0 and morphs[i - 1].tag == "JX" and morphs[i - 1].lemma in {"뿐", "만"}
 
 
-# Verbs that tell the reader not to do something ("빨대 사용을 피해야", "흡연은 삼가 주세요",
-# "음주는 자제하세요"): a prohibition, as "하지 않아야" is.
-AVOID_LEMMAS = frozenset({"피하다", "삼가다", "금하다"})
-# Verbs of failing to do something: "-지 말다" after them is a reminder to do it.
-_FAIL_LEMMAS = frozenset({"잊다", "잊어버리다", "놓치다", "빠뜨리다", "빼먹다", "늦다"})
 
 
 def _denies(morphs: tuple[tx.Morph, ...], i: int) -> bool:
@@ -556,15 +498,13 @@ def _denies(morphs: tuple[tx.Morph, ...], i: int) -> bool:
     m = morphs[i]
     if m.lemma == "말다" and m.tag == "VX":
         # "잊지 마세요" (don't forget) tells the reader to do it: two negations
-        return i > 1 and morphs[i - 1].tag == "EC" and morphs[i - 1].lemma == "지" and morphs[i - 2].lemma not in _FAIL_LEMMAS
+        return i > 1 and morphs[i - 1].tag == "EC" and morphs[i - 1].lemma == "지" and morphs[i - 2].lemma not in KO.fail_lemmas
     if m.tag == "VV":
-        return m.lemma in AVOID_LEMMAS
+        return m.lemma in KO.avoid_lemmas
     # 자제하다 is a noun and 하다; 금지 alone is counted with the denying words (NEGATION_KO)
     return m.tag == "NNG" and m.lemma == "자제" and i + 1 < len(morphs) and morphs[i + 1].tag == "XSV"
 
 
-# Nouns "안" (inside) follows: a span or a place ("보증 기간 안이어도", "산 날 안에는", "3일 안").
-_INSIDE_NOUNS = frozenset("기간 날 당일 시간 기한 범위 구역 지역 건물 시내 관내 단지 매장 경내 주 달 해 년 안".split())
 
 
 def _inside(morphs: tuple[tx.Morph, ...], i: int) -> bool:
@@ -582,24 +522,13 @@ def _inside(morphs: tuple[tx.Morph, ...], i: int) -> bool:
     # after a span or a place, unless a predicate follows ("1개 안 남았어요" still denies)
     return (
         prev is not None
-        and (prev.tag in {"SN", "NNB"} or (prev.tag == "NNG" and prev.lemma in _INSIDE_NOUNS))
+        and (prev.tag in {"SN", "NNB"} or (prev.tag == "NNG" and prev.lemma in KO.inside_nouns))
         and (nxt is None or nxt.tag not in {"VV", "VA", "VX", "XSV", "XSA"})
     )
 
 
-# Predicates whose meaning is a denial though no negation is written: "예약이 제한됩니다" says
-# "예약할 수 없습니다", "헌혈은 어렵습니다" says "할 수 없습니다". Only as the predicate (not
-# "제한 시간", "어려운 경우": a noun or a modifier names a thing and denies nothing).
-_NEGATIVE_NOUN_PREDICATES = frozenset({"제한", "중단", "불허", "거절", "거부"})
-_NEGATIVE_ADJECTIVES = frozenset({"어렵다", "힘들다"})
 
 
-# Verbs and nouns of stopping said of their subject ("청구가 멈춥니다", "대출이 정지됩니다",
-# "물이 끊깁니다"): the thing no longer happens, as "결제되지 않습니다" says. Only with the
-# subject marked (이/가) and, for the nouns, the passive 되다: the active verb is an action one
-# may take ("정지할 수 있습니다", "결제를 멈추려면"), which denies nothing.
-_STOP_VERBS = frozenset({"멈추다", "막히다", "끊기다", "끊어지다", "그치다"})
-_STOP_NOUNS = frozenset({"정지", "중지", "차단"})
 
 
 def _stopped(morphs: tuple[tx.Morph, ...], i: int) -> bool:
@@ -607,10 +536,10 @@ def _stopped(morphs: tuple[tx.Morph, ...], i: int) -> bool:
     if i == 0 or morphs[i - 1].tag != "JKS":
         return False
     if m.tag == "VV":
-        return m.lemma in _STOP_VERBS
+        return m.lemma in KO.stop_verbs
     return (
         m.tag == "NNG"
-        and m.lemma in _STOP_NOUNS
+        and m.lemma in KO.stop_nouns
         and i + 1 < len(morphs)
         and morphs[i + 1].tag == "XSV"
         and morphs[i + 1].lemma in {"되", "되다"}
@@ -621,15 +550,14 @@ def _negative_predicate(morphs: tuple[tx.Morph, ...], i: int) -> bool:
     m = morphs[i]
     if _stopped(morphs, i):
         return True
-    if m.tag == "NNG" and m.lemma in _NEGATIVE_NOUN_PREDICATES:
+    if m.tag == "NNG" and m.lemma in KO.negative_noun_predicates:
         return i + 1 < len(morphs) and morphs[i + 1].tag == "XSV"
     # "환불은 어렵습니다", "하기 힘듭니다": the polite "cannot" of service answers ("어려운
     # 경우" is a modifier, left out with the other modifiers)
-    return m.tag == "VA" and m.lemma in _NEGATIVE_ADJECTIVES
+    return m.tag == "VA" and m.lemma in KO.negative_adjectives
 
 
 _QUOTED = re.compile(r"'[^']{1,20}'|\"[^\"]{1,20}\"|‘[^’]{1,20}’|“[^”]{1,20}”|「[^」]{1,20}」")
-_YES_NO_OPENER = re.compile(r"^\s*(?:no|yes|nope)\b\s*[—–,.!:;-]+", re.I)
 
 
 def _free_parity(text: str) -> int:
@@ -641,9 +569,6 @@ def _free_parity(text: str) -> int:
     return count % 2
 
 
-# Concepts that say a clause is about price: only then is "무료" a sign to compare.
-# Paying ("돈 내야 돼요?") speaks of price as much as a fee does.
-PRICE_CONCEPTS = frozenset({"free", "paid", "fee", "penalty", "discount", "pay"})
 
 
 @dataclass(frozen=True)
@@ -665,7 +590,7 @@ class _Clause:
         agrees with "배달비가 무료")."""
         if self.sign == other.sign:
             return True
-        if self.tokens & PRICE_CONCEPTS and other.tokens & PRICE_CONCEPTS:
+        if self.tokens & KO.price_concepts and other.tokens & KO.price_concepts:
             return False
         return self.sign ^ _free_parity(self.text) == other.sign ^ _free_parity(other.text)
 
@@ -676,31 +601,33 @@ def _clauses(text: str) -> tuple[_Clause, ...]:
     (Kiwi's morpheme offsets say which clause each morpheme belongs to)."""
     if tx.CITATION_RE.search(text):  # offsets would shift where tags are removed
         return tuple(_Clause(c, claim_tokens(c), polarity(c)) for c in tx.segments(text))
-    morphs = tx.analyse(text)
-    norm = tx.normalize(text)
+    morphs, norm = tx.analyse(text), tx.normalize(text)
+    return tuple(c for _, start, end in tx.segment_spans(text) for c in _segment_clauses(morphs, norm, start, end))
+
+
+def _segment_clauses(morphs: tuple[tx.Morph, ...], norm: str, start: int, end: int) -> list[_Clause]:
+    """The clauses one segment joins (-고/-며), each with its sign, sharing the segment's tokens."""
+    pieces = _joined_clauses(morphs, start, end)
+    owns = [tuple(m for m in morphs if a <= m.start < b) for a, b in pieces]
+    # a later clause with a topic of its own ("토요일은 … 운영하며 일요일은 휴무입니다") is a
+    # claim about another subject: its words are not conditions of the others, nor theirs of it
+    apart = [k > 0 and _has_topic(own) for k, own in enumerate(owns)]
+    shared = [k for k in range(len(pieces)) if not apart[k]]
+    scope: frozenset[str] = frozenset()
+    if len(shared) > 1:
+        scope = _claim_tokens(
+            " ".join(norm[pieces[k][0] : pieces[k][1]] for k in shared), tuple(m for k in shared for m in owns[k])
+        )
     out = []
-    for _segment, start, end in tx.segment_spans(text):
-        pieces = _joined_clauses(morphs, start, end)
-        owns = [tuple(m for m in morphs if a <= m.start < b) for a, b in pieces]
-        # a later clause with a topic of its own ("토요일은 … 운영하며 일요일은 휴무입니다") is a
-        # claim about another subject: its words are not conditions of the others, nor theirs of it
-        apart = [k > 0 and _has_topic(own) for k, own in enumerate(owns)]
-        shared = [k for k in range(len(pieces)) if not apart[k]]
-        scope: frozenset[str] = frozenset()
-        if len(shared) > 1:
-            scope = _claim_tokens(
-                " ".join(norm[pieces[k][0] : pieces[k][1]] for k in shared),
-                tuple(m for k in shared for m in owns[k]),
-            )
-        for k, ((piece_start, piece_end), own) in enumerate(zip(pieces, owns, strict=True)):
-            clause = norm[piece_start:piece_end].strip()
-            if len(clause) >= 2:
-                # "반납하지 않고 4시간을 넘기면 …": a clause -고 joins to a condition is part of it
-                # (unless it has a topic of its own: "현금은 받지 않고 카드로 결제하면 …" denies)
-                leads = k + 1 < len(owns) and _opens_condition(owns[k + 1]) and not _has_topic(own)
-                sign = 0 if leads else _polarity(clause, own)
-                out.append(_Clause(clause, _claim_tokens(clause, own), sign, frozenset() if apart[k] else scope))
-    return tuple(out)
+    for k, ((piece_start, piece_end), own) in enumerate(zip(pieces, owns, strict=True)):
+        clause = norm[piece_start:piece_end].strip()
+        if len(clause) >= 2:
+            # "반납하지 않고 4시간을 넘기면 …": a clause -고 joins to a condition is part of it
+            # (unless it has a topic of its own: "현금은 받지 않고 카드로 결제하면 …" denies)
+            leads = k + 1 < len(owns) and _opens_condition(owns[k + 1]) and not _has_topic(own)
+            sign = 0 if leads else _polarity(clause, own)
+            out.append(_Clause(clause, _claim_tokens(clause, own), sign, frozenset() if apart[k] else scope))
+    return out
 
 
 def _opens_condition(morphs: tuple[tx.Morph, ...]) -> bool:
@@ -718,11 +645,6 @@ def _has_topic(morphs: tuple[tx.Morph, ...]) -> bool:
     )
 
 
-# Connective endings that join two clauses with their own claims ("보관해야 하며 분실 시 배상하지
-# 않습니다", "8시간 금식하고 물은 … 먹일 수 있으며"): each side keeps its own sign; -므로 parts a
-# reason from its conclusion ("…없어야 등원할 수 있으므로 | 오늘은 등원할 수 없습니다"). Not
-# before an auxiliary verb ("기다리고 있다", "먹고 싶다": one predicate).
-_CLAUSE_JOINERS = frozenset({"며", "으며", "고", "므로", "으므로"})
 
 
 def _joined_clauses(morphs: tuple[tx.Morph, ...], start: int, end: int) -> list[tuple[int, int]]:
@@ -730,7 +652,7 @@ def _joined_clauses(morphs: tuple[tx.Morph, ...], start: int, end: int) -> list[
     cuts = [start]
     own = [m for m in morphs if start <= m.start < end]
     for m, nxt in zip(own, own[1:], strict=False):
-        if m.tag == "EC" and m.lemma in _CLAUSE_JOINERS and nxt.tag != "VX":
+        if m.tag == "EC" and m.lemma in KO.clause_joiners and nxt.tag != "VX":
             cuts.append(nxt.start)
     cuts.append(end)
     return list(zip(cuts, cuts[1:], strict=False))
@@ -750,32 +672,25 @@ def _reversed_concepts(answer: _Clause, ref: _Clause) -> list[tuple[str, str]]:
     return out
 
 
-# Day concepts a reference rarely says in passing: one of them the answer swaps for another
-# anywhere ("다음 날 수거" answered "그날 바로 나가요" in a clause of its own) is a reversal,
-# though no clause aligns with the reference's.
-_DAY_CONCEPTS = frozenset({"same_day", "next_day", "day_before"})
 
 
 def day_swap_findings(answer: str, reference: str, question: str = "") -> list[Finding]:
     """The reference names one day (당일 / 다음 날 / 전날) and the answer only another, which
     the question does not name either: the answer moved the event to another day."""
-    ref = claim_tokens(reference) & _DAY_CONCEPTS
-    said = claim_tokens(answer) & _DAY_CONCEPTS
+    ref = claim_tokens(reference) & KO.day_concepts
+    said = claim_tokens(answer) & KO.day_concepts
     if len(ref) != 1 or not said or said & ref or said & claim_tokens(question):
         return []
     clause = next((c.text for c in _clauses(answer) if c.tokens & said), answer)
-    return [Finding("reversed-condition", 2, f"참조와 다른 날: 답변 '{clause[:40]}' ↔ 참조 '{reference[:40]}'")]
+    return [Finding("reversed-condition", 2, _say("other_day", answer=clause[:40], reference=reference[:40]))]
 
 
-# Weekdays named by 요일 ("화요일") or in a list of day letters ("화·목", "월, 수, 금", "월~금").
-_WEEKDAY_WORD = re.compile(r"(?<![\d가-힣])([월화수목금토일])요일")
-_WEEKDAY_LIST = re.compile(r"(?<![\d가-힣])[월화수목금토일](?:\s?[·,~/]\s?[월화수목금토일])+(?![가-힣])")
 
 
 def _weekdays(text: str) -> set[str]:
-    found = {m.group(1) for m in _WEEKDAY_WORD.finditer(text)}
-    for m in _WEEKDAY_LIST.finditer(text):
-        found |= set(re.findall(r"[월화수목금토일]", m.group(0)))
+    found = {m.group(1) for m in KO.weekday_word.finditer(text)}
+    for m in KO.weekday_list.finditer(text):
+        found |= {ch for ch in m.group(0) if ch in KO.weekday_letters}
     return found
 
 
@@ -785,40 +700,34 @@ def weekday_findings(answer: str, reference: str, question: str) -> list[Finding
     ref, said = _weekdays(tx.normalize(reference)), _weekdays(tx.normalize(answer))
     if not ref or not said or ref & said or said & _weekdays(tx.normalize(question)):
         return []
-    days = "·".join(d for d in "월화수목금토일" if d in said)
-    return [Finding("weekday-substitution", 2, f"참조와 다른 요일: 답변 {days} ↔ 참조 {'·'.join(d for d in '월화수목금토일' if d in ref)}")]
+    days, ref_days = ("·".join(d for d in KO.weekday_letters if d in found) for found in (said, ref))
+    return [Finding("weekday-substitution", 2, _say("other_weekday", answer=days, reference=ref_days))]
 
 
-# A clause about what lies past a bound: "세 번째 분부터는", "3명째부터", "초과분은", "넘으면".
-_PAST_BOUND = re.compile(r"(?:번째|째)\S*\s*(?:\S+\s*)?부터|초과|넘(?:으면|는|어가면|을\s*경우|어서)")
 
 
 def _past_the_bound(clause: _Clause, ref: _Clause) -> bool:
     """The answer clause speaks of the case past the reference clause's upper bound ("2명까지
     무료" → "세 번째 분부터는 … 내시면 돼요"): the other sign is its complement, not a reversal."""
     return bool(
-        _PAST_BOUND.search(clause.text)
+        KO.past_bound.search(clause.text)
         and ref.tokens & {"within", "at_most"}
         and "more_than" not in ref.tokens
-        and not _PAST_BOUND.search(ref.text)
+        and not KO.past_bound.search(ref.text)
     )
 
 
-# The two sides of a bound a condition can place a case on: below it ("13일까지", "7일 전에",
-# "1만 원이 안 되면", "미만") and past it ("1,000점부터", "그 이후에", "넘으면", "초과").
-_BELOW_BOUND = re.compile(r"까지|\d\S*\s*전(?:에|이|까지)?|미만|이하|안\s*되면|안\s*넘으면|넘지\s*않으면|못\s*미치면|모자라면")
-_PAST_BOUND_SIDE = re.compile(r"부터|이후|\d\S*\s*후에|넘으면|넘기면|넘어가면|지나면|초과|이상")
 
 
 def _bound_side(text: str) -> str:
     """Which side of a bound the clause places its case on ("below", "past"), or "" when it
     names neither or both ("20분 전 이후에는": ambiguous)."""
-    below, past = bool(_BELOW_BOUND.search(text)), bool(_PAST_BOUND_SIDE.search(text))
+    below, past = bool(KO.below_bound.search(text)), bool(KO.past_bound_side.search(text))
     return "below" if below and not past else "past" if past and not below else ""
 
 
 def _is_conditional(text: str) -> bool:
-    return any(m.tag == "EC" and m.lemma in _CONDITIONAL_ENDINGS for m in tx.analyse(text))
+    return any(m.tag == "EC" and m.lemma in KO.conditional_endings for m in tx.analyse(text))
 
 
 def _complementary_case(clause: _Clause, ref: _Clause) -> bool:
@@ -832,7 +741,6 @@ def _complementary_case(clause: _Clause, ref: _Clause) -> bool:
     return bool(a and r and a != r and (_is_conditional(clause.text) or _is_conditional(ref.text)))
 
 
-_REASON_PIECE = re.compile(r"므로\s*$")
 
 
 def _left_out_of_list(clause: _Clause, ref: _Clause) -> bool:
@@ -855,51 +763,52 @@ def polarity_findings(answer: str, reference: str, question: str = "") -> list[F
     that agrees with one of the best-aligned clauses is consistent."""
     # a reason the reference gives for its conclusion ("…7년 이내여야 하므로 | 8년 차는 신청할
     # 수 없습니다") is no claim to align with: the conclusion after it is
-    refs = [c for c in _clauses(reference) if len(c.tokens) >= 1 and not _REASON_PIECE.search(c.text)]
+    refs = [c for c in _clauses(reference) if len(c.tokens) >= 1 and not KO.reason_piece.search(c.text)]
     if not refs:
         return []
     for clause in _clauses(answer):
-        if len(clause.tokens) < 2:
-            continue
-        scored = []
-        for ref in refs:
-            shared = clause.tokens & ref.tokens
-            share = len(shared) / max(1, min(len(clause.tokens), len(ref.tokens)))
-            if len(shared) >= 2:
-                scored.append((share, ref))
-        if not scored:
-            continue
-        best = max(share for share, _ in scored)
-        if best < 0.5:
-            continue
-        aligned = [ref for share, ref in scored if share >= best - 0.1]
-        consistent = [r for r in aligned if clause.agrees_in_sign(r) and not _reversed_concepts(clause, r)]
-        if consistent:
+        aligned = _aligned(clause, refs) if len(clause.tokens) >= 2 else []
+        if not aligned or _consistent(clause, aligned):
             continue
         ref = aligned[0]
-        if _past_the_bound(clause, ref) and not _reversed_concepts(clause, ref):
-            continue
-        if any(_complementary_case(clause, r) and not _reversed_concepts(clause, r) for r in aligned):
-            continue
-        if any(_left_out_of_list(clause, r) for r in aligned):
-            continue
         swaps = _reversed_concepts(clause, ref)
         if swaps and clause.agrees_in_sign(ref):
             pairs = ", ".join(f"{a}↔{b}" for a, b in swaps)
-            return [Finding("reversed-condition", 2, f"조건이 참조와 반대({pairs}): '{clause.text[:40]}' ↔ '{ref.text[:40]}'")]
-        return [Finding("polarity", 2, f"부정/긍정이 참조와 반대: '{clause.text[:40]}' ↔ '{ref.text[:40]}'")]
+            evidence = _say("reversed_condition", pairs=pairs, answer=clause.text[:40], reference=ref.text[:40])
+            return [Finding("reversed-condition", 2, evidence)]
+        return [Finding("polarity", 2, _say("polarity", answer=clause.text[:40], reference=ref.text[:40]))]
     return []
+
+
+def _aligned(clause: _Clause, refs: list[_Clause]) -> list[_Clause]:
+    """The reference clauses sharing two tokens or more with ``clause`` whose share of the
+    smaller clause is within 0.1 of the best, when the best is half at least."""
+    scored = []
+    for ref in refs:
+        shared = clause.tokens & ref.tokens
+        if len(shared) >= 2:
+            scored.append((len(shared) / max(1, min(len(clause.tokens), len(ref.tokens))), ref))
+    best = max((share for share, _ in scored), default=0.0)
+    return [ref for share, ref in scored if share >= best - 0.1] if best >= 0.5 else []
+
+
+def _consistent(clause: _Clause, aligned: list[_Clause]) -> bool:
+    """The clause agrees with an aligned reference clause, or its other sign is no reversal:
+    the case past the reference's bound, the other side of a bound, or one a closed list
+    leaves out."""
+    ref = aligned[0]
+    return (
+        any(clause.agrees_in_sign(r) and not _reversed_concepts(clause, r) for r in aligned)
+        or (_past_the_bound(clause, ref) and not _reversed_concepts(clause, ref))
+        or any(_complementary_case(clause, r) and not _reversed_concepts(clause, r) for r in aligned)
+        or any(_left_out_of_list(clause, r) for r in aligned)
+    )
 
 
 # -- a closed list ("A와 B만", "인터넷으로만") and an answer that grants a member outside it ---------
 
 _NOUN_TAGS = frozenset({"NNG", "NNP", "SL"})
 _PHRASE_TAGS = _NOUN_TAGS | {"XSN", "SN", "NNB", "NR", "JC"}
-# Words that grant a claim to everyone ("누구나", "종류와 상관없이"): against a closed list they
-# grant it to the members the list leaves out.
-_UNIVERSAL = re.compile(r"누구나|아무나|누구든|상관없이|관계없이|구분 없이|가리지 않고|모든 ")
-# "X뿐 아니라", "X 말고도", "X 외에도": the listed member and another.
-_BEYOND = re.compile(r"(?:뿐|만)\s*(?:아니라|아니고)|말고도|외에도")
 
 
 def _noun_phrase(morphs: tuple[tx.Morph, ...], end: int) -> tuple[str, ...]:
@@ -942,11 +851,11 @@ def _outside_member(
     or, for a list of subjects, a noun the reference never names marked with 도 ("자유석 멤버도"
     for "지정석 멤버만", "방문객도" for "입주민만")."""
     text = clause.text
-    if (m := _BEYOND.search(text)) and set(_content_lemmas(text[: m.start()])) & members:
+    if (m := KO.beyond.search(text)) and set(_content_lemmas(text[: m.start()])) & members:
         return text[max(0, m.start() - 12) : m.end()].strip()
     if not shares_claim:
         return None
-    if m := _UNIVERSAL.search(text):
+    if m := KO.universal.search(text):
         return m.group(0)
     morphs = tx.analyse(text)
     for k, m in enumerate(morphs):
@@ -975,29 +884,25 @@ def closed_list_findings(answer: str, reference: str) -> list[Finding]:
             continue
         for members, particle in _closed_lists(ref.text):
             claim = frozenset(
-                t for t in ref.tokens if t not in members and not t.startswith("#") and t not in _SUBJECT_CONCEPTS
+                t for t in ref.tokens if t not in members and not t.startswith("#") and t not in KO.subject_concepts
             )
             for clause in _clauses(answer):
-                if clause.sign or not (clause.tokens & claim) or _UNIVERSAL.search(ref.text):
+                if clause.sign or not (clause.tokens & claim) or KO.universal.search(ref.text):
                     continue
                 shares = len(clause.tokens & claim) >= 2
                 outside = _outside_member(clause, members, particle, known, shares)
                 if outside:
                     listed = "·".join(sorted(members))
-                    return [
-                        Finding(
-                            "closed-list",
-                            1,
-                            f"참조는 '{listed}'{particle}만 허용, 답변은 '{outside}'까지 허용: "
-                            f"'{clause.text[:40]}' ↔ '{ref.text[:40]}'",
-                        )
-                    ]
+                    evidence = _say(
+                        "closed_list", listed=listed, particle=particle, outside=outside,
+                        answer=clause.text[:40], reference=ref.text[:40],
+                    )  # fmt: skip
+                    return [Finding("closed-list", 1, evidence)]
     return []
 
 
 # -- "even if X" against "if X": the answer says the reference's consequence does not follow ----
 
-_CONCESSIVE_ENDINGS = frozenset({"어도", "아도", "여도", "라도", "이라도", "더라도"})
 
 
 def _split_at(sentence: str, endings: frozenset[str]) -> tuple[str, str] | None:
@@ -1022,13 +927,13 @@ def concessive_findings(answer: str, reference: str) -> list[Finding]:
     least half of its words, one at least)."""
     conditions = []
     for sentence in tx.sentences(tx.normalize(reference)):
-        split = _split_at(sentence, _CONDITIONAL_ENDINGS)
+        split = _split_at(sentence, KO.conditional_endings)
         if split and split[1].strip():
             conditions.append((sentence, _content_lemmas(split[0]), split[1]))
     if not conditions:
         return []
     for sentence in tx.sentences(tx.normalize(answer)):
-        split = _split_at(sentence, _CONCESSIVE_ENDINGS)
+        split = _split_at(sentence, KO.concessive_endings)
         if not split or not split[1].strip():
             continue
         said = _content_lemmas(split[0])
@@ -1040,21 +945,13 @@ def concessive_findings(answer: str, reference: str) -> list[Finding]:
             common = (claim_tokens(split[1]) & claim_tokens(consequence)) - asked
             if len(common) >= 2 and _consequence_sign(split[1]) == _consequence_sign(consequence):
                 continue
-            return [
-                Finding(
-                    "even-if",
-                    2,
-                    f"참조는 '{ref_sentence[:40]}'(조건이면 결과), 답변은 '{sentence[:40]}'(조건이어도 다른 결과)",
-                )
-            ]
+            evidence = _say("even_if", reference=ref_sentence[:40], answer=sentence[:40])
+            return [Finding("even-if", 2, evidence)]
     return []
 
 
 # -- who pays: the party named as the payer of a charge -------------------------------------------
 
-# Predicates whose subject pays: 부담하다, 지불하다, 납부하다, 내다, 책임지다.
-_PAYING_NOUNS = frozenset({"부담", "지불", "납부"})
-_PAYING_VERBS = frozenset({"내다", "책임지다"})
 
 
 @lru_cache(maxsize=4096)
@@ -1065,8 +962,8 @@ def _payers(text: str) -> tuple[str, ...]:
     morphs = tx.analyse(text)
     out = []
     for k, m in enumerate(morphs):
-        pays = (m.tag == "NNG" and m.lemma in _PAYING_NOUNS and k + 1 < len(morphs) and morphs[k + 1].tag in {"XSV", "XSA"}) or (
-            m.tag == "VV" and m.lemma in _PAYING_VERBS
+        pays = (m.tag == "NNG" and m.lemma in KO.paying_nouns and k + 1 < len(morphs) and morphs[k + 1].tag in {"XSV", "XSA"}) or (
+            m.tag == "VV" and m.lemma in KO.paying_verbs
         )
         if not pays or k < 2:
             continue
@@ -1092,7 +989,7 @@ def payer_findings(answer: str, reference: str) -> list[Finding]:
         return []
     for party in _payers(answer):
         if not any(party in r or r in party for r in ref):
-            return [Finding("payer-swap", 1, f"비용을 내는 쪽이 다름: 답변 '{party}' ↔ 참조 '{ref[0]}'")]
+            return [Finding("payer-swap", 1, _say("payer_swap", answer=party, reference=ref[0]))]
     return []
 
 
@@ -1103,27 +1000,20 @@ def _anchors(clause: _Clause) -> frozenset[str]:
         t
         for t in clause.tokens
         if not t.startswith("#")
-        and (t not in lx.CONCEPTS or t in _SUBJECT_CONCEPTS)
+        and (t not in lx.CONCEPTS or t in KO.subject_concepts)
         and len(t) >= 2
-        and t not in _TIME_OF_DAY
+        and t not in KO.time_of_day
     )
 
 
-# Concepts that name whom or what a figure is for, one of exclusive kinds (성인/어린이,
-# 평일/주말, 방문/온라인): a subject, where other concepts (가능, 이내) are the claim itself.
-_SUBJECT_CONCEPTS = frozenset(
-    "adult child youth senior weekday weekend online visit phone email post member regular".split()
-)
 
 
 def _is_subject(token: str) -> bool:
     """A token naming whom a figure is for: a subject concept, or a noun made its complement
     by a negating prefix (비회원 beside 회원)."""
-    return token in _SUBJECT_CONCEPTS or (len(token) >= 3 and token[0] in _NEGATING_PREFIXES and token not in lx.CONCEPTS)
+    return token in KO.subject_concepts or (len(token) >= 3 and token[0] in KO.negating_prefixes and token not in lx.CONCEPTS)
 
 
-# Words of a clock time, not of its subject.
-_TIME_OF_DAY = frozenset("오전 오후 밤 새벽 아침 저녁 낮".split())
 
 
 def _names(words: frozenset[str], clause: _Clause) -> frozenset[str]:
@@ -1133,35 +1023,46 @@ def _names(words: frozenset[str], clause: _Clause) -> frozenset[str]:
     return frozenset(w for w in words if w in clause.tokens or (w not in lx.CONCEPTS and w in flat))
 
 
-def _figure_clauses(text: str) -> list[tuple[_Clause, tuple[tx.Quantity, ...]]]:
+FigureClauses = list[tuple[_Clause, tuple[tx.Quantity, ...]]]
+# (answer clause's home, the reference clause its figure belongs to) -> (answer clause, figure)
+Misplaced = dict[tuple[int, int], tuple[_Clause, tx.Quantity]]
+
+
+def _figure_clauses(text: str) -> FigureClauses:
     return [(c, qs) for c in _clauses(text) if (qs := tx.quantities(c.text))]
 
 
 def swap_findings(answer: str, reference: str) -> list[Finding]:
     """Two reference figures swapped between their subjects ("일반석 23kg, 프레스티지석 32kg" →
-    "일반석 32kg, 프레스티지석 23kg"). Each answer clause that names exactly one reference clause
-    and states a figure that clause lacks but another one holds is misplaced; a swap is two
-    such clauses, each with the other's figure. A clause names a reference clause by a
-    reference entity only that clause has ("강남점", "성수점"), else by a word no other figure
-    clause has, or by a figure of another kind than the one compared that no other figure clause
-    has ("5kg 이하는 6,000원": 5kg names the clause whose fee is compared). Every figure is "in
-    the reference", so the per-unit figure check cannot see it; a figure merely repeated beside
-    another subject (a total, a rounding) is not a swap."""
+    "일반석 32kg, 프레스티지석 23kg"), or one subject given another's figure: every figure is
+    "in the reference", so the per-unit figure check cannot see it. An answer clause's figure
+    is misplaced when the clause names one reference clause (``_home``) and the figure is
+    another's; a figure merely repeated beside another subject (a total) is no swap."""
     # a parenthesis with a topic of its own states another subject's figure ("VIP는 10%(일반은
-    # 5%)", "30분 이내(21시~다음 날 7시에는 60분 이내)"): its own clause; one without ("투룸(2.5톤)",
-    # "76,000원(식대 68,000원+주류 8,000원)") qualifies its figure
-    refs = _figure_clauses(_TOPICAL_BRACKET.sub(r", \1, ", reference))
+    # 5%)"): its own clause; one without ("투룸(2.5톤)") qualifies its figure
+    refs = _figure_clauses(KO.topical_bracket.sub(r", \1, ", reference))
     if len(refs) < 2 or cross_language(answer, reference):
         return []
+    misplaced, placed = _misplaced(answer, reference, refs)
+    return _swapped(misplaced, refs) or _misplaced_figure(misplaced, placed, refs, answer)
+
+
+def _subject_words(refs: FigureClauses) -> tuple[list[frozenset[str]], list[frozenset[str]]]:
+    """(words, figure tokens) only each reference figure clause has: what names it."""
     flats = [c.text.replace(" ", "") for c, _ in refs]
     # a word another clause also writes (as a token or inside a longer one) names neither
     own = [
         frozenset(w for w in words if not any(w in flat for j, flat in enumerate(flats) if j != i))
         for i, words in enumerate(_own_words([_anchors(c) for c, _ in refs]))
     ]
-    own_figures = _own_words([frozenset(figure_token(q) for q in qs) for _, qs in refs])
+    return own, _own_words([frozenset(figure_token(q) for q in qs) for _, qs in refs])
+
+
+def _misplaced(answer: str, reference: str, refs: FigureClauses) -> tuple[Misplaced, int]:
+    """The answer's misplaced figures, and how many it places right."""
+    own, own_figures = _subject_words(refs)
     entity_home = _entity_homes(reference, refs)
-    misplaced: dict[tuple[int, int], tuple[_Clause, tx.Quantity]] = {}
+    misplaced: Misplaced = {}
     placed = 0
     for clause, figures in _figure_clauses(answer):
         by_entity = {home for entity, home in entity_home.items() if entity in clause.text}
@@ -1175,36 +1076,32 @@ def swap_findings(answer: str, reference: str) -> list[Finding]:
             for j, (_, qs) in enumerate(refs):
                 if j != home and (own[j] or own_figures[j]) and any(tx.same_quantity(q, r) for r in qs):
                     misplaced.setdefault((home, j), (clause, q))
+    return misplaced, placed
+
+
+def _swapped(misplaced: Misplaced, refs: FigureClauses) -> list[Finding]:
+    """Two answer clauses, each with the other's figure."""
     for (i, j), (clause, q) in misplaced.items():
         if (j, i) in misplaced:
             other_clause, other_q = misplaced[(j, i)]
-            return [
-                Finding(
-                    "figure-swap",
-                    1,
-                    f"'{clause.text[:30]}'의 {q.text}와 '{other_clause.text[:30]}'의 {other_q.text}가 "
-                    f"참조에서는 서로 반대 ('{refs[j][0].text[:30]}' / '{refs[i][0].text[:30]}')",
-                )
-            ]
-    # one subject given another's figure ("장애인 차량도 50%" where 50% is 저공해's and 장애인's
-    # is 80%), while the answer states none of that subject's own figures of the kind: a
-    # substitution the per-unit check cannot see (the figure is the reference's). One of
-    # two asked facts wrong (another figure placed right) is accuracy 2, else 1.
-    for (i, _j), (clause, q) in misplaced.items():
-        kind = [r for r in refs[i][1] if r.kind == q.kind]
-        if kind and not any(tx.same_quantity(r, a) for r in kind for a in tx.quantities(answer)):
-            return [
-                Finding(
-                    "misplaced-figure",
-                    2 if placed else 1,
-                    f"'{clause.text[:30]}'의 {q.text}는 참조에서 다른 대상의 수치, 이 대상은 "
-                    f"{', '.join(r.text for r in kind)} ('{refs[i][0].text[:30]}')",
-                )
-            ]
+            evidence = _say(
+                "figure_swap", answer=clause.text[:30], figure=q.text, other=other_clause.text[:30],
+                other_figure=other_q.text, reference=refs[j][0].text[:30], other_reference=refs[i][0].text[:30],
+            )  # fmt: skip
+            return [Finding("figure-swap", 1, evidence)]
     return []
 
 
-_TOPICAL_BRACKET = re.compile(r"\(([^()]*?[가-힣](?:은|는)\s[^()]*)\)")
+def _misplaced_figure(misplaced: Misplaced, placed: int, refs: FigureClauses, answer: str) -> list[Finding]:
+    """One subject given another's figure ("장애인 차량도 50%", 50% being 저공해's) while the
+    answer states none of its own of that kind: accuracy 2 when another figure is placed right."""
+    for (i, _j), (clause, q) in misplaced.items():
+        kind = [r for r in refs[i][1] if r.kind == q.kind]
+        if kind and not any(tx.same_quantity(r, a) for r in kind for a in tx.quantities(answer)):
+            own = ", ".join(r.text for r in kind)
+            evidence = _say("misplaced_figure", answer=clause.text[:30], figure=q.text, own=own, reference=refs[i][0].text[:30])
+            return [Finding("misplaced-figure", 2 if placed else 1, evidence)]
+    return []
 
 
 def _own_words(groups: list[frozenset[str]]) -> list[frozenset[str]]:
@@ -1212,7 +1109,7 @@ def _own_words(groups: list[frozenset[str]]) -> list[frozenset[str]]:
     return [g - frozenset().union(*(o for j, o in enumerate(groups) if j != i)) for i, g in enumerate(groups)]
 
 
-def _entity_homes(reference: str, refs: list[tuple[_Clause, tuple[tx.Quantity, ...]]]) -> dict[str, int]:
+def _entity_homes(reference: str, refs: FigureClauses) -> dict[str, int]:
     """Reference entities (branches, organisations, names) that only one figure clause names."""
     out = {}
     for entity in entities(reference):
@@ -1250,13 +1147,6 @@ def _home(
     return named[0] if len(named) == 1 else None
 
 
-# A span of time and the side of its event it lies on: "3일 전까지" (before), "3일이 지난 후",
-# "나간 뒤 3일 이내" (after). Dates ("3월 3일 전") are points, not spans, and are left out.
-_SPAN_RE = re.compile(r"(?<![\d.월])(\d+(?:\.\d+)?)\s*(일|주|개월|년|시간|분)(?![가-힣]*기)")
-_SPAN_BEFORE = re.compile(r"^\s*(?:이|가)?\s*(?:전|이전|앞서|before|prior)(?![화체]|부(?!터))", re.I)
-_SPAN_AFTER = re.compile(r"^\s*(?:이|가|을|를)?\s*(?:후(?![회원보속기])|뒤|이후|지난|지나|경과|after|later)", re.I)
-_AFTER_EVENT = re.compile(r"(?:뒤|후|이후|다음|지나서|after)\s*$", re.I)
-_BEFORE_EVENT = re.compile(r"(?:\s전|이전|before)\s*$", re.I)
 
 
 Labelled = tuple[tx.Quantity, str, str]  # (figure, how the text reads it, as written)
@@ -1278,13 +1168,13 @@ def _spans(text: str) -> tuple[tuple[tx.Quantity, str, str], ...]:
     the word before it ("나간 뒤 3일 이내")."""
     norm = canonical_figures(tx.normalize(text))
     out = []
-    for m in _SPAN_RE.finditer(norm):
-        if re.search(r"\d\s*월\s*$", norm[: m.start()]):
+    for m in KO.span.finditer(norm):
+        if KO.month_before.search(norm[: m.start()]):
             continue  # the day of a date
         after, before = norm[m.end() : m.end() + 8], norm[max(0, m.start() - 6) : m.start()]
-        side = "before" if _SPAN_BEFORE.match(after) else "after" if _SPAN_AFTER.match(after) else ""
+        side = "before" if KO.span_before.match(after) else "after" if KO.span_after.match(after) else ""
         if not side:
-            side = "after" if _AFTER_EVENT.search(before) else "before" if _BEFORE_EVENT.search(before) else ""
+            side = "after" if KO.event_before_span_after.search(before) else "before" if KO.event_before_span_before.search(before) else ""
         found = tx.quantities(m.group(0))
         if side and found:
             out.append((found[0], side, f"{found[0].text} {'전' if side == 'before' else '후'}"))
@@ -1297,16 +1187,10 @@ def span_side_findings(answer: str, reference: str) -> list[Finding]:
     the concepts cannot see when the reference says 후 elsewhere ("검침 후 정산")."""
     pair = _relabelled(_spans(answer), _spans(reference))
     if pair:
-        return [Finding("reversed-condition", 2, f"기간의 앞뒤가 참조와 반대: 답변 '{pair[0]}' ↔ 참조 '{pair[1]}'")]
+        return [Finding("reversed-condition", 2, _say("span_side", answer=pair[0], reference=pair[1]))]
     return []
 
 
-# A span of time as a limit ("7일 이내", "within 7 days": the thing is done inside it) or as a
-# wait ("7일이 지난 뒤부터", "7일 경과 후", "after 7 days": the thing starts once it has passed).
-_SPAN_LIMIT = re.compile(r"^\s*(?:이내|안에|내에|까지|within)", re.I)
-_SPAN_WAIT = re.compile(r"^\s*(?:이|가)?\s*(?:지난|지나|경과)|^\s*(?:후|뒤|이후)\s*부터", re.I)
-_SPAN_LIMIT_BEFORE = re.compile(r"(?:within|no later than)\s*$", re.I)
-_SPAN_WAIT_BEFORE = re.compile(r"(?:after|once|only after)\s*$", re.I)
 
 
 @lru_cache(maxsize=4096)
@@ -1315,12 +1199,12 @@ def _span_reaches(text: str) -> tuple[tuple[tx.Quantity, str, str], ...]:
     to act within or as a wait to sit out."""
     norm = canonical_figures(tx.normalize(text))
     out = []
-    for m in _SPAN_RE.finditer(norm):
-        if re.search(r"\d\s*월\s*$", norm[: m.start()]):
+    for m in KO.span.finditer(norm):
+        if KO.month_before.search(norm[: m.start()]):
             continue
         after, before = norm[m.end() : m.end() + 10], norm[max(0, m.start() - 14) : m.start()]
         reach, written = "", ""
-        for name, later, earlier in (("limit", _SPAN_LIMIT, _SPAN_LIMIT_BEFORE), ("wait", _SPAN_WAIT, _SPAN_WAIT_BEFORE)):
+        for name, later, earlier in (("limit", KO.span_limit, KO.span_limit_before), ("wait", KO.span_wait, KO.span_wait_before)):
             cue_after, cue_before = later.match(after), earlier.search(before)
             if cue_after or cue_before:
                 reach = name
@@ -1338,23 +1222,16 @@ def span_reach_findings(answer: str, reference: str) -> list[Finding]:
     the event ("완료 후 7일 이내" / "끝나고 7일이 지난 뒤"), so ``span_side_findings`` cannot see it."""
     pair = _relabelled(_span_reaches(answer), _span_reaches(reference))
     if pair:
-        return [Finding("reversed-condition", 2, f"기간이 기한↔대기로 뒤바뀜: 답변 '{pair[0]}' ↔ 참조 '{pair[1]}'")]
+        return [Finding("reversed-condition", 2, _say("span_reach", answer=pair[0], reference=pair[1]))]
     return []
 
 
-# The period a charge is counted by ("하루 500원", "일주일마다 500원씩", "월 5만 원", "per day"),
-# after ``canonical_figures`` (하루 → 1일, 일주일 → 7일, 한 달 → 1개월).
-_PERIODS = (
-    ("hour", r"1\s*시간\s*(?:마다|당|에)?|시간당|매\s*시간|an hour|per hour|hourly"),
-    ("day", r"1\s*일\s*(?:마다|당|에)?|매일|일일|per day|a day|daily"),
-    ("week", r"7\s*일\s*(?:마다|당|에)|1\s*주일?\s*(?:마다|당|에)?|매주|주당|per week|a week|weekly"),
-    ("month", r"1\s*개월\s*(?:마다|당|에)?|매월|매달|월|per month|a month|monthly"),
-    ("year", r"1\s*년\s*(?:마다|당|에)?|매년|연|per year|a year|yearly|annually"),
-)
-_PERIOD_ALT = "|".join(f"(?P<{name}>{pattern})" for name, pattern in _PERIODS)
-_AMOUNT = r"\d[\d,]*(?:\.\d+)?\s*(?:만\s*|천\s*)?(?:원|달러|won)"
-_RATE_BEFORE = re.compile(rf"(?<![\d가-힣])(?<!월\s)(?:{_PERIOD_ALT})\s*(?:최대|최고|기준|약)?\s*(?P<amount>{_AMOUNT})", re.I)
-_RATE_AFTER = re.compile(rf"(?P<amount>{_AMOUNT})\s*씩?\s*(?:{_PERIOD_ALT})(?![가-힣\d])", re.I)
+def _rate_pattern(template: str) -> Pattern[str]:
+    periods = "|".join(f"(?P<{name}>{pattern})" for name, pattern in KO.rate_periods.items())
+    return re.compile(template.replace("{periods}", periods).replace("{amount}", KO.amount))
+
+
+_RATE_BEFORE, _RATE_AFTER = _rate_pattern(KO.rate_before), _rate_pattern(KO.rate_after)
 
 
 def _rates(text: str) -> list[tuple[tx.Quantity, str, str]]:
@@ -1363,7 +1240,7 @@ def _rates(text: str) -> list[tuple[tx.Quantity, str, str]]:
     out = []
     for pattern in (_RATE_BEFORE, _RATE_AFTER):
         for m in pattern.finditer(norm):
-            period = next(name for name, _ in _PERIODS if m.group(name))
+            period = next(name for name in KO.rate_periods if m.group(name))
             found = tx.quantities(m.group("amount"))
             if found:
                 out.append((found[0], period, m.group(0).strip()))
@@ -1374,15 +1251,13 @@ def rate_period_findings(answer: str, reference: str) -> list[Finding]:
     """A charge the reference counts by one period that the answer counts by another ("하루
     500원" → "일주일마다 500원씩"): the amount agrees, so the figure checks see nothing (a
     one-period rate is no figure of its own: "1년에 한 번" = "연 1회")."""
-    ref = _rates(reference) if tx.has_any(reference, ("원", "달러", "won")) else []
+    ref = _rates(reference) if tx.has_any(reference, KO.currency_words) else []
     pair = _relabelled(_rates(answer), ref) if ref else None
     if pair:
-        return [Finding("rate-period", 1, f"같은 금액의 기준 기간이 다름: 답변 '{pair[0]}' ↔ 참조 '{pair[1]}'")]
+        return [Finding("rate-period", 1, _say("rate_period", answer=pair[0], reference=pair[1]))]
     return []
 
 
-YES_RE = re.compile(r"^\s*(?:네|예|yes)\b|^\s*(?:네|예)[,.]", re.I)
-NO_RE = re.compile(r"^\s*(?:아니요|아뇨|아니오|no)\b|^\s*(?:아니요|아뇨)[,.]", re.I)
 
 
 def yes_no_findings(answer: str, reference: str, question: str = "") -> list[Finding]:
@@ -1390,22 +1265,17 @@ def yes_no_findings(answer: str, reference: str, question: str = "") -> list[Fin
     when the reference opens with neither, than the reference clause that answers the
     question (``implied_answer``)."""
     a, r = tx.normalize(answer), tx.normalize(reference)
-    if (YES_RE.match(a) and NO_RE.match(r)) or (NO_RE.match(a) and YES_RE.match(r)):
-        return [Finding("yes-no", 1, f"답변은 '{a.split()[0]}', 참조는 '{r.split()[0]}'")]
-    said = "yes" if YES_RE.match(a) else "no" if NO_RE.match(a) else None
-    if said is None or YES_RE.match(r) or NO_RE.match(r):
+    if (KO.yes_opener.match(a) and KO.no_answer_opener.match(r)) or (KO.no_answer_opener.match(a) and KO.yes_opener.match(r)):
+        return [Finding("yes-no", 1, _say("yes_no", answer=a.split()[0], reference=r.split()[0]))]
+    said = "yes" if KO.yes_opener.match(a) else "no" if KO.no_answer_opener.match(a) else None
+    if said is None or KO.yes_opener.match(r) or KO.no_answer_opener.match(r):
         return []
     implied = implied_answer(question, reference)
     if implied is not None and implied[0] != said:
-        return [Finding("yes-no", 1, f"답변은 '{a.split()[0]}', 질문에 답하는 참조 문장은 '{implied[1].text[:40]}'")]
+        return [Finding("yes-no", 1, _say("yes_no_implied", answer=a.split()[0], reference=implied[1].text[:40]))]
     return []
 
 
-# Words that make a question ask for content rather than yes or no.
-WH_WORDS = (
-    "뭐", "무엇", "무슨", "언제", "어디", "얼마", "몇", "어떻게", "어떤", "어떡", "누구", "왜", "어느", "며칠",
-    "what", "when", "where", "how", "why", "who", "which",
-)
 
 
 def implied_answer(question: str, reference: str) -> tuple[str, _Clause] | None:
@@ -1415,16 +1285,9 @@ def implied_answer(question: str, reference: str) -> tuple[str, _Clause] | None:
     a condition is the other way round. None when the question asks for content, or no clause
     shares two tokens, or the best clauses disagree."""
     q = tx.normalize(question)
-    if not q or len(tx.sentences(q)) != 1 or tx.has_any(q.lower(), WH_WORDS):
+    if not q or len(tx.sentences(q)) != 1 or tx.has_any(q.lower(), KO.content_questions):
         return None
-    asked = _Clause(q, claim_tokens(q), polarity(q))
-    scored = []
-    for ref in _clauses(reference):
-        opposed = {c for c in asked.tokens for o in lx.opposites(c) if o in ref.tokens and c not in ref.tokens}
-        score = len(asked.tokens & ref.tokens) + len(opposed)
-        if score >= 2:
-            answer = "no" if opposed or not ref.agrees_in_sign(asked) else "yes"
-            scored.append((score, answer, ref))
+    scored = _answering_clauses(_Clause(q, claim_tokens(q), polarity(q)), reference)
     if not scored:
         return None
     best = max(score for score, _, _ in scored)
@@ -1435,11 +1298,20 @@ def implied_answer(question: str, reference: str) -> tuple[str, _Clause] | None:
     # concept and an opposite ("토요일에도 열어요?" ↔ "일요일은 휴무", both weekend) does not
     # answer it while another clause says the question's own words ("토요일은 … 운영")
     said = _content_lemmas(q)
-    if max(len(said & _content_lemmas(ref.text)) for ref in _clauses(reference)) > len(
-        said & _content_lemmas(top[0][1].text)
-    ):
-        return None
-    return top[0]
+    most = max(len(said & _content_lemmas(ref.text)) for ref in _clauses(reference))
+    return None if most > len(said & _content_lemmas(top[0][1].text)) else top[0]
+
+
+def _answering_clauses(asked: _Clause, reference: str) -> list[tuple[int, str, _Clause]]:
+    """(score, "yes" | "no", clause) of each reference clause sharing two tokens or opposites
+    with the question; "no" if it has an opposite of the question's or the other sign."""
+    scored = []
+    for ref in _clauses(reference):
+        opposed = {c for c in asked.tokens for o in lx.opposites(c) if o in ref.tokens and c not in ref.tokens}
+        score = len(asked.tokens & ref.tokens) + len(opposed)
+        if score >= 2:
+            scored.append((score, "no" if opposed or not ref.agrees_in_sign(asked) else "yes", ref))
+    return scored
 
 
 @lru_cache(maxsize=4096)
@@ -1458,27 +1330,14 @@ def has_predicate(text: str) -> bool:
     """A sentence-final ending (Korean) or a finite verb (English) somewhere in the text."""
     if any(m.tag in {"EF", "VCP", "VCN"} for m in tx.analyse(text)):
         return True
-    if re.search(r"\b(?:is|are|was|were|be|been|has|have|had|can|cannot|can't|will|must|should|may|does|do|did)\b", text, re.I):
+    if KO.english_predicate.search(text):
         return True
     # An English sentence in the imperative ("Report it on the website") has no auxiliary but
     # has function words, which a keyword list does not.
     words = re.findall(r"[A-Za-z']+", text)
-    return len(words) >= 4 and any(w.lower() in _EN_FUNCTION_WORDS for w in words)
+    return len(words) >= 4 and any(w.lower() in KO.english_function_words for w in words)
 
 
-_EN_FUNCTION_WORDS = frozenset("the a an to of on in at for with by from your you it we they them and or".split())
-# A sentence that only says a question was asked or will be answered ("…인지 궁금하시군요", "…에
-# 대해 문의하셨습니다", "안내해 드리겠습니다", "You're asking whether …"): its cue closes it.
-_ECHO_END = re.compile(
-    r"(?:궁금하시(?:군요|네요|죠|겠지요|겠죠|구나)|궁금해하시(?:는군요|네요)|문의 ?(?:하셨|해 ?주셨|주셨)(?:습니다|네요|군요|어요)|"
-    r"질문 ?(?:하셨|해 ?주셨|주셨)(?:습니다|네요|군요|어요)|(?:물어|여쭤) ?(?:보셨|봐 ?주셨)(?:습니다|네요|군요|어요)|"
-    r"(?:안내|설명|확인)(?:해)? ?드리겠습니다|알려 ?드리겠습니다|안내 ?드릴게요|알려 ?드릴게요)[.!~\s]*$"
-)
-_ECHO_EN = re.compile(
-    r"^(?:you(?:'re| are) asking|you(?:'d| would) like to know|you want to know|you asked)\b|"
-    r"\b(?:I(?:'ll| will) (?:explain|check|look into|let you know)|let me (?:explain|check))\b[^.]*[.!]?\s*$",
-    re.I,
-)
 # A list of terms: four or more items between commas (or ·, /), none longer than three words,
 # fewer than half of them figures (a list of figures — "평일 9시, 오후 6시, 토요일 10시, 오후 1시" — is a
 # terse answer, a timetable or price list).
@@ -1505,7 +1364,7 @@ def _run_of_terms(answer: str) -> bool:
 def only_echoes(answer: str) -> bool:
     """Every sentence only restates the question or promises an answer (no claim is made)."""
     sentences = tx.sentences(answer) or [answer]
-    return all(_ECHO_END.search(s.strip()) or _ECHO_EN.search(s.strip()) for s in sentences)
+    return all(KO.echo_end.search(s.strip()) or KO.echo_english.search(s.strip()) for s in sentences)
 
 
 def no_answer_findings(answer: str, reference: str, question: str) -> list[Finding]:
@@ -1516,35 +1375,31 @@ def no_answer_findings(answer: str, reference: str, question: str) -> list[Findi
         return []
     if _listed_keywords(answer):
         # a list of terms is no answer even when a figure of the reference is among them
-        return [Finding("no-answer", 1, "문장이 아닌 핵심어 나열로, 질문에 답하지 않음")]
+        return [Finding("no-answer", 1, _say("keywords"))]
     ref_figs = tx.quantities(reference)
     holds_figure = any(tx.same_quantity(a, r) for a in tx.quantities(answer) for r in ref_figs)
     if holds_figure and _run_of_terms(answer):
         # a long run of terms with no sentence ("회원 가입 조건 주민등록 만 19세 신분증 연회비 5,000원
         # 대여 3점 3일 연장"), figures among them: a keyword list, not a terse timetable
-        return [Finding("no-answer", 1, "문장이 아닌 핵심어 나열로, 질문에 답하지 않음")]
+        return [Finding("no-answer", 1, _say("keywords"))]
     if holds_figure:
         return []
     if only_echoes(answer):
-        return [Finding("no-answer", 1, "질문을 되풀이하거나 답하겠다고만 하고 답은 없음")]
+        return [Finding("no-answer", 1, _say("echo"))]
     asked = set(tx.stems(question))
     repeated = sum(w in asked for w in words) / len(words)
     if not has_predicate(answer):
-        return [Finding("no-answer", 1, "문장이 아닌 핵심어 나열로, 질문에 답하지 않음")]
+        return [Finding("no-answer", 1, _say("keywords"))]
     if repeated >= 0.7:
-        return [Finding("no-answer", 1, f"답변 단어의 {round(100 * repeated)}%가 질문의 반복")]
+        return [Finding("no-answer", 1, _say("repeats_question", share=round(100 * repeated)))]
     distinct = len(set(words)) / len(words)
     if len(words) >= 6 and distinct <= 0.6 and repeated >= 0.4:
-        return [Finding("no-answer", 1, f"같은 단어의 반복(서로 다른 단어 {round(100 * distinct)}%), 질문 단어 {round(100 * repeated)}%")]
+        return [Finding("no-answer", 1, _say("repeats_itself", distinct=round(100 * distinct), share=round(100 * repeated)))]
     return []
 
 
 # -- a deduction the reference makes and an answer that pays out the whole ------------------------
 
-# "등록비 5만 원을 뺀 금액", "가입비를 제외한 전액", "수수료를 공제하고": the item deducted.
-_DEDUCTED = re.compile(r"([가-힣A-Za-z]{2,})(?:\s*[\d,.]+\s*(?:만\s*)?원)?\s*(?:을|를)?\s*(?:뺀|빼고|제외한|제외하고|공제한|공제하고|차감한|차감하고|떼고|뗀)(?:\s*(?:전액|나머지))?")
-# The whole amount: "전부 환불", "전액 돌려", "다 돌려받", "a full refund".
-_WHOLE = re.compile(r"전부|전액|모두\s*(?:환불|돌려)|다\s*(?:환불|돌려)|\bfull(?:y)?\s+refund|\brefund(?:ed)?\s+in\s+full\b", re.I)
 
 
 def deduction_findings(answer: str, reference: str) -> list[Finding]:
@@ -1552,36 +1407,26 @@ def deduction_findings(answer: str, reference: str) -> list[Finding]:
     "가입비를 제외한 전액") and the answer pays out the whole ("전부 환불") without naming the
     item; not where the reference pays the whole in another case."""
     ref = tx.normalize(reference)
-    items = [tx.strip_suffix(m.group(1)) for m in _DEDUCTED.finditer(ref)]
-    whole = _WHOLE.search(tx.normalize(answer))
+    items = [tx.strip_suffix(m.group(1)) for m in KO.deducted.finditer(ref)]
+    whole = KO.whole_amount.search(tx.normalize(answer))
     # a reference that pays the whole in another case ("개시 전에는 전액, 개시 후에는 … 공제")
     # lets the answer say so
-    if not items or not whole or _WHOLE.search(_DEDUCTED.sub(" ", ref)):
+    if not items or not whole or KO.whole_amount.search(KO.deducted.sub(" ", ref)):
         return []
     said = tx.normalize(answer)
     if any(item in said or tx.strip_suffix(item) in said for item in items):
         return []
-    return [Finding("deduction-ignored", 1, f"참조는 '{items[0]}'을(를) 빼고 지급, 답변은 '{whole.group(0)}'")]
+    return [Finding("deduction-ignored", 1, _say("deduction", item=items[0], whole=whole.group(0)))]
 
 
-# The answer says it is unsure of its own claim (rubric: the main claim hedged is accuracy 2):
-# "확실하지는 않아요", "정확히는 잘 모르겠어요", "…일 수도 있고 아닐 수도 있어서", "I'm not sure".
-# A lone "것 같아요" or "…할 수도 있어요" is politeness or a stated possibility, not a hedge.
-_HEDGES = re.compile(
-    r"확실(?:하지|치)\s*(?:는\s*)?않|정확하지\s*(?:는\s*)?않|정확히는\s*(?:잘\s*)?모르|잘\s*모르겠"
-    # 어렵다 conjugates to 어려워요: both stems
-    r"|(?:확실히|정확히|확실하게|정확하게)\s*(?:말씀드리|안내해\s*드리|알|단정하)(?:기(?:는)?|긴)\s*(?:어렵|어려)|수도\s*있고\s*아닐\s*수도"
-    r"|\bnot\s+(?:sure|certain)\b|\bmight\s+or\s+might\s+not\b",
-    re.I,
-)
 
 
 def hedge_findings(answer: str, reference: str) -> list[Finding]:
     """The answer hedges its claim, and the reference does not."""
-    m = _HEDGES.search(tx.normalize(answer))
-    if not m or _HEDGES.search(tx.normalize(reference)):
+    m = KO.hedges.search(tx.normalize(answer))
+    if not m or KO.hedges.search(tx.normalize(reference)):
         return []
-    return [Finding("hedged", 2, f"답변이 스스로 불확실하다고 함: '{m.group(0)}'")]
+    return [Finding("hedged", 2, _say("hedged", cue=m.group(0)))]
 
 
 @lru_cache(maxsize=4096)
@@ -1591,7 +1436,7 @@ def rag_findings(answer: str, reference: str, question: str) -> tuple[Finding, .
     found: list[Finding] = []
     cues = debunks(answer, reference)
     if cues:
-        found.append(Finding("debunk", 1, f"답변이 내용을 부정함: {', '.join(cues)}"))
+        found.append(Finding("debunk", 1, _say("debunk", cues=", ".join(cues))))
     found += figure_findings(answer, reference, question)
     found += entity_findings(answer, reference, question)
     found += swap_findings(answer, reference)

@@ -2,7 +2,9 @@
 
 A pack is one YAML file beside this module (``en.yaml``): tokenisation choice, function words,
 negation, refusal, hedge and grader-address cues, number and calendar words, antonym pairs and
-the feedback sentences. ``pack(code)`` loads and checks it once; ``language_of(text)`` says
+the feedback sentences. ``pack(code)`` loads and checks it once. A language's larger cue tables
+sit beside it as ``<code>.<table>.yaml`` (``ko.claims.yaml``, ``ko.concepts.yaml``), each read
+and checked against its reader's model by ``table(code, name, model)``. ``language_of(text)`` says
 which pack a text is written for, by the script its letters are in (Hangul → ``ko``, Latin →
 ``en``). Adding a language is a data file, its script in ``SCRIPTS`` when it is a new one, and
 its tests.
@@ -13,9 +15,10 @@ from __future__ import annotations
 import unicodedata
 from functools import cache
 from pathlib import Path
+from typing import TypeVar
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 HERE = Path(__file__).resolve().parent
 
@@ -77,7 +80,24 @@ def pack(code: str) -> LanguagePack:
 
 
 def available() -> list[str]:
-    return sorted(p.stem for p in HERE.glob("*.yaml"))
+    return sorted(p.stem for p in HERE.glob("*.yaml") if "." not in p.stem)
+
+
+Table = TypeVar("Table", bound=BaseModel)
+
+
+@cache
+def table(code: str, name: str, model: type[Table]) -> Table:
+    """The cue table ``<code>.<name>.yaml`` checked against ``model``; a missing file, a missing
+    or unknown key or a value of the wrong type raises ``ValueError`` naming the file and key."""
+    path = HERE / f"{code}.{name}.yaml"
+    if not path.is_file():
+        raise ValueError(f"{path.name}: no such cue table beside the language packs")
+    try:
+        return model.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+    except ValidationError as err:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in err.errors())
+        raise ValueError(f"{path.name}: {problems}") from None
 
 
 def script_of(ch: str) -> str | None:
