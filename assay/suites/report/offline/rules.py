@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from assay.judges.offline import text as tx
 from assay.judges.offline.scoring import pct
@@ -75,7 +76,9 @@ class ReportRules(RuleSet):
             claims.append(claim)
         return {"sentences": sents, "claims": claims, "exaggerations": _exaggerations(sents, all_sources)}
 
-    def _cited(self, claim, body, facts, query, sources, source_units, ctx) -> JsonObject:
+    def _cited(
+        self, claim: JsonObject, body: str, facts: str, query: str, sources: dict, source_units: dict, ctx: Any
+    ) -> JsonObject:
         """A cited claim must be covered by the sources it cites, figures included."""
         valid = claim["valid"]
         ref_text = "\n".join(sources[n].content for n in dict.fromkeys(valid)) if valid else ""
