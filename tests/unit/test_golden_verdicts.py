@@ -35,8 +35,9 @@ def golden_rows() -> list[pytest.param]:
 
 
 @pytest.fixture(scope="module")
-def jury():
-    return offline_jury()
+def juries():
+    """The offline jury, and the same judges on their rules alone (a row's ``"fitted": false``)."""
+    return {True: offline_jury(), False: offline_jury(fitted=False)}
 
 
 def holds(value: object, expected: object) -> bool:
@@ -47,7 +48,8 @@ def holds(value: object, expected: object) -> bool:
 
 
 @pytest.mark.parametrize(("prompt_id", "row"), golden_rows())
-def test_golden_verdict(jury, prompt_id, row):
+def test_golden_verdict(juries, prompt_id, row):
+    jury = juries[row.get("fitted", True)]
     prompt = get_prompt(prompt_id)
     prompt.input_model.model_validate(row["input"])  # a table row that no longer fits is an error, not a skip
     verdicts = [judge.verdict(prompt, row["input"]) for judge in jury]

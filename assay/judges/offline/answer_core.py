@@ -1,41 +1,14 @@
 """The generic answer core: a reference-based rag_answer verdict from a language pack's signals.
 
-It judges an answer written in a language with a pack (``lang/<code>.yaml``) and no hand rules
-(today: English; Korean keeps its rule set in ``rules/rag.py`` until it moves onto a pack). It
-knows no language itself: words, negations, refusals, hedges, number and calendar words and the
-feedback sentences all come from the pack.
-
-1. **What is judged.** Sentences addressed to the grader, JSON objects and sentences in another
-   script than the pack's are set aside (named in the feedback): text appended to an answer can
-   lower its score, never raise it.
-2. **Signals.** Content words (stems), figures (numbers with their unit conversions, clock times,
-   calendar words), names (capitalised words inside a sentence), negation parity and antonyms per
-   aligned sentence, refusal, hedges, a keyword list with no statement.
-3. **Verdict** (1-5 each, the rubric of seed 003; N = share of the reference's content not in the
-   question that the answer says, P = share of the answer's content the reference or the
-   retrieved texts support, Q = share of the question's content words in the answer):
-
-   ==============================================  ========  ============  =========
-   finding                                         accuracy  completeness  relevance
-   ==============================================  ========  ============  =========
-   empty (after setting text aside)                1         1             2
-   refusal, the reference refuses too              5         5             5
-   refusal, the reference answers                  1         1             2
-   an answer where the reference refuses           1         1             3
-   keyword list with no statement                  1         1             1
-   a figure or name where the reference has        1         ≤ 2 (band)    4 (2 off topic)
-   another; the claim reversed (negation, antonym)
-   N < 0.2 (says nothing of it)                    1         1             4 if Q ≥ .5, else 2
-   otherwise: N ≥ .35 → 5, ≥ .2 → 4, else 3         (band)    band(N)       5 (4 if Q < .3)
-   every figure and name of the reference said     5         ≥ 4
-   unsupported figures, names or clauses           ≤ 4
-   ("Yes" against "No" is a reversal too)
-   the main claim hedged                           ≤ 2
-   ==============================================  ========  ============  =========
-
-``view`` is the judge's way of matching words: ``stems`` (lexical), ``ngrams`` (character
-4-grams of the content words: word forms the suffix list misses) or ``figures`` (stems, with the
-figures counted three times).
+It judges an answer in a language with a pack (``lang/<code>.yaml``) and no hand rules (today:
+English) and knows no language itself: words, negations, refusals, hedges, number and calendar
+words and the feedback sentences all come from the pack. Text addressed to the grader, JSON and
+sentences in another script are set aside first (they can lower a score, never raise it). The
+verdict (1-5 each; N, P, Q the coverages of ``read``): shortcuts for an empty answer, a refusal,
+an answer where the reference refuses and a keyword list; then a wrong figure or name, a claim
+reversed, or N < .2 make it wrong; else accuracy from N, capped by invented extras and hedges.
+``view`` is the judge's way of matching words: ``stems``, ``ngrams`` (character 4-grams of the
+content words) or ``figures`` (stems, figures counted three times).
 """
 
 from __future__ import annotations
@@ -54,17 +27,10 @@ SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
 WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|\d+(?:[.,:]\d+)*", re.UNICODE)
 NAME = re.compile(r"\b[A-Z][\w'’-]*")
 JSON_OBJECT = re.compile(r"\{[^{}]*:[^{}]*\}")
-CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?", re.IGNORECASE)
 HOURS_MINUTES = re.compile(r"\b(\d{1,2}):(\d{2})\b")
 # a list's separators; a comma between digits ("30,000") separates nothing
 LIST_SEPARATOR = re.compile(r"(?<!\d),|,(?!\d)|[/|·;]")
 NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
-# Units a figure is converted across, so "two weeks" matches "14 days".
-CONVERSIONS: dict[str, tuple[str, float]] = {
-    "week": ("day", 7), "weeks": ("day", 7), "fortnight": ("day", 14), "hour": ("minute", 60),
-    "hours": ("minute", 60), "year": ("month", 12), "years": ("month", 12),
-}
-
 SIZE_CUTS: tuple[tuple[float, float], ...] = ((0.8, 5), (0.6, 4), (0.4, 3), (0.2, 2))
 ACCURACY_CUTS: tuple[tuple[float, float], ...] = ((0.35, 5), (0.2, 4))
 
@@ -223,25 +189,27 @@ def figures(text: str, lang: LanguagePack) -> list[Figure]:
     for index, token in enumerate(tokens):
         after = tokens[index + 1] if index + 1 < len(tokens) else ""
         before = tokens[index - 1] if index else ""
-        if token[0].isdigit() and NUMBER.fullmatch(token):
-            value = _number(token)
-            forms = {value}
-            if after in lang.unit_conversions:
-                forms.add(_number(float(value) * lang.unit_conversions[after]))
-            shown = f"{token} {after}" if after in lang.unit_conversions else token
-            unit = stem(after, lang) if after and not after[0].isdigit() and after not in lang.stopwords else ""
-            out.append(Figure(shown, frozenset(forms), unit=unit))
-        elif token in lang.soft_number_words:
-            value = _number(lang.number_words[token])
-            forms = {value}
-            if after in lang.unit_conversions:
-                forms.add(_number(float(value) * lang.unit_conversions[after]))
-            out.append(Figure(f"{token} {after}".strip(), frozenset(forms), soft=True))
+        if (token[0].isdigit() and NUMBER.fullmatch(token)) or token in lang.soft_number_words:
+            out.append(_number_figure(token, after, lang))
         elif (calendar := lang.calendar_words.get(token)) is not None:
             out.append(Figure(token, frozenset({calendar}), kind=_calendar_kind(calendar)))
         elif token in lang.months_beside_day and (before[:1].isdigit() or after[:1].isdigit()):
             out.append(Figure(token, frozenset({lang.months_beside_day[token]}), kind="month"))
     return out
+
+
+def _number_figure(token: str, after: str, lang: LanguagePack) -> Figure:
+    """A number (digits, or a soft number word such as "one") and its form in the unit after it."""
+    soft = not token[0].isdigit()
+    value = _number(lang.number_words[token] if soft else token)
+    forms = {value}
+    if after in lang.unit_conversions:
+        forms.add(_number(float(value) * lang.unit_conversions[after]))
+    if soft:
+        return Figure(f"{token} {after}".strip(), frozenset(forms), soft=True)
+    shown = f"{token} {after}" if after in lang.unit_conversions else token
+    unit = stem(after, lang) if after and not after[0].isdigit() and after not in lang.stopwords else ""
+    return Figure(shown, frozenset(forms), unit=unit)
 
 
 WEEKDAYS = frozenset({"mon", "tue", "wed", "thu", "fri", "sat", "sun", "weekday", "weekend"})
@@ -401,53 +369,23 @@ def _share(target: set[str], source: set[str]) -> float | None:
 
 
 def read(question: str, answer: str, reference: str, contexts: list[str], lang: LanguagePack, view: str) -> Reading:
+    """N = share of the reference's content beyond the question that the answer says, P = share
+    of the answer's own content the reference or retrieved texts support, Q = share of the
+    question's content words said; wrong, missing and unsupported figures and names."""
     q_words, a_words, r_words = content(question, lang), content(answer, lang), content(reference, lang)
     support_words = r_words | content(" ".join(contexts), lang)
     a_figs, r_figs = figures(answer, lang), figures(reference, lang)
     q_figs, c_figs = figures(question, lang), figures(" ".join(contexts), lang)
-    a_names, r_names, _q_names = names(answer, lang), names(reference, lang), names(question, lang)
-    a_stems, q_stems = {stem(w, lang) for w in words(answer)}, {stem(w, lang) for w in words(question)}
-    r_stems = {stem(w, lang) for w in words(reference)}
-    common = common_words(" ".join([reference, question, *contexts]), lang)
-
-    # a figure the answer states where the reference states another of its kind is wrong; one
-    # no text supports at all (reference, question or retrieved chunks) is an invented extra
-    missing_figs = [f for f in r_figs if not f.found_in(a_figs) and not f.found_in(q_figs)]
-    new_figs = [f for f in a_figs if not f.soft and not f.found_in(r_figs) and not f.found_in(q_figs)]
-    # also wrong: beside the reference's figure, another of the same unit no text supports
-    # ("within 7 days … within 30 days"): the answer contradicts itself
-    wrong_figs = [
-        f for f in new_figs
-        if any(m.kind == f.kind for m in missing_figs)
-        or (f.unit and not f.found_in(c_figs) and any(r.unit == f.unit for r in r_figs))
-    ]
-    extra = [f.shown for f in new_figs if f not in wrong_figs and not f.found_in(c_figs)]
-    # names: one the reference gives and the answer never writes (in any case), against one the
-    # answer gives that the reference does not (and no text uses as a common word)
-    missing_names = sorted(r_names - a_stems - q_stems)
-    new_names = sorted(n for n in a_names - r_stems - q_stems if n not in common)
-    asks_name = bool(set(words(question)) & lang.name_questions)
-    if missing_names and (new_names or (asks_name and not (r_names & a_stems))):
-        wrong_names = new_names or ["(none of the reference's names)"]
-    else:
-        wrong_names = []
-        extra += new_names
-
+    wrong_figs, missing_figs, extra = _figure_check(a_figs, r_figs, q_figs, c_figs)
+    wrong_names, missing_names, new_names = _name_check(question, answer, reference, contexts, lang)
+    extra += new_names
     # the reference's content beyond the question; all of it when it only repeats the question
     key = (r_words - q_words) or r_words
-    own = a_words - q_words
-    if view == "ngrams":
-        n = _share(_ngrams(key), _ngrams(a_words))
-        p = _share(_ngrams(own), _ngrams(support_words))
-    else:
-        weight = 3 if view == "figures" else 1
-        said = len(key & a_words) + weight * sum(1 for f in r_figs if f.found_in(a_figs))
-        total = len(key) + weight * len(r_figs)
-        n = said / total if total else None
-        p = _share(own, support_words)
+    n, p = _coverages(view, key, a_words, a_words - q_words, support_words, r_figs, a_figs)
     extra += [short(c, 60) for c in unsupported_clauses(answer, support_words | q_words, r_figs + q_figs + c_figs, lang)]
+    q_stems = {stem(w, lang) for w in words(question)}
     # the reference's own facts: its figures and names that the question does not already state
-    r_facts = sum(1 for f in r_figs if not f.found_in(q_figs)) + len(r_names - q_stems)
+    r_facts = sum(1 for f in r_figs if not f.found_in(q_figs)) + len(names(reference, lang) - q_stems)
     return Reading(
         n=1.0 if n is None else n,
         p=1.0 if p is None else p,
@@ -463,12 +401,59 @@ def read(question: str, answer: str, reference: str, contexts: list[str], lang: 
     )
 
 
+def _figure_check(
+    a_figs: list[Figure], r_figs: list[Figure], q_figs: list[Figure], c_figs: list[Figure]
+) -> tuple[list[Figure], list[Figure], list[str]]:
+    """(wrong, missing, extra): a figure where the reference states another of its kind, or
+    beside the reference's figure another of its unit no text supports ("within 7 days … within
+    30 days"), is wrong; one no text supports at all is an invented extra."""
+    missing = [f for f in r_figs if not f.found_in(a_figs) and not f.found_in(q_figs)]
+    new = [f for f in a_figs if not f.soft and not f.found_in(r_figs) and not f.found_in(q_figs)]
+    wrong = [
+        f for f in new
+        if any(m.kind == f.kind for m in missing)
+        or (f.unit and not f.found_in(c_figs) and any(r.unit == f.unit for r in r_figs))
+    ]
+    return wrong, missing, [f.shown for f in new if f not in wrong and not f.found_in(c_figs)]
+
+
+def _name_check(
+    question: str, answer: str, reference: str, contexts: list[str], lang: LanguagePack
+) -> tuple[list[str], list[str], list[str]]:
+    """(wrong, missing, extra) names: one the reference gives and the answer never writes (in
+    any case), against one the answer gives that the reference does not (and no text uses as a
+    common word), or a name question answered with none of the reference's names."""
+    a_names, r_names = names(answer, lang), names(reference, lang)
+    a_stems, q_stems = {stem(w, lang) for w in words(answer)}, {stem(w, lang) for w in words(question)}
+    r_stems = {stem(w, lang) for w in words(reference)}
+    common = common_words(" ".join([reference, question, *contexts]), lang)
+    missing = sorted(r_names - a_stems - q_stems)
+    new = sorted(n for n in a_names - r_stems - q_stems if n not in common)
+    asks_name = bool(set(words(question)) & lang.name_questions)
+    if missing and (new or (asks_name and not (r_names & a_stems))):
+        return new or ["(none of the reference's names)"], missing, []
+    return [], missing, new
+
+
+def _coverages(
+    view: str, key: set[str], a_words: set[str], own: set[str], support: set[str], r_figs: list[Figure], a_figs: list[Figure]
+) -> tuple[float | None, float | None]:
+    """(N, P) in the judge's view: character 4-grams, or stems with each reference figure said
+    counted once (``stems``) or three times (``figures``)."""
+    if view == "ngrams":
+        return _share(_ngrams(key), _ngrams(a_words)), _share(_ngrams(own), _ngrams(support))
+    weight = 3 if view == "figures" else 1
+    said = len(key & a_words) + weight * sum(1 for f in r_figs if f.found_in(a_figs))
+    total = len(key) + weight * len(r_figs)
+    return (said / total if total else None), _share(own, support)
+
+
 # -- the verdict ---------------------------------------------------------------------------
 
 
 def rag_verdict(question: str, answer: str, reference: str, contexts: list[str], code: str, view: str, tag: str) -> JsonObject:
-    """The rag_answer verdict (accuracy, completeness, relevance 1-5 and feedback in the
-    pack's language) of the table in the module docstring."""
+    """The rag_answer verdict: accuracy, completeness, relevance (1-5) and feedback in the
+    pack's language."""
     return _rag_verdict(question, answer, reference, tuple(contexts), code, view, tag)
 
 
@@ -479,47 +464,44 @@ def _rag_verdict(
     lang = pack(code)
     kept, aside = judged_part(answer, lang)
     notes = [lang.say("stripped", what="; ".join(short(a) for a in aside))] if aside else []
+    accuracy, completeness, relevance, more = _shortcut(question, kept, reference, contexts, lang) or _scored(
+        question, kept, reference, contexts, lang, view
+    )
+    text = ". ".join([*notes, *more])
+    return {"feedback": f"{tag} {text}.", "accuracy": accuracy, "completeness": completeness, "relevance": relevance}
 
-    def verdict(accuracy: float, completeness: float, relevance: float, *more: str) -> JsonObject:
-        text = ". ".join([*notes, *more])
-        return {
-            "feedback": f"{tag} {text}.",
-            "accuracy": accuracy,
-            "completeness": completeness,
-            "relevance": relevance,
-        }
 
+Scores = tuple[float, float, float, list[str]]  # accuracy, completeness, relevance, notes
+
+
+def _shortcut(question: str, kept: str, reference: str, contexts: tuple[str, ...], lang: LanguagePack) -> Scores | None:
+    """An empty answer (1, 1, 2), a refusal (5s when the reference refuses too, else 1, 1, 2),
+    an answer where the reference refuses (1, 1, 3), a keyword list (1s); None otherwise."""
     if not kept.strip() or not any(ch.isalnum() for ch in kept):
-        return verdict(1, 1, 2, lang.say("empty"))
+        return 1, 1, 2, [lang.say("empty")]
     ref_refuses = refuses(reference, lang)
     if refuses(kept, lang) and (ref_refuses or not _answers_anyway(question, kept, reference, contexts, lang)):
-        if ref_refuses:
-            return verdict(5, 5, 5, lang.say("refusal_right"))
-        return verdict(1, 1, 2, lang.say("refusal_wrong"))
+        return (5, 5, 5, [lang.say("refusal_right")]) if ref_refuses else (1, 1, 2, [lang.say("refusal_wrong")])
     if ref_refuses:
-        return verdict(1, 1, 3, lang.say("answer_without_basis"))
+        return 1, 1, 3, [lang.say("answer_without_basis")]
     if keyword_list(kept, lang) and not is_list(reference):
-        return verdict(1, 1, 1, lang.say("salad"))
+        return 1, 1, 1, [lang.say("salad")]
+    return None
 
+
+def _scored(question: str, kept: str, reference: str, contexts: tuple[str, ...], lang: LanguagePack, view: str) -> Scores:
+    """A wrong claim or N < .2 make the answer wrong; else accuracy is whether what it says
+    agrees (N ≥ .35 → 5, ≥ .2 → 4; 5 with every figure and name said), ≤ 4 with invented
+    extras, ≤ 2 hedged; completeness is band(N)."""
     r = read(question, kept, reference, list(contexts), lang, view)
     facts = [lang.say("coverage", share=pct(r.n)), lang.say("support", share=pct(r.p))]
-    on_topic = r.q >= 0.3 or r.n >= 0.2
-    # a wrong main claim leaves little of the reference said, whatever else is repeated
-    left = min(band(r.n, SIZE_CUTS, 1), 2)
-    if r.wrong_figures:
-        return verdict(1, left, 4 if on_topic else 2, lang.say(
-            "wrong_figure", answer=", ".join(r.wrong_figures), reference=", ".join(r.missing_figures)), *facts)
-    if r.wrong_names:
-        return verdict(1, left, 4 if on_topic else 2, lang.say(
-            "wrong_name", answer=", ".join(r.wrong_names), reference=", ".join(r.missing_names)), *facts)
-    if r.reversed:
-        return verdict(1, left, 4 if on_topic else 2, lang.say("reversed", what=r.reversed), *facts)
+    wrong = _wrong_claim(r, lang)
+    if wrong:
+        # a wrong main claim leaves little of the reference said, whatever else is repeated
+        return 1, min(band(r.n, SIZE_CUTS, 1), 2), 4 if r.q >= 0.3 or r.n >= 0.2 else 2, [wrong, *facts]
     if r.n < 0.2 and not r.all_facts:
         # says almost nothing the reference says: wrong, or true of something else
-        return verdict(1, 1, 4 if r.q >= 0.5 else 2, lang.say("off_topic"), *facts)
-
-    # accuracy is whether what it says agrees (the rubric's 5: every claim agrees); how much of
-    # the reference it says is completeness
+        return 1, 1, 4 if r.q >= 0.5 else 2, [lang.say("off_topic"), *facts]
     accuracy = band(r.n, ACCURACY_CUTS, 3)
     completeness = band(r.n, SIZE_CUTS, 1)
     if r.all_facts:
@@ -530,8 +512,18 @@ def _rag_verdict(
     if r.hedge:
         accuracy = min(accuracy, 2)
         facts.append(lang.say("hedged", what=r.hedge))
-    relevance = 5 if r.q >= 0.3 or r.n >= 0.35 else 4
-    return verdict(accuracy, completeness, relevance, *facts)
+    return accuracy, completeness, 5 if r.q >= 0.3 or r.n >= 0.35 else 4, facts
+
+
+def _wrong_claim(r: Reading, lang: LanguagePack) -> str | None:
+    """The note of a figure or name where the reference has another, or a reversed claim."""
+    if r.wrong_figures:
+        return lang.say("wrong_figure", answer=", ".join(r.wrong_figures), reference=", ".join(r.missing_figures))
+    if r.wrong_names:
+        return lang.say("wrong_name", answer=", ".join(r.wrong_names), reference=", ".join(r.missing_names))
+    if r.reversed:
+        return lang.say("reversed", what=r.reversed)
+    return None
 
 
 def _answers_anyway(question: str, answer: str, reference: str, contexts: tuple[str, ...], lang: LanguagePack) -> bool:
