@@ -133,3 +133,21 @@ def test_refusals_read_phrases_and_a_negated_saying_verb_about_the_documents():
     assert answer_core.refuses("I don't know.", en)
     assert answer_core.refuses("Nothing in the housing information mentions flatmates.", en)
     assert not answer_core.refuses("The policy does not cover water damage.", en)
+
+
+def test_filler_in_another_script_glued_to_a_korean_keyword_list_does_not_lift_it(jury):
+    question = "수선 맡긴 옷은 얼마나 보관해 주나요?"
+    reference = "수선이 끝난 옷은 60일 동안 매장에 보관하며, 그 뒤에는 기부됩니다."
+    salad = "수선 완성 / 보관 / 기간 / 기부 / 매장 수령 / 문자 안내"
+    before = [v["accuracy"] for v in scores(jury, question, salad, reference)]
+    for filler in (" Lorem ipsum dolor sit amet, consectetur adipiscing elit.", " zzz qqq www xxx",
+                   " Лорем ипсум долор сит амет"):
+        after = scores(jury, question, salad + filler, reference)
+        assert all(a["accuracy"] <= b for a, b in zip(after, before, strict=True)), (filler, before, after)
+        assert all("채점 전에 제외함" in v["feedback"] for v in after)
+
+
+def test_a_korean_word_quoted_in_an_english_sentence_keeps_the_sentence_whole():
+    sentence = "You can print the certificate for free on Government24 (정부24) or pick it up at the health centre."
+    assert answer_core.trailing_foreign(sentence, pack("ko")) == (sentence, "")
+    assert answer_core.trailing_foreign("보관 기간 안내 Lorem ipsum dolor", pack("ko")) == ("보관 기간 안내", "Lorem ipsum dolor")

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from assay.judges.offline.lang import LanguagePack, language_of, pack, script_shares
+from assay.judges.offline.lang import LanguagePack, language_of, pack, script_of, script_shares
 from assay.judges.offline.scoring import band, pct
 from assay.schemas import JsonObject
 
@@ -55,13 +55,40 @@ def judged_part(answer: str, lang: LanguagePack, keep_foreign: bool = False) -> 
     aside: list[str] = [m.group(0) for m in JSON_OBJECT.finditer(answer)]
     text = JSON_OBJECT.sub(" ", answer)
     kept: list[str] = []
-    for sentence in sentences(text):
+    for whole in sentences(text):
+        sentence, tail = (whole, "") if keep_foreign else trailing_foreign(whole, lang)
+        if tail:
+            aside.append(tail)
         lowered = normal(sentence)
         if any(cue in lowered for cue in lang.grader_cues) or (not keep_foreign and foreign(sentence, lang)):
             aside.append(sentence)
         else:
             kept.append(sentence)
     return " ".join(kept), aside
+
+
+# Words of letters, for counting a trailing run in another script.
+LETTER_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+# A run this long in another script, after the sentence's last letter in the pack's script,
+# is text appended to the sentence (filler, a second language), not a name inside it.
+FOREIGN_TAIL_WORDS = 3
+
+
+def trailing_foreign(sentence: str, lang: LanguagePack) -> tuple[str, str]:
+    """The sentence and what follows its last letter in the pack's script when that is a run of
+    at least ``FOREIGN_TAIL_WORDS`` words in another script ("… 안내 Lorem ipsum dolor sit") and
+    the sentence before it is mostly in the pack's script."""
+    last = max((i for i, ch in enumerate(sentence) if script_of(ch) == lang.script), default=-1)
+    if last < 0:
+        return sentence, ""
+    tail = sentence[last + 1 :]
+    words = [w for w in LETTER_WORD.findall(tail) if script_of(w[0]) not in (None, lang.script)]
+    if len(words) < FOREIGN_TAIL_WORDS:
+        return sentence, ""
+    cut = last + 1 + tail.index(words[0])
+    if script_shares(sentence[:cut]).get(lang.script, 0.0) < 0.5:
+        return sentence, ""  # a sentence in another script quoting a word of this one ("Government24 (정부24) or …")
+    return sentence[:cut].rstrip(), sentence[cut:].strip()
 
 
 @lru_cache(maxsize=4096)
