@@ -546,51 +546,45 @@ _VERB_FORM_RE = re.compile(r"(?:하고|하면|하여|하며|해서|하지|하게
 
 
 def contraindicated_advice(answer: str, patient: str) -> list[str]:
-    """A drug the record lists on a contraindication line ("주의사항: 플루오로퀴놀론 … 금기
-    (… 시프로플록사신 …)") that the answer names in a clause with no warning in it ("남은
-    시프로플록사신을 드시면 잘 듣습니다"): advice the record forbids. Only the sentences of the
-    line that forbid are read; a word glued to a figure ("3개월마다") names no drug; a line whose
-    own label is the forbidden act ("운전: … 1년까지 금지") forbids that act; reassurance
-    ("상관없는", "문제없습니다") and a condition ("없으셨으면") are no warning."""
+    """A drug the record names in a line's forbidding sentences ("주의사항: 플루오로퀴놀론 … 금기
+    (… 시프로플록사신 …)") that the answer names in a clause with no warning ("남은 시프로플록사신을
+    드시면 잘 듣습니다"): advice the record forbids."""
     out: list[str] = []
-    values = label_values(patient)
-    for label, value in values:
+    for label, value in label_values(patient):
         parts = _forbidding_parts(label, value)
-        if not parts:
-            continue
-        # the patient's own drugs, named on the line as the reason, are not what is forbidden:
-        # a name the record writes anywhere outside the forbidding sentences (another line, a
-        # free-text summary above the labelled lines: "피르페니돈 … 시작", then "플루복사민은
-        # 피르페니돈 혈중농도를 올려 병용 금지") is the patient's own
-        # (but a drug the record says was stopped, "솔리페나신 5mg → 입마름 심해 중단", is no longer
-        # the patient's: its ban stands)
-        others = patient.replace(f"{label.strip()}:", " ")  # (the line's own label is the act it forbids)
-        for part in parts:
-            others = others.replace(part, " ")
-        others = " ".join(p for p in re.split(r"[|\n]|(?<!\d)\.\s", others) if not _STOPPED_RE.search(p))
-        # a name of four syllables or more, or a word with its letter ("비타민 A", "vitamin K")
-        found = [
-            re.sub(r"(?<=[가-힣]{4})[은는을를]$", "", n)  # "콜레스티라민은" names 콜레스티라민
-            for part in parts
-            for n in re.findall(r"(?<![\d.])(?:[가-힣]{2,}\s?[A-Z](?![A-Za-z])|[A-Za-z]{4,}\s[A-Z](?![A-Za-z])|[가-힣]{4,}|[A-Za-z]{6,})", part)
-            # a verb of the line's instruction ("임신 계획 시 중단하고 연락") names no drug
-            if not _VERB_FORM_RE.search(n)
-        ]
-        own = label.strip()
-        if (
-            re.fullmatch(r"[가-힣]{2,}|[A-Za-z]{4,}", own)
-            and own.lower() not in _GENERIC_LABELS
-            and own not in KEY_LABELS
-            and not tx.has_any(own.lower(), CONTRAINDICATION_CUES)
-        ):
-            found.append(own)
-        names = [n for n in found if n not in others]
+        names = _forbidden_names(label, parts, patient) if parts else []
         for clause in CLAUSE_RE.split(answer):
             said = [n for n in names if names_in(n, clause) and not tx.has_any(n, CONTRAINDICATION_CUES)]
             if said and not warned(clause):
                 out.append(f"기록상 금기인 '{said[0]}'을(를) 권함 (기록: {value.strip()[:40]})")
                 break
     return list(dict.fromkeys(out))
+
+
+def _forbidden_names(label: str, parts: list[str], patient: str) -> list[str]:
+    """Names in a line's forbidding sentences (four syllables or six letters, or a word with its
+    letter: "비타민 K"; not a verb, not a word glued to a figure), and a label that is an act
+    ("운전: … 금지"), less the patient's own drugs: a name the record writes outside those
+    sentences, unless there it is said stopped ("솔리페나신 … 중단": its ban stands)."""
+    others = patient.replace(f"{label.strip()}:", " ")  # (the line's own label is the act it forbids)
+    for part in parts:
+        others = others.replace(part, " ")
+    others = " ".join(p for p in re.split(r"[|\n]|(?<!\d)\.\s", others) if not _STOPPED_RE.search(p))
+    found = [
+        re.sub(r"(?<=[가-힣]{4})[은는을를]$", "", n)  # "콜레스티라민은" names 콜레스티라민
+        for part in parts
+        for n in re.findall(r"(?<![\d.])(?:[가-힣]{2,}\s?[A-Z](?![A-Za-z])|[A-Za-z]{4,}\s[A-Z](?![A-Za-z])|[가-힣]{4,}|[A-Za-z]{6,})", part)
+        if not _VERB_FORM_RE.search(n)  # "임신 계획 시 중단하고 연락" names no drug
+    ]
+    own = label.strip()
+    if (
+        re.fullmatch(r"[가-힣]{2,}|[A-Za-z]{4,}", own)
+        and own.lower() not in _GENERIC_LABELS
+        and own not in KEY_LABELS
+        and not tx.has_any(own.lower(), CONTRAINDICATION_CUES)
+    ):
+        found.append(own)
+    return [n for n in found if n not in others]
 
 
 # The record forbids stopping a drug ("임의 중단 금지", "끊지 말 것", "do not stop"): a sentence
