@@ -22,18 +22,10 @@ from assay.suites.clinical.offline.record_facts import (
 
 CUES = offline_cues()
 
-# "A·B·C와 2시간 간격", "제산제와는 최소 4시간 띄워서", "2 hours apart from iron", "separate … by 4 h"
-_SPACING_KO_RE = re.compile(
-    r"([^.;:()]{2,60}?)(?:와|과|랑|하고)(?:는)?\s?(?:최소\s?|적어도\s?)?\d+\s?시간\s?(?:이상\s?)?(?:간격|차이|띄|떨어|벌려)"
-)
-_SPACING_EN_RE = re.compile(
-    r"\d+\s*(?:h|hrs?|hours?)\s+(?:apart\s+)?(?:from|before or after|after or before)\s+([^.;()]{2,60})"
-    r"|separate\w*\s+(?:it\s+|doses?\s+)?from\s+([^.;()]{2,60}?)\s+by",
-    re.I,
-)
-# An answer clause taking two things at once; an interval in the clause keeps them apart.
-_TOGETHER_RE = re.compile(r"같이|함께|한\s?번에|한꺼번에|동시에|\btogether\b|at the same time", re.I)
-_INTERVAL_RE = re.compile(r"간격|띄|떨어|시간\s?(?:뒤|후|전|지나)|apart|hours? (?:after|before)", re.I)
+_SPACING_KO_RE = CUES.regex("spacing_ko")
+_SPACING_EN_RE = CUES.regex("spacing_en")
+_TOGETHER_RE = CUES.regex("together")
+_INTERVAL_RE = CUES.regex("interval")
 
 
 def _listed(words: str) -> list[str]:
@@ -63,22 +55,10 @@ def together_against_spacing(answer: str, patient: str) -> list[str]:
     return out
 
 
-# "…이 생기면 복용을 멈추고 연락", "…이 있으면 중단", "stop/hold … if …"
-_STOP_IF_KO_RE = re.compile(
-    r"([^.;:()]{2,60}?)(?:이|가)?\s?(?:생기면|있으면|나타나면|보이면|심해지면|나면|시)\s?"
-    r"(?:\S+\s){0,3}?(?:멈추|멈춰|중단|중지|끊|그만|쉬고|건너뛰)"
-)
-_STOP_IF_EN_RE = re.compile(
-    r"(?:stop|hold|skip|discontinue)\w*\b[^.;]{0,40}?\bif\s+(?:you\s+(?:have|get|develop|notice)\s+)?([^.;()]{2,60})",
-    re.I,
-)
+_STOP_IF_KO_RE = CUES.regex("stop_if_ko")
+_STOP_IF_EN_RE = CUES.regex("stop_if_en")
 _SYMPTOMS_KO = CUES.symptoms_ko  # English condition words a Korean question writes its own way
-_CONTINUE_RE = re.compile(
-    r"계속\s?(?:\S+\s)?(?:드시|드셔|복용|드세|먹|쓰)|그대로\s?(?:\S+\s)?(?:드시|드셔|복용|드세|먹)"
-    r"|평소대로\s?(?:\S+\s)?(?:드시|드셔|복용|드세|먹)|중단하지\s?않|끊지\s?않"
-    r"|\b(?:keep|continue|carry on)\s+(?:taking|with|on)\b",
-    re.I,
-)
+_CONTINUE_RE = CUES.regex("continue")
 
 
 def _conditions(words: str) -> list[str]:
@@ -124,8 +104,7 @@ _LIMIT_RE = re.compile(
 )
 _AMOUNT_RE = re.compile(rf"(\d+(?:\.\d+)?)\s*(?:[~∼-]\s*(\d+(?:\.\d+)?)\s*)?({_UNIT_ALT})(?![A-Za-z])", re.I)
 _COUNTED = CUES.counted  # counters a count in Korean numerals is read before
-# leave in a clause ("늘려 드셔도 괜찮아요", "드시면 됩니다", "you can take")
-_CLAUSE_LEAVE_RE = re.compile(r"셔도|해도|괜찮|드시면\s?(?:됩|돼)|드세요|\byou can\b|\bfine\b|\b(?:is|are) (?:ok|okay)\b", re.I)
+_CLAUSE_LEAVE_RE = CUES.regex("clause_leave")
 
 
 def beyond_recorded_limit(answer: str, patient: str) -> list[str]:
@@ -155,11 +134,7 @@ def beyond_recorded_limit(answer: str, patient: str) -> list[str]:
     return []
 
 
-# A question asking leave or a yes ("…해도 돼요?", "…맞죠?", "그런 거예요?", "can I …?").
-_YES_NO_QUESTION_RE = re.compile(
-    r"(?:도\s?(?:되|돼)|되나요|될까요|괜찮|맞죠|맞나요|맞아요\?|거예요\?|건가요|거죠|\bcan i\b|\bis it (?:ok|okay|fine|safe)\b|\bshould i\b)",
-    re.I,
-)
+_YES_NO_QUESTION_RE = CUES.regex("yes_no_question")
 _PLAIN_WORDS = CUES.plain_words  # question words that name nothing a caution could be about
 
 def leave_beside_caution(answer: str, patient: str, question: str) -> list[str]:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from assay.yaml_files import read_yaml_mapping
 
@@ -69,6 +70,21 @@ class OfflineCues(BaseModel):
     counted: Words
     plain_words: frozenset[str]
     per_dose_units: dict[str, str]
+    regexes: dict[str, str]
+
+    @field_validator("regexes")
+    @classmethod
+    def _compiles(cls, regexes: dict[str, str]) -> dict[str, str]:
+        for name, pattern in regexes.items():
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ValueError(f"{name}: {exc}") from None
+        return regexes
+
+    def regex(self, name: str) -> re.Pattern[str]:
+        """One of ``regexes``, compiled ("(?i)" at its start: any case)."""
+        return re.compile(self.regexes[name])
 
 
 @cache

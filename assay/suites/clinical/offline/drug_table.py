@@ -238,15 +238,8 @@ def _lab_past_limit(entry: Entry, patient: str) -> str:
 # beside the warnings of record_facts (안 됩니다, 피하세요, avoid…)
 _TABLE_WARNINGS = CUES.table_warnings
 _INSTEAD_RE = re.compile(r"^\S{0,3}\s?(?:대신|말고|보다는|보다|instead)", re.I)
-# The first sentence grants what the question asks ("네, 맞으셔도 됩니다", "Yes, you can").
-_PERMIT_RE = re.compile(
-    r"^\s*(?:네|예|yes|sure|of course|물론)\b|셔도\s?(?:됩니|돼|괜찮)|해도\s?(?:됩니|돼)|도\s?됩니다|도\s?돼요|괜찮|문제없|문제 없"
-    r"|좋은 생각|드세요|맞으세요|쓰세요|you can|it'?s fine|it is fine|safe to|go ahead",
-    re.I,
-)
-_DISMISS_RE = re.compile(
-    r"영향을?\s?(?:주지|미치지)\s?않\S*|(?:doesn't|does not|won't|will not)\s+(?:affect|interact)\S*", re.I
-)
+_PERMIT_RE = CUES.regex("table_permit")
+_DISMISS_RE = CUES.regex("table_dismiss")
 
 
 # "Your record says no St John's wort": an English "no X" forbids X (not "no problem", "no need").
@@ -269,7 +262,7 @@ def _hits(cls: DrugClass, text: str, taken: frozenset[str]) -> list[str]:
     ]  # fmt: skip
 
 
-_HISTORY_RE = re.compile(r"적이 있|던 적|in the past|reacted to|had a reaction", re.I)
+_HISTORY_RE = CUES.regex("history")
 
 
 def _listed(clauses: list[str], cls: DrugClass) -> list[str]:

@@ -166,12 +166,8 @@ def _bare_numbers(text: str) -> set[float]:
     return {float(n) for n in re.findall(r"(?<![\d.])\d+(?:\.\d+)?(?![\d.])", text.replace(",", ""))}
 
 
-# A test result the record writes negative ("HCV RNA 검출 안 됨(<15 IU/mL)", "음성", "not
-# detected") and an answer reports positive ("1,500 IU/mL로 검출되어", "양성"), or the reverse.
-_NEGATIVE_RESULT_RE = re.compile(
-    r"검출\s?(?:안\s?됨|안\s?됐|안\s?되|되지\s?않|불가|한계\s?미만)|미검출|불검출|음성|not\s+detected|undetect\w*|negative", re.I
-)
-_POSITIVE_RESULT_RE = re.compile(r"검출(?:되|됐|됨|돼)|양성|\bdetected\b|\bpositive\b", re.I)
+_NEGATIVE_RESULT_RE = CUES.regex("negative_result")
+_POSITIVE_RESULT_RE = CUES.regex("positive_result")
 _RESULT_WORDS = CUES.result_words
 
 def reversed_results(answer: str, patient: str) -> list[str]:
@@ -196,15 +192,9 @@ def reversed_results(answer: str, patient: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-# An earlier value an item writes in its parenthesis ("ESR 18 mm/h(2026-11-17, 진단 시 62)",
-# "호기 CO 4 ppm(시작 전 28 ppm)", "(baseline 9.1)"), and the words an answer says a change with.
-_EARLIER_RE = re.compile(
-    r"(?:이전|진단\s?(?:시|때|당시)|시작\s?전|치료\s?전|투약\s?전|복용\s?전|지난번|before|previous|prior|baseline|initial)"
-    r"\s*:?\s*(\d+(?:,\d{3})*(?:\.\d+)?)",
-    re.I,
-)
-_ROSE_RE = re.compile(r"올라|올랐|오르|높아|상승|늘었|늘어|증가|\b(?:rose|risen|increased|went up|higher)\b", re.I)
-_FELL_RE = re.compile(r"내려|내렸|떨어|낮아|하락|줄었|줄어|감소|\b(?:fell|fallen|dropped|decreased|went down|lower)\b", re.I)
+_EARLIER_RE = CUES.regex("earlier")
+_ROSE_RE = CUES.regex("rose")
+_FELL_RE = CUES.regex("fell")
 
 
 def reversed_trends(answer: str, patient: str) -> list[str]:
@@ -279,15 +269,7 @@ def _denies(tail: list[str], item: RecordItem) -> bool:
     return not any(w.startswith(STOP_VERBS) for w in tail[:at])
 
 
-# "식사 후에", "밥 먹은 뒤", "식사 직후", "밥 먹고 바로": 식후; "식사 전", "식사 30분 전": 식전.
-# "식사와 함께", "식사 중", "식사하면서" (with meals) go with 식후 against 공복/식전, as an English
-# record's "with meals" does; "식사 1시간 전" is 식전.
-_MEAL_RE = re.compile(
-    r"식사\s?(?:\d+\s?(?:분|시간)\s?)?(직후|직전|후|뒤|다음|전)|밥\s?먹(?:은|고)\s?(?:바로|직후|뒤|후|다음)?"
-    r"|식사(와|랑|하고)\s?(?:함께|같이)|식사\s?(중|때)(?![가-힣])|식사하(면서)|(?:식사|밥)(?:을|를)?\s?(?:먹으)?(면서)"
-    # "식사 시작할 때", "식사를 시작하면서" (the first bite): with the meal
-    r"|식사\s?(?:를\s?)?(시작)(?:할|하는|하실|하면서)?\s?(?:때|시)?"
-)
+_MEAL_RE = CUES.regex("meal")
 # An English record's times of taking, as the answer writes them in Korean.
 _EN_TIMES = (
     (re.compile(r"(?i)\b(?:before (?:meals|breakfast|food)|on an empty stomach|empty stomach|fasting)\b"), "공복 식전"),
@@ -296,11 +278,8 @@ _EN_TIMES = (
     (re.compile(r"(?i)\bmorning\b"), "아침"),
     (re.compile(r"(?i)\bevening\b"), "저녁"),
 )
-# How often: once a week against every day ("주 1회 월요일" said "매일").
-_WEEKLY_RE = re.compile(r"(?i)주\s?1\s?회|주\s?한\s?번|매주|일주일에\s?한|일주일마다|\bweekly\b|once a week|every week")
-_DAILY_RE = re.compile(
-    r"(?i)매일|날마다|하루\s?에?\s?(?:한|두|세|\d)\s?(?:번|회|알|정)|1일\s?\d\s?회|\bdaily\b|every day|a day\b"
-)
+_WEEKLY_RE = CUES.regex("weekly")
+_DAILY_RE = CUES.regex("daily")
 
 
 def _meals(text: str) -> str:
@@ -409,10 +388,7 @@ _BARE_YES_RE = re.compile(r"^\s*(?:네|예|맞아요|맞습니다|yes)[,.!\s]*(?
 
 
 ALLERGY_LABELS = CUES.allergy_labels
-# The answer says the patient has no allergy ("알레르기가 없으시니", "no known allergies").
-NO_ALLERGY_RE = re.compile(
-    r"(?:알레르기|알러지)\S{0,2}\s*(?:\S+\s+)?(?:없|아니)|\bno(?:\s+known)?\s+(?:drug\s+)?allerg|\bnot\s+allergic", re.I
-)
+NO_ALLERGY_RE = CUES.regex("no_allergy")
 
 
 def denied_allergy(answer: str, patient: str) -> list[str]:
@@ -495,15 +471,7 @@ def names_in(name: str, clause: str) -> bool:
     return False
 
 
-# Reassurance is no warning: "상관없는", "문제없습니다" carry 없 but say the opposite of a warning.
-REASSURANCE_RE = re.compile(
-    r"(?:상관|관계|문제|지장|걱정|영향)\s?(?:이|가|은|는)?\s?없|무관|괜찮|no problem|no interaction|unrelated"
-    # "효과에 영향을 주지 않으니" dismisses, it does not warn
-    r"|영향을?\s?(?:주지|미치지)\s?않\S*|(?:doesn't|does not|won't|will not)\s+(?:affect|interact)"
-    # "걱정 마세요" reassures: its 마세요 forbids nothing
-    r"|걱정\s?(?:하지\s?)?마\S*|don't worry",
-    re.I
-)
+REASSURANCE_RE = CUES.regex("reassurance")
 # A word in a condition ("발작이 없으셨으면", "통증이 없으시면", "막으려면") or a concession ("목이 마르지
 # 않아도") supposes; it warns of nothing.
 _CONDITION_WORD_RE = re.compile(r"\S*(?:으면|다면|라면|시면|려면|아도|어도)\S*")
@@ -520,12 +488,7 @@ def warned(clause: str) -> bool:
 _REASON_WORD_RE = re.compile(r"\S*(?:으니까|니까|으니|므로|라서)(?=\s|$)")
 
 
-# A part of a caution line that permits ("불활성화 백신은 가능", "inactivated vaccines are fine")
-# names what is allowed, not what is forbidden.
-PERMITTED_PART_RE = re.compile(
-    r"(?:은|는|도)?\s?(?:가능|허용|괜찮|무방|해도 됨|써도 됨|사용 가능)|\b(?:allowed|permitted|are fine|is fine|can be given|may be given|ok)\b",
-    re.I,
-)
+PERMITTED_PART_RE = CUES.regex("permitted_part")
 
 
 def _forbidding_parts(label: str, value: str) -> list[str]:
@@ -541,7 +504,7 @@ def _forbidding_parts(label: str, value: str) -> list[str]:
     ]
 
 
-_STOPPED_RE = re.compile(r"중단(?:함|했|됨|$|\(|\s)|끊음|끊었|\b(?:stopped|discontinued)\b", re.I)
+_STOPPED_RE = CUES.regex("stopped")
 _VERB_FORM_RE = re.compile(r"(?:하고|하면|하여|하며|해서|하지|하게|하는|하세요|되면|되고|되어)$")
 
 
@@ -587,19 +550,8 @@ def _forbidden_names(label: str, parts: list[str], patient: str) -> list[str]:
     return [n for n in found if n not in others]
 
 
-# The record forbids stopping a drug ("임의 중단 금지", "끊지 말 것", "do not stop"): a sentence
-# with a stopping verb and a prohibition.
-_NO_STOP_RE = re.compile(
-    r"(?:중단|중지|끊|멈추|그만)\S*\s?(?:금지|하지\s?말|지\s?말|말\s?것|마세요|안\s?됨|불가)"
-    r"|(?:do not|don't|never|must not)\s+(?:stop|discontinue|skip)",
-    re.I,
-)
-# An answer clause that lets the patient stop ("끊으셔도 됩니다", "그만 드셔도 돼요", "you can stop").
-_STOP_ALLOWED_RE = re.compile(
-    r"(?:끊|중단|중지|멈추|멈춰|그만)\S*\s?(?:\S+\s)?(?:\S*셔도|\S*해도|\S*어도|\S*아도|\S*세요|\S*십시오|도\s?(?:됩니|돼|괜찮))"
-    r"|(?:you can|you may|it's fine to|it is fine to|ok to|okay to)\s+(?:stop|discontinue)|\bstop taking\b",
-    re.I,
-)
+_NO_STOP_RE = CUES.regex("no_stop")
+_STOP_ALLOWED_RE = CUES.regex("stop_allowed")
 
 
 def stopped_against_record(answer: str, patient: str, question: str = "") -> list[str]:
@@ -633,12 +585,7 @@ def stopped_against_record(answer: str, patient: str, question: str = "") -> lis
 
 KEY_LABELS = CUES.key_labels  # labels of the record's own sections (not a forbidden act)
 CAUTION_LINE_CUES = (*CONTRAINDICATION_CUES, *CUES.caution_line)  # a caution line links the things it names
-# The answer says two things are unrelated ("피임약은 라모트리진과 상관없으니", "no interaction").
-DISMISS_RE = re.compile(
-    r"(?:상관|관계|상호작용|영향)\s?(?:이|가|은|는)?\s?없|무관|영향을?\s?(?:주지|미치지)\s?않"
-    r"|no interaction|(?:doesn't|does not|don't|do not|won't|will not)\s+(?:interact|affect)|unrelated",
-    re.I,
-)
+DISMISS_RE = CUES.regex("dismiss")
 
 
 def dismissed_cautions(answer: str, patient: str) -> list[str]:
@@ -729,17 +676,8 @@ ASKED_ACTS = {
         r"(?<![가-힣])(?:물|수분)\S{0,2}\s?(?:\S+\s){0,2}?(?:더|많이|과다|억지로)|extra\s+fluids?|more\s+(?:water|fluids?)"
         r"|forc\w*\s+(?:extra\s+)?fluids?", re.I),
 }  # fmt: skip
-# A record sentence that forbids ("음주 금지", "넘기지 말 것", "끊지 말 것", "do not …").
-FORBIDS_RE = re.compile(
-    r"금지|금기|말\s?것|마세요|피할\s?것|피해야|넘기지|삼갈|안\s?됨|\bdo not\b|\bdon't\b|\bavoid\b|\bnever\b|must not"
-    r"|(?:^|[,;:(])\s*no\s+[a-z]",  # "…, no forced extra fluids"
-    re.I,
-)
-# An answer's first sentence giving leave ("괜찮아요", "드셔도 돼요", "그걸로 충분합니다", "Yes, …").
-LEAVE_RE = re.compile(
-    r"괜찮|셔도|해도|어도\s?(?:돼|됩|되)|아도\s?(?:돼|됩|되)|충분|문제\s?없|상관\s?없|^\s*(?:네|예)\b"
-    r"|^\s*yes\b|\b(?:it's|it is|that's) (?:fine|okay|ok|safe)\b|\byou can\b|\byou may\b", re.I
-)
+FORBIDS_RE = CUES.regex("forbids")
+LEAVE_RE = CUES.regex("leave")
 
 
 def leave_sentence(answer: str) -> str:
@@ -797,9 +735,4 @@ def _forbidden_and_asked(sentence: str, question: str, others: str, leave: str) 
 
 
 _DOSE_UNITS = CUES.dose_units
-# An answer that will not say yes or no where the record is plain ("상황에 따라 달라요",
-# "한마디로 말씀드리기 어렵습니다", "it depends").
-_HEDGE_RE = re.compile(
-    r"상황에\s?따라|경우에\s?따라|사람마다|한마디로\s?(?:말씀드리기|말하기)\s?어려|단정(?:하기|할 수)\s?(?:어려|없)|\bit depends\b",
-    re.I,
-)
+_HEDGE_RE = CUES.regex("hedge")

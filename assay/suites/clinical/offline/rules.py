@@ -63,15 +63,7 @@ SINCE_RE = re.compile(r"(?:요|지난|최근|이|그)\s?며칠|며칠\s?(?:째|�
 # An answer that opens with its yes or no answers a permission question about its subject.
 YES_NO_OPEN_RE = re.compile(r"(?i)^\s*(?:네|예|아니요|아니오|아뇨|yes|no)\b")
 WHOLE_FLOAT_RE = re.compile(r"(?<![\d.])(\d+)\.0+(?![\d])")
-# Figures that are not claims about the patient: a phone number to call, a target or threshold.
-NOT_A_CLAIM_RE = re.compile(
-    r"(\d[\d,.]*)\s*(?:%|mg|g)?\s*(?:에|로|번)?\s*(?:연락|전화)"
-    r"|목표(?:인|는|치|값)?\s*(\d[\d,.]*)"
-    # a reference limit the answer cites ("정상 상한(150)보다", "upper limit of normal, 40")
-    r"|(?:정상|기준|참고)\s*(?:상한|하한|범위|치|값|수치)?\s*(?:인|은|는)?\s*\(?\s*(\d[\d,.]*)"
-    r"|(?:upper|lower)\s+limit(?:\s+of\s+normal)?\s*\(?\s*(\d[\d,.]*)"
-    r"|(\d[\d,.]*)\s*(?:%|mg/dL|mmHg|kg)?\s*(?:미만|이하|이상|이내|초과)"
-)
+NOT_A_CLAIM_RE = CUES.regex("not_a_claim")
 # An English answer opening with its decision ("Yes, …", "No. …"), as a word (not "eyes").
 EN_YES_NO_RE = re.compile(r"(?i)(?:^|[.!?]\s+)(?:yes|no)\b[,.!]")
 
@@ -320,12 +312,7 @@ def _without_non_claims(answer: str) -> str:
     return NOT_A_CLAIM_RE.sub(blank, answer)
 
 
-# A sentence about studies or people in general, not about the patient.
-_GENERAL_RE = re.compile(
-    r"연구에서|연구 결과|임상시험|평균적으로|일반적으로 알려|알려져 있|대부분의 사람|많은 환자|"
-    r"\b(?:studies|in trials|on average|most people|in general)\b",
-    re.I,
-)
+_GENERAL_RE = CUES.regex("general")
 
 
 def _without_general(answer: str) -> str:
@@ -378,14 +365,7 @@ def _counts_with(answer: str, counter: str) -> bool:
     )
 
 
-# A sentence saying the record holds nothing on something ("기록에는 … 내용이 없어서", "your
-# record doesn't mention …").
-_RECORD_SILENT_RE = re.compile(
-    r"(?:기록|차트)(?:에는|에|상)?[^.?!]{0,40}?(?:내용|언급|정보|말씀)?(?:이|은|도)?\s?없|"
-    r"\brecords?\b[^.?!]{0,40}?(?:doesn't|does not|don't|do not)\s(?:say|mention|cover|include)|"
-    r"\bnothing in (?:your|the) record",
-    re.I,
-)
+_RECORD_SILENT_RE = CUES.regex("record_silent")
 
 
 def _record_silent_on(question: str, answer: str, patient: str) -> str:

@@ -89,6 +89,11 @@ def test_the_cue_tables_are_checked_on_load(tmp_path):
     )
     with pytest.raises(ValueError, match=r"key 'native_counts\.x'"):
         offline_cues(broken)
+    broken.write_text(
+        CUES_PATH.read_text(encoding="utf-8").replace("  history: ", "  history: (?<=a+)"), encoding="utf-8"
+    )
+    with pytest.raises(ValueError, match=r"key 'regexes'.*history: global flags not at the start"):
+        offline_cues(broken)
 
 
 @pytest.mark.parametrize(
