@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
@@ -70,21 +71,33 @@ class OfflineCues(BaseModel):
     counted: Words
     plain_words: frozenset[str]
     per_dose_units: dict[str, str]
+    asked_acts: dict[str, str]
+    en_times: tuple[tuple[str, str], ...]
     regexes: dict[str, str]
 
-    @field_validator("regexes")
+    @field_validator("regexes", "asked_acts")
     @classmethod
     def _compiles(cls, regexes: dict[str, str]) -> dict[str, str]:
-        for name, pattern in regexes.items():
-            try:
-                re.compile(pattern)
-            except re.error as exc:
-                raise ValueError(f"{name}: {exc}") from None
+        _check_compiles(regexes.items())
         return regexes
+
+    @field_validator("en_times")
+    @classmethod
+    def _times_compile(cls, times: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+        _check_compiles((korean, pattern) for pattern, korean in times)
+        return times
 
     def regex(self, name: str) -> re.Pattern[str]:
         """One of ``regexes``, compiled ("(?i)" at its start: any case)."""
         return re.compile(self.regexes[name])
+
+
+def _check_compiles(named: Iterable[tuple[str, str]]) -> None:
+    for name, pattern in named:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise ValueError(f"{name}: {exc}") from None
 
 
 @cache

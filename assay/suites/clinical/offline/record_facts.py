@@ -270,14 +270,7 @@ def _denies(tail: list[str], item: RecordItem) -> bool:
 
 
 _MEAL_RE = CUES.regex("meal")
-# An English record's times of taking, as the answer writes them in Korean.
-_EN_TIMES = (
-    (re.compile(r"(?i)\b(?:before (?:meals|breakfast|food)|on an empty stomach|empty stomach|fasting)\b"), "공복 식전"),
-    (re.compile(r"(?i)\b(?:after (?:meals|food|breakfast)|with (?:meals|food))\b"), "식후"),
-    (re.compile(r"(?i)\b(?:at bedtime|bedtime|at night)\b"), "취침 전"),
-    (re.compile(r"(?i)\bmorning\b"), "아침"),
-    (re.compile(r"(?i)\bevening\b"), "저녁"),
-)
+_EN_TIMES = tuple((re.compile(pattern), korean) for pattern, korean in CUES.en_times)  # an English record's times
 _WEEKLY_RE = CUES.regex("weekly")
 _DAILY_RE = CUES.regex("daily")
 
@@ -661,21 +654,8 @@ def unrecorded_results(answer: str, patient: str, question: str = "") -> list[st
     return list(dict.fromkeys(out))
 
 
-# Acts a question may ask leave for, read the same in the question and in a record sentence that
-# forbids them: a drink (소주, 음주, alcohol), a dose more than the one taken (한 알 더, 추가 복용,
-# double), a dose skipped or a drug stopped (건너뛰, 끊지 말 것, skip).
-ASKED_ACTS = {
-    "음주": re.compile(r"술|음주|소주|맥주|와인|막걸리|위스키|알코올|\balcohol|\bdrink|\bbeer\b|\bwine\b", re.I),
-    "추가 복용": re.compile(
-        r"더\s?(?:먹|드|복용|써|쓰|맞|바르)|추가\s?(?:복용|투여|로|분)|두\s?배|한\s?번\s?더|증량|(?:용량|양)을?\s?(?:늘|올)"
-        r"|\bincrease\w*\s+(?:the\s+)?(?:dose|dosage)"
-        r"|\b(?:extra|another|second|double)\s+(?:dose|tablet|pill|one)|\bdouble\b", re.I),
-    "거르기·중단": re.compile(r"건너뛰|건너 뛰|거르|걸러|빼먹|쉬어|쉬셔|쉬어도|끊|중단|\bskip|\bstop", re.I),
-    # water beyond thirst ("물을 2리터씩 더", "수분을 억지로") against "no forced extra fluids"
-    "수분 더 섭취": re.compile(
-        r"(?<![가-힣])(?:물|수분)\S{0,2}\s?(?:\S+\s){0,2}?(?:더|많이|과다|억지로)|extra\s+fluids?|more\s+(?:water|fluids?)"
-        r"|forc\w*\s+(?:extra\s+)?fluids?", re.I),
-}  # fmt: skip
+# Acts a question may ask leave for (a drink, one more tablet, a skipped dose, more water).
+ASKED_ACTS = {name: re.compile(pattern) for name, pattern in CUES.asked_acts.items()}
 FORBIDS_RE = CUES.regex("forbids")
 LEAVE_RE = CUES.regex("leave")
 
