@@ -138,14 +138,18 @@ def value_conflicts(answer: str, question: str, patient: str) -> list[str]:
     written = {f.value for i in record_items(patient) for f in figures(i.text)}
     for clause in CLAUSE_RE.split(answer):
         own = [i for i in items if _named(clause, i)]
-        # a value the record writes somewhere is the record's, but a count or dose in the unit of
-        # the one item the clause names is that item's ("티카그렐러는 하루 한 번" where 1회 is another's)
-        units = {f.unit for f in own[0].figures} if len(own) == 1 else set()
-        said = [f for f in figures(clause) if f.value not in written or (f.unit and f.unit in units)]
+        said = _said_figures(clause, own, written)
         for item in (own or (asked if len(asked) == 1 else [])) if said else []:
             shown = item.names[0] if item.names else item.text
             out += [f"'{shown}' {fig.value:g}{fig.unit} (기록: {item.text})" for fig in said if _contradicts(item, fig)]
     return list(dict.fromkeys(out))
+
+
+def _said_figures(clause: str, own: list[RecordItem], written: set[float]) -> list[Figure]:
+    """The clause's figures the record does not write; but a count or dose in the unit of the one
+    item the clause names is that item's ("티카그렐러는 하루 한 번" where 1회 is another's)."""
+    units = {f.unit for f in own[0].figures} if len(own) == 1 else set()
+    return [f for f in figures(clause) if f.value not in written or (f.unit and f.unit in units)]
 
 
 def _contradicts(item: RecordItem, fig: Figure) -> bool:
@@ -169,6 +173,7 @@ def _bare_numbers(text: str) -> set[float]:
 _NEGATIVE_RESULT_RE = CUES.regex("negative_result")
 _POSITIVE_RESULT_RE = CUES.regex("positive_result")
 _RESULT_WORDS = CUES.result_words
+
 
 def reversed_results(answer: str, patient: str) -> list[str]:
     """A recorded test result said the other way round: the record writes the item negative
@@ -229,11 +234,13 @@ CONDITIONAL_RE = re.compile(r"(?:으면|다면|라면|면)(?:서)?$|으면|다�
 STOP_VERBS = CUES.stop_verbs  # "끊지 않고" / "중단하지 마시고" keep the drug, they deny nothing
 SCHEDULE_GROUPS = CUES.schedule_groups  # times of taking that exclude each other
 
+
 def _tail(answer: str, end: int, words: int = 3) -> list[str]:
     return re.split(r"[.,!?]", answer[end:], maxsplit=1)[0].split()[:words]
 
 
 _CAUTION_WORDS = CUES.caution_words
+
 
 def denied_facts(answer: str, patient: str) -> list[str]:
     """Record items whose word the answer follows with a negation within two words (not the
@@ -558,14 +565,7 @@ def stopped_against_record(answer: str, patient: str, question: str = "") -> lis
         for sentence in value_sentences(value):
             if not _NO_STOP_RE.search(sentence):
                 continue
-            # the drug is a record item the sentence names: an item of the sentence's own line
-            # ("나도롤 … 유지, 임의 중단 금지"), or one listed on another line that the sentence
-            # names first ("P: 프레드니솔론 임의 중단·감량 금지" against "O: 프레드니솔론 10mg")
-            names = [
-                n for i in items if not _NO_STOP_RE.search(i.text)
-                for n in i.names[:1] if n in sentence and not tx.has_any(n, STOP_VERBS)
-                and (i.text in sentence or sentence in i.text or sentence.lstrip().startswith(n))
-            ]  # fmt: skip
+            names = _kept_drugs(sentence, items)
             for clause in CLAUSE_RE.split(answer):
                 if not _STOP_ALLOWED_RE.search(clause) or warned(clause):
                     continue
@@ -574,6 +574,16 @@ def stopped_against_record(answer: str, patient: str, question: str = "") -> lis
                     out.append(f"기록상 중단 금지인 '{said[0]}'을(를) 끊어도 된다고 함 (기록: {sentence.strip()[:40]})")
                     break
     return list(dict.fromkeys(out))
+
+
+def _kept_drugs(sentence: str, items: list[RecordItem]) -> list[str]:
+    """The record items a not-to-stop sentence names: of its own line ("나도롤 … 유지, 임의 중단
+    금지"), or listed on another line and named first ("P: 프레드니솔론 임의 중단·감량 금지")."""
+    return [
+        n for i in items if not _NO_STOP_RE.search(i.text)
+        for n in i.names[:1] if n in sentence and not tx.has_any(n, STOP_VERBS)
+        and (i.text in sentence or sentence in i.text or sentence.lstrip().startswith(n))
+    ]  # fmt: skip
 
 
 KEY_LABELS = CUES.key_labels  # labels of the record's own sections (not a forbidden act)
