@@ -43,7 +43,9 @@ _NOT_ANTIBIOTIC = CUES.not_antibiotic
 def subject_words(question: str, answer: str) -> tuple[list[str], list[str]]:
     """The question's subject words (English function words aside), and those the answer names
     (as a stem, also inside longer words)."""
-    subject = [w for w in tx.stems(tx.strip_fillers(question)) if len(w) >= 2 and w.lower() not in EN_FUNCTION]
+    subject = [
+        w for w in tx.stems(tx.strip_fillers(question)) if len(w) >= 2 and w.lower() not in EN_FUNCTION
+    ]
     return subject, [w for w in subject if w in answer or (len(w) >= 3 and w[:-1] in answer)]
 
 
@@ -131,7 +133,11 @@ def _counts_with(answer: str, counter: str) -> bool:
     counters = "|".join(_SAME_COUNTERS.get(counter, (counter,)))
     return bool(
         re.search(rf"(?:\d+|{_NATIVE_COUNT})\s?(?:{counters})(?![가-힣]{{2}})", answer)
-        or re.search(r"\b(?:once|twice|\d+|one|two|three|four|five|six)\s(?:times?|tablets?|pills?|capsules?|cups?|drops?)\b", answer, re.I)
+        or re.search(
+            r"\b(?:once|twice|\d+|one|two|three|four|five|six)\s(?:times?|tablets?|pills?|capsules?|cups?|drops?)\b",
+            answer,
+            re.I,
+        )
     )
 
 

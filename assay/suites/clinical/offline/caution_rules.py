@@ -10,15 +10,9 @@ import re
 
 from assay.judges.offline import text as tx
 from assay.metrics.figure_forms import native_counts
+from assay.suites.clinical.offline.advice import FORBIDS_RE, PERMITTED_PART_RE, leave_sentence, warned
 from assay.suites.clinical.offline.cues import offline_cues
-from assay.suites.clinical.offline.record_facts import (
-    CLAUSE_RE,
-    FORBIDS_RE,
-    PERMITTED_PART_RE,
-    leave_sentence,
-    record_sentences,
-    warned,
-)
+from assay.suites.clinical.offline.record_facts import CLAUSE_RE, record_sentences
 
 CUES = offline_cues()
 

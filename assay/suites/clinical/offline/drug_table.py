@@ -15,15 +15,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from assay.judges.offline import text as tx
+from assay.suites.clinical.offline.advice import CONTRAINDICATION_CUES, REASSURANCE_RE, warned
 from assay.suites.clinical.offline.cues import offline_cues
-from assay.suites.clinical.offline.record_facts import (
-    ABSENT_CUES,
-    ALLERGY_LABELS,
-    CLAUSE_RE,
-    CONTRAINDICATION_CUES,
-    REASSURANCE_RE,
-    warned,
-)
+from assay.suites.clinical.offline.record_facts import ABSENT_CUES, ALLERGY_LABELS, CLAUSE_RE
 
 TABLE_PATH = Path(__file__).resolve().parents[1] / "rules" / "drug_interactions.yaml"
 

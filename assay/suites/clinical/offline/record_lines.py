@@ -49,7 +49,9 @@ def record_evidence(
 
 def _written(figure: str, record: str) -> bool:
     """Whether the record writes this figure (as a whole number, not inside another)."""
-    return any(re.search(rf"(?<![\d.]){re.escape(n)}(?![\d])", record) for n in re.findall(r"\d+(?:\.\d+)?", figure))
+    return any(
+        re.search(rf"(?<![\d.]){re.escape(n)}(?![\d])", record) for n in re.findall(r"\d+(?:\.\d+)?", figure)
+    )
 
 
 _NUMBER_RE = re.compile(r"^-?\d+(?:\.\d+)?$")
@@ -100,7 +102,9 @@ def _medications(value: str) -> list[dict[str, str]]:
     for part in _split_top(value) if ";" not in value else value.split(";"):
         words = part.replace("—", " — ").split()
         # the name ends at the first dose figure or a dash ("아픽사반 — 첫 7일 10mg …")
-        cut = next((i for i, w in enumerate(words) if any(ch.isdigit() for ch in w) or w in "—-–"), len(words))
+        cut = next(
+            (i for i, w in enumerate(words) if any(ch.isdigit() for ch in w) or w in "—-–"), len(words)
+        )
         if words[:cut]:
             meds.append({"name": " ".join(words[:cut]), "dose": " ".join(words[cut:])})
     return meds
@@ -110,6 +114,8 @@ def _scalar(value: str) -> Any:
     if _NUMBER_RE.match(value):
         return float(value) if "." in value else int(value)
     return value
+
+
 # How each slot's value reads; any other key keeps a number or its text.
 _SLOT_READERS: dict[str, Any] = {
     "conditions": _items, "allergies": _items, "labs": _measures, "vitals": _measures,

@@ -16,6 +16,12 @@ from assay.judges.offline.scoring import band, pct
 from assay.judges.offline.suite_rules import RuleSet
 from assay.judges.prompts import ClinicalInput
 from assay.schemas import JsonObject
+from assay.suites.clinical.offline.advice import (
+    contraindicated_advice,
+    dismissed_cautions,
+    permitted_against_record,
+    stopped_against_record,
+)
 from assay.suites.clinical.offline.asks import (
     DECLINED,
     YES_NO_OPEN_RE,
@@ -34,18 +40,14 @@ from assay.suites.clinical.offline.caution_rules import (
 )
 from assay.suites.clinical.offline.cues import offline_cues
 from assay.suites.clinical.offline.drug_table import table_violations
+from assay.suites.clinical.offline.names import names_in
 from assay.suites.clinical.offline.record_facts import (
-    contraindicated_advice,
     denied_allergy,
     denied_facts,
-    dismissed_cautions,
-    names_in,
-    permitted_against_record,
     record_items,
     reversed_results,
     reversed_trends,
     schedule_conflicts,
-    stopped_against_record,
     unrecorded_results,
     value_conflicts,
 )
