@@ -135,8 +135,7 @@ def leave_beside_caution(answer: str, patient: str, question: str) -> list[str]:
     """A yes-or-leave question whose own words a record sentence that forbids names ("패치는
     며칠마다 … 그런 거예요?" beside "패치 부위에 전기장판 … 금지"; "크레온은 … 맞죠?" beside "크레온은
     식사 없이 따로 먹지 말 것"), answered with a yes or leave and no warning: the answer agrees to
-    something on a subject the record restricts without a word of the restriction. Read on every
-    labelled set before v15, it fired only on answers people labelled unfaithful."""
+    something on a subject the record restricts without a word of the restriction."""
     if not _YES_NO_QUESTION_RE.search(question):
         return []
     if not leave_sentence(answer):
