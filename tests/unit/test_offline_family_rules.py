@@ -1,4 +1,4 @@
-"""The offline jury's memory, clinical and agent rules: each rule moves the scores into its band
+"""The offline jury's memory and agent rules: each rule moves the scores into its band
 and says why in the feedback. Examples are in domains the bundled datasets do not cover."""
 
 from __future__ import annotations
@@ -7,7 +7,6 @@ import statistics
 
 from assay.judges.offline import offline_jury
 from assay.judges.prompts import get_prompt
-from assay.suites.clinical.offline.rules import record_from_lines
 
 JURY = offline_jury(fitted=False)  # the rules alone: their exact contract (the fitted stages are tested apart)
 
@@ -170,85 +169,6 @@ def test_memory_in_another_script_about_another_subject_is_unrelated():
         "When does my FitZone gym membership renew?", "Gym membership — FitZone (핏존): renews on the 5th, locker 112.", ["핏존"]))
 
 
-# -- clinical --------------------------------------------------------------------------------------
-
-RECORD = "\n".join([
-    "age: 41",
-    "sex: F",
-    "primary_condition: asthma",
-    "conditions: peptic ulcer",
-    "medications: budesonide 200mcg bid; omeprazole 20mg qd",
-    "allergies: penicillin",
-    "labs: egfr 52.0, potassium 4.1",
-    "vitals: bp_systolic 126.0, bp_diastolic 80.0",
-])
-
-
-def clinical(question: str, answer: str, patient: str = RECORD) -> list[dict]:
-    return verdicts("clinical_answer", {"question": question, "answer": answer, "patient": patient})
-
-
-def test_record_lines_read_back_into_slots():
-    record = record_from_lines(RECORD)
-    assert record is not None
-    assert record["age"] == 41 and record["allergies"] == ["penicillin"]
-    assert record["labs"] == {"egfr": 52.0, "potassium": 4.1}
-    assert record["medications"][0] == {"name": "budesonide", "dose": "200mcg bid"}
-    assert record_from_lines("free text without fields") is None
-
-
-def test_clinical_answer_relevance_rewards_doing_what_was_asked_in_other_words():
-    # a permission question decided with the drug's generic name and a dose
-    for v in clinical("머리가 아픈데 타이레놀 먹어도 되나요?", "네, 아세트아미노펜은 하루 3g을 넘기지 않게 드세요."):
-        assert v["answer_relevance"] >= 4, v
-    # a result question answered with the value and a status word
-    for v in clinical("제 콩팥 수치는 어떤가요?", "eGFR이 52로 조금 낮은 편이라 짠 음식을 줄이세요."):
-        assert v["answer_relevance"] >= 4, v
-    # an answer about something else
-    for v in clinical("머리가 아픈데 타이레놀 먹어도 되나요?", "오늘은 미세먼지가 많아 외출을 줄이는 편이 좋겠습니다."):
-        assert v["answer_relevance"] <= 3, v
-
-
-def test_clinical_faithfulness_drops_when_the_answer_contradicts_the_record():
-    allergy = clinical("목감기에 항생제 먹어도 되나요?", "아목시실린을 처방받아 드시면 금방 좋아집니다.")
-    for v in allergy:
-        assert v["faithfulness"] <= 2, v
-        assert "penicillin_with_allergy" in v["reasoning"]
-    lab = clinical("콩팥 수치는 괜찮나요?", "eGFR이 95로 정상입니다.")
-    for v in lab:
-        assert v["faithfulness"] <= 2, v
-        assert "기록과 다른 단정" in v["reasoning"]
-    ulcer = clinical("허리가 아픈데 이부프로펜 먹어도 되나요?", "이부프로펜은 드셔도 괜찮습니다.")
-    for v in ulcer:
-        assert v["faithfulness"] <= 2, v
-    pregnant = RECORD.replace("conditions: peptic ulcer", "conditions: pregnancy")
-    for v in clinical("콜레스테롤약을 먹어야 할까요?", "아토르바스타틴을 시작해 보세요.", pregnant):
-        assert v["faithfulness"] <= 2 and "fetotoxic_in_pregnancy" in v["reasoning"], v
-    safe = clinical("허리가 아픈데 이부프로펜 먹어도 되나요?", "위궤양이 있으셔서 이부프로펜은 피하시고 아세트아미노펜을 드세요.")
-    for v in safe:
-        assert v["faithfulness"] >= 4, v
-
-
-def test_clinical_a_fact_the_patient_stated_in_the_dialogue_is_not_a_contradiction():
-    item = {"question": "같이 먹어도 되나요?", "answer": "지금 드시는 메트포르민은 계속 드세요.", "patient": RECORD}
-    for v in verdicts("clinical_answer", item):
-        assert v["faithfulness"] <= 2 and "메트포르민" in v["reasoning"], v
-    told = {**item, "dialogue": ["Q: 지난주부터 메트포르민을 먹기 시작했어요.", "A: 알겠습니다."]}
-    for v in verdicts("clinical_answer", told):
-        assert v["faithfulness"] >= 4, v
-    # an earlier answer is not the patient's word
-    repeated = {**item, "dialogue": ["Q: 당뇨약은요?", "A: 메트포르민을 드시고 계시죠."]}
-    for v in verdicts("clinical_answer", repeated):
-        assert v["faithfulness"] <= 2, v
-
-
-def test_clinical_phone_numbers_and_targets_are_not_claims():
-    for v in clinical("숨이 차요.", "천식이 있으시니 오늘 진료를 받으시고, 심하면 119에 연락하세요."):
-        assert v["faithfulness"] >= 4, v
-    for v in clinical("칼륨은 괜찮나요?", "칼륨이 4.1로 목표인 5.0 미만입니다."):
-        assert v["faithfulness"] >= 4, v
-
-
 # -- agent -----------------------------------------------------------------------------------------
 
 
@@ -282,63 +202,6 @@ def test_agent_rubric_edge_cases():
         assert (v["verdict"], v["intent_label"]) == ("FAILED", "ERROR"), v
     for v in agent(query, "면접 일정을 삭제했습니다."):
         assert v["verdict"] == "RELATED_BUT_WRONG", v
-
-
-# a record written as free Korean labels, not the layout the clinical lexicon reads
-FREE_RECORD = "\n".join(
-    [
-        "나이: 55",
-        "주진단: 통풍",
-        "복용 약: 알로푸리놀 300mg 하루 1회, 콜히친 0.5mg 필요 시",
-        "검사: 요산 7.8 mg/dL, 크레아티닌 1.1 mg/dL",
-        "알레르기: 페니실린",
-        "기타: 음주하지 않음",
-    ]
-)
-
-
-def test_clinical_other_value_for_a_recorded_item_is_a_contradiction_in_any_record_layout():
-    wrong = clinical(
-        "알로푸리놀 계속 먹어야 하나요?",
-        "알로푸리놀 100mg을 하루 3번 드시고 계시니 그대로 유지하세요.",
-        FREE_RECORD,
-    )
-    for v in wrong:
-        assert v["faithfulness"] <= 2, v
-        assert "기록에 적힌 것과 다른 말" in v["reasoning"]
-    # the figure read beside another item is still the record's own (요산 7.8)
-    right = clinical(
-        "요산 수치 괜찮나요?", "요산이 7.8로 아직 높은 편이니 알로푸리놀 300mg을 계속 드세요.", FREE_RECORD
-    )
-    for v in right:
-        assert v["faithfulness"] >= 4, v
-
-
-def test_clinical_denying_a_recorded_allergy_is_a_contradiction():
-    for v in clinical(
-        "목이 아픈데 항생제 뭐 먹어요?",
-        "페니실린 알레르기가 없으시니 아목시실린을 드시면 됩니다.",
-        FREE_RECORD,
-    ):
-        assert v["faithfulness"] <= 2, v
-    # the record writes this one as absent: saying so agrees with it
-    for v in clinical(
-        "술 마셔도 되나요?", "평소 음주하지 않으시니 지금처럼 피하시는 게 좋습니다.", FREE_RECORD
-    ):
-        assert v["faithfulness"] >= 4, v
-
-
-def test_clinical_declining_to_advise_is_not_answering_and_record_items_show_relevance():
-    for v in clinical(
-        "통풍 약 줄여도 될까요?", "죄송하지만 제가 말씀드릴 수 없습니다. 주치의와 상의하세요.", FREE_RECORD
-    ):
-        assert v["answer_relevance"] <= 2, v
-    for v in clinical(
-        "통풍 약 줄여도 될까요?",
-        "콜히친은 필요할 때만 드시고, 매일 드시는 약은 줄이지 말고 계속 드세요.",
-        FREE_RECORD,
-    ):
-        assert v["answer_relevance"] >= 5, v
 
 
 def test_agent_request_action_is_the_closing_verb_and_other_verbs_are_read():

@@ -1,0 +1,136 @@
+"""The patient record read as ``key: value`` lines into the slots the clinical lexicon reads, and
+the lexicon's evidence on an answer (``assay.metrics.clinical.evaluate_answer``)."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from assay.judges.offline import text as tx
+from assay.suites.clinical.offline.cues import offline_cues
+
+CUES = offline_cues()
+STATEMENT_CUES = CUES.statement
+
+
+@lru_cache(maxsize=1024)
+def record_evidence(
+    answer: str, question: str, patient: str, dialogue: str = ""
+) -> tuple[bool, tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """(whether the record could be read, severities of contradicted facts, their descriptions,
+    forbidden advice, every patient fact the answer mentions) for one answer; a contradicted fact
+    the patient states in the question or an earlier turn ("X를 먹기 시작했어요") is the patient's
+    word, not a contradiction. Cached: the three
+    offline judges read the same evidence, so a jury computes it once per answer."""
+    from assay.metrics.clinical import evaluate_answer
+
+    record = record_from_lines(patient)
+    if record is None:
+        return False, (), (), (), ()
+    try:
+        evaluation = evaluate_answer(answer, question, record, [])
+    except ValueError:  # a value the lexicon cannot read: judged by figures, as the feedback says
+        return False, (), (), (), ()
+    # What the patient stated in this conversation is ground truth too ("어제부터 X를 먹어요");
+    # a drug the patient only asks about ("X를 먹으면 될까요?") is not a statement.
+    stated = [s for s in tx.sentences(f"{question}\n{dialogue}") if tx.has_any(s, STATEMENT_CUES)]
+    # a value the lexicon files under a slot the record lacks, but that the record writes
+    # ("공복혈당 98" under another label), is the record's own figure, not an invention
+    facts = [
+        f for f in evaluation.hallucinations
+        if not any(f.text in s for s in stated) and not (f.reason.startswith("the record has no") and _written(f.text, patient))
+    ]  # fmt: skip
+    claims = [f"{f.text} ({f.reason})" if f.reason else f.text for f in facts]
+    violations = [f"{v.id}: {', '.join(v.matches) or v.reason}" for v in evaluation.violations]
+    mentioned = list(dict.fromkeys(f.text for f in evaluation.facts))
+    return True, tuple(f.severity for f in facts), tuple(claims), tuple(violations), tuple(mentioned)
+
+
+def _written(figure: str, record: str) -> bool:
+    """Whether the record writes this figure (as a whole number, not inside another)."""
+    return any(
+        re.search(rf"(?<![\d.]){re.escape(n)}(?![\d])", record) for n in re.findall(r"\d+(?:\.\d+)?", figure)
+    )
+
+
+_NUMBER_RE = re.compile(r"^-?\d+(?:\.\d+)?$")
+_MEASURE_RE = re.compile(r"^([^\d]+?)\s+(-?\d[\d,]*(?:\.\d+)?)\b")
+
+
+def patient_lines(dialogue: list[str]) -> list[str]:
+    """The patient's own turns: lines the suite writes as "A: …" are earlier *answers*, which
+    are no ground truth (an earlier hallucination repeated is still one)."""
+    return [line for line in dialogue if not line.lstrip().startswith(("A:", "A :"))]
+
+
+KEY_ALIASES = CUES.key_aliases  # record keys as charts write them -> the slot each fills
+_NONE_VALUES = CUES.none_values  # "없음", "none": an empty list, not an allergy called 없음
+
+
+def _split_top(value: str) -> list[str]:
+    """Items separated by ";" or "," outside parentheses ("5mg 1일 2회(오전 8시, 오후 8시)")."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(value):
+        depth += ch in "([" and 1 or (-1 if ch in ")]" else 0)
+        between_digits = 0 < i < len(value) - 1 and value[i - 1].isdigit() and value[i + 1].isdigit()
+        if ch in ";," and depth == 0 and not between_digits:
+            out.append(value[start:i])
+            start = i + 1
+    out.append(value[start:])
+    return [part.strip() for part in out if part.strip()]
+
+
+def _items(value: str) -> list[str]:
+    items = [re.sub(r"\s*\(.*?\)", "", v).strip() for v in _split_top(value)]
+    return [v for v in items if v and v.lower() not in _NONE_VALUES]
+
+
+def _measures(value: str) -> dict[str, float]:
+    measures: dict[str, float] = {}
+    for part in _split_top(value):
+        name, _, number = part.strip().rpartition(" ")
+        if name and _NUMBER_RE.match(number):
+            measures[name] = float(number)
+        elif m := _MEASURE_RE.match(part):  # "요산 7.8 mg/dL": the value before its unit
+            measures[m.group(1)] = float(m.group(2).replace(",", ""))
+    return measures
+
+
+def _medications(value: str) -> list[dict[str, str]]:
+    meds = []
+    for part in _split_top(value) if ";" not in value else value.split(";"):
+        words = part.replace("—", " — ").split()
+        # the name ends at the first dose figure or a dash ("아픽사반 — 첫 7일 10mg …")
+        cut = next(
+            (i for i, w in enumerate(words) if any(ch.isdigit() for ch in w) or w in "—-–"), len(words)
+        )
+        if words[:cut]:
+            meds.append({"name": " ".join(words[:cut]), "dose": " ".join(words[cut:])})
+    return meds
+
+
+def _scalar(value: str) -> Any:
+    if _NUMBER_RE.match(value):
+        return float(value) if "." in value else int(value)
+    return value
+
+
+# How each slot's value reads; any other key keeps a number or its text.
+_SLOT_READERS: dict[str, Any] = {
+    "conditions": _items, "allergies": _items, "labs": _measures, "vitals": _measures,
+    "medications": _medications, "sex": lambda value: CUES.sex_values.get(value, value),
+}  # fmt: skip
+
+
+def record_from_lines(text: str) -> dict[str, Any] | None:
+    """The patient record from its ``key: value`` lines, in English keys or Korean ones
+    (``KEY_ALIASES``); None when no line reads so."""
+    record: dict[str, Any] = {}
+    for line in (text or "").splitlines():
+        key, sep, value = line.partition(":")
+        key, value = key.strip(), value.strip()
+        key = KEY_ALIASES.get(key, KEY_ALIASES.get(key.lower(), key))
+        if sep and key and " " not in key:
+            record[key] = _SLOT_READERS.get(key, _scalar)(value)
+    return record or None
