@@ -22,6 +22,8 @@ import os
 from functools import cache
 from typing import Any
 
+from assay import timeline
+
 RELEASE_GROWTH_BYTES = 64 * 1024 * 1024
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
@@ -55,9 +57,10 @@ def release() -> bool:
     now = resident_bytes()
     if now is not None and _baseline is not None and now - _baseline < RELEASE_GROWTH_BYTES:
         return False
-    gc.collect()
-    libc = _libc()
-    if libc is not None:
-        libc.malloc_trim(0)
+    with timeline.timed("memory releases (gc + malloc_trim)"):
+        gc.collect()
+        libc = _libc()
+        if libc is not None:
+            libc.malloc_trim(0)
     _baseline = resident_bytes()
     return True
