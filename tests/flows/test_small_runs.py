@@ -1,6 +1,8 @@
 """Fixed costs paid once per process: a second ``assay.evaluate`` in one Python process (a
 notebook) runs on the server the first one found or started — no second server, no second
-start — and a small run's steps do not each pay a full garbage collection (``assay.memory``)."""
+start —, a small run's steps do not each pay a full garbage collection (``assay.memory``), and
+its flow runs send no heartbeats on that server, as ``assay run``'s do not (their thread is
+joined at the end of each flow run, waiting out its one-second sleep)."""
 
 from __future__ import annotations
 
@@ -17,24 +19,29 @@ from tests.flows.test_local_server import ROOT, env_for, home, supervisors  # no
 pytestmark = pytest.mark.slow
 
 # Two evaluate() calls in one process, each into its own output folder (so both compute every
-# step); counts the local server starts and the steps' memory releases that collected.
+# step); counts the local server starts and the steps' memory releases that collected, and notes
+# each flow run's heartbeat interval (None: no heartbeat thread). Prefect is imported first, as
+# in a notebook that used it before.
 TWO_CALLS = """
 import gc, json, sys
 import assay
 from assay import memory
 import flows.local_server as local_server
+import prefect.flow_engine as flow_engine
 
-starts, collections = [], []
+starts, collections, heartbeats = [], [], []
+real_heartbeats = flow_engine._send_heartbeats
+flow_engine._send_heartbeats = lambda engine, *a, **k: heartbeats.append(engine.heartbeat_seconds) or real_heartbeats(engine, *a, **k)
 real_start, real_collect = local_server._start, gc.collect
 local_server._start = lambda *a, **k: starts.append(1) or real_start(*a, **k)
 memory.gc = type("gc", (), {"collect": staticmethod(lambda *a: collections.append(1) or real_collect(*a))})
 calls = []
 for out in sys.argv[2:4]:
-    starts.clear(); collections.clear()
+    starts.clear(); collections.clear(); heartbeats.clear()
     run = assay.evaluate("rag_qa", dataset=sys.argv[1], offline=True, out=out)
     state = local_server.read_state(local_server.server_dir())
     calls.append({"status": run.status, "steps": [s["status"] for s in json.loads((run.run_dir / "manifest.json").read_text())["steps"]],
-                  "starts": len(starts), "collections": len(collections), "server_pid": state.pid if state else None})
+                  "starts": len(starts), "collections": len(collections), "heartbeats": heartbeats, "server_pid": state.pid if state else None})
 print(json.dumps(calls))
 """
 
@@ -55,3 +62,4 @@ def test_a_second_evaluate_in_one_process_reuses_its_server_and_skips_needless_c
     # the second call's steps read two cases and grew nothing worth a collection
     assert first["collections"] >= 1
     assert second["collections"] == 0
+    assert first["heartbeats"] == second["heartbeats"] == [None]  # one flow run each, no heartbeat thread
