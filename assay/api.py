@@ -240,9 +240,13 @@ def _run_flow(spec: Any, options: Any) -> Run:
         else:
             from prefect.settings import PREFECT_API_URL, temporary_settings
 
+            from flows.ephemeral_server import no_heartbeats
+
             server.wait(float(os.environ["PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS"]))
-            # also when Prefect was imported before (a notebook): its settings are read at import
-            with temporary_settings(updates={PREFECT_API_URL: server.api_url}):
+            # also when Prefect was imported before (a notebook): its settings are read at import.
+            # No heartbeats, as `assay run` on this server: their thread is joined at the end of
+            # the flow run, waiting out its one-second sleep (half a second a call on average)
+            with temporary_settings(updates={PREFECT_API_URL: server.api_url}), no_heartbeats():
                 evaluate_flow(spec=spec, options=options, run_id=run_id, return_state=True)
     finally:
         if server is not None:
