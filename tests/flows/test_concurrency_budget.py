@@ -1,0 +1,40 @@
+"""`--concurrency N` is one budget per provider for the whole run: however many partitions and
+families score at once, the judge server never has more than N calls in flight."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.support.cli import cli, run_id_of
+from tests.support.openai_server import OpenAICompatServer
+
+ROOT = Path(__file__).resolve().parents[2]
+LIMIT = 4
+
+
+@pytest.fixture
+def slow_judge(monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    with OpenAICompatServer(latency_s=0.05) as server:
+        yield server
+
+
+def test_partitions_share_one_concurrency_budget_per_provider(prefect_server, slow_judge, tmp_path):
+    dataset = tmp_path / "rag_qa"
+    shutil.copytree(ROOT / "datasets" / "rag_qa", dataset)
+    criteria = tmp_path / "criteria.yaml"  # a second judged family, scored beside the suite's jury
+    criteria.write_text("criteria:\n  - name: concise\n    rubric: Is the answer short?\n"
+                        "    scale: pass_fail\n    reads: [question, answer]\n")
+    n_cases = sum(1 for line in (dataset / "cases.jsonl").read_text().splitlines() if line.strip())
+    args = ["run", "rag_qa", "--dataset", str(dataset), "--out", str(tmp_path / "runs"),
+            "--api-base", slow_judge.base_url, "--partition-size", "7", "--concurrency", str(LIMIT),
+            "--criteria", str(criteria)]
+    for judge in ("openai/a", "openai/b", "openai/c"):
+        args += ["--judge", judge]
+    result, output = cli(*args)
+    assert result.exit_code == 0, output
+    run_id_of(output)
+    # 7 partitions x (the answer jury + one criterion), three judges each, all on one provider.
+    assert slow_judge.count(status=200) == n_cases * 3 * 2
+    assert 1 < slow_judge.max_in_flight <= LIMIT, slow_judge.max_in_flight
