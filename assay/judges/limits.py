@@ -157,6 +157,13 @@ class ProviderGate:
         self.release()
 
 
+def share_per_process(concurrency: int, processes: int) -> int:
+    """Each process's share of a run's per-provider ceiling when its metric steps run in
+    ``processes`` processes at once (a Dask cluster's workers): together they stay within it
+    (at least one call each, so a ceiling below the worker count is exceeded by the difference)."""
+    return max(1, concurrency // max(1, processes))
+
+
 _GATES: dict[tuple[str, int], ProviderGate] = {}
 _GATES_LOCK = threading.Lock()
 

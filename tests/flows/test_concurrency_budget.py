@@ -1,5 +1,6 @@
 """`--concurrency N` is one budget per provider for the whole run: however many partitions and
-families score at once, the judge server never has more than N calls in flight."""
+families score at once, on threads or in a Dask cluster's worker processes, the judge server
+never has more than N calls in flight."""
 
 import shutil
 from pathlib import Path
@@ -20,7 +21,8 @@ def slow_judge(monkeypatch):
         yield server
 
 
-def test_partitions_share_one_concurrency_budget_per_provider(prefect_server, slow_judge, tmp_path):
+@pytest.mark.parametrize("runner", ["threads", "dask"])  # dask: a local cluster of 2 worker processes
+def test_partitions_share_one_concurrency_budget_per_provider(prefect_server, slow_judge, tmp_path, runner):
     dataset = tmp_path / "rag_qa"
     shutil.copytree(ROOT / "datasets" / "rag_qa", dataset)
     criteria = tmp_path / "criteria.yaml"  # a second judged family, scored beside the suite's jury
@@ -28,7 +30,7 @@ def test_partitions_share_one_concurrency_budget_per_provider(prefect_server, sl
                         "    scale: pass_fail\n    reads: [question, answer]\n")
     n_cases = sum(1 for line in (dataset / "cases.jsonl").read_text().splitlines() if line.strip())
     args = ["run", "rag_qa", "--dataset", str(dataset), "--out", str(tmp_path / "runs"),
-            "--api-base", slow_judge.base_url, "--partition-size", "7", "--concurrency", str(LIMIT),
+            "--api-base", slow_judge.base_url, "--partition-size", "7", "--concurrency", str(LIMIT), "--runner", runner,
             "--criteria", str(criteria)]
     for judge in ("openai/a", "openai/b", "openai/c"):
         args += ["--judge", judge]

@@ -4,7 +4,7 @@ event loop it runs on, and no slot lost to a cancelled waiter."""
 import asyncio
 import threading
 
-from assay.judges.limits import ProviderGate, provider_gate
+from assay.judges.limits import ProviderGate, provider_gate, share_per_process
 
 
 def test_runners_on_separate_threads_and_loops_share_one_ceiling() -> None:
@@ -55,3 +55,14 @@ def test_one_gate_per_provider_and_ceiling_for_the_process() -> None:
     assert provider_gate("127.0.0.1:9", 4) is provider_gate("127.0.0.1:9", 4)
     assert provider_gate("127.0.0.1:9", 4) is not provider_gate("127.0.0.1:10", 4)
     assert provider_gate("127.0.0.1:9", 4) is not provider_gate("127.0.0.1:9", 8)
+
+
+def test_each_dask_worker_process_takes_its_share_of_the_ceiling() -> None:
+    from prefect.task_runners import ThreadPoolTaskRunner
+
+    from flows.runners import processes_of, task_runner_for
+
+    assert processes_of(ThreadPoolTaskRunner()) == 1
+    assert processes_of(task_runner_for("dask")) == 2  # not started: the local cluster it will start
+    assert [share_per_process(32, n) for n in (1, 2, 3)] == [32, 16, 10]
+    assert share_per_process(1, 2) == 1  # every process may still send
