@@ -1,7 +1,8 @@
 """assay and its peers, whole command, against one fake judge: wall time, judging span, calls in flight.
 
     python bench/peers.py [--cases 960] [--latency 0.05 0.2] [--concurrency 32] [--repeat 3]
-                          [--peers-python /tmp/peers/bin/python] [--promptfoo /tmp/pf/node_modules/.bin/promptfoo]
+                          [--peers-python /tmp/peers/bin/python /tmp/inspect/bin/python]
+                          [--promptfoo /tmp/pf/node_modules/.bin/promptfoo]
 
 One fake OpenAI-compatible judge (``--serve``: this file in its own process, one asyncio loop,
 keep-alive) waits ``--latency`` seconds per call and answers each tool in the format it asks for:
@@ -23,8 +24,9 @@ the medians are printed side by side:
 
 assay runs ``assay run rag_qa --judge openai/bench-judge --api-base URL --concurrency N`` with
 its own kept local Prefect server (a separate ``PREFECT_HOME``; one untimed warm-up run starts
-it). A peer runs only if installed: Inspect AI, Ragas and DeepEval from ``--peers-python`` (a
-separate virtualenv), promptfoo from ``--promptfoo``; a missing one is skipped and named.
+it). A peer runs only if installed: Inspect AI, Ragas and DeepEval from the ``--peers-python``
+virtualenvs (separate from assay's; Inspect AI wants openai >= 3.4, Ragas and DeepEval an older
+one), promptfoo from ``--promptfoo``; a missing one is skipped and named.
 """
 
 from __future__ import annotations
@@ -288,9 +290,12 @@ class Tools:
         self.prefect_home = scratch / "prefect-home"
         self.missing: list[str] = []
         self.names = ["assay"]
-        py = args.peers_python
+        self.python: dict[str, str] = {}  # peer -> the first --peers-python that has it (they may need separate venvs)
         for name, module in (("Inspect AI", "inspect_ai"), ("Ragas", "ragas"), ("DeepEval", "deepeval")):
-            (self.names if has_module(py, module) else self.missing).append(name)
+            found = next((py for py in args.peers_python if has_module(py, module)), None)
+            (self.names if found else self.missing).append(name)
+            if found:
+                self.python[name] = found
         if args.promptfoo and Path(args.promptfoo).exists():
             self.names.append("promptfoo")
         else:
@@ -305,13 +310,13 @@ class Tools:
             env.update(PYTHONPATH=str(ROOT), PREFECT_HOME=str(self.prefect_home), ASSAY_SERVER_IDLE_SECONDS="120")
             return [sys.executable, "-m", "assay.cli", "run", "rag_qa", "--dataset", str(self.dataset),
                     "--judge", f"openai/{MODEL}", "--api-base", base, "--concurrency", n, "--out", str(run / "runs")], env
-        py = self.args.peers_python
+        py = self.python.get(name, "")
         if name == "Inspect AI":
             (run / "peers_task.py").write_text(INSPECT_TASK)
             env.update(BENCH_BASE_URL=base, BENCH_API_KEY="no-key", INSPECT_LOG_DIR=str(run / "logs"),
                        INSPECT_DISPLAY="none")
             inspect = str(Path(py).parent / "inspect")
-            return [inspect, "eval", str(run / "peers_task.py"), "--model", "mockllm/model", "--max-connections", n,
+            return [inspect, "eval", "peers_task.py", "--model", "mockllm/model", "--max-connections", n,
                     "--no-log-samples"], env
         if name == "Ragas":
             (run / "ragas_run.py").write_text(RAGAS_SCRIPT)
@@ -341,7 +346,8 @@ def one_run(tools: Tools, name: str, base: str, run: Path) -> dict[str, Any]:
     if done.returncode != 0:
         tail = (done.stdout + done.stderr).strip().splitlines()[-5:]
         print(f"  ! {name} exited {done.returncode}: " + " | ".join(tail), flush=True)
-    return {"wall": wall, "rc": done.returncode, **stats}
+    said = [line.strip() for line in done.stdout.splitlines() if line.strip()]
+    return {"wall": wall, "rc": done.returncode, "said": said[-1][:160] if said else "", **stats}
 
 
 def median(runs: list[dict[str, Any]], key: str) -> float:
@@ -354,7 +360,7 @@ def table(results: dict[str, list[dict[str, Any]]], latency: float, cases: int, 
     rows = [
         ("whole command, s", lambda rs: f"{median(rs, 'wall'):.1f}"),
         (f"judging span, s (ideal {ideal:.1f})", lambda rs: f"{median(rs, 'span_s'):.2f}"),
-        ("span vs ideal", lambda rs: f"{ideal / max(median(rs, 'span_s'), 1e-9):.2f}"),
+        ("span vs ideal", lambda rs: f"{ideal / median(rs, 'span_s'):.2f}" if median(rs, "span_s") else "-"),
         ("most calls in flight", lambda rs: f"{median(rs, 'most_in_flight'):.0f}"),
         ("mean calls in flight", lambda rs: f"{statistics.median(r['busy_s'] / max(r['span_s'], 1e-9) for r in rs):.1f}"),
         ("judge calls received", lambda rs: f"{median(rs, 'calls'):.0f}"),
@@ -373,7 +379,8 @@ def main() -> None:
     parser.add_argument("--latency", type=float, nargs="+", default=[0.05, 0.2])
     parser.add_argument("--concurrency", type=int, default=32)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--peers-python", default=os.environ.get("PEERS_PYTHON"), help="python of a venv with the peers")
+    parser.add_argument("--peers-python", nargs="*", default=os.environ.get("PEERS_PYTHON", "").split(),
+                        help="the python of each virtualenv holding peers (Inspect AI needs a newer openai than Ragas)")
     parser.add_argument("--promptfoo", default=os.environ.get("PEERS_PROMPTFOO"), help="the promptfoo executable")
     parser.add_argument("--only", nargs="*", help="only these tools")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
@@ -405,7 +412,7 @@ def main() -> None:
                         results[name].append(result)
                         print(f"  {latency * 1000:.0f} ms round {round_ + 1} {name}: {result['wall']:.1f} s, span "
                               f"{result['span_s']:.2f} s, most in flight {result['most_in_flight']}, "
-                              f"{result['calls']} calls", flush=True)
+                              f"{result['calls']} calls; last line: {result['said']}", flush=True)
                         shutil.rmtree(scratch / f"run-{counter}", ignore_errors=True)
                 print("\n" + table(results, latency, args.cases, args.concurrency) + "\n", flush=True)
             finally:
