@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from assay.lineage.manifest import load_manifest
+from assay.lineage.store import ArtifactStore
 from tests.support.cli import cli, run_id_of
 from tests.support.openai_server import OpenAICompatServer
 
@@ -40,3 +42,13 @@ def test_partitions_share_one_concurrency_budget_per_provider(prefect_server, sl
     # 7 partitions x (the answer jury + one criterion), three judges each, all on one provider.
     assert slow_judge.count(status=200) == n_cases * 3 * 2
     assert 1 < slow_judge.max_in_flight <= LIMIT, slow_judge.max_in_flight
+
+    # The budget is no part of any cache key: the same run with another one reuses every step.
+    slow_judge.reset_counts()
+    at = args.index("--concurrency") + 1
+    result, output = cli(*args[:at], "2", *args[at + 1:])
+    assert result.exit_code == 0, output
+    manifest = load_manifest(ArtifactStore(str(tmp_path / "runs")), run_id_of(output))
+    metric_steps = [s for s in manifest.steps if s.name.startswith("metrics:")]
+    assert len(metric_steps) == 7 * 3 and all(s.status == "reused" for s in metric_steps)
+    assert slow_judge.count() == 0
