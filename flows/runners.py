@@ -42,13 +42,13 @@ def runner_in_use(task_runner: Any) -> str:
 
 def processes_of(task_runner: Any) -> int:
     """How many processes a flow run's tasks may run in at once: one on threads, a Dask
-    cluster's worker count (each worker a process with its own per-provider gates)."""
-    if runner_in_use(task_runner) == "threads":
+    cluster's worker count (each worker a process with its own per-provider gates). Called
+    inside a flow run, on the runner it has."""
+    if not runner_in_use(task_runner).startswith("dask"):
         return 1
-    try:
-        return max(1, len(task_runner.client.nthreads()))
-    except Exception:  # noqa: BLE001 - not started or not Dask: what the runner was asked for
-        return max(1, int((getattr(task_runner, "cluster_kwargs", None) or {}).get("n_workers", 1)))
+    # A flow run's Dask runner connects (or starts its local cluster) on first use; its tasks
+    # need that client anyway.
+    return max(1, len(task_runner.client.nthreads()))
 
 
 def metric_concurrency(options: RunOptions) -> int | None:
