@@ -62,7 +62,7 @@ from assay.spec import RunOptions, RunSpec  # noqa: E402
 from assay.suites.kit.criteria import families_of  # noqa: E402
 from assay.suites.registry import get_suite  # noqa: E402
 from flows.recording import StepRunner, describe_error, progress  # noqa: E402
-from flows.runners import runner_in_use  # noqa: E402
+from flows.runners import metric_concurrency, runner_in_use  # noqa: E402
 from tasks.common import result_storage  # noqa: E402
 from tasks.results import quiet_failed_step_warnings  # noqa: E402
 from tasks.steps import (  # noqa: E402
@@ -277,10 +277,11 @@ def _score_whole(steps: StepRunner, store_url: str, spec: RunSpec, snapshot: str
                  version: str) -> Scored | None:
     """Every metric family over every case, the families in parallel (a dataset of one partition)."""
     keyed = spec.step_view()
+    concurrency = metric_concurrency(options)
     submitted = {
         name: steps.submit(
             f"metrics:{name}", FamilyOutput, compute_metric_family, store_url, spec.suite, name, snapshot,
-            generations, skip_ids, keyed, call_store_url, options.concurrency, version,
+            generations, skip_ids, keyed, call_store_url, concurrency, version,
         )
         for name in family_names
     }
@@ -325,12 +326,13 @@ def _run_partition_steps(steps: StepRunner, jobs: list[tuple[str, Any]], outputs
                          version: str) -> bool:
     """Submit every (family, partition) step, a bounded number in flight; True if any failed."""
     failed = False
+    concurrency = metric_concurrency(options)
     in_flight: list[tuple[str, Any]] = []
     for name, part in jobs:
         step = f"metrics:{name}:{names.partition_label(part.index)}"
         in_flight.append((step, steps.submit(
             step, FamilyOutput, compute_metric_family_partition, store_url, spec.suite, name, part.index,
-            part.sha, keyed, call_store_url, options.concurrency, version,
+            part.sha, keyed, call_store_url, concurrency, version,
         )))
         while len(in_flight) >= PARTITIONS_IN_FLIGHT:
             failed |= not _settle_partition(steps, in_flight.pop(0), outputs)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from assay.spec import check_runner_name
+from assay.judges.limits import share_per_process
+from assay.spec import RunOptions, check_runner_name
 
 
 def task_runner_for(name: str) -> Any:
@@ -37,3 +38,28 @@ def runner_in_use(task_runner: Any) -> str:
         address = getattr(task_runner, "address", None)
         return f"dask={address}" if address else "dask"
     return kind
+
+
+def processes_of(task_runner: Any) -> int:
+    """How many processes a flow run's tasks may run in at once: one on threads, a Dask
+    cluster's worker count (each worker a process with its own per-provider gates). Called
+    inside a flow run, on the runner it has."""
+    if not runner_in_use(task_runner).startswith("dask"):
+        return 1
+    # A flow run's Dask runner connects (or starts its local cluster) on first use; its tasks
+    # need that client anyway.
+    return max(1, len(task_runner.client.nthreads()))
+
+
+def metric_concurrency(options: RunOptions) -> int | None:
+    """Calls in flight per provider for each metric step's process. On threads every step
+    shares the process's gate per provider (``assay.judges.limits``): the run's ceiling as it
+    is. On a Dask cluster each worker process gets its share, so together they stay within it."""
+    from prefect.context import get_run_context
+
+    from assay.suites.kit.suite import DEFAULT_CONCURRENCY
+
+    processes = processes_of(get_run_context().task_runner)
+    if processes == 1:
+        return options.concurrency
+    return share_per_process(options.concurrency or DEFAULT_CONCURRENCY, processes)

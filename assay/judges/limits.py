@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 import time
 from collections import deque
 
@@ -86,3 +87,92 @@ class AdaptiveLimit:
         if latency_s <= LATENCY_HOLDS * best and self.limit < self.ceiling:
             self.limit = min(float(self.ceiling), self.limit + 1 / self.limit)
             self._wake()
+
+
+class ProviderGate:
+    """At most ``ceiling`` calls in flight to one provider across the whole process: every jury
+    runner, on whichever thread and event loop, holds one of these slots while its call is out.
+
+    Each runner has its own ``AdaptiveLimit`` (and its own event loop), and a run scores its
+    families and partitions with several runners at once; without this gate each would send
+    up to the ceiling. Slots are counted under a thread lock; a waiter is woken on its own loop
+    (``call_soon_threadsafe``), first come first served. Nothing outlives the process, so a
+    crashed run cannot leave a slot taken.
+    """
+
+    def __init__(self, ceiling: int) -> None:
+        if ceiling < 1:
+            raise ValueError("the concurrency ceiling must be >= 1")
+        self.ceiling = ceiling
+        self.inflight = 0
+        self.most_inflight = 0  # the highest ``inflight`` seen (tests and benches read it)
+        self._lock = threading.Lock()
+        self._waiters: deque[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = deque()
+
+    async def acquire(self) -> None:
+        with self._lock:
+            if self.inflight < self.ceiling and not self._waiters:
+                self._take()
+                return
+            loop = asyncio.get_running_loop()
+            waiter: asyncio.Future[None] = loop.create_future()
+            self._waiters.append((loop, waiter))
+        try:
+            await waiter
+        except asyncio.CancelledError:
+            with self._lock:
+                queued = (loop, waiter) in self._waiters
+                if queued:
+                    self._waiters.remove((loop, waiter))
+            if not queued and waiter.done() and not waiter.cancelled():
+                self.release()  # granted just as we were cancelled; a cancelled grant is returned by _grant
+            raise
+
+    def release(self) -> None:
+        with self._lock:
+            while self._waiters:
+                loop, waiter = self._waiters.popleft()
+                try:  # the slot passes straight to the waiter: ``inflight`` stays as it is
+                    loop.call_soon_threadsafe(self._grant, waiter)
+                    return
+                except RuntimeError:  # its loop has closed: nobody is waiting there any more
+                    continue
+            self.inflight -= 1
+
+    def _take(self) -> None:
+        self.inflight += 1
+        self.most_inflight = max(self.most_inflight, self.inflight)
+
+    def _grant(self, waiter: asyncio.Future[None]) -> None:
+        if waiter.done():  # cancelled while the slot was on its way: pass it on
+            self.release()
+        else:
+            waiter.set_result(None)
+
+    async def __aenter__(self) -> ProviderGate:
+        await self.acquire()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.release()
+
+
+def share_per_process(concurrency: int, processes: int) -> int:
+    """Each process's share of a run's per-provider ceiling when its metric steps run in
+    ``processes`` processes at once (a Dask cluster's workers): together they stay within it
+    (at least one call each, so a ceiling below the worker count is exceeded by the difference)."""
+    return max(1, concurrency // max(1, processes))
+
+
+_GATES: dict[tuple[str, int], ProviderGate] = {}
+_GATES_LOCK = threading.Lock()
+
+
+def provider_gate(provider: str, ceiling: int) -> ProviderGate:
+    """This process's gate for ``provider`` at ``ceiling`` calls in flight (one per pair, for
+    the life of the process: the run's families and partitions, and its reruns, share it)."""
+    with _GATES_LOCK:
+        gate = _GATES.get((provider, ceiling))
+        if gate is None:
+            gate = _GATES[(provider, ceiling)] = ProviderGate(ceiling)
+        return gate

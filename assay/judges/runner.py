@@ -18,9 +18,10 @@ Policy, per (case, judge) call:
    dearest call this judge made in the run. It is an estimate: the first in-flight calls of a
    judge can overshoot when the provider counts more tokens than litellm does.
 3. Send under the provider's adaptive limit (``assay.judges.limits``: at most the configured
-   concurrency, halved on a 429, grown back while latency holds). Transient errors and
-   malformed replies are retried with exponential backoff and full jitter (the slot is
-   released while sleeping); permanent errors are not.
+   concurrency, halved on a 429, grown back while latency holds) and the process's gate for
+   that provider (one ceiling shared by every runner of the run: families, partitions).
+   Transient errors and malformed replies are retried with exponential backoff and full
+   jitter (the slots are released while sleeping); permanent errors are not.
 4. Only successful results are stored, so a rerun re-sends exactly the failed calls. An offline
    judge's records are kept with the run (``JuryRun.call_records``) instead of the call store:
    they are never read back, and one file per call costs more than the judgement itself.
@@ -38,7 +39,7 @@ import json
 import math
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -46,7 +47,7 @@ from pydantic import BaseModel, Field, PrivateAttr
 
 from assay.cancellation import raise_if_stopped
 from assay.judges.base import Judge, JudgeRequest, JudgeResult, Usage
-from assay.judges.limits import AdaptiveLimit
+from assay.judges.limits import AdaptiveLimit, provider_gate
 from assay.judges.store import CallStore, UntrustedRecord, now_iso, request_key, stamped
 from assay.judges.verdicts import MalformedReply
 from assay.schemas import JsonObject
@@ -231,6 +232,16 @@ class _RunState:
             self.limits[provider] = AdaptiveLimit(self.runner.concurrency_per_provider)
         return self.limits[provider]
 
+    @contextlib.asynccontextmanager
+    async def _slot(self, judge: Judge, limit: AdaptiveLimit | None) -> AsyncIterator[None]:
+        """This run's adaptive slot, then one of the process's slots for the provider: the
+        run's other runners (families, partitions) share the same ceiling."""
+        if limit is None:
+            yield
+            return
+        async with limit, provider_gate(judge.provider, self.runner.concurrency_per_provider):
+            yield
+
     def request(self, judge: Judge, item: BaseModel) -> JudgeRequest:
         return judge.request(self.prompt, item, self.runner.lang)
 
@@ -288,7 +299,7 @@ class _RunState:
             # The budget is checked once a slot is free, right before sending, so only
             # requests actually in flight hold a reservation.
             limit = self.limit(judge)
-            async with limit or contextlib.nullcontext():
+            async with self._slot(judge, limit):
                 raise_if_stopped()  # SIGTERM: send nothing new; answered calls are already stored
                 estimate = self._estimate(judge, request)
                 if not await self.budget.reserve(estimate):

@@ -88,6 +88,8 @@ class OpenAICompatServer:
         self.responder: Responder = responder or schema_filling_responder
         self.faults: list[Fault] = []
         self.requests: list[RecordedRequest] = []
+        self.in_flight = 0  # chat requests being answered right now
+        self.max_in_flight = 0  # the most ever answered at once (a concurrency limit's witness)
         self._lock = threading.Lock()
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -138,6 +140,7 @@ class OpenAICompatServer:
     def reset_counts(self) -> None:
         with self._lock:
             self.requests.clear()
+            self.max_in_flight = self.in_flight
 
     def _take_fault(self, model: str) -> Fault | None:
         with self._lock:
@@ -147,6 +150,15 @@ class OpenAICompatServer:
                         fault.times -= 1
                     return fault
         return None
+
+    def _enter(self) -> None:
+        with self._lock:
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+
+    def _leave(self) -> None:
+        with self._lock:
+            self.in_flight -= 1
 
     def _record(self, model: str, body: dict[str, Any], status: int) -> None:
         with self._lock:
@@ -177,6 +189,21 @@ def _make_handler(server: OpenAICompatServer) -> type[BaseHTTPRequestHandler]:
                 self._send(404, {"error": {"message": f"no route {self.path}"}})
                 return
             model = str(body.get("model", ""))
+            # Counted from the request read to just before its reply is written: never longer
+            # than the client has it in flight, so a limit the client keeps is never overstated.
+            server._enter()
+            self._counted = True
+            try:
+                self._answer(model, body)
+            finally:
+                self._uncount()
+
+        def _uncount(self) -> None:
+            if getattr(self, "_counted", False):
+                self._counted = False
+                server._leave()
+
+        def _answer(self, model: str, body: dict[str, Any]) -> None:
             if server.latency_s:
                 time.sleep(server.latency_s)
             fault = server._take_fault(model)
@@ -220,6 +247,7 @@ def _make_handler(server: OpenAICompatServer) -> type[BaseHTTPRequestHandler]:
 
         def _send(self, status: int, payload: dict[str, Any]) -> None:
             data = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+            self._uncount()
             try:
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
