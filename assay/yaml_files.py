@@ -1,10 +1,15 @@
-"""Reading a YAML configuration file as a mapping, with errors that name the file."""
+"""Reading a YAML file as a mapping or as a checked model, with errors that name the file and key."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel, ValidationError
 
 from assay.schemas import JsonObject
+
+Model = TypeVar("Model", bound=BaseModel)
 
 
 def read_yaml_mapping(path: Path, what: str, error: type[Exception]) -> JsonObject:
@@ -24,3 +29,14 @@ def read_yaml_mapping(path: Path, what: str, error: type[Exception]) -> JsonObje
     if not isinstance(data, dict):
         raise error(f"{what} {path} must be a mapping, got {type(data).__name__}")
     return data
+
+
+def read_checked_yaml(path: Path, model: type[Model], what: str) -> Model:
+    """The YAML file checked against ``model`` (a cue table, a rule table): an unreadable file,
+    a missing, unknown or mistyped key is one ``ValueError`` naming the file and every bad key."""
+    data = read_yaml_mapping(path, what, ValueError)
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        problems = "; ".join(f"key {'.'.join(map(str, e['loc']))!r}: {e['msg']}" for e in exc.errors())
+        raise ValueError(f"{what} {path}: {problems}") from None

@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import TypeVar
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
+
+from assay.yaml_files import read_checked_yaml
 
 HERE = Path(__file__).resolve().parent
 
@@ -93,11 +95,7 @@ def table(code: str, name: str, model: type[Table]) -> Table:
     path = HERE / f"{code}.{name}.yaml"
     if not path.is_file():
         raise ValueError(f"{path.name}: no such cue table beside the language packs")
-    try:
-        return model.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
-    except ValidationError as err:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in err.errors())
-        raise ValueError(f"{path.name}: {problems}") from None
+    return read_checked_yaml(path, model, f"the {code} pack's table")
 
 
 def script_of(ch: str) -> str | None:

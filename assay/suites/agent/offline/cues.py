@@ -5,8 +5,9 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-import yaml
-from pydantic import BaseModel, ConfigDict, StrictStr, ValidationError
+from pydantic import BaseModel, ConfigDict, StrictStr
+
+from assay.yaml_files import read_checked_yaml
 
 CUES_FILE = Path(__file__).resolve().parent.parent / "rules" / "cues.yaml"
 ACTIONS = ("DELETE", "MOVE", "ADD", "UPDATE", "VIEW")
@@ -36,17 +37,7 @@ class AgentCues(BaseModel):
 def load(path: Path) -> AgentCues:
     """The cue tables of ``path``; a missing, unknown or mistyped key is one ValueError naming
     the file and the key (an unquoted YAML ``on``/``no`` reads as a boolean, not a word)."""
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        cues = AgentCues.model_validate(data)
-    except (OSError, yaml.YAMLError) as exc:
-        raise ValueError(f"{path}: cannot read the cue tables ({exc})") from None
-    except ValidationError as exc:
-        error = exc.errors()[0]
-        if not error["loc"]:
-            raise ValueError(f"{path}: the cue tables must be a mapping of word lists ({error['msg']})") from None
-        key = ".".join(str(part) for part in error["loc"])
-        raise ValueError(f"{path}: key {key!r}: {error['msg']}") from None
+    cues = read_checked_yaml(path, AgentCues, "agent cue tables")
     unknown = sorted(set(cues.action_cues) - set(ACTIONS))
     if unknown:
         raise ValueError(f"{path}: key 'action_cues': unknown action {unknown[0]!r} (known: {', '.join(ACTIONS)})")

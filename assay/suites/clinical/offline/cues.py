@@ -7,9 +7,9 @@ from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, field_validator
 
-from assay.yaml_files import read_yaml_mapping
+from assay.yaml_files import read_checked_yaml
 
 CUES_PATH = Path(__file__).resolve().parents[1] / "rules" / "offline_cues.yaml"
 
@@ -103,10 +103,4 @@ def _check_compiles(named: Iterable[tuple[str, str]]) -> None:
 @cache
 def offline_cues(path: Path = CUES_PATH) -> OfflineCues:
     """The tables, checked: a missing, unknown or mistyped key is one error naming the file and key."""
-    data = read_yaml_mapping(path, "clinical offline cues", ValueError)
-    try:
-        return OfflineCues.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        key = ".".join(str(p) for p in first["loc"])
-        raise ValueError(f"clinical offline cues {path}: key {key!r}: {first['msg']}") from None
+    return read_checked_yaml(path, OfflineCues, "clinical offline cues")

@@ -5,9 +5,9 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
-from assay.yaml_files import read_yaml_mapping
+from assay.yaml_files import read_checked_yaml
 
 CUES_PATH = Path(__file__).resolve().parents[1] / "rules" / "cues.yaml"
 
@@ -45,9 +45,4 @@ class MemoryCues(BaseModel):
 @cache
 def cues(path: Path = CUES_PATH) -> MemoryCues:
     """The cue table, or a ValueError naming the file and the key that is wrong."""
-    data = read_yaml_mapping(path, "memory cue table", ValueError)
-    try:
-        return MemoryCues.model_validate(data)
-    except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-        raise ValueError(f"memory cue table {path}: {problems}") from None
+    return read_checked_yaml(path, MemoryCues, "memory cue table")

@@ -36,10 +36,10 @@ def test_the_cue_table_loads_in_its_order():
 def test_a_wrong_key_in_the_cue_table_names_the_file_and_the_key(tmp_path):
     path = tmp_path / "cues.yaml"
     path.write_text(cues.CUES_PATH.read_text(encoding="utf-8") + "\nhead_stops: [지금]\n", encoding="utf-8")
-    with pytest.raises(ValueError, match=r"cues\.yaml: head_stops: Extra inputs"):
+    with pytest.raises(ValueError, match=r"cues\.yaml: key 'head_stops': Extra inputs"):
         cues.cues(path)
     path.write_text("titles: 씨\n", encoding="utf-8")
-    with pytest.raises(ValueError, match=r"amount_nouns: Field required"):
+    with pytest.raises(ValueError, match=r"key 'amount_nouns': Field required"):
         cues.cues(path)
 
 
