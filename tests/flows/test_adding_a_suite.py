@@ -69,14 +69,20 @@ def test_the_guide_suites_offline_rule_reads_its_alias_table(template):
     item = {"question": "How many legs does a spider have?", "answer": "Eight legs.", "expected": "8"}
     assert judge.verdict("short_answer", item)["correct"] == 1
     assert judge.verdict("short_answer", {**item, "answer": "Six legs."})["correct"] == 0
-    before = judge.version
+    from assay.judges.offline import suite_rules
+    from assay.judges.prompts import get_prompt
+
+    def call_version(prompt_id: str, item: dict) -> str:
+        return judge.request(get_prompt(prompt_id), item).params["version"]
+
+    rag = {"question": "q", "generated_answer": "a", "reference_answer": "r", "contexts": []}
+    before, rag_before = call_version("short_answer", item), call_version("rag_answer", rag)
     table = template / "exact_qa" / "rules" / "aliases.yaml"
     table.write_text(table.read_text(encoding="utf-8") + "spider: [arachnid]\n", encoding="utf-8")
     offline.aliases.cache_clear()
-    from assay.judges.offline import suite_rules
-
-    suite_rules.sources_hash.cache_clear()
-    assert type(judge)().version != before  # the alias table is part of the judges' version
+    suite_rules.forget_hashes()
+    assert call_version("short_answer", item) != before  # the alias table is part of its call key
+    assert call_version("rag_answer", rag) == rag_before  # and of no other suite's
 
 
 def test_the_guide_suite_names_a_bad_row_at_the_gate(prefect_server, template, tmp_path):

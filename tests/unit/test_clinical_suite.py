@@ -207,10 +207,12 @@ def test_offline_jury_rule_scores_faithfulness_by_the_record():
 
 def test_offline_judge_version_covers_the_clinical_rules():
     from assay.judges.offline import suite_rules
+    from assay.judges.prompts import get_prompt
     from assay.suites.clinical.offline import RULES
 
     judge = offline_jury()[0]
-    assert suite_rules.sources_hash() in judge.version
+    prompt = get_prompt("clinical_answer")
+    assert judge.request(prompt, prompt.example).params["version"].endswith(suite_rules.sources_hash("clinical_answer"))
     sources = {p.name for p in RULES.sources()}
     # the rules' code, the suite's rule data and the clinical metric code all make the version
     assert {"rules.py", "drug_interactions.yaml", "clinical_rules.py"} <= sources

@@ -76,7 +76,13 @@ class OfflineJudge(LocalJudge):
     @property
     def version(self) -> str:
         # the rules alone are another judge than rules plus the fitted stage: no shared stored verdicts
-        return f"{super().version}-{suite_rules.sources_hash()}" + ("" if self.fitted else "-rules")
+        return super().version + ("" if self.fitted else "-rules")
+
+    def request(self, prompt: Any, item: BaseModel, lang: str = "ko") -> JudgeRequest:
+        """The call key carries the rules of the suite that answers this prompt (``sources_hash``)."""
+        request = super().request(prompt, item, lang)
+        version = f"{request.params['version']}-{suite_rules.sources_hash(prompt.id)}"
+        return JudgeRequest(request.model, request.api_base, request.messages, {**request.params, "version": version})
 
     # -- signal primitives (overridden) --------------------------------------------------------
 

@@ -89,7 +89,6 @@ def register(rules: SuiteRules) -> SuiteRules:
     """Add a suite's rules from outside the suites package (a plugin suite); returns them."""
     if rules not in _ADDED:
         _ADDED.append(rules)
-        sources_hash.cache_clear()
     return rules
 
 
@@ -124,12 +123,31 @@ def rules_for(judge: Any) -> dict[str, Callable[[Any], JsonObject]]:
     return table
 
 
-@cache
-def sources_hash() -> str:
-    """sha256 (16 hex) over every suite's rule files: an edited rule is a different judge."""
-    digest = hashlib.sha256()
-    for suite in registered():
+def owner(prompt_id: str) -> SuiteRules | None:
+    """The suite rules that answer ``prompt_id`` (the last registered, as ``rules_for`` picks)."""
+    found = [suite for suite in registered() if prompt_id in suite.prompts]
+    return found[-1] if found else None
+
+
+_HASHES: dict[int, str] = {}
+
+
+def sources_hash(prompt_id: str) -> str:
+    """sha256 (16 hex) over the rule files of the suite that answers ``prompt_id`` ("-" for
+    none): an edited rule or cue table is a different judge for that suite's prompts only, and
+    a plugin suite registered in one process changes no other suite's call keys."""
+    suite = owner(prompt_id)
+    if suite is None:
+        return "-"
+    if id(suite) not in _HASHES:
+        digest = hashlib.sha256()
         for path in suite.sources():
             digest.update(path.name.encode())
             digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+        _HASHES[id(suite)] = digest.hexdigest()[:16]
+    return _HASHES[id(suite)]
+
+
+def forget_hashes() -> None:
+    """Hash the rule files again on next use (after a cue table was edited in this process)."""
+    _HASHES.clear()
