@@ -40,7 +40,7 @@ class OfflineJudge(LocalJudge):
 
     name: str = "offline"
     model: str = "offline/base"
-    # The core's code and data; the suites' rules add theirs (``suite_rules.sources_hash``), so
+    # The core's code and data; each call's key adds the answering suite's rules (``request``), so
     # editing any of them is a different judge and stored verdicts are not reused for it.
     rule_files: ClassVar[tuple[Path, ...]] = tuple(
         Path(module.__file__).resolve()  # type: ignore[arg-type]

@@ -68,7 +68,7 @@ class RuleSet:
 @dataclass(frozen=True)
 class SuiteRules:
     """A suite's offline rules: prompt id -> method of ``rule_set``. Their sources, hashed into
-    the judges' version, are the ``offline`` package, the suite's ``rules/*.yaml`` cue tables
+    its prompts' call keys, are the ``offline`` package, the suite's ``rules/*.yaml`` cue tables
     beside it, and ``files``: any other code or data they read."""
 
     rule_set: type[RuleSet]
