@@ -39,7 +39,15 @@ def template(tmp_path_factory):
 
     registry.register_suite("exact_qa", ExactQASuite)
     yield root
+    # the guide's suite, its prompt and its offline rules leave the process with the guide
+    from assay.judges.offline import suite_rules
+    from assay.judges.prompts import base as prompts
+
     registry._FACTORIES.pop("exact_qa", None)
+    prompts._REGISTRY.pop("short_answer", None)
+    suite_rules._ADDED[:] = [r for r in suite_rules._ADDED if "short_answer" not in r.prompts]
+    for name in [m for m in sys.modules if m == "exact_qa" or m.startswith("exact_qa.")]:
+        del sys.modules[name]
     sys.path.remove(str(root))
 
 
