@@ -7,11 +7,17 @@ import re
 
 import pytest
 
+from assay.judges.offline.messages import render
 from assay.suites.agent.offline import actions as acts
 from assay.suites.agent.offline import cues as agent_cues
 from assay.suites.agent.offline import rules
 from assay.suites.agent.offline.rules import Case
 from tests.support.offline_families import agent_labels, agent_verdicts
+
+
+def ko(message) -> str:
+    """A finding or note as the Korean feedback writes it."""
+    return render(message, "ko")
 
 
 def case(query: str, message: str, *, t: float = 1.0, action: float = 0.5, expected: str = "", **fields) -> Case:
@@ -301,12 +307,12 @@ def test_score_action_reads_the_asked_write_beside_a_related_one():
 
 def test_graded_a_vague_report_of_the_asked_write_is_good():
     found = rules.graded(case("Q-31 변서준 지원자 평가표에 '리더십 우수' 코멘트 추가해줘", "코멘트를 추가했습니다.", t=0.0, action=1.0))
-    assert found["verdict"] == "GOOD" and "모호한" in found["reasoning"]
+    assert found["verdict"] == "GOOD" and "모호한" in ko(found["reasoning"])
 
 
 def test_one_of_group_names_the_one_member_done():
     found = case("P-640 1차 합격자들한테 안내 메일 보내 줘", "P-640 1차 합격자 마도윤 님에게 안내 메일을 보냈습니다.")
-    assert "마도윤" in rules.one_of_group(found)
+    assert "마도윤" in ko(rules.one_of_group(found))
     assert rules.one_of_group(case("P-640 마도윤 지원자한테 메일 보내 줘", "P-640 마도윤 님에게 메일을 보냈습니다.")) == ""
 
 
