@@ -20,9 +20,11 @@ from assay.judges.offline.messages import Msg, joined, say
 from assay.judges.offline.scoring import pct
 from assay.judges.offline.suite_rules import RuleSet
 from assay.judges.prompts import AgentIntentInput
+from assay.judges.prompts.agent import INTENT_SCORES
 from assay.schemas import JsonObject
 from assay.suites.agent.offline import actions as acts
 from assay.suites.agent.offline.cues import cues
+from assay.suites.agent.offline.filler import without_filler
 
 WRITES = acts.WRITE_ACTIONS
 TOP = frozenset({"PERFECT", "GOOD"})
@@ -491,8 +493,20 @@ class AgentRules(RuleSet):
     """The agent suite's rules, reading the judge's signals (``units``, ``coverage``…)."""
 
     def agent_intent(self, item: AgentIntentInput) -> JsonObject:
-        tag = f"[{self.signal}]"
+        """The reply's verdict, as written and without its filler (``filler.py``): the lower one."""
         message = tx.normalize(item.assistant_message)
+        found = self._agent_verdict(item, message)
+        kept, filler = without_filler(item.query + "\n" + item.expected_result, message, (_DECLINE_RE, _WHY_DECLINED_RE))
+        if not filler:
+            return found
+        plain = self._agent_verdict(item, kept)
+        if INTENT_SCORES[plain["verdict"]] >= INTENT_SCORES[found["verdict"]]:
+            return found
+        note = say("agent.filler_set_aside", what=joined((say("agent.quoted", text=s[:40]) for s in filler), "; "))
+        return {**plain, "reasoning": joined((plain["reasoning"], note), " ", ".")}
+
+    def _agent_verdict(self, item: AgentIntentInput, message: str) -> JsonObject:
+        tag = f"[{self.signal}]"
         label = acts.message_action(message)
         if label == "ERROR":
             empty = not message.strip()  # no reply at all reports no error either: OTHER
