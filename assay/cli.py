@@ -122,7 +122,7 @@ def run(
     max_cost: float | None = typer.Option(None, help="stop sending judge calls past this many USD"),
     judge_timeout: float | None = typer.Option(None, help="seconds a judge call may take before it is retried [default: 60]"),
     concurrency: int | None = typer.Option(None, help="concurrent LLM calls per provider (never changes results)"),
-    lang: str | None = typer.Option(None, help="judge prompt language: ko or en [default: ko]"),
+    lang: str | None = typer.Option(None, help="language of the judge prompts and of the offline feedback: ko or en [default: ko]"),
     runner: str | None = typer.Option(None, help="task runner: threads, dask (local cluster) or dask=ADDRESS"),
     partition_size: int | None = typer.Option(
         None, min=1, help="cases per partition: a larger dataset is scored partition by partition [default: 2000]"

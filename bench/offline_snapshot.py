@@ -3,11 +3,14 @@
     python bench/offline_snapshot.py --write /tmp/before.json          # on the old tree
     python bench/offline_snapshot.py --check /tmp/before.json          # on the new tree
     python bench/offline_snapshot.py --check /tmp/before.json --prompt memory_usefulness
+    python bench/offline_snapshot.py --write /tmp/scores.json --scores   # scores only, not the feedback
 
 Reads every ``*.jsonl`` row with a ``prompt_id`` under ``bench/heldout/`` and ``datasets/``, runs
 the three offline judges (with and without the fitted stage) and keeps one hash per row and
 judge. Only row ids and hashes are written or printed, never a row's text or score: the blind
-sets can be fingerprinted without being read.
+sets can be fingerprinted without being read. ``--scores`` hashes only what a verdict scores
+(numbers and labels), not its feedback: a change to the feedback's wording or language is no
+change there. Both sides of a check must be written with the same options.
 """
 
 from __future__ import annotations
@@ -46,14 +49,34 @@ def labelled_rows(prompt: str | None) -> list[tuple[str, str, dict]]:
     return rows
 
 
-def fingerprints(prompt: str | None) -> dict[str, str]:
+def scored(value: object) -> object:
+    """What a verdict scores: numbers, flags and upper-case labels ("PERFECT"), in nested cases
+    too; free text (feedback, reasons, quoted claims) left out, lists of it counted."""
+    if isinstance(value, dict):
+        kept = {k: scored(v) for k, v in value.items()}
+        return {k: v for k, v in kept.items() if not isinstance(v, Omitted)}
+    if isinstance(value, list):
+        return [scored(v) for v in value] if all(isinstance(v, dict) for v in value) else len(value)
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    if isinstance(value, str) and value.replace("_", "").isupper() and value.isascii():
+        return value
+    return Omitted()
+
+
+class Omitted:
+    """A free-text value ``scored`` leaves out."""
+
+
+def fingerprints(prompt: str | None, scores_only: bool = False) -> dict[str, str]:
     judges = [cls(fitted=fitted) for cls in OFFLINE_JUDGES for fitted in (True, False)]
     out = {}
     for key, prompt_id, item in labelled_rows(prompt):
         verdicts = []
         for judge in judges:
             result = judge.judge_sync(prompt_id, item, case_id="-")
-            verdicts.append(result.verdict if result.verdict is not None else {"error": result.error})
+            verdict = result.verdict if result.verdict is not None else {"error": result.error}
+            verdicts.append(scored(verdict) if scores_only else verdict)
         out[key] = hashlib.sha256(json.dumps(verdicts, ensure_ascii=False, sort_keys=True).encode()).hexdigest()[:16]
     return out
 
@@ -64,8 +87,9 @@ def main() -> int:
     group.add_argument("--write", type=Path)
     group.add_argument("--check", type=Path)
     parser.add_argument("--prompt", help="only rows of this prompt id")
+    parser.add_argument("--scores", action="store_true", help="hash only what the verdicts score, not their feedback")
     args = parser.parse_args()
-    now = fingerprints(args.prompt)
+    now = fingerprints(args.prompt, args.scores)
     if args.write:
         args.write.write_text(json.dumps(now, indent=0, sort_keys=True))
         print(f"{len(now)} rows fingerprinted -> {args.write}")

@@ -8,6 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from assay.artifacts import JUDGE_CALLS_DIR
 from assay.lineage.audit import audit_run
 from assay.lineage.manifest import load_manifest
 from assay.lineage.store import ArtifactStore
@@ -140,3 +141,24 @@ def test_quarantine_sets_bad_rows_aside_and_lists_them(prefect_server, bundled_r
     assert not set(listed) & set(scores["case_id"])
     report = (out / run_id / "report.md").read_text()
     assert all(case_id in report.split("Quarantined rows")[1].splitlines()[0] for case_id in listed)
+
+
+def test_an_english_offline_run_explains_every_verdict_in_english(prefect_server, tmp_path):
+    """`--lang en` reaches the offline jury: each stored verdict's feedback is English but for the
+    text it quotes from the Korean answers and references, and its call key carries the language."""
+    result, output = cli("run", "rag_qa", "--offline", "--lang", "en", "--out", str(tmp_path))
+    assert result.exit_code == 0, output
+    run_dir = tmp_path / run_id_of(output)
+    artifacts = json.loads((run_dir / "manifest.json").read_text())["artifacts"]
+    records = [
+        json.loads((run_dir / entry["path"]).read_text(encoding="utf-8"))
+        for name, entry in sorted(artifacts.items()) if name.startswith(JUDGE_CALLS_DIR)
+    ]
+    assert records and all(r["offline"] for r in records)
+    quoted = re.compile(r"“[^”]*”|\"(?:[^\"\\]|\\.)*\"")
+    for record in records:
+        assert record["request"]["params"]["lang"] == "en"
+        verdict = json.loads(record["response"]["raw_text"])
+        text = next(verdict[k] for k in ("feedback", "reasoning") if k in verdict)
+        assert not re.search(r"[\uac00-\ud7a3]", quoted.sub(" ", text)), text
+    assert any(re.search(r"[\uac00-\ud7a3]", json.dumps(r["request"]["messages"], ensure_ascii=False)) for r in records)

@@ -2,7 +2,8 @@
 
 It judges an answer in a language with a pack (``lang/<code>.yaml``) and no hand rules (today:
 English) and knows no language itself: words, negations, refusals, hedges, number and calendar
-words and the feedback sentences all come from the pack. Text addressed to the grader, JSON and
+words all come from the pack; its notes are messages, written in the run's language
+(``messages.py``). Text addressed to the grader, JSON and
 sentences in another script are set aside first (they can lower a score, never raise it). The
 verdict (1-5 each; N, P, Q the coverages of ``read``): shortcuts for an empty answer, a refusal,
 an answer where the reference refuses and a keyword list; then a wrong figure or name, a claim
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from assay.judges.offline.lang import LanguagePack, language_of, pack, script_of, script_shares
+from assay.judges.offline.messages import Msg, say, tagged
 from assay.judges.offline.scoring import band, pct
 from assay.schemas import JsonObject
 
@@ -490,29 +492,28 @@ def _rag_verdict(
 ) -> JsonObject:
     lang = pack(code)
     kept, aside = judged_part(answer, lang)
-    notes = [lang.say("stripped", what="; ".join(short(a) for a in aside))] if aside else []
+    notes = [say("core.stripped", what="; ".join(short(a) for a in aside))] if aside else []
     accuracy, completeness, relevance, more = _shortcut(question, kept, reference, contexts, lang) or _scored(
         question, kept, reference, contexts, lang, view
     )
-    text = ". ".join([*notes, *more])
-    return {"feedback": f"{tag} {text}.", "accuracy": accuracy, "completeness": completeness, "relevance": relevance}
+    return {"feedback": tagged(tag, [*notes, *more]), "accuracy": accuracy, "completeness": completeness, "relevance": relevance}
 
 
-Scores = tuple[float, float, float, list[str]]  # accuracy, completeness, relevance, notes
+Scores = tuple[float, float, float, list[Msg]]  # accuracy, completeness, relevance, notes
 
 
 def _shortcut(question: str, kept: str, reference: str, contexts: tuple[str, ...], lang: LanguagePack) -> Scores | None:
     """An empty answer (1, 1, 2), a refusal (5s when the reference refuses too, else 1, 1, 2),
     an answer where the reference refuses (1, 1, 3), a keyword list (1s); None otherwise."""
     if not kept.strip() or not any(ch.isalnum() for ch in kept):
-        return 1, 1, 2, [lang.say("empty")]
+        return 1, 1, 2, [say("core.empty")]
     ref_refuses = refuses(reference, lang)
     if refuses(kept, lang) and (ref_refuses or not _answers_anyway(question, kept, reference, contexts, lang)):
-        return (5, 5, 5, [lang.say("refusal_right")]) if ref_refuses else (1, 1, 2, [lang.say("refusal_wrong")])
+        return (5, 5, 5, [say("core.refusal_right")]) if ref_refuses else (1, 1, 2, [say("core.refusal_wrong")])
     if ref_refuses:
-        return 1, 1, 3, [lang.say("answer_without_basis")]
+        return 1, 1, 3, [say("core.answer_without_basis")]
     if keyword_list(kept, lang) and not is_list(reference):
-        return 1, 1, 1, [lang.say("salad")]
+        return 1, 1, 1, [say("core.salad")]
     return None
 
 
@@ -521,35 +522,35 @@ def _scored(question: str, kept: str, reference: str, contexts: tuple[str, ...],
     agrees (N ≥ .35 → 5, ≥ .2 → 4; 5 with every figure and name said), ≤ 4 with invented
     extras, ≤ 2 hedged; completeness is band(N)."""
     r = read(question, kept, reference, list(contexts), lang, view)
-    facts = [lang.say("coverage", share=pct(r.n)), lang.say("support", share=pct(r.p))]
+    facts = [say("core.coverage", share=pct(r.n)), say("core.support", share=pct(r.p))]
     wrong = _wrong_claim(r, lang)
     if wrong:
         # a wrong main claim leaves little of the reference said, whatever else is repeated
         return 1, min(band(r.n, SIZE_CUTS, 1), 2), 4 if r.q >= 0.3 or r.n >= 0.2 else 2, [wrong, *facts]
     if r.n < 0.2 and not r.all_facts:
         # says almost nothing the reference says: wrong, or true of something else
-        return 1, 1, 4 if r.q >= 0.5 else 2, [lang.say("off_topic"), *facts]
+        return 1, 1, 4 if r.q >= 0.5 else 2, [say("core.off_topic"), *facts]
     accuracy = band(r.n, ACCURACY_CUTS, 3)
     completeness = band(r.n, SIZE_CUTS, 1)
     if r.all_facts:
         accuracy, completeness = 5, max(completeness, 4)
     if r.extra:
         accuracy = min(accuracy, 4)
-        facts.append(lang.say("extra", what=", ".join(r.extra)))
+        facts.append(say("core.extra", what=", ".join(r.extra)))
     if r.hedge:
         accuracy = min(accuracy, 2)
-        facts.append(lang.say("hedged", what=r.hedge))
+        facts.append(say("core.hedged", what=r.hedge))
     return accuracy, completeness, 5 if r.q >= 0.3 or r.n >= 0.35 else 4, facts
 
 
-def _wrong_claim(r: Reading, lang: LanguagePack) -> str | None:
+def _wrong_claim(r: Reading, lang: LanguagePack) -> Msg | None:
     """The note of a figure or name where the reference has another, or a reversed claim."""
     if r.wrong_figures:
-        return lang.say("wrong_figure", answer=", ".join(r.wrong_figures), reference=", ".join(r.missing_figures))
+        return say("core.wrong_figure", answer=", ".join(r.wrong_figures), reference=", ".join(r.missing_figures))
     if r.wrong_names:
-        return lang.say("wrong_name", answer=", ".join(r.wrong_names), reference=", ".join(r.missing_names))
+        return say("core.wrong_name", answer=", ".join(r.wrong_names), reference=", ".join(r.missing_names))
     if r.reversed:
-        return lang.say("reversed", what=r.reversed)
+        return say("core.reversed", what=r.reversed)
     return None
 
 

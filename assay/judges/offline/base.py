@@ -26,9 +26,20 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from assay.judges.base import JudgeRequest, JudgeResult, LocalJudge, Usage
-from assay.judges.offline import answer_core, claims, fitted, forest, lexicon, scoring, set_aside, suite_rules
+from assay.judges.offline import (
+    answer_core,
+    claims,
+    fitted,
+    forest,
+    lexicon,
+    messages,
+    scoring,
+    set_aside,
+    suite_rules,
+)
 from assay.judges.offline import lang as language_packs
 from assay.judges.offline import text as tx
+from assay.judges.offline.messages import Msg
 from assay.judges.offline.scoring import Units, band, pct  # noqa: F401  (re-exported for the judges)
 from assay.judges.prompts import Prompt, get_prompt
 from assay.metrics import figure_forms, quantities
@@ -45,7 +56,8 @@ class OfflineJudge(LocalJudge):
     rule_files: ClassVar[tuple[Path, ...]] = tuple(
         Path(module.__file__).resolve()  # type: ignore[arg-type]
         for module in (
-            tx, scoring, quantities, figure_forms, claims, lexicon, fitted, forest, answer_core, language_packs, set_aside
+            tx, scoring, quantities, figure_forms, claims, lexicon, fitted, forest, answer_core, language_packs, set_aside,
+            messages,
         )
     ) + tuple(sorted(language_packs.HERE.glob("*.yaml"))) + fitted.MODEL_PATHS
     signal: ClassVar[str] = ""
@@ -79,10 +91,12 @@ class OfflineJudge(LocalJudge):
         return super().version + ("" if self.fitted else "-rules")
 
     def request(self, prompt: Any, item: BaseModel, lang: str = "ko") -> JudgeRequest:
-        """The call key carries the rules of the suite that answers this prompt (``sources_hash``)."""
+        """The call key carries the rules of the suite that answers this prompt (``sources_hash``)
+        and the feedback's language: a verdict explained in Korean is not replayed for an English run."""
         request = super().request(prompt, item, lang)
         version = f"{request.params['version']}-{suite_rules.sources_hash(prompt.id)}"
-        return JudgeRequest(request.model, request.api_base, request.messages, {**request.params, "version": version})
+        params = {**request.params, "version": version, "lang": lang}
+        return JudgeRequest(request.model, request.api_base, request.messages, params)
 
     # -- signal primitives (overridden) --------------------------------------------------------
 
@@ -93,7 +107,7 @@ class OfflineJudge(LocalJudge):
     def units(self, text: str, ctx: Any = None) -> Units:
         raise NotImplementedError
 
-    def conflicts(self, answer: str, reference: str, question: str = "") -> tuple[int, list[str]]:
+    def conflicts(self, answer: str, reference: str, question: str = "") -> tuple[int, list[Msg]]:
         raise NotImplementedError
 
     def unsupported_figures(self, text: str, reference: str, question: str = "") -> list[str]:
@@ -147,11 +161,12 @@ class OfflineJudge(LocalJudge):
         lang: str = "ko",
         request: JudgeRequest | None = None,
     ) -> JudgeResult:
-        """The verdict does not depend on ``lang`` (rules read the input, not the template)."""
-        return self.judge_sync(prompt, item, case_id)
+        """The scores do not depend on ``lang`` (rules read the input, not the template); the
+        feedback is written in it."""
+        return self.judge_sync(prompt, item, case_id, lang)
 
     def judge_sync(
-        self, prompt: Prompt | str, item: BaseModel | Mapping[str, Any], case_id: str
+        self, prompt: Prompt | str, item: BaseModel | Mapping[str, Any], case_id: str, lang: str = "ko"
     ) -> JudgeResult:
         started = time.perf_counter()
         prompt_id = prompt.id if isinstance(prompt, Prompt) else str(prompt)
@@ -171,7 +186,9 @@ class OfflineJudge(LocalJudge):
             if rule is None:
                 raise KeyError(f"{self.name} has no rule for prompt {prompt_obj.id!r}")
             data, aside = self._set_aside(prompt_obj, data)
-            verdict = prompt_obj.verdict_model.model_validate(self._noted(rule(data), aside))
+            # the rules' messages are written in the run's language only now, after every rule ran
+            written = messages.render_verdict(self._noted(rule(data), aside), lang)
+            verdict = prompt_obj.verdict_model.model_validate(written)
             raw = json.dumps(verdict.model_dump(mode="json"), ensure_ascii=False)
         except Exception as exc:  # a bug or an unusable input: permanent, never retried
             return JudgeResult(
@@ -188,9 +205,9 @@ class OfflineJudge(LocalJudge):
             latency_s=time.perf_counter() - started,
         )
 
-    def verdict(self, prompt: Prompt | str, item: BaseModel | Mapping[str, Any]) -> JsonObject:
+    def verdict(self, prompt: Prompt | str, item: BaseModel | Mapping[str, Any], lang: str = "ko") -> JsonObject:
         """The validated verdict as a dict (raises on failure); convenient for scripts."""
-        result = self.judge_sync(prompt, item, case_id="-")
+        result = self.judge_sync(prompt, item, case_id="-", lang=lang)
         if result.verdict is None:
             raise RuntimeError(result.error)
         return result.verdict
@@ -213,16 +230,14 @@ class OfflineJudge(LocalJudge):
 
     @staticmethod
     def _noted(verdict: JsonObject, aside: tuple[str, ...]) -> JsonObject:
-        """The verdict's explanation names what was set aside (in the language of the text)."""
+        """The verdict's explanation names what was set aside (quoted as it was written)."""
         if not aside:
             return verdict
-        key = next((k for k in ("feedback", "reasoning") if isinstance(verdict.get(k), str)), None)
+        key = next((k for k in ("feedback", "reasoning") if k in verdict), None)
         if key is None:
             return verdict
-        code = language_packs.language_of(" ".join(aside)) or "ko"
-        note = language_packs.pack(code if code in language_packs.available() else "en").say(
-            "stripped", what=set_aside.quoted(aside))
-        return {**verdict, key: f"{verdict[key]} {note}."}
+        note = messages.say("core.stripped", what=set_aside.quoted(aside))
+        return {**verdict, key: messages.joined((verdict[key], note), " ", ".")}
 
     def rule_set(self, prompt_id: str) -> suite_rules.RuleSet:
         """The suite's rule set that answers ``prompt_id`` (for scripts that read its signals)."""

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict
 from assay.judges.offline import lang
 from assay.judges.offline import lexicon as lx
 from assay.judges.offline import text as tx
+from assay.judges.offline.messages import Msg, say
 from assay.metrics.figure_forms import canonical_figures, native_clock_hours
 
 
@@ -98,24 +99,23 @@ class ClaimCues(BaseModel):
     english_function_words: frozenset[str]
     echo_end: Pattern[str]
     echo_english: Pattern[str]
-    evidence: dict[str, str]
 
 
 KO = lang.table("ko", "claims", ClaimCues)
 
 
-def _say(key: str, **values: object) -> str:
-    """A finding's evidence in the pack's words (``evidence`` in ``ko.claims.yaml``)."""
-    return KO.evidence[key].format(**values)
+def _say(key: str, **values: object) -> Msg:
+    """A finding's evidence as a message (``claims.<key>`` in ``lang/<code>.messages.yaml``)."""
+    return say(f"claims.{key}", **values)
 
 
 @dataclass(frozen=True)
 class Finding:
     rule: str
     cap: int
-    evidence: str
+    evidence: Msg
 
-    def note(self) -> str:
+    def note(self) -> Msg:
         return _say("note", rule=self.rule, cap=self.cap, evidence=self.evidence)
 
 
@@ -1149,10 +1149,10 @@ def _home(
 
 
 
-Labelled = tuple[tx.Quantity, str, str]  # (figure, how the text reads it, as written)
+Labelled = tuple[tx.Quantity, str, str | Msg]  # (figure, how the text reads it, as written or said)
 
 
-def _relabelled(answer: Sequence[Labelled], reference: Sequence[Labelled]) -> tuple[str, str] | None:
+def _relabelled(answer: Sequence[Labelled], reference: Sequence[Labelled]) -> tuple[str | Msg, str | Msg] | None:
     """(answer's, reference's) writing of the first figure both state but read another way: a
     span before ↔ after its event, a limit ↔ a wait, a charge per one period ↔ per another."""
     for q, label, written in answer:
@@ -1162,7 +1162,7 @@ def _relabelled(answer: Sequence[Labelled], reference: Sequence[Labelled]) -> tu
     return None
 
 @lru_cache(maxsize=4096)
-def _spans(text: str) -> tuple[tuple[tx.Quantity, str, str], ...]:
+def _spans(text: str) -> tuple[Labelled, ...]:
     """(figure, "before" | "after", as written) for each span of time whose side of its event
     the text says: by the word after it ("3일 전", "3일이 지난 후") or, for a span with none, by
     the word before it ("나간 뒤 3일 이내")."""
@@ -1177,7 +1177,7 @@ def _spans(text: str) -> tuple[tuple[tx.Quantity, str, str], ...]:
             side = "after" if KO.event_before_span_after.search(before) else "before" if KO.event_before_span_before.search(before) else ""
         found = tx.quantities(m.group(0))
         if side and found:
-            out.append((found[0], side, f"{found[0].text} {'전' if side == 'before' else '후'}"))
+            out.append((found[0], side, _say(f"span_{side}", figure=found[0].text)))
     return tuple(out)
 
 

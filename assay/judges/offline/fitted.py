@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from assay.judges.offline.forest import Forest
+from assay.judges.offline.messages import joined, say
 from assay.schemas import JsonObject
 
 if TYPE_CHECKING:
@@ -149,26 +150,13 @@ def refine(signal: str, rule_verdict: JsonObject, signals: Any, prompt_id: str =
     strongest = sorted(explained.contributions.items(), key=lambda kv: -abs(kv[1]))[:SHOWN_MOVES]
     moves = ", ".join(f"{name} {value:+.2f}" for name, value in strongest if abs(value) >= 0.005)
     about = model_file(prompt_id).get("fitted_on", {})
-    note = (
-        f" 학습된 판정(랜덤 포레스트 {len(forest.trees)}그루, 사람이 매긴 답변 {about.get('rows', '?')}개로 학습): "
-        f"규칙 점수({_names(stage.fields)}) {_scores(rule_verdict, stage.fields)} → {_scores(scores, stage.fields)}"
-        + (f"; {_with_object_particle(NAMES[stage.explained])} 가장 크게 움직인 신호: {moves}" if moves else "")
-        + f" (평균 {explained.bias:.2f}에서 출발)."
-    )
-    return {**rule_verdict, **scores, stage.text_key: str(rule_verdict[stage.text_key]) + note}
-
-
-# the fields as the feedback names them
-NAMES = {"accuracy": "정확도", "relevance": "관련성", "completeness": "완전성", "noise": "잡음"}
-
-
-def _with_object_particle(word: str) -> str:
-    """을 after a final consonant (관련성을), 를 after a vowel (정확도를)."""
-    return word + ("을" if (ord(word[-1]) - 0xAC00) % 28 else "를")
-
-
-def _names(fields: tuple[str, ...]) -> str:
-    return "/".join(NAMES[f] for f in fields)
+    note = say(
+        "fitted.stage", trees=len(forest.trees), rows=about.get("rows", "?"),
+        fields=joined((say(f"fitted.field_{f}") for f in stage.fields), "/"),
+        before=_scores(rule_verdict, stage.fields), after=_scores(scores, stage.fields),
+        moves=say(f"fitted.moved_{stage.explained}", moves=moves) if moves else "", bias=explained.bias,
+    )  # fmt: skip
+    return {**rule_verdict, **scores, stage.text_key: joined((rule_verdict[stage.text_key], note), " ")}
 
 
 def _scores(verdict: JsonObject, fields: tuple[str, ...]) -> str:

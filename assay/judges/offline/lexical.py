@@ -6,6 +6,7 @@ from typing import Any
 
 from assay.judges.offline import text as tx
 from assay.judges.offline.base import OfflineJudge, Units
+from assay.judges.offline.messages import Msg, say
 
 
 class LexicalJudge(OfflineJudge):
@@ -46,7 +47,7 @@ class LexicalJudge(OfflineJudge):
     def units(self, text: str, ctx: Any = None) -> Units:
         return dict(tx.weighted_lemmas(text))
 
-    def conflicts(self, answer: str, reference: str, question: str = "") -> tuple[int, list[str]]:
+    def conflicts(self, answer: str, reference: str, question: str = "") -> tuple[int, list[Msg]]:
         asked = tx.number_tokens(question)
         # Compare the non-date numbers when both sides have some (a matching year does not
         # rescue a wrong amount); otherwise compare every number.
@@ -55,16 +56,14 @@ class LexicalJudge(OfflineJudge):
         if not (a_nums and r_nums):
             a_nums = tx.number_tokens(answer) - asked
             r_nums = tx.number_tokens(reference) - asked
-        level, reasons = 0, []
+        level, reasons = 0, list[Msg]()
         if a_nums and r_nums:
             if not a_nums & r_nums:
                 level = 2
-                reasons.append(
-                    f"답변의 수치 {_fmt(a_nums)}가 참조 수치 {_fmt(r_nums)}와 하나도 일치하지 않음"
-                )
+                reasons.append(say("conflicts.no_figure_matches", answer=_fmt(a_nums), reference=_fmt(r_nums)))
             elif (a_nums - r_nums) and (r_nums - a_nums):
                 level = 1
-                reasons.append(f"답변 수치 {_fmt(a_nums - r_nums)}가 참조에 없음")
+                reasons.append(say("conflicts.figures_not_in_reference", figures=_fmt(a_nums - r_nums)))
         # Polarity is a claim check shared by every judge (claims.polarity_findings, clause by
         # clause); comparing whole sentences here flagged answers that merely left out a
         # negated clause of the reference.

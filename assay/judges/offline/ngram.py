@@ -9,6 +9,7 @@ from typing import Any
 
 from assay.judges.offline import text as tx
 from assay.judges.offline.base import OfflineJudge, Units
+from assay.judges.offline.messages import Msg, say
 
 
 @lru_cache(maxsize=4096)
@@ -77,7 +78,7 @@ class NgramJudge(OfflineJudge):
         idf, default = ctx["idf"], math.log(1 + ctx["n"]) + 1.0
         return {g: (1.0 + math.log(c) if c > 1 else 1.0) * idf.get(g, default) for g, c in grams.items()}
 
-    def conflicts(self, answer: str, reference: str, question: str = "") -> tuple[int, list[str]]:
+    def conflicts(self, answer: str, reference: str, question: str = "") -> tuple[int, list[Msg]]:
         asked = tx.digit_strings(question)
         a = tx.digit_strings(answer, years=False) - asked
         r = tx.digit_strings(reference, years=False) - asked
@@ -86,9 +87,9 @@ class NgramJudge(OfflineJudge):
             r = tx.digit_strings(reference) - asked
         if a and r:
             if not a & r:
-                return 2, [f"답변의 숫자 {sorted(a)}가 참조의 숫자 {sorted(r)}와 다름"]
+                return 2, [say("conflicts.numbers_differ", answer=sorted(a), reference=sorted(r))]
             if (a - r) and (r - a):
-                return 1, [f"답변의 숫자 {sorted(a - r)}가 참조에 없음"]
+                return 1, [say("conflicts.numbers_not_in_reference", numbers=sorted(a - r))]
         return 0, []
 
     def unsupported_figures(self, text: str, reference: str, question: str = "") -> list[str]:

@@ -6,6 +6,7 @@ from typing import Any
 
 from assay.judges.offline import text as tx
 from assay.judges.offline.base import OfflineJudge, Units
+from assay.judges.offline.messages import Msg, say
 
 QUANTITY_WEIGHT = 3.0
 LATIN_WEIGHT = 2.0
@@ -61,7 +62,7 @@ class NumericJudge(OfflineJudge):
             out[f"#{q.value:.6g}{q.unit}"] = QUANTITY_WEIGHT
         return out
 
-    def conflicts(self, answer: str, reference: str, question: str = "") -> tuple[int, list[str]]:
+    def conflicts(self, answer: str, reference: str, question: str = "") -> tuple[int, list[Msg]]:
         matched, contradicted, _ = tx.quantity_check(answer, reference, question)
         if not contradicted:
             return 0, []
@@ -69,7 +70,7 @@ class NumericJudge(OfflineJudge):
         reasons = []
         for q in contradicted:
             same_unit = [r.text for r in refs if r.kind == q.kind][:3]
-            reasons.append(f"{q.text} (참조: {', '.join(same_unit)})")
+            reasons.append(say("conflicts.figure_against", figure=q.text, reference=", ".join(same_unit)))
         # A matching date does not rescue a wrong amount: partial only if a figure of the
         # same kind (date / non-date) as a contradicted one matched.
         partial = any(tx.is_date(m) == tx.is_date(c) for m in matched for c in contradicted)

@@ -21,6 +21,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+from assay.judges.offline.messages import Msg
 from assay.schemas import JsonObject
 
 # The one package the jury looks in for suites' rules (a name, not an import of any suite).
@@ -32,17 +33,18 @@ State = TypeVar("State")
 @dataclass(frozen=True)
 class Rule(Generic[State]):
     """One named rule: when ``applies(state)``, ``adjust(state, scores)`` gives the new scores
-    and ``reason(state)`` the note the feedback carries."""
+    and ``reason(state)`` the note the feedback carries: a message (``messages.say``), written in
+    the run's language once every rule has run, or plain text, written as it is."""
 
     name: str
     applies: Callable[[State], bool]
     adjust: Callable[[State, dict[str, float]], dict[str, float]]
-    reason: Callable[[State], str] = lambda state: ""
+    reason: Callable[[State], str | Msg] = lambda state: ""
 
 
 def apply_rules(
     rules: tuple[Rule[State], ...], state: State, scores: dict[str, float]
-) -> tuple[dict[str, float], list[str]]:
+) -> tuple[dict[str, float], list[str | Msg]]:
     """Every rule that applies, in order: the scores after them and their notes."""
     notes = []
     for rule in rules:

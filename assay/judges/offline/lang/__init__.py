@@ -1,8 +1,9 @@
 """Language packs: what the offline jury's generic answer core knows of a language, as data.
 
 A pack is one YAML file beside this module (``en.yaml``): tokenisation choice, function words,
-negation, refusal, hedge and grader-address cues, number and calendar words, antonym pairs and
-the feedback sentences. ``pack(code)`` loads and checks it once. A language's larger cue tables
+negation, refusal, hedge and grader-address cues, number and calendar words and antonym pairs.
+The feedback's sentences are the language's message catalogue, ``<code>.messages.yaml``
+(``messages.py``). ``pack(code)`` loads and checks it once. A language's larger cue tables
 sit beside it as ``<code>.<table>.yaml`` (``ko.claims.yaml``, ``ko.concepts.yaml``), each read
 and checked against its reader's model by ``table(code, name, model)``. ``language_of(text)`` says
 which pack a text is written for, by the script its letters are in (Hangul → ``ko``, Latin →
@@ -63,10 +64,6 @@ class LanguagePack(BaseModel):
     answer_particles: dict[str, str] = Field(default_factory=dict)
     clause_joins: frozenset[str] = frozenset()
     suffixes: tuple[str, ...] = ()
-    feedback: dict[str, str] = Field(default_factory=dict)
-
-    def say(self, key: str, **values: object) -> str:
-        return self.feedback[key].format(**values)
 
 
 @cache

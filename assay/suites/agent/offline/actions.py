@@ -11,6 +11,7 @@ import re
 from functools import cache
 
 from assay.judges.offline import text as tx
+from assay.judges.offline.messages import Msg, say
 from assay.suites.agent.offline.cues import cues
 
 WRITE_ACTIONS = frozenset({"ADD", "UPDATE", "MOVE", "DELETE"})
@@ -212,7 +213,7 @@ def strip_extra_cues(text: str) -> str:
     return " ".join(w for w in tx.normalize(text).split() if not any(r.search(w.lower()) for r in cue_res().values()))
 
 
-def other_values(query: str, message: str) -> list[str]:
+def other_values(query: str, message: str) -> list[Msg]:
     """Figures the message reports in a unit the request gave, none equal to the request's
     ("5월 30일" for "6월 30일", "1차면접" for "2차면접")."""
     asked = tx.quantities(query)
@@ -220,7 +221,7 @@ def other_values(query: str, message: str) -> list[str]:
     for fig in tx.quantities(message):
         same_unit = [a for a in asked if a.unit == fig.unit]
         if same_unit and not any(tx.same_quantity(a, fig) for a in same_unit):
-            out.append(f"{fig.text} (요청: {', '.join(a.text for a in same_unit)})")
+            out.append(say("agent.value_against", value=fig.text, asked=", ".join(a.text for a in same_unit)))
     return out
 
 

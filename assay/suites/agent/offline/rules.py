@@ -16,12 +16,15 @@ from dataclasses import dataclass
 from functools import cache
 
 from assay.judges.offline import text as tx
+from assay.judges.offline.messages import Msg, joined, say
 from assay.judges.offline.scoring import pct
 from assay.judges.offline.suite_rules import RuleSet
 from assay.judges.prompts import AgentIntentInput
+from assay.judges.prompts.agent import INTENT_SCORES
 from assay.schemas import JsonObject
 from assay.suites.agent.offline import actions as acts
 from assay.suites.agent.offline.cues import cues
+from assay.suites.agent.offline.filler import without_filler
 
 WRITES = acts.WRITE_ACTIONS
 TOP = frozenset({"PERFECT", "GOOD"})
@@ -238,12 +241,13 @@ class Case:
     wanted: str | None  # the request's action
     t: float  # target coverage
     scope: float  # share of the request's figures the message repeats
-    why: str
+    why: Msg
     action: float = 0.5  # 1 the asked action, 0.5 a related or unknown one, 0 another
     vague: bool = False
 
-    def say(self, verdict: str, text: str, label: str | None = None) -> JsonObject:
-        return {"verdict": verdict, "intent_label": label or self.label, "reasoning": f"{self.tag} {self.why}: {text}."}
+    def say(self, verdict: str, text: Msg, label: str | None = None) -> JsonObject:
+        reasoning = joined((self.tag, say("agent.because", why=self.why, text=text)), " ")
+        return {"verdict": verdict, "intent_label": label or self.label, "reasoning": reasoning}
 
 
 Rule = Callable[[Case], JsonObject | None]
@@ -253,7 +257,7 @@ def deflected(c: Case) -> JsonObject | None:
     """Sends the user elsewhere or says it cannot act → FAILED/OTHER."""
     if c.label == "CLARIFY" or not acts.deflects(c.message):
         return None
-    reasoning = f"{c.tag} 요청 의도 {c.wanted or '불명'}: 수행하지 않고 다른 곳으로 안내함(문의/연락 요청)."
+    reasoning = joined((c.tag, say("agent.deflected", wanted=c.wanted or say("agent.unknown"))), " ")
     return {"verdict": "FAILED", "intent_label": "OTHER", "reasoning": reasoning}
 
 
@@ -267,7 +271,7 @@ def unrelated(c: Case) -> JsonObject | None:
     if (c.label == "OTHER" and c.t < 0.2) or (
         c.label != "CLARIFY" and c.t < 0.1 and not _shares_a_word(c.request, c.message) and not confirmed
     ):
-        return c.say("FAILED", "요청과 무관한 응답", "OTHER" if c.label == "VIEW" else c.label)
+        return c.say("FAILED", say("agent.unrelated"), "OTHER" if c.label == "VIEW" else c.label)
     return None
 
 
@@ -275,7 +279,7 @@ def declined_for_reason(c: Case) -> JsonObject | None:
     """A discriminatory filter or a request expected refused, declined with its reason → PERFECT/OTHER."""
     expected = _PROTECTED_RE.search(c.query) or _NOT_TO_DO_RE.search(c.expected)
     if expected and _DECLINE_RE.search(c.message) and _WHY_DECLINED_RE.search(c.message):
-        return c.say("PERFECT", "차별·개인정보 소지가 있는 요청을 이유를 들어 거절함", "OTHER")
+        return c.say("PERFECT", say("agent.declined_for_reason"), "OTHER")
     return None
 
 
@@ -283,13 +287,13 @@ def clarifies(c: Case) -> JsonObject | None:
     """Asks back: PARTIAL about the target, WEAK about some of it, FAILED about nothing it names."""
     if c.label != "CLARIFY":
         return None
-    return c.say("PARTIAL" if c.t >= 0.3 else "WEAK" if c.t >= 0.1 else "FAILED", "되묻기 응답")
+    return c.say("PARTIAL" if c.t >= 0.3 else "WEAK" if c.t >= 0.1 else "FAILED", say("agent.clarifies"))
 
 
 def ruled_out_action(c: Case) -> JsonObject | None:
     """Performs the action the request rules out ("삭제하지 말고") → RELATED_BUT_WRONG."""
     if c.label in acts.excluded_actions(c.query) and c.label != c.wanted:
-        return c.say("RELATED_BUT_WRONG", "요청이 하지 말라고 한 동작을 수행")
+        return c.say("RELATED_BUT_WRONG", say("agent.ruled_out_action"))
     return None
 
 
@@ -298,8 +302,8 @@ def other_action(c: Case) -> JsonObject | None:
     if c.action != 0.0:
         return None
     if c.label == "VIEW" and c.wanted in WRITES and c.t > 0.2:
-        return c.say("WEAK", "변경 요청에 조회만 함(해는 없으나 요청은 수행 안 됨)")
-    return c.say("RELATED_BUT_WRONG" if c.t > 0.2 else "FAILED", "요청과 다른 동작")
+        return c.say("WEAK", say("agent.looked_up_only"))
+    return c.say("RELATED_BUT_WRONG" if c.t > 0.2 else "FAILED", say("agent.other_action"))
 
 
 def _when_asked_action(rule: Callable[[Case], JsonObject | None]) -> Rule:
@@ -309,37 +313,37 @@ def _when_asked_action(rule: Callable[[Case], JsonObject | None]) -> Rule:
 
 def partly_failed(c: Case) -> JsonObject | None:
     """Done, and a later sentence reports a part failed → PARTIAL."""
-    return c.say("PARTIAL", "요청 일부만 수행하고 나머지는 실패했다고 알림") if acts.partly_failed(c.message) else None
+    return c.say("PARTIAL", say("agent.partly_failed")) if acts.partly_failed(c.message) else None
 
 
 def memo_instead(c: Case) -> JsonObject | None:
     """A memo written where a value was to change → WEAK."""
     if c.wanted == "UPDATE" and acts.memo_instead(c.query, c.message):
-        return c.say("WEAK", "값 변경 대신 메모만 남김")
+        return c.say("WEAK", say("agent.memo_instead"))
     return None
 
 
 def some_of_count(c: Case) -> JsonObject | None:
     """Part of the asked count done and said so ("4명 중 3명") → PARTIAL."""
-    return c.say("PARTIAL", "요청한 수 중 일부에만 수행했다고 알림") if _some_of_asked(c.query, c.message) else None
+    return c.say("PARTIAL", say("agent.some_of_count")) if _some_of_asked(c.query, c.message) else None
 
 
 def excluded_item(c: Case) -> JsonObject | None:
     """Done on the item the request ruled out ("현재 연봉 말고 희망 연봉") → RELATED_BUT_WRONG."""
     item = _excluded_item(c.query, c.message)
-    return c.say("RELATED_BUT_WRONG", f"요청이 제외한 항목('{item}')에 수행") if item else None
+    return c.say("RELATED_BUT_WRONG", say("agent.excluded_item", item=item)) if item else None
 
 
 def other_value(c: Case) -> JsonObject | None:
     """A figure in the request's unit, none equal ("5월 30일" for "6월 30일") → RELATED_BUT_WRONG."""
     other = acts.other_values(c.query, c.message)
-    return c.say("RELATED_BUT_WRONG", f"같은 동작을 요청과 다른 값으로 수행({', '.join(other[:3])})") if other else None
+    return c.say("RELATED_BUT_WRONG", say("agent.other_value", values=joined(other[:3], ", "))) if other else None
 
 
 def other_stage_or_status(c: Case) -> JsonObject | None:
     """A move to another stage, or another status set → RELATED_BUT_WRONG."""
     wrong = acts.other_destination(c.query, c.message) or acts.other_status(c.query, c.message)
-    return c.say("RELATED_BUT_WRONG", f"같은 동작을 요청과 다른 단계/상태로 수행({wrong})") if wrong else None
+    return c.say("RELATED_BUT_WRONG", say("agent.other_stage_or_status", what=wrong)) if wrong else None
 
 
 def _swapped_targets(c: Case) -> list[str]:
@@ -363,11 +367,11 @@ def other_target(c: Case) -> JsonObject | None:
     swapped = _swapped_targets(c)
     group = acts.covers_all(c.query)
     if swapped and group:
-        return c.say("PARTIAL", f"요청한 전체 중 일부({', '.join(swapped[:3])})에만 수행")
+        return c.say("PARTIAL", say("agent.part_of_group", targets=", ".join(swapped[:3])))
     if not swapped and c.action >= 0.5 and c.label in WRITES and not group:
         person = _other_person(c.query, c.message)
         swapped = [person] if person else []
-    return c.say("RELATED_BUT_WRONG", f"같은 동작을 다른 대상({', '.join(swapped[:3])})에 수행") if swapped else None
+    return c.say("RELATED_BUT_WRONG", say("agent.other_target", targets=", ".join(swapped[:3]))) if swapped else None
 
 
 # Before the action is scored, in order.
@@ -380,31 +384,31 @@ WRONG_DOINGS: tuple[Rule, ...] = (
 )
 
 
-def one_of_group(c: Case) -> str:
+def one_of_group(c: Case) -> Msg | str:
     """One named person done where the whole group was asked (→ WEAK)."""
     one = _one_of_all(c.query, c.message)
-    return f", 요청한 전체 대신 {one}에게만 수행" if one else ""
+    return say("agent.one_of_group", one=one) if one else ""
 
 
-def extra_write(c: Case) -> str:
+def extra_write(c: Case) -> Msg | str:
     """A write the request did not ask for, on other people, beside the asked one."""
     extra = _extra_on_others(c.query, c.message)
-    return f", 요청하지 않은 동작을 다른 사람({extra})에게 수행" if extra else ""
+    return say("agent.extra_write", others=extra) if extra else ""
 
 
-def member_left(c: Case) -> str:
+def member_left(c: Case) -> Msg | str:
     """One of two targets the request joins left out."""
     left = acts.missing_member(c.query, c.message)
-    return f", 요청한 대상 중 {left} 빠짐" if left else ""
+    return say("agent.member_left", left=left) if left else ""
 
 
-def filter_left(c: Case) -> str:
+def filter_left(c: Case) -> Msg | str:
     """A list shown without the request's filter ("X만", "only … with X")."""
     unfiltered = acts.missing_filter(c.query, c.message) if c.label == "VIEW" else ""
-    return f", 요청의 조건({unfiltered})이 메시지에 없음" if unfiltered else ""
+    return say("agent.filter_left", condition=unfiltered) if unfiltered else ""
 
 
-def figure_left(c: Case) -> str:
+def figure_left(c: Case) -> Msg | str:
     """None of the request's values (a filter, a date; not a stage ordinal nor a count of past
     times) is in the message, unless it is vague and states no value at all."""
     values = [f for f in tx.quantities(c.query) if f.unit not in ORDINAL_UNITS]
@@ -412,21 +416,22 @@ def figure_left(c: Case) -> str:
         values = [f for f in values if f.unit != "회"]
     said = tx.quantities(c.message)
     if values and not any(tx.same_quantity(f, g) for f in values for g in said) and not (c.vague and not said):
-        return ", 요청의 수치 조건이 메시지에 없음"
+        return say("agent.figure_left")
     return ""
 
 
-def action_left(c: Case) -> str:
+def action_left(c: Case) -> Msg | str:
     """Two or more actions asked (ruled-out ones and ones named in a reason aside), not all done."""
     asked = tx.intents_in(acts.without_reasons(acts.without_excluded(c.query)))
     done = tx.intents_in(c.message)
     if len(asked) >= 2 and not asked <= done:
-        return f", 요청한 동작 {'/'.join(sorted(asked))} 중 {'/'.join(sorted(asked & done)) or '없음'}만 수행"
+        done_ones = "/".join(sorted(asked & done)) or say("agent.none")
+        return say("agent.action_left", asked="/".join(sorted(asked)), done=done_ones)
     return ""
 
 
 # A PERFECT or GOOD verdict is lowered, in order, by each cap whose note is not empty.
-CAPS: tuple[tuple[str, Callable[[Case], str]], ...] = (
+CAPS: tuple[tuple[str, Callable[[Case], Msg | str]], ...] = (
     ("WEAK", one_of_group),
     ("PARTIAL", extra_write),
     ("PARTIAL", member_left),
@@ -453,12 +458,13 @@ def graded(c: Case) -> JsonObject:
         and _vague(c.request, c.message)
     )
     if c.vague:
-        verdict, note = "GOOD", ", 대상을 밝히지 않은 모호한 응답(다른 대상은 없음)"
+        verdict, note = "GOOD", say("agent.vague")
     for capped, note_of in CAPS:
         cap_note = note_of(c) if verdict in TOP else ""
         if cap_note:
             verdict, note = capped, cap_note
-    return {"verdict": verdict, "intent_label": c.label, "reasoning": f"{c.tag} {c.why}, 종합 {s:.2f}{note}."}
+    reasoning = joined((c.tag, say("agent.graded", why=c.why, s=s, note=note)), " ")
+    return {"verdict": verdict, "intent_label": c.label, "reasoning": reasoning}
 
 
 def _score_action(c: Case) -> None:
@@ -487,13 +493,25 @@ class AgentRules(RuleSet):
     """The agent suite's rules, reading the judge's signals (``units``, ``coverage``…)."""
 
     def agent_intent(self, item: AgentIntentInput) -> JsonObject:
-        tag = f"[{self.signal}]"
+        """The reply's verdict, as written and without its filler (``filler.py``): the lower one."""
         message = tx.normalize(item.assistant_message)
+        found = self._agent_verdict(item, message)
+        kept, filler = without_filler(item.query + "\n" + item.expected_result, message, (_DECLINE_RE, _WHY_DECLINED_RE))
+        if not filler:
+            return found
+        plain = self._agent_verdict(item, kept)
+        if INTENT_SCORES[plain["verdict"]] >= INTENT_SCORES[found["verdict"]]:
+            return found
+        note = say("agent.filler_set_aside", what=joined((say("agent.quoted", text=s[:40]) for s in filler), "; "))
+        return {**plain, "reasoning": joined((plain["reasoning"], note), " ", ".")}
+
+    def _agent_verdict(self, item: AgentIntentInput, message: str) -> JsonObject:
+        tag = f"[{self.signal}]"
         label = acts.message_action(message)
         if label == "ERROR":
             empty = not message.strip()  # no reply at all reports no error either: OTHER
-            reasoning = "응답이 비어 있음." if empty else "응답이 없거나 오류/실패 메시지."
-            return {"verdict": "FAILED", "intent_label": "OTHER" if empty else "ERROR", "reasoning": f"{tag} {reasoning}"}
+            reasoning = say("agent.empty" if empty else "agent.error")
+            return {"verdict": "FAILED", "intent_label": "OTHER" if empty else "ERROR", "reasoning": joined((tag, reasoning), " ")}
         case = self._case(item, message, label, tag)
         found = _first_verdict(FAILURES, case)
         if found is None:
@@ -512,5 +530,5 @@ class AgentRules(RuleSet):
         wanted = acts.request_action(acts.without_excluded(item.query)) or acts.request_action(item.query)
         figures, said = tx.quantities(item.query), tx.quantities(message)
         scope = sum(any(tx.same_quantity(f, g) for g in said) for f in figures) / len(figures) if figures else 1.0
-        why = f"요청 의도 {wanted or '불명'}, 메시지 의도 {label}, 대상 포함률 {pct(t)}, 범위(수치) {pct(scope)}"
+        why = say("agent.why", wanted=wanted or say("agent.unknown"), label=label, target=pct(t), scope=pct(scope))
         return Case(tag, item.query, item.expected_result, message, request, label, wanted, t, scope, why)

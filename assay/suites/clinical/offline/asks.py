@@ -31,6 +31,11 @@ YES_NO_OPEN_RE = re.compile(r"(?i)^\s*(?:네|예|아니요|아니오|아뇨|yes|
 # An English answer opening with its decision ("Yes, …", "No. …"), as a word (not "eyes").
 EN_YES_NO_RE = re.compile(r"(?i)(?:^|[.!?]\s+)(?:yes|no)\b[,.!]")
 DECLINED = "답변 거절"
+# Each kind of question as the feedback names it (``clinical.asked_<name>`` messages).
+ASKED_NAMES = {
+    DECLINED: "declined", "수치/기간 질문": "figure", "시점 질문": "time", "상태/수치 질문": "status",
+    "무엇을/어떻게 질문": "what", "해도 되는지 질문": "permission", "질문": "question", "증상 호소": "complaint",
+}
 # Where a question asks a second thing: after a question mark, or at 그리고.
 _QUESTION_PARTS_RE = re.compile(r"\?\s*|\s그리고\s|\sand also\s", re.I)
 # What makes a part a question of its own: it asks leave, a time, an amount, a state or what to do.

@@ -12,8 +12,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from assay.judges.offline import text as tx
+from assay.judges.offline.messages import Msg, say
 from assay.suites.clinical.offline.cues import offline_cues
 from assay.suites.clinical.offline.names import names_in
+
+# The finding of a recorded fact the answer denies (a contradiction of its own, never merged).
+DENIED_FACT = "clinical.denied_fact"
 
 CUES = offline_cues()
 FORBIDS_RE = CUES.regex("forbids")  # a record item that forbids is no fact to deny
@@ -130,12 +134,12 @@ def _named(clause: str, item: RecordItem) -> bool:
     return any(name in clause for name in item.names)
 
 
-def value_conflicts(answer: str, question: str, patient: str) -> list[str]:
+def value_conflicts(answer: str, question: str, patient: str) -> list[Msg]:
     """Figures the answer gives for a recorded item that differ from the record's: of the items a
     clause names, or, naming none, of the one item the question names."""
     items = [i for i in record_items(patient) if i.figures and not i.absent]
     asked = [i for i in items if _named(question, i)]
-    out: list[str] = []
+    out: list[Msg] = []
     # every value the record writes, ranges and targets included
     written = {f.value for i in record_items(patient) for f in figures(i.text)}
     for clause in CLAUSE_RE.split(answer):
@@ -143,7 +147,10 @@ def value_conflicts(answer: str, question: str, patient: str) -> list[str]:
         said = _said_figures(clause, own, written)
         for item in (own or (asked if len(asked) == 1 else [])) if said else []:
             shown = item.names[0] if item.names else item.text
-            out += [f"'{shown}' {fig.value:g}{fig.unit} (기록: {item.text})" for fig in said if _contradicts(item, fig)]
+            out += [
+                say("clinical.other_value", shown=shown, figure=f"{fig.value:g}", unit=fig.unit, record=item.text)
+                for fig in said if _contradicts(item, fig)
+            ]  # fmt: skip
     return list(dict.fromkeys(out))
 
 
@@ -177,11 +184,11 @@ _POSITIVE_RESULT_RE = CUES.regex("positive_result")
 _RESULT_WORDS = CUES.result_words
 
 
-def reversed_results(answer: str, patient: str) -> list[str]:
+def reversed_results(answer: str, patient: str) -> list[Msg]:
     """A recorded test result said the other way round: the record writes the item negative
     (검출 안 됨, 음성, not detected) and an answer clause naming the item says it positive
     (검출되어, 양성, detected), or the record positive and the clause negative."""
-    out: list[str] = []
+    out: list[Msg] = []
     for item in record_items(patient):
         negative = bool(_NEGATIVE_RESULT_RE.search(item.text))
         positive = not negative and bool(_POSITIVE_RESULT_RE.search(item.text))
@@ -194,7 +201,8 @@ def reversed_results(answer: str, patient: str) -> list[str]:
             said_negative = bool(_NEGATIVE_RESULT_RE.search(clause))
             said_positive = not said_negative and bool(_POSITIVE_RESULT_RE.search(clause))
             if (negative and said_positive) or (positive and said_negative):
-                out.append(f"'{names[0]}' 결과를 {'양성/검출' if negative else '음성/미검출'}로 말함 (기록: {item.text})")
+                key = "clinical.said_positive" if negative else "clinical.said_negative"
+                out.append(say(key, name=names[0], record=item.text))
                 break
     return list(dict.fromkeys(out))
 
@@ -204,10 +212,10 @@ _ROSE_RE = CUES.regex("rose")
 _FELL_RE = CUES.regex("fell")
 
 
-def reversed_trends(answer: str, patient: str) -> list[str]:
+def reversed_trends(answer: str, patient: str) -> list[Msg]:
     """A recorded value that went down from its earlier value ("ESR 18(…, 진단 시 62)") said to
     have gone up in an answer clause naming it ("ESR이 62로 … 올라서"), or the reverse."""
-    out: list[str] = []
+    out: list[Msg] = []
     for item in record_items(patient):
         earlier = _EARLIER_RE.search(item.text)
         # the item's value is its first figure outside the parenthesis, in any unit ("18 mm/h")
@@ -225,8 +233,8 @@ def reversed_trends(answer: str, patient: str) -> list[str]:
                 continue
             rose, fell = bool(_ROSE_RE.search(clause)), bool(_FELL_RE.search(clause))
             if rose != fell and rose == (now < before):
-                said = "올랐다" if rose else "내렸다"
-                out.append(f"'{names[0]}'이(가) {said}고 함 (기록: {item.text.strip()[:40]})")
+                key = "clinical.said_rose" if rose else "clinical.said_fell"
+                out.append(say(key, name=names[0], record=item.text.strip()[:40]))
                 break
     return list(dict.fromkeys(out))
 
@@ -244,10 +252,10 @@ def _tail(answer: str, end: int, words: int = 3) -> list[str]:
 _CAUTION_WORDS = CUES.caution_words
 
 
-def denied_facts(answer: str, patient: str) -> list[str]:
+def denied_facts(answer: str, patient: str) -> list[Msg]:
     """Record items whose word the answer follows with a negation within two words (not the
     negation of a stopping verb: "와파린을 끊지 않고" keeps the drug)."""
-    out: list[str] = []
+    out: list[Msg] = []
     for item in record_items(patient):
         # a thing the record forbids ("모메타손은 얼굴·눈가 금지"): saying not to do it agrees
         if item.absent or FORBIDS_RE.search(item.text):
@@ -258,7 +266,7 @@ def denied_facts(answer: str, patient: str) -> list[str]:
             if name in _CAUTION_WORDS or re.search(rf"{re.escape(name)}\S*\s+(?:\S+\s+)?(?:없|않|아니|아닌)", patient):
                 continue
             if any(_denies(_tail(answer, m.end(), 4), item) for m in re.finditer(re.escape(name), answer)):
-                out.append(f"'{name}'을(를) 부정함 (기록: {item.text})")
+                out.append(say(DENIED_FACT, name=name, record=item.text))
     return list(dict.fromkeys(out))
 
 
@@ -313,20 +321,20 @@ def _mention_ends(name: str, answer: str) -> tuple[int, ...]:
     return tuple(ends)
 
 
-def schedule_conflicts(answer: str, patient: str, question: str = "") -> list[str]:
+def schedule_conflicts(answer: str, patient: str, question: str = "") -> list[Msg]:
     """See ``_schedule_conflicts``; cached, the three offline judges ask the same."""
     return list(_schedule_conflicts(answer, patient, question))
 
 
 @lru_cache(maxsize=1024)
-def _schedule_conflicts(answer: str, patient: str, question: str = "") -> tuple[str, ...]:
+def _schedule_conflicts(answer: str, patient: str, question: str = "") -> tuple[Msg, ...]:
     """A recorded item taken at one time (아침, 공복) that the answer, right after naming it, says
     is taken at another of the same group (저녁, 식후), or weekly said daily (or the reverse); an
     answer naming no timed item talks, in its first sentence, about the one the question names."""
     items = [i for i in record_items(patient) if not i.absent]
     answer, question = _meals(answer), _meals(question)
     asked = _asked_timed_item(items, answer, question)
-    out: list[str] = []
+    out: list[Msg] = []
     for item in items:
         text = _times_of(item.text)
         recorded = [[t for t in group if t in text] for group in SCHEDULE_GROUPS]
@@ -336,7 +344,7 @@ def _schedule_conflicts(answer: str, patient: str, question: str = "") -> tuple[
         for name, said in _said_of(item, answer, asked):
             wrong = _other_times(recorded, how_often, said)
             if wrong:
-                out.append(f"'{name}' {' '.join(wrong)} (기록: {item.text})")
+                out.append(say("clinical.other_times", name=name, times=" ".join(wrong), record=item.text))
     return tuple(dict.fromkeys(out))
 
 
@@ -393,7 +401,7 @@ ALLERGY_LABELS = CUES.allergy_labels
 NO_ALLERGY_RE = CUES.regex("no_allergy")
 
 
-def denied_allergy(answer: str, patient: str) -> list[str]:
+def denied_allergy(answer: str, patient: str) -> list[Msg]:
     """The record names an allergy ("알레르기: 설파제(두드러기)") and the answer says there is
     none ("특별한 약물 알레르기가 없으시니")."""
     recorded = [
@@ -402,7 +410,7 @@ def denied_allergy(answer: str, patient: str) -> list[str]:
         if tx.has_any(label.lower(), ALLERGY_LABELS) and value.strip() and not tx.has_any(value, ABSENT_CUES)
     ]
     if recorded and NO_ALLERGY_RE.search(answer):
-        return [f"알레르기가 없다고 함 (기록: {recorded[0]})"]
+        return [say("clinical.denied_allergy", record=recorded[0])]
     return []
 
 
@@ -470,7 +478,7 @@ def _unrecorded_labs(clause: str, known: str) -> list[str]:
     ]
 
 
-def unrecorded_results(answer: str, patient: str, question: str = "") -> list[str]:
+def unrecorded_results(answer: str, patient: str, question: str = "") -> list[Msg]:
     """A result the answer reports for a test the record (and the question) never names: a
     claim with nothing in the record behind it ("같이 한 시야 검사도 작년과 달라진 게 없었습니다"
     where the record holds only 안압). A test the answer only recommends states no result."""
@@ -481,17 +489,17 @@ def unrecorded_results(answer: str, patient: str, question: str = "") -> list[st
             continue
         # a lab value named without a test word ("간 수치와 혈소판 수도 정상이었어요")
         for name in _unrecorded_labs(clause, f"{patient}\n{question}"):
-            out.append(f"기록에 없는 '{name}' 결과를 단정함")
+            out.append(say("clinical.unrecorded_result", result=name))
         for m in _TEST_RE.finditer(clause):
             word = tx.strip_suffix(m.group(1)).lower()
             if word in _TEST_STOP or len(word) < 2 or word in known or word[:2] in known:
                 continue
-            out.append(f"기록에 없는 '{m.group(0)}' 결과를 단정함")
+            out.append(say("clinical.unrecorded_result", result=m.group(0)))
         for m in _ABBREV_VALUE_RE.finditer(clause):
             word = (m.group(1) or m.group(2)).lower()
             if word in _TEST_STOP or word in known:
                 continue
-            out.append(f"기록에 없는 '{m.group(0)}' 결과를 단정함")
+            out.append(say("clinical.unrecorded_result", result=m.group(0)))
     return list(dict.fromkeys(out))
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from assay.judges.offline import text as tx
+from assay.judges.offline.messages import Msg, joined, say, tagged
 from assay.judges.offline.scoring import band, pct
 from assay.judges.offline.suite_rules import RuleSet
 from assay.judges.prompts import ClinicalInput
@@ -23,6 +24,7 @@ from assay.suites.clinical.offline.advice import (
     stopped_against_record,
 )
 from assay.suites.clinical.offline.asks import (
+    ASKED_NAMES,
     DECLINED,
     YES_NO_OPEN_RE,
     asked_act,
@@ -42,6 +44,7 @@ from assay.suites.clinical.offline.cues import offline_cues
 from assay.suites.clinical.offline.drug_table import table_violations
 from assay.suites.clinical.offline.names import names_in
 from assay.suites.clinical.offline.record_facts import (
+    DENIED_FACT,
     denied_allergy,
     denied_facts,
     record_items,
@@ -90,7 +93,7 @@ class ClinicalRules(RuleSet):
         answer = tx.normalize(item.answer)
         if not answer:
             return {"faithfulness": 1, "answer_relevance": 1, "unsupported_claims": [],
-                    "reasoning": f"{tag} 빈 답변."}  # fmt: skip
+                    "reasoning": joined((tag, say("clinical.empty")), " ")}  # fmt: skip
         known = _as_answers_write("\n".join([item.patient, *item.dialogue]))
         ctx = self.prepare([item.question, answer, known])
         r = self.coverage(self.units(tx.strip_fillers(item.question), ctx), self.units(answer, ctx))
@@ -112,23 +115,23 @@ class ClinicalRules(RuleSet):
         named = tuple(n for i in record_items(item.patient) if not i.absent for n in i.names if names_in(n, answer))
         facts = tuple(dict.fromkeys([*patient_facts, *named]))
         relevance, notes = self._clinical_relevance(item.question, answer, r, facts, item.patient)
-        notes += [f"기록에 없는 수치 {len(unsupported)}개"]
+        notes += [say("clinical.unsupported_figures", count=len(unsupported))]
         if not readable:
-            notes.append("환자 기록을 'key: value' 줄로 읽지 못해 기록과의 모순·금기는 보지 못하고 수치만 비교")
-        for title, found in (("기록과 다른 단정", claims), ("기록에 적힌 것과 다른 말", against),
-                             ("기록상 금기인 권고", violations), ("기록에 없는 검사 결과", invented), ("기록과 다른 수치", reasons)):  # fmt: skip
+            notes.append(say("clinical.record_unreadable"))
+        for title, found in (("claims", claims), ("against", against), ("violations", violations),
+                             ("invented", invented), ("figures", reasons)):  # fmt: skip
             if found:
-                notes.append(f"{title}: " + "; ".join(found))
+                notes.append(say(f"clinical.found_{title}", found=joined(map(_quoted, found), "; ")))
         return {
             "faithfulness": faithfulness,
             "answer_relevance": relevance,
             "unsupported_claims": [*claims, *against, *violations, *invented, *reasons, *unsupported][:8],
-            "reasoning": f"{tag} " + ". ".join(notes) + ".",
+            "reasoning": tagged(tag, notes),
         }
 
     def _clinical_relevance(
         self, question: str, answer: str, r: float, patient_facts: tuple[str, ...], patient: str = ""
-    ) -> tuple[int, list[str]]:
+    ) -> tuple[int, list[Msg]]:
         subject, mentioned = subject_words(question, answer)
         s = len(mentioned) / len(subject) if subject else 0.0
         act, asked = asked_act(question, answer)
@@ -140,17 +143,18 @@ class ClinicalRules(RuleSet):
         elif not act and (asked == DECLINED or (subject and not mentioned)):
             score = min(score, 2)  # declines, or neither does the asked act nor names its subject
         notes = [
-            f"질문 핵심어 포함률 {pct(max(r, s))}" + (f" ({', '.join(mentioned[:4])})" if mentioned else ""),
-            f"질문 유형 {asked}: " + ("답변이 그에 답함" if act else "답변이 그에 답하지 않음"),
+            say("clinical.question_words", share=pct(max(r, s)),
+                words=say("clinical.mentioned", words=", ".join(mentioned[:4])) if mentioned else ""),
+            say("clinical.answers_asked" if act else "clinical.answers_not_asked", asked=say(f"clinical.asked_{ASKED_NAMES[asked]}")),
         ]
         if silent_on:
-            notes.append(f"기록에 '{silent_on}' 내용이 없다고 밝히고 상의를 권함(기록에도 없음)")
+            notes.append(say("clinical.record_silent", subject=silent_on))
         left = unanswered_part(question, answer)
         if left and score > 3:  # two things asked, one left without a word
             score = 3
-            notes.append(f"질문의 한 부분('{left[:30]}')에 답하지 않음")
+            notes.append(say("clinical.part_unanswered", part=left[:30]))
         if patient_facts and not mentioned:
-            notes.append("환자의 약·질환·수치를 들어 답함: " + ", ".join(patient_facts[:3]))
+            notes.append(say("clinical.patient_facts", facts=", ".join(patient_facts[:3])))
         return _cap_left_out(question, answer, patient, score, notes), notes
 
 
@@ -167,23 +171,23 @@ class ClinicalRules(RuleSet):
 
 
 
-def _cap_left_out(question: str, answer: str, patient: str, score: int, notes: list[str]) -> int:
+def _cap_left_out(question: str, answer: str, patient: str, score: int, notes: list[Msg]) -> int:
     """At most 3 when a drug of the kind asked about that the record cautions is left out."""
     left_out = unmentioned_caution(question, answer, patient)
     if left_out and score > 3:
         score = 3
-        notes.append(f"질문한 약 종류 중 기록이 주의한 '{left_out}'을(를) 말하지 않음")
+        notes.append(say("clinical.caution_left_out", drug=left_out))
     return score
 
 
-def record_contradictions(answer: str, claimed: str, question: str, patient: str) -> list[str]:
+def record_contradictions(answer: str, claimed: str, question: str, patient: str) -> list[Msg]:
     """Every ``CONTRADICTIONS`` finding, and an allergy denied without naming it unless a fact is
     already denied (the same denial is counted once)."""
     found = [f for _, rule in CONTRADICTIONS for f in rule(answer, claimed, question, patient)]
     return [*found, *([] if denied_facts(answer, patient) else denied_allergy(answer, patient))]
 
 
-def forbidden_advice(answer: str, patient: str, question: str, nothing_else: bool) -> tuple[str, ...]:
+def forbidden_advice(answer: str, patient: str, question: str, nothing_else: bool) -> tuple[str | Msg, ...]:
     """Every ``FORBIDDEN_ADVICE`` finding; when nothing else was found, a yes on a subject a record
     sentence restricts; last, the drug table's (rule id and entry)."""
     found = [f for _, rule in FORBIDDEN_ADVICE for f in rule(answer, patient, question)]
@@ -193,8 +197,8 @@ def forbidden_advice(answer: str, patient: str, question: str, nothing_else: boo
 
 
 def _faithfulness(
-    severities: tuple[str, ...], claims: tuple[str, ...], against: list[str], violations: tuple[str, ...],
-    level: int, unsupported: list[str], invented: list[str],
+    severities: tuple[str, ...], claims: tuple[str, ...], against: list[Msg], violations: tuple[str | Msg, ...],
+    level: int, unsupported: list[str], invented: list[Msg],
 ) -> int:
     """1: a critical contradiction and forbidden advice, or two contradictions; 2: either; 3: a
     normal one, contradicted figures, two unsupported figures or an unrecorded result; 4: a minor
@@ -202,9 +206,9 @@ def _faithfulness(
     critical = "critical" in severities or bool(against)
     # a figure the lexicon already found contradicted is one contradiction, not two
     seen = {n for c in claims for n in re.findall(r"\d+(?:\.\d+)?", c.split(" (")[0])}
-    extra = [a for a in against if not (set(re.findall(r"^'[^']*' (\d+(?:\.\d+)?)", a)) & seen)]
+    extra = [a for a in against if not (_said_figure(a) & seen)]
     # one recorded item said with another dose and frequency is one wrong regimen (a denied fact is its own)
-    extra = list({(a.rsplit("(기록: ", 1)[-1] if "부정함" not in a else a): a for a in extra}.values())
+    extra = list({_recorded_item(a): a for a in extra}.values())
     if (critical and violations) or ("critical" in severities) + len(extra) >= 2:
         return 1
     if critical or violations:
@@ -212,6 +216,33 @@ def _faithfulness(
     if "normal" in severities or level >= 1 or len(unsupported) >= 2 or invented:
         return 3
     return 4 if severities or unsupported else 5
+
+
+def _quoted(finding: str | Msg) -> Msg:
+    """A finding as the feedback lists it: text quoted from the answer or record between quotes."""
+    return finding if isinstance(finding, Msg) else say("core.quoted", text=finding)
+
+
+# The findings that name an item and then what the answer said of it, and those two values.
+SAID_OF_ITEM = {"clinical.other_value": ("shown", "figure"), "clinical.other_times": ("name", "times")}
+
+
+def _said_figure(finding: Msg) -> set[str]:
+    """The figure a finding says the answer gave of a recorded item ({"48"}), else none."""
+    if finding.key not in SAID_OF_ITEM:
+        return set()
+    item, said = (dict(finding.values)[name] for name in SAID_OF_ITEM[finding.key])
+    figure = re.match(r"\d+(?:\.\d+)?", said) if "'" not in item else None
+    return {figure.group(0)} if figure else set()
+
+
+def _recorded_item(finding: Msg) -> object:
+    """What a contradiction is about: the record's words it cites (the finding itself for a
+    denied fact, or one citing none)."""
+    values = dict(finding.values)
+    if finding.key == DENIED_FACT or "record" not in values:
+        return finding
+    return values.get("per_dose"), values["record"]
 
 
 def _as_answers_write(known: str) -> str:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from assay.judges.offline import text as tx
+from assay.judges.offline.messages import Msg, say
 from assay.judges.offline.scoring import Units
 from assay.suites.memory.offline.cues import cues
 
@@ -67,11 +68,9 @@ MONTH_QUESTION_RE = re.compile(
 _SPAN_RE = re.compile(r"\d+\s*(?:년|개월|달|주)\s*(?:계약|약정|동안|간)")
 _LIST_RE = re.compile(r"[:：]\s*[^,，:]+(?:[,，]\s*[^,，:]+){2,}")
 _YEAR_MONTH_RE = re.compile(r"(?<![\d-])((?:19|20)\d\d)-(0?[1-9]|1[0-2])(?![\d-])")
-WANT_LABELS = {
-    "": "", "amount": "의 금액/수치", "duration": "의 기간", "time": "의 날짜/시점",
-    "progress": "의 진행 위치(쪽/장/비율)", "identifier": "의 번호/주소/코드", "ratio": "의 비율",
-    "kilo": "의 수치(kg/km)",
-}  # fmt: skip
+# The kinds of value a facet wants that the feedback names (``memory.want_<kind>`` messages);
+# any other want is a counter ("명"), named by ``memory.want_counter``.
+WANT_KINDS = frozenset({"", "amount", "duration", "time", "progress", "identifier", "ratio", "kilo"})
 
 
 @dataclass(frozen=True)
@@ -314,5 +313,6 @@ def year_month(sentence: str) -> str:
     return _YEAR_MONTH_RE.sub(lambda m: f"{m.group(1)}년 {int(m.group(2))}월", sentence)
 
 
-def want_label(want: str) -> str:
-    return WANT_LABELS.get(want, f"의 수치({want})")
+def want_label(want: str) -> Msg:
+    """What a facet wants, as the feedback says it after the facet ("'용량'의 금액/수치")."""
+    return say(f"memory.want_{want or 'any'}") if want in WANT_KINDS else say("memory.want_counter", counter=want)

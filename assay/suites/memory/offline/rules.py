@@ -19,6 +19,7 @@ from typing import ClassVar
 
 from assay.judges.offline import fitted
 from assay.judges.offline import text as tx
+from assay.judges.offline.messages import Msg, joined, say, tagged
 from assay.judges.offline.scoring import Units, pct
 from assay.judges.offline.suite_rules import RuleSet
 from assay.judges.prompts import MemoryInput
@@ -54,14 +55,8 @@ _DATED_UPDATE_RE = re.compile(
 
 # The base readings' notes, said in the feedback.
 NOTES = {
-    "glossary": "쿼리와 메모리의 언어가 다르나, 쿼리의 단어가 대응어로 메모리에 있음(대응어 사전)",
-    "typed": "쿼리와 메모리의 언어가 달라 단어로는 비교할 수 없으나, 묻는 유형의 값이 메모리에 있음",
-    "mention": "주제가 언급만 되어 있어 정확성은 판단할 내용이 없음",
-    "specific": "묻는 값은 없으나 저장된 사실은 구체적이고 모순이 없음",
-    "entity": "쿼리와 메모리의 언어가 달라 단어로는 비교할 수 없으나, 프롬프트의 엔티티를 적은 문장이 있음(값은 확인 못 함)",
-    "elsewhere": "쿼리와 메모리의 언어가 다르나, 메모리의 엔티티는 쿼리와 같은 언어로 다른 주제를 가리킴(무관한 메모리)",
-    "scripts": "쿼리와 메모리의 언어가 달라 단어로 비교할 수 없음(관련성 판단 보류)",
-    "unrelated": "메모리가 쿼리와 전혀 무관함(모든 문장이 이 쿼리에는 잡음)",
+    name: say(f"memory.reading_{name}")
+    for name in ("glossary", "typed", "mention", "specific", "entity", "elsewhere", "scripts", "unrelated")
 }
 
 
@@ -140,7 +135,7 @@ class Score:
     comp: int
     acc: int
     answered_by: dict[int, list[int]]
-    notes: list[str] = field(default_factory=list)
+    notes: list[Msg] = field(default_factory=list)
     bridged: bool = False  # answered across scripts by the asked type of value
     entity_bridge: bool = False  # across scripts by the prompt's entity alone
     entity_sentences: list[int] = field(default_factory=list)
@@ -162,9 +157,8 @@ class Score:
     chatter: list[str] = field(default_factory=list)
 
 
-def _summary(relevance: float) -> str:
-    usefulness = "유용한" if relevance >= 7 else "부분적으로 관련된" if relevance >= 4 else "거의 무관한"
-    return f"쿼리에 {usefulness} 메모리"
+def _summary(relevance: float) -> Msg:
+    return say("memory.summary_useful" if relevance >= 7 else "memory.summary_partly" if relevance >= 4 else "memory.summary_unrelated")
 
 
 def mention_only(sentence: str) -> bool:
@@ -181,19 +175,18 @@ def _shortcut(item: MemoryInput, tag: str) -> JsonObject | None:
     the query, 1/0/5 when not)."""
     if not tx.is_empty_memory(item.memory):
         return None
-    missing = [f"'{item.query}'에 답할 정보"]
+    missing = [say("memory.missing_answer", query=item.query)]
     if not item.entities:
         return {
             "relevance": 0, "completeness": 0, "accuracy": 5, "noise": 0,
-            "reasoning": f"{tag} 저장된 메모리가 없음(정확성은 판단할 내용이 없어 중간값).", "helpful_info": [],
-            "missing_info": missing, "summary": "메모리 없음: 쿼리에 쓸 수 없음",
+            "reasoning": joined((tag, say("memory.nothing_stored")), " "), "helpful_info": [],
+            "missing_info": missing, "summary": say("memory.summary_nothing_stored"),
         }  # fmt: skip
     touches = any(w in item.query for e in item.entities for w in tx.stems(e) if len(w) >= 2)
     return {
         "relevance": 3 if touches else 1, "completeness": 1 if touches else 0, "accuracy": 5, "noise": 0,
-        "reasoning": f"{tag} 메모리 본문 없이 엔티티만 있음"
-        + ("(쿼리의 주제를 가리키지만 저장된 사실은 없음)." if touches else "(쿼리와도 무관)."),
-        "helpful_info": [], "missing_info": missing, "summary": "엔티티만 있는 메모리: 쿼리에 쓸 내용 없음",
+        "reasoning": joined((tag, say("memory.entities_only_on_topic" if touches else "memory.entities_only")), " "),
+        "helpful_info": [], "missing_info": missing, "summary": say("memory.summary_entities_only"),
     }  # fmt: skip
 
 
@@ -338,10 +331,10 @@ def stale_value(r: Reading, m: Match, s: Score) -> None:
     s.unknown_update = not s.stale and bool(s.answered_by) and tx.has_any(r.item.query, C.current_query)
     if s.stale:
         s.rel, s.acc, s.comp = min(s.rel, 7), min(s.acc, 3), min(s.comp, 3)
-        s.notes.append("쿼리는 변경된 값을 묻는데 메모리에 변경 기록이 없음(옛 값일 수 있음)")
+        s.notes.append(say("memory.stale"))
     elif s.unknown_update:
         s.acc, s.comp = min(s.acc, 6), max(s.comp - 1, 0)
-        s.notes.append("쿼리는 최종/현재 값을 묻는데 갱신 여부를 알 수 없음")
+        s.notes.append(say("memory.unknown_update"))
 
 
 def target_confusion(r: Reading, m: Match, s: Score) -> None:
@@ -358,7 +351,7 @@ def target_confusion(r: Reading, m: Match, s: Score) -> None:
     )
     if s.confused:
         s.rel, s.comp = min(s.rel, 5), min(s.comp, 2)
-        s.notes.append(f"'{s.confused[0]}'의 값이 없고 같은 유형의 값이 다른 대상 '{s.confused[1]}'에 붙어 있음")
+        s.notes.append(say("memory.other_target", asked=s.confused[0], other=s.confused[1]))
 
 
 def conflicting_values(r: Reading, m: Match, s: Score) -> None:
@@ -375,14 +368,14 @@ def conflicting_values(r: Reading, m: Match, s: Score) -> None:
     )
     if s.superseded:
         s.acc = min(s.acc, 8)
-        s.notes.append("옛 값이 날짜가 붙은 갱신 기록과 함께 남아 있음")
+        s.notes.append(say("memory.superseded"))
     s.updated = bool(s.conflicts) and tx.has_any(r.memory, tx.UPDATE_CUES)
     if s.updated:
         s.comp, s.acc = max(s.comp - 1, 0), min(s.acc, 8)
-        s.notes.append("같은 항목의 값이 갱신됨: " + ", ".join(s.conflicts))
+        s.notes.append(say("memory.updated", values=", ".join(s.conflicts)))
     elif s.conflicts:
         s.rel, s.comp, s.acc = max(s.rel - 1, 0), max(s.comp - 3, 0), min(s.acc, 4)
-        s.notes.append("같은 항목에 상충하는 값: " + ", ".join(s.conflicts))
+        s.notes.append(say("memory.conflicting", values=", ".join(s.conflicts)))
 
 
 ADJUSTMENTS = (answer_context, stale_value, target_confusion, conflicting_values)
@@ -415,10 +408,13 @@ class MemoryRules(RuleSet):
         for adjust in ADJUSTMENTS:
             adjust(r, m, s)
         self._noise(r, s, ctx)
-        missing = [f"'{f.text}'" + want_label(f.want) for i, f in enumerate(r.facets) if i not in s.answered_by]
+        missing = [
+            say("memory.missing_facet", facet=f.text, want=want_label(f.want))
+            for i, f in enumerate(r.facets) if i not in s.answered_by
+        ]  # fmt: skip
         verdict = {
             "relevance": s.rel, "completeness": s.comp, "accuracy": s.acc, "noise": s.noise,
-            "reasoning": f"{tag} " + ". ".join(s.notes) + ".", "helpful_info": s.helpful[:5],
+            "reasoning": tagged(tag, s.notes), "helpful_info": s.helpful[:5],
             "missing_info": missing[:5], "summary": _summary(s.rel),
         }  # fmt: skip
         return verdict, _signals(r, m, s)
@@ -512,18 +508,18 @@ class MemoryRules(RuleSet):
         return max(self.coverage(facet.head, units) or 0.0, by_words)
 
     @staticmethod
-    def _facet_notes(r: Reading, m: Match) -> list[str]:
+    def _facet_notes(r: Reading, m: Match) -> list[Msg]:
+        topic_only = say("memory.topic_only", count=len(m.topic_only)) if m.topic_only else ""
         notes = [
-            f"쿼리 핵심어 포함률 {pct(r.q)}",
-            f"묻는 항목 {len(r.facets)}개 중 답 있음 {len(m.answered_by)}개"
-            + (f", 주제만 있음 {len(m.topic_only)}개" if m.topic_only else ""),
+            say("memory.query_words", share=pct(r.q)),
+            say("memory.facets_answered", facets=len(r.facets), answered=len(m.answered_by), topic_only=topic_only),
         ]
         if m.undecided:
-            notes.append("묻는 값이 아직 정해지지 않았다고만 기록됨")
+            notes.append(say("memory.undecided"))
         if m.counted:
-            notes.append(f"묻는 수(몇 {m.counted[0]})는 숫자 대신 목록으로 저장됨(세어서 답할 수 있음)")
+            notes.append(say("memory.counted_list", counter=m.counted[0]))
         if m.counted_end:
-            notes.append("묻는 끝나는 날은 시작일과 기간으로 저장됨(계산해서 답할 수 있음)")
+            notes.append(say("memory.end_from_start"))
         return notes
 
     def _noise(self, r: Reading, s: Score, ctx: object) -> None:
@@ -536,14 +532,12 @@ class MemoryRules(RuleSet):
         s.chatter = [sent for sent in s.off_topic if not _SPECIFIC_RE.search(sent)]
         if len(s.chatter) >= CHATTY_MIN and others and len(s.chatter) / others >= 0.5:
             raw = max(raw, CHATTY_WEIGHT * len(s.chatter) / others)
-            s.notes.append(f"쿼리와 무관한 잡담 문장 {len(s.chatter)}개가 메모리 대부분을 차지함")
+            s.notes.append(say("memory.chatter", count=len(s.chatter)))
         s.noise = 10 if s.unrelated else min(round(raw) + (2 if s.conflicts or s.superseded else 0), 10)
         if s.confused:
             s.noise = max(s.noise, TARGET_ERROR_NOISE)
-            s.notes.append("다른 대상의 값은 이 쿼리에는 잡음")
-        s.notes.append(
-            f"안내·인사·해결된 항목 문장 {len(s.flagged)}개, 쿼리와 무관한 문장 {len(s.off_topic)}/{len(r.sentences)}"
-        )
+            s.notes.append(say("memory.other_target_noise"))
+        s.notes.append(say("memory.sentences", flagged=len(s.flagged), off_topic=len(s.off_topic), total=len(r.sentences)))
 
     def _sort_sentences(self, r: Reading, s: Score, ctx: object) -> None:
         """Each sentence flagged (notice, resolved), helpful (answers), or off the query (no

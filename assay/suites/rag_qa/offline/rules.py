@@ -18,6 +18,7 @@ from typing import ClassVar
 from assay.judges.offline import answer_core, fitted
 from assay.judges.offline import claims as cl
 from assay.judges.offline import text as tx
+from assay.judges.offline.messages import Msg, joined, say, tagged
 from assay.judges.offline.scoring import band, pct
 from assay.judges.offline.suite_rules import RuleSet
 from assay.judges.prompts import RagAnswerInput
@@ -49,8 +50,8 @@ class RagRules(RuleSet):
         if self.fitted:
             verdict = fitted.refine(self.signal, verdict, signals)
         if aside:
-            note = answer_core.pack("ko").say("stripped", what="; ".join(answer_core.short(a) for a in aside))
-            verdict = {**verdict, "feedback": f"{verdict['feedback']} {note}."}
+            note = say("core.stripped", what="; ".join(answer_core.short(a) for a in aside))
+            verdict = {**verdict, "feedback": joined((verdict["feedback"], note), " ", ".")}
         return verdict
 
     def rag_rule_verdict(self, item: RagAnswerInput) -> tuple[JsonObject, RagSignals | None]:
@@ -68,28 +69,28 @@ class RagRules(RuleSet):
         case = RagCase(sig, answer, judged)
         for step in RAG_STEPS:
             notes += step(case, scores)
-        notes.append(f"질문 핵심어 포함률 {pct(sig.q)}")
+        notes.append(say("rag.question_words", share=pct(sig.q)))
         return _verdict(tag, notes, scores["accuracy"], scores["completeness"], scores["relevance"]), sig
 
-    def _rag_base(self, sig: RagSignals) -> tuple[dict[str, float], list[str], bool]:
+    def _rag_base(self, sig: RagSignals) -> tuple[dict[str, float], list[Msg], bool]:
         """Accuracy from the figure conflicts and coverage (1 when wrong, 2 when some figures
         differ, else band((N + P) / 2)); completeness band(N); relevance band(max(Q, N)); and
         whether the answer is neither wrong nor off in a figure (the agreement steps may raise it)."""
         wrong = sig.level >= 2 or (sig.n < self.WRONG_N and not sig.all_facts and not sig.agrees and not sig.aside)
-        notes = [f"참조 답변의 핵심 내용 {pct(sig.n)}가 답변에 포함됨", f"답변 내용의 {pct(sig.p)}가 참조/문맥으로 뒷받침됨"]
+        notes: list[Msg] = [say("rag.coverage", share=pct(sig.n)), say("rag.support", share=pct(sig.p))]
         if sig.clock_read:
-            notes.append(f"오전·오후 없는 시각을 질문·참조의 오후 시각으로 읽음({', '.join(sig.clock_read)})")
+            notes.append(say("rag.clock_read", hours=joined(sig.clock_read, ", ")))
         if sig.facts_total:
-            notes.append(f"참조의 수치·개체 {sig.facts_in}/{sig.facts_total}개가 답변에 있음")
+            notes.append(say("rag.facts", said=sig.facts_in, total=sig.facts_total))
         if sig.meaning_size:
-            notes.append(f"참조가 말하는 개념(동의어·어간 기준) {pct(sig.meaning)}가 답변에 있음")
+            notes.append(say("rag.concepts", share=pct(sig.meaning)))
         if wrong:
             accuracy = 1
-            why = "; ".join(sig.reasons) if sig.level >= 2 else "참조 답변의 핵심 내용이 없음"
-            notes.append(f"오답으로 판정(정확도 1): {why}")
+            why = joined(sig.reasons, "; ") if sig.level >= 2 else say("rag.no_key_content")
+            notes.append(say("rag.wrong", why=why))
         elif sig.level == 1:
             accuracy = 2
-            notes.append("일부 수치가 참조와 다름: " + "; ".join(sig.reasons))
+            notes.append(say("rag.some_figures_differ", why=joined(sig.reasons, "; ")))
         else:
             accuracy = band((sig.n + sig.p) / 2, self.ACC_CUTS, 2)
         scores = {
@@ -146,27 +147,27 @@ class RagRules(RuleSet):
         findings = cl.rag_findings(answer, reference, question)
         present, total = cl.key_facts_present(answer, reference, question, latin_only=True)
         meaning, size = cl.meaning_coverage(answer, reference, question, cross_language=True)
-        notes = ["답변이 참조와 다른 언어(라틴 문자): 수치·라틴 고유명과 이중 언어 사전의 개념으로 대조"]
+        notes = [say("rag.cross_language")]
         if total:
-            notes.append(f"참조의 수치·고유명 {present}/{total}개가 답변에 있음")
+            notes.append(say("rag.cross_facts", said=present, total=total))
         if size:
-            notes.append(f"참조가 말하는 개념 {pct(meaning)}가 답변에 있음")
+            notes.append(say("rag.cross_concepts", share=pct(meaning)))
         if findings:
             notes.extend(f.note() for f in findings)
             return _verdict(tag, notes, findings[0].cap, 2, 3)
         if total == 0 and size == 0:
-            notes.append("대조할 수치·고유명·개념이 참조에 없음: 정확도를 확인할 수 없음(중간 점수)")
+            notes.append(say("rag.cross_nothing_to_check"))
             return _verdict(tag, notes, 3, 3, 4)
         share = present / total if total else 1.0
         accuracy = _cross_language_accuracy(answer, reference, question, present, total, meaning if size else None, notes)
         if not cl.figures_all_present(answer, reference, question):
-            notes.append("참조의 수치 일부가 답변에 없음: 완전성에서 감점")
+            notes.append(say("rag.cross_figures_missing"))
         completeness = band(min(share, meaning if size else 1.0), self.COMP_CUTS, 1)
         if accuracy >= 4 and completeness < 4 and (not size or meaning >= CROSS_LANGUAGE_CUTS[-1][0]):
             # once figures, names and a third of the lexicon's concepts agree, the concepts the
             # lexicon lacks are untranslated words, not missing content
             completeness = 4
-            notes.append("확인할 수 있는 내용이 모두 참조와 일치: 사전에 없는 말은 빠진 내용이 아님(완전성 4 이상)")
+            notes.append(say("rag.cross_all_agree"))
         return _verdict(tag, notes, accuracy, max(completeness, 2), 4)
 
 
@@ -180,7 +181,7 @@ class RagSignals:
     p: float
     q: float
     level: int
-    reasons: tuple[str, ...]
+    reasons: tuple[Msg, ...]
     findings: tuple[cl.Finding, ...]
     facts_in: int
     facts_total: int
@@ -188,7 +189,7 @@ class RagSignals:
     meaning_size: int
     agrees: bool
     aside: str
-    clock_read: tuple[str, ...]
+    clock_read: tuple[Msg, ...]
 
     @property
     def all_facts(self) -> bool:
@@ -206,7 +207,7 @@ class RagCase:
     judged: bool
 
 
-def raise_paraphrase(case: RagCase, scores: dict[str, float]) -> list[str]:
+def raise_paraphrase(case: RagCase, scores: dict[str, float]) -> list[Msg]:
     """Every figure and entity of the reference and no finding: a paraphrase, at least 4."""
     if case.judged and case.sig.all_facts and not case.sig.findings:
         scores["accuracy"] = max(scores["accuracy"], 4)
@@ -214,26 +215,26 @@ def raise_paraphrase(case: RagCase, scores: dict[str, float]) -> list[str]:
     return []
 
 
-def raise_agreement(case: RagCase, scores: dict[str, float]) -> list[str]:
+def raise_agreement(case: RagCase, scores: dict[str, float]) -> list[Msg]:
     """Every checkable claim agrees: accuracy ≥ 4 (5 with M ≥ .7), completeness ≥ 3, relevance ≥ 4."""
     if not (case.judged and case.sig.agrees):
         return []
     scores["accuracy"] = max(scores["accuracy"], band(case.sig.meaning, AGREE_CUTS, 4))
     scores["completeness"] = max(scores["completeness"], band(case.sig.meaning, AGREE_CUTS, 3))
     scores["relevance"] = max(scores["relevance"], 4)
-    return ["수치·개체·부정 여부가 모두 참조와 일치: 다른 표현의 같은 답변으로 인정"]
+    return [say("rag.agrees")]
 
 
-def raise_digression(case: RagCase, scores: dict[str, float]) -> list[str]:
+def raise_digression(case: RagCase, scores: dict[str, float]) -> list[Msg]:
     """A right answer with a side remark the reference cannot verify: accuracy ≥ 4 (the rubric)."""
     if not (case.judged and case.sig.aside):
         return []
     scores["accuracy"] = max(scores["accuracy"], 4)
     scores["completeness"] = max(scores["completeness"], band(case.sig.meaning, AGREE_CUTS, 3))
-    return [f"참조에 관한 문장은 참조와 일치, 나머지는 확인할 수 없는 곁가지: '{case.sig.aside[:40]}'"]
+    return [say("rag.digression", aside=case.sig.aside[:40])]
 
 
-def cap_findings(case: RagCase, scores: dict[str, float]) -> list[str]:
+def cap_findings(case: RagCase, scores: dict[str, float]) -> list[Msg]:
     """A claim finding (claims.py) caps accuracy at the strongest finding's cap."""
     if not case.sig.findings:
         return []
@@ -241,7 +242,7 @@ def cap_findings(case: RagCase, scores: dict[str, float]) -> list[str]:
     return [f.note() for f in case.sig.findings]
 
 
-def cap_wrong(case: RagCase, scores: dict[str, float]) -> list[str]:
+def cap_wrong(case: RagCase, scores: dict[str, float]) -> list[Msg]:
     """A wrong answer: completeness ≤ 2 (≤ 1 unless it says the question, Q ≥ .6), relevance ≤ 4."""
     if scores["accuracy"] <= 1:
         scores["completeness"] = min(scores["completeness"], 2 if case.sig.q >= 0.6 else 1)
@@ -249,7 +250,7 @@ def cap_wrong(case: RagCase, scores: dict[str, float]) -> list[str]:
     return []
 
 
-def cap_reversed(case: RagCase, scores: dict[str, float]) -> list[str]:
+def cap_reversed(case: RagCase, scores: dict[str, float]) -> list[Msg]:
     """A claim said the other way round has not covered the reference, whatever words it
     repeats: completeness ≤ 2."""
     findings = case.sig.findings
@@ -258,7 +259,7 @@ def cap_reversed(case: RagCase, scores: dict[str, float]) -> list[str]:
     return []
 
 
-def cap_no_answer(case: RagCase, scores: dict[str, float]) -> list[str]:
+def cap_no_answer(case: RagCase, scores: dict[str, float]) -> list[Msg]:
     """No answer as a list of the question's words (no predicate), or a text that only echoes
     the question: completeness 1, relevance ≤ 2."""
     if any(f.rule == "no-answer" for f in case.sig.findings) and (
@@ -272,25 +273,25 @@ def cap_no_answer(case: RagCase, scores: dict[str, float]) -> list[str]:
 RAG_STEPS = (raise_paraphrase, raise_agreement, raise_digression, cap_findings, cap_wrong, cap_reversed, cap_no_answer)
 
 
-def _shortcut(question: str, answer: str, reference: str) -> tuple[list[str], int, int, int] | None:
+def _shortcut(question: str, answer: str, reference: str) -> tuple[list[Msg], int, int, int] | None:
     """(notes, accuracy, completeness, relevance) of an empty answer, a refusal, or an answer
     where the reference says the documents hold none; None otherwise."""
     if not tx.normalize(answer):
-        return ["답변이 비어 있음: 질문에 답하지 않았으므로 오답으로 처리"], 1, 1, 2
+        return [say("rag.empty")], 1, 1, 2
     ref_refuses = cl.reference_refuses(reference)
     if cl.refuses(answer, reference, question) and not cl.debunks(answer, reference):
         if ref_refuses:
-            return ["참조도 문서에 답이 없다고 함: 올바른 답변 거부"], 5, 5, 5
+            return [say("core.refusal_right")], 5, 5, 5
         if cl.reference_refuses_beside(reference):
-            return ["참조도 문서에 답이 없다고 하고 수치는 곁에 덧붙인 문서 내용뿐: 올바른 답변 거부"], 5, 5, 5
-        return ["답변을 거부했으나 참조에는 답이 있음: 오답으로 처리"], 1, 1, 2
+            return [say("rag.refusal_right_beside")], 5, 5, 5
+        return [say("rag.refusal_wrong")], 1, 1, 2
     if ref_refuses:
-        return ["참조는 문서에 답이 없다고 하는데 답변은 내용을 제시함: 근거 없는 답변"], 1, 1, 3
+        return [say("rag.answer_without_basis")], 1, 1, 3
     return None
 
 
 def _cross_language_accuracy(
-    answer: str, reference: str, question: str, present: int, total: int, meaning: float | None, notes: list[str]
+    answer: str, reference: str, question: str, present: int, total: int, meaning: float | None, notes: list[Msg]
 ) -> int:
     """Concept share ≥ .7 → 5, ≥ .34 → 4, else 3 (4 with no concepts); ≥ 4 when all of ≥ 2
     figures and names are there or every figure stated is the reference's; ≤ 3 while under
@@ -299,11 +300,11 @@ def _cross_language_accuracy(
     accuracy = band(meaning, CROSS_LANGUAGE_CUTS, 3) if meaning is not None else 4
     if total >= 2 and present == total:
         accuracy = max(accuracy, 4)
-        notes.append("참조의 수치·고유명이 모두 있고 모순 없음: 정확도 4 이상")
+        notes.append(say("rag.cross_all_facts"))
     elif present and cl.figures_all_supported(answer, reference, question):
         # what it leaves out is incompleteness, not a wrong claim (as for a Korean answer)
         accuracy = max(accuracy, 4)
-        notes.append("답변의 수치는 모두 참조와 같고 모순 없음(빠진 내용은 완전성에서 감점): 정확도 4 이상")
+        notes.append(say("rag.cross_figures_agree"))
     if share < 0.5:
         accuracy = min(accuracy, 3 if share > 0 else 2)
     return accuracy
@@ -321,9 +322,9 @@ AGREE_CUTS: tuple[tuple[float, float], ...] = ((0.7, 5), (0.3, 4))
 CROSS_LANGUAGE_CUTS: tuple[tuple[float, float], ...] = ((0.7, 5), (0.34, 4))
 
 
-def _verdict(tag: str, notes: list[str], accuracy: float, completeness: float, relevance: float) -> JsonObject:
+def _verdict(tag: str, notes: list[Msg], accuracy: float, completeness: float, relevance: float) -> JsonObject:
     return {
-        "feedback": f"{tag} " + ". ".join(notes) + ".",
+        "feedback": tagged(tag, notes),
         "accuracy": accuracy,
         "completeness": completeness,
         "relevance": relevance,

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.judges.offline import text as tx
+from assay.judges.offline.messages import Msg, joined, say
 from assay.judges.offline.scoring import pct
 from assay.judges.offline.suite_rules import RuleSet
 from assay.judges.prompts import ReportInput
@@ -87,7 +88,7 @@ class ReportRules(RuleSet):
         level, reasons = self.conflicts(facts, ref_text, query) if valid else (0, [])
         missing = self.unsupported_figures(facts, ref_text, query) if valid else []
         if missing and level == 0:
-            level, reasons = 1, [f"인용한 출처에 없는 수치: {', '.join(missing)}"]
+            level, reasons = 1, [say("report.cited_figures_missing", figures=", ".join(missing))]
         supported = bool(valid) and not claim["invalid"] and cov >= self.SUPPORT and level == 0
         return {"coverage": cov, "level": level, "reasons": reasons, "supported": supported, "uncited_figure": False}
 
@@ -97,7 +98,7 @@ class ReportRules(RuleSet):
         return {
             "coverage": 0.0 if missing else 1.0,
             "level": 0,
-            "reasons": [f"출처에 없는 수치: {', '.join(missing)}"] if missing else [],
+            "reasons": [say("report.figures_missing", figures=", ".join(missing))] if missing else [],
             "supported": not missing,
             "uncited_figure": bool(missing),
         }
@@ -107,7 +108,7 @@ class ReportRules(RuleSet):
         uncited figure − 0.5 per exaggeration (each counted at most 3 times)."""
         a = self._report_claims(item)
         claims = a["claims"]
-        issues: list[str] = []
+        issues: list[Msg] = []
         tags_total = sum(len(c["tags"]) for c in claims)
         tags_ok = sum(len(c["tags"]) for c in claims if c["supported"])
         if claims:
@@ -115,7 +116,7 @@ class ReportRules(RuleSet):
             cited = sum(bool(c["tags"]) for c in claims) / len(claims)
         else:
             supported, cited = 0.5, 0.0
-            issues.append("수치나 출처 인용이 있는 주장이 없음")
+            issues.append(say("report.no_claims"))
         cit_acc = tags_ok / tags_total if tags_total else (1.0 if not claims else supported)
         contradicted = sum(1 for c in claims if c["level"] >= 1)
         uncited = sum(1 for c in claims if c["uncited_figure"])
@@ -123,12 +124,11 @@ class ReportRules(RuleSet):
         score = 10 * (0.5 * supported + 0.3 * cit_acc + 0.2 * cited)
         score -= 1.5 * min(contradicted, 3) + 1.0 * min(uncited, 3) + 0.5 * min(exag, 3)
         issues += [issue for c in claims if (issue := _claim_issue(c))]
-        issues += [f"문장 {e['index']}: 과장 표현 '{e['cue']}'" for e in a["exaggerations"]]
-        reasoning = (
-            f"[{self.signal}] 주장 {len(claims)}개 중 {pct(supported)} 출처로 뒷받침됨, "
-            f"인용 정확도 {pct(cit_acc)}, 인용 비율 {pct(cited)}, 상충 수치 {contradicted}건, "
-            f"출처 없는 수치 {uncited}건, 과장 {exag}건."
-        )
+        issues += [say("report.exaggeration_issue", index=e["index"], cue=e["cue"]) for e in a["exaggerations"]]
+        reasoning = joined((f"[{self.signal}]", say(
+            "report.factual", claims=len(claims), supported=pct(supported), citations=pct(cit_acc), cited=pct(cited),
+            contradicted=contradicted, uncited=uncited, exaggerations=exag,
+        )), " ")  # fmt: skip
         return {"score": _clip(score), "reasoning": reasoning, "issues": issues}
 
     def report_coherence(self, item: ReportInput) -> JsonObject:
@@ -138,11 +138,10 @@ class ReportRules(RuleSet):
         m = self._coherence_measures(item.report)
         score = 2 * (m["structure"] + m["has_conclusion"] + m["connectives"] + m["cohesion"] + m["grounded"])
         strengths, weaknesses = _coherence_findings(m)
-        reasoning = (
-            f"[{self.signal}] 구조 {m['structure']:.2f}, 결론 {m['has_conclusion']:.0f}, "
-            f"접속 표현 {m['connectives']:.2f}, 연결성 {m['cohesion']:.2f}, 결론 근거 {m['grounded']:.2f}"
-            + (", 섹션이 빈약함(−1)" if m["thin"] else "") + "."
-        )
+        reasoning = joined((f"[{self.signal}]", say(
+            "report.coherence", structure=m["structure"], conclusion=m["has_conclusion"], connectives=m["connectives"],
+            cohesion=m["cohesion"], grounded=m["grounded"], thin=say("report.thin_sections") if m["thin"] else "",
+        )), " ")  # fmt: skip
         return {"score": _clip(score - (1.0 if m["thin"] else 0.0)), "reasoning": reasoning,
                 "strengths": strengths, "weaknesses": weaknesses}
 
@@ -190,15 +189,14 @@ class ReportRules(RuleSet):
         if off_topic:
             score = min(score, 2.0)
         fulfilled, missing = [], []
-        (fulfilled if q >= 0.6 else missing).append(f"요청 주제 반영 ({pct(q)}): {topic}")
-        (fulfilled if fmt >= 1 else missing).append("요청 형식(섹션 구성과 결론)")
-        (fulfilled if recommendations else missing).append("실행 가능한 제언")
-        (fulfilled if specifics >= 0.5 else missing).append("구체적 수치·사례")
-        reasoning = (
-            f"[{self.signal}] 주제 포함률 {pct(q)} (제목 {pct(in_title)}), 형식 {fmt:.1f}, "
-            f"제언 {recommendations:.0f}, 구체성 {specifics:.1f}"
-            + (": 제목에 요청 주제가 없어 주제 불일치로 판단(최대 2점)" if off_topic else "") + "."
-        )
+        (fulfilled if q >= 0.6 else missing).append(say("report.topic", share=pct(q), topic=topic))
+        (fulfilled if fmt >= 1 else missing).append(say("report.format"))
+        (fulfilled if recommendations else missing).append(say("report.recommendations"))
+        (fulfilled if specifics >= 0.5 else missing).append(say("report.specifics"))
+        reasoning = joined((f"[{self.signal}]", say(
+            "report.relevance", topic=pct(q), title=pct(in_title), format=fmt, recommendations=recommendations,
+            specifics=specifics, off_topic=say("report.off_topic") if off_topic else "",
+        )), " ")  # fmt: skip
         return {"score": _clip(score), "reasoning": reasoning,
                 "fulfilled_requirements": fulfilled, "missing_requirements": missing}
 
@@ -207,8 +205,9 @@ class ReportRules(RuleSet):
         inaccuracy, 2), per uncited figure no source has (unfounded, 2), per exaggeration (1)."""
         a = self._report_claims(item)
         cases = [case for c in a["claims"] if (case := _hallucination(c))]
-        cases += [_case("exaggeration", f"문장 {e['index']}", f"{e['text']} — 과장 표현 '{e['cue']}'", 1)
-                  for e in a["exaggerations"]]
+        cases += [_case("exaggeration", say("report.sentence", index=e["index"]),
+                        say("report.exaggeration_case", text=e["text"], cue=e["cue"]), 1)
+                  for e in a["exaggerations"]]  # fmt: skip
         tags_total = sum(len(c["tags"]) for c in a["claims"])
         tags_ok = sum(len(c["tags"]) for c in a["claims"] if c["supported"])
         return {
@@ -218,30 +217,31 @@ class ReportRules(RuleSet):
         }
 
 
-def _claim_issue(c: JsonObject) -> str:
-    """The factual rule's issue line for one claim ("" when it holds)."""
+def _claim_issue(c: JsonObject) -> Msg | None:
+    """The factual rule's issue line for one claim (None when it holds)."""
+    index = c["index"]
     if c["invalid"]:
-        return f"문장 {c['index']}: 존재하지 않는 출처 " + ", ".join(f"[SOURCE:{n}]" for n in c["invalid"])
+        return say("report.unknown_source", index=index, tags=", ".join(f"[SOURCE:{n}]" for n in c["invalid"]))
     if c["level"] >= 1:
-        return f"문장 {c['index']}: 출처와 다른 수치 — " + "; ".join(c["reasons"])
+        return say("report.other_figures", index=index, reasons=joined(c["reasons"], "; "))
     if c["uncited_figure"]:
-        return f"문장 {c['index']}: 출처 없는 수치 — {c['text'][:60]}"
+        return say("report.uncited_figure", index=index, text=c["text"][:60])
     if not c["supported"]:
-        return f"문장 {c['index']}: 인용된 출처로 뒷받침되지 않음 ({pct(c['coverage'])})"
-    return ""
+        return say("report.unsupported", index=index, share=pct(c["coverage"]))
+    return None
 
 
 def _hallucination(c: JsonObject) -> JsonObject | None:
     """The hallucination rule's case for one claim (None when it holds)."""
-    loc = f"문장 {c['index']}"
+    loc = say("report.sentence", index=c["index"])
     if c["invalid"]:
         tags = ", ".join(f"[SOURCE:{n}]" for n in c["invalid"])
-        return _case("citation_inaccuracy", loc, f"{c['text']} — {tags}는 출처 목록에 없음", 2)
+        return _case("citation_inaccuracy", loc, say("report.unknown_source_case", text=c["text"], tags=tags), 2)
     if c["tags"] and not c["supported"]:
-        why = "; ".join(c["reasons"]) or f"출처 내용과의 일치도 {pct(c['coverage'])}"
-        return _case("citation_inaccuracy", loc, f"{c['text']} — 인용한 출처와 불일치({why})", 2)
+        why = joined(c["reasons"], "; ") if c["reasons"] else say("report.agreement", share=pct(c["coverage"]))
+        return _case("citation_inaccuracy", loc, say("report.disagrees_case", text=c["text"], why=why), 2)
     if c["uncited_figure"]:
-        return _case("unfounded_claims", loc, f"{c['text']} — {c['reasons'][0]}", 2)
+        return _case("unfounded_claims", loc, say("report.unfounded_case", text=c["text"], why=c["reasons"][0]), 2)
     return None
 
 
@@ -255,29 +255,26 @@ def _exaggerations(sents: list[str], all_sources: str) -> list[JsonObject]:
     return out
 
 
-def _coherence_findings(m: JsonObject) -> tuple[list[str], list[str]]:
-    """Phrased strengths and weaknesses; the figure in parentheses is the evidence."""
-    strengths: list[str] = []
-    weaknesses: list[str] = []
+def _coherence_findings(m: JsonObject) -> tuple[list[Msg], list[Msg]]:
+    """Phrased strengths and weaknesses (``report.<name>_strong`` / ``_weak``); the figure in
+    parentheses is the evidence."""
+    strengths: list[Msg] = []
+    weaknesses: list[Msg] = []
 
-    def finding(ok: bool, strength: str, weakness: str) -> None:
-        (strengths if ok else weaknesses).append(strength if ok else weakness)
+    def finding(ok: bool, name: str, **values: object) -> None:
+        (strengths if ok else weaknesses).append(say(f"report.{name}_{'strong' if ok else 'weak'}", **values))
 
     heads, sents, conn = m["heads"], m["sents"], m["conn"]
-    finding(m["structure"] >= 1, f"섹션 헤더로 구조가 나뉘어 있습니다 (헤더 {heads}개)",
-            f"섹션 구조가 부족합니다 (헤더 {heads}개)")
-    finding(bool(m["has_conclusion"]), "결론 섹션이 있습니다", "결론 섹션이 없습니다")
-    finding(m["connectives"] >= 0.5, f"접속 표현으로 문장이 이어집니다 ({conn}/{sents}문장)",
-            f"접속 표현이 적어 흐름이 끊깁니다 ({conn}/{sents}문장)")
-    finding(m["cohesion"] >= 0.5, f"인접 문장이 같은 주제로 잘 이어집니다 (연결성 {pct(m['cohesion'])})",
-            f"인접 문장 사이의 연결이 약합니다 (연결성 {pct(m['cohesion'])})")
+    finding(m["structure"] >= 1, "structure", heads=heads)
+    finding(bool(m["has_conclusion"]), "conclusion")
+    finding(m["connectives"] >= 0.5, "connectives", connected=conn, sentences=sents)
+    finding(m["cohesion"] >= 0.5, "cohesion", share=pct(m["cohesion"]))
     if m["opposite"]:
-        weaknesses.append("결론의 방향(성장/감소)이 본문과 상반됩니다")
+        weaknesses.append(say("report.conclusion_opposite"))
     elif m["has_conclusion"]:
-        finding(m["grounded"] >= 0.5, f"결론이 본문의 분석에 근거합니다 (근거 {pct(m['grounded'])})",
-                f"결론이 본문의 분석에 충분히 근거하지 않습니다 (근거 {pct(m['grounded'])})")
+        finding(m["grounded"] >= 0.5, "grounded", share=pct(m["grounded"]))
     if m["thin"]:
-        weaknesses.append("섹션당 문장이 너무 적습니다")
+        weaknesses.append(say("report.thin_weak"))
     return strengths, weaknesses
 
 
@@ -322,7 +319,7 @@ def _clean(text: str) -> str:
     return re.sub(r"\s+([.,])", r"\1", re.sub(r"\s{2,}", " ", text)).strip()
 
 
-def _case(kind: str, location: str, description: str, severity: int) -> JsonObject:
+def _case(kind: str, location: Msg, description: Msg, severity: int) -> JsonObject:
     return {"type": kind, "location": location, "description": description, "severity": severity}
 
 

@@ -13,6 +13,7 @@ import pytest
 from assay.judges.ensemble import aggregate_scores
 from assay.judges.offline import claims as cl
 from assay.judges.offline import offline_jury
+from assay.judges.offline.messages import render
 from assay.judges.prompts import get_prompt
 from assay.metrics.figure_forms import canonical_figures
 from assay.metrics.quantities import label_spans, mask_labels, quantities, same_quantity
@@ -448,7 +449,8 @@ def test_spans_rates_and_days_read_the_other_way():
     assert rules(cl.span_reach_findings("끝나고 7일이 지난 뒤부터 접수하세요.", "완료 후 7일 이내에 접수하세요.")) == ["reversed-condition"]
     assert rules(cl.rate_period_findings("일주일마다 500원씩 내요.", "연체료는 하루 500원입니다.")) == ["rate-period"]
     assert rules(cl.day_swap_findings("그날 바로 수거해요.", "대형 폐기물은 다음 날 수거합니다.")) == ["reversed-condition"]
-    assert cl.clock_in_context("1시 타임은 없어요", "오후 1시 예식 있어요?") == ("13시 타임은 없어요", ("1시 → 13시",))
+    text, read = cl.clock_in_context("1시 타임은 없어요", "오후 1시 예식 있어요?")
+    assert (text, [render(m, "ko") for m in read]) == ("13시 타임은 없어요", ["1시 → 13시"])
 
 
 def test_payer_deduction_hedge_list_and_even_if():

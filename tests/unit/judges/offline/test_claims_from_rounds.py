@@ -4,6 +4,7 @@ reading they use, moved out of the rag rounds' test files unchanged."""
 from __future__ import annotations
 
 from assay.judges.offline import claims as cl
+from assay.judges.offline.messages import render
 from assay.metrics.figure_forms import canonical_figures
 from assay.metrics.quantities import quantities, same_quantity
 
@@ -187,7 +188,7 @@ def test_figures_swapped_between_two_branches_named_by_the_answer():
     swapped = "역전점이 밤 11시까지 하고, 중앙점은 오후 8시에 닫아요."
     right = "중앙점이 밤 11시까지 하고, 역전점은 오후 8시에 닫아요."
     found = [f for f in cl.rag_findings(swapped, ref, q) if f.rule == "figure-swap"]
-    assert found and "역전점" in found[0].evidence
+    assert found and "역전점" in render(found[0].evidence, "ko")
     assert not any(f.rule == "figure-swap" for f in cl.rag_findings(right, ref, q))
 
 
@@ -206,7 +207,7 @@ def test_a_span_before_the_event_told_as_after_it_is_a_reversed_condition():
     wrong = "점검 희망일이 지난 뒤 5일 이내에 홈페이지로 신청하시면 점검 후 결과를 문자로 받아요."
     right = "점검 희망일보다 5일 앞서 홈페이지로 신청하시면 돼요."
     found = [f for f in cl.rag_findings(wrong, ref, q) if f.rule == "reversed-condition"]
-    assert found and "5일 후" in found[0].evidence and "5일 전" in found[0].evidence
+    assert found and "5일 후" in render(found[0].evidence, "ko") and "5일 전" in render(found[0].evidence, "ko")
     assert not any(f.rule == "reversed-condition" for f in cl.rag_findings(right, ref, q))
 
 
@@ -466,7 +467,7 @@ def test_a_limit_turned_into_a_wait_is_a_reversed_condition():
     ref = "수령 후 14일 이내에 영수증과 함께 교환을 신청해야 합니다."
     answer = "물건을 받고 14일이 지난 뒤부터 영수증을 가지고 교환 신청하시면 됩니다."
     found = [f for f in cl.rag_findings(answer, ref, "교환은 언제까지 돼요?") if f.rule == "reversed-condition"]
-    assert found and "14일이 지난" in found[0].evidence
+    assert found and "14일이 지난" in render(found[0].evidence, "ko")
     assert "reversed-condition" in _rules("You can apply for the exchange after 14 days.", ref, "교환은 언제까지 돼요?")
     # near miss: the same limit in other words is no reversal
     assert "reversed-condition" not in _rules("받으신 뒤 2주 안에 영수증 들고 교환 신청하세요.", ref, "교환은 언제까지 돼요?")
@@ -595,7 +596,7 @@ def test_not_only_is_no_negation():
 def test_a_member_outside_a_closed_list_is_caught():
     ref = "주차 등록은 입주민과 관리사무소 직원만 할 수 있습니다."
     found = [f for f in cl.rag_findings("네, 방문객도 주차 등록하실 수 있어요.", ref, "방문객도 주차 등록 돼요?") if f.rule == "closed-list"]
-    assert found and "방문객도" in found[0].evidence and found[0].cap == 1
+    assert found and "방문객도" in render(found[0].evidence, "ko") and found[0].cap == 1
     # near miss: saying the list back, or denying the outsider, agrees with it
     q = "방문객도 주차 등록 돼요?"
     assert not _rules("아니요, 방문객은 주차 등록이 안 되고 입주민과 관리사무소 직원만 할 수 있어요.", ref, q)
@@ -643,7 +644,7 @@ def test_even_if_charging_what_the_reference_waives_is_caught():
 def test_another_payer_is_caught():
     ref = "출장 수리비 3만 원은 고객이 부담합니다."
     found = [f for f in cl.rag_findings("출장 수리비 3만 원은 서비스센터가 부담하니 따로 안 내셔도 돼요.", ref, "출장비 누가 내요?") if f.rule == "payer-swap"]
-    assert found and "서비스센터" in found[0].evidence and found[0].cap == 1
+    assert found and "서비스센터" in render(found[0].evidence, "ko") and found[0].cap == 1
     # near miss: the same payer with an honorific, or no payer named
     assert "payer-swap" not in _rules("출장 수리비 3만 원은 고객님께서 부담하셔야 해요.", ref, "출장비 누가 내요?")
     assert "payer-swap" not in _rules("출장 수리비는 3만 원이에요.", ref, "출장비 누가 내요?")
@@ -655,7 +656,7 @@ def test_a_subject_given_the_neighbouring_subjects_figure_is_caught():
     q = "성인이랑 청소년 입장료 얼마예요?"
     found = [f for f in cl.rag_findings("성인은 12,000원이고 청소년도 12,000원이에요.", ref, q) if f.rule == "misplaced-figure"]
     # one of two asked figures right: accuracy 2, with the subject's own figure in the evidence
-    assert found and found[0].cap == 2 and "8,000원" in found[0].evidence
+    assert found and found[0].cap == 2 and "8,000원" in render(found[0].evidence, "ko")
     # near miss: each subject with its own figure
     assert not _rules("성인 12,000원, 청소년은 8,000원이에요.", ref, q)
 
@@ -675,7 +676,7 @@ def test_a_conceded_figure_given_as_the_answer_is_a_substitution():
     ref = "정가로는 48,000원이지만 회원 할인 상한이 적용되어 결제액은 40,000원입니다."
     q = "회원이면 얼마 결제돼요?"
     found = [f for f in cl.rag_findings("회원이시면 48,000원 결제하시면 됩니다.", ref, q) if f.rule == "figure-substitution"]
-    assert found and "40,000원" in found[0].evidence
+    assert found and "40,000원" in render(found[0].evidence, "ko")
     # near miss: the answer that says both, and the one that gives the reference's answer
     assert "figure-substitution" not in _rules("정가는 48,000원이지만 할인 상한 덕분에 40,000원만 내시면 돼요.", ref, q)
     assert "figure-substitution" not in _rules("회원이시면 4만 원 결제돼요.", ref, q)
@@ -729,7 +730,7 @@ def test_the_whole_paid_out_where_the_reference_deducts_is_caught():
     ref = "출발 7일 전까지 취소하면 예약금 3만 원을 뺀 나머지를 환불합니다."
     q = "출발 열흘 전에 취소하면 얼마 돌려받아요?"
     found = [f for f in cl.rag_findings("열흘 전이면 낸 돈 전부 환불돼요.", ref, q) if f.rule == "deduction-ignored"]
-    assert found and found[0].cap == 1 and "예약금" in found[0].evidence
+    assert found and found[0].cap == 1 and "예약금" in render(found[0].evidence, "ko")
     # near miss: naming the deduction; and a reference that pays the whole in another case
     assert "deduction-ignored" not in _rules("예약금 3만 원만 빼고 전부 환불돼요.", ref, q)
     ref2 = "개강 전에는 전액 환불되고, 개강 후에는 수강료의 10%를 공제하고 환불됩니다."

@@ -11,6 +11,7 @@ import yaml
 from assay.judges.offline import claims, lang, lexicon, offline_jury
 from assay.judges.offline import text as tx
 from assay.judges.offline.base import OfflineJudge
+from assay.judges.offline.messages import catalogue, render
 
 TABLES = {"claims": claims.ClaimCues, "concepts": lexicon.ConceptTable, "text": tx.TextCues}
 
@@ -79,6 +80,7 @@ def test_every_evidence_the_checks_write_has_its_words_in_the_pack():
     from pathlib import Path
 
     used = set(re.findall(r'_say\(\s*"(\w+)"', Path(claims.__file__).read_text(encoding="utf-8")))
-    assert used == set(claims.KO.evidence)
+    used |= {"span_before", "span_after"}  # said as _say(f"span_{side}")
+    assert used == {key.removeprefix("claims.") for key in catalogue("ko") if key.startswith("claims.")}
     found = claims.rag_findings("전부 환불받으실 수 있어요.", "등록비 5만 원을 뺀 금액을 돌려받습니다.", "환불되나요?")
-    assert found[0].note() == "deduction-ignored(정확도 ≤ 1): 참조는 '등록비'을(를) 빼고 지급, 답변은 '전부'"
+    assert render(found[0].note(), "ko") == "deduction-ignored(정확도 ≤ 1): 참조는 '등록비'을(를) 빼고 지급, 답변은 '전부'"

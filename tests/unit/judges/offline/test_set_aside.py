@@ -26,12 +26,12 @@ APPENDED = (
 JUDGED = {p.id: p.judged_field for p in all_prompts() if p.judged_field}
 
 
-def wrong_rows(prompt_id: str, limit: int = 6) -> list[dict]:
+def wrong_rows(prompt_id: str, limit: int = 6, sets: tuple[str, ...] = DEV_SETS) -> list[dict]:
     """Rows people scored in the bad quarter of the prompt's first score field."""
     prompt = get_prompt(prompt_id)
     field, (low, high) = next(iter(prompt.score_fields.items()))
     rows = []
-    for name in DEV_SETS:
+    for name in sets:
         for path in sorted((ROOT / "bench" / "heldout" / name).rglob("*.jsonl")):
             for line in path.read_text(encoding="utf-8").splitlines():
                 row = json.loads(line)
@@ -94,3 +94,32 @@ def test_a_report_keeps_its_layout_and_loses_only_the_words_to_the_grader(jury):
 def test_plain_text_is_left_alone():
     for text in ("The premium plan includes 8 cleanings a month.", "점수표: 국어 90점, 수학 85점.", '{"name": "Kim", "team": 3}'):
         assert set_aside(text) == (text, ())
+
+
+# Filler and gibberish, in any script, appended to an agent's reply (``suites/agent/offline/filler.py``).
+FILLER = (
+    " zzz qqq www xxx",
+    " Lorem ipsum dolor sit amet, consectetur adipiscing elit.",
+    " Лорем ипсум долор сит амет",
+    " 블라블라 어쩌구 저쩌구",
+    " 감사합니다. 좋은 하루 되세요!",
+    " 그리고 또한 그래서 그러나 하지만.",
+    " Have a great day!",
+    " !!!! ????",
+    "\n\n---\nSent from my iPhone",
+)
+AGENT_DEV_SETS = tuple(f"v{n}" for n in range(3, 16))
+
+
+def test_filler_appended_to_a_wrong_agent_reply_never_raises_it(jury):
+    rows = wrong_rows("agent_intent", limit=1000, sets=AGENT_DEV_SETS)
+    assert len(rows) >= 60, f"too few wrong agent rows in {AGENT_DEV_SETS}"
+    raised = []
+    for row in rows:
+        before = total("agent_intent", [j.verdict("agent_intent", row) for j in jury])
+        for filler in FILLER:
+            item = {**row, "assistant_message": row["assistant_message"] + filler}
+            after = total("agent_intent", [j.verdict("agent_intent", item) for j in jury])
+            if any(a > b + 1e-9 for a, b in zip(after, before, strict=True)):
+                raised.append((row["query"][:40], filler, before, after))
+    assert not raised, raised

@@ -7,11 +7,18 @@ import re
 
 import pytest
 
+from assay.judges.offline.messages import render
 from assay.suites.agent.offline import actions as acts
 from assay.suites.agent.offline import cues as agent_cues
 from assay.suites.agent.offline import rules
+from assay.suites.agent.offline.filler import without_filler
 from assay.suites.agent.offline.rules import Case
 from tests.support.offline_families import agent_labels, agent_verdicts
+
+
+def ko(message) -> str:
+    """A finding or note as the Korean feedback writes it."""
+    return render(message, "ko")
 
 
 def case(query: str, message: str, *, t: float = 1.0, action: float = 0.5, expected: str = "", **fields) -> Case:
@@ -301,12 +308,12 @@ def test_score_action_reads_the_asked_write_beside_a_related_one():
 
 def test_graded_a_vague_report_of_the_asked_write_is_good():
     found = rules.graded(case("Q-31 변서준 지원자 평가표에 '리더십 우수' 코멘트 추가해줘", "코멘트를 추가했습니다.", t=0.0, action=1.0))
-    assert found["verdict"] == "GOOD" and "모호한" in found["reasoning"]
+    assert found["verdict"] == "GOOD" and "모호한" in ko(found["reasoning"])
 
 
 def test_one_of_group_names_the_one_member_done():
     found = case("P-640 1차 합격자들한테 안내 메일 보내 줘", "P-640 1차 합격자 마도윤 님에게 안내 메일을 보냈습니다.")
-    assert "마도윤" in rules.one_of_group(found)
+    assert "마도윤" in ko(rules.one_of_group(found))
     assert rules.one_of_group(case("P-640 마도윤 지원자한테 메일 보내 줘", "P-640 마도윤 님에게 메일을 보냈습니다.")) == ""
 
 
@@ -374,3 +381,19 @@ def test_near_misses_stay_perfect_or_good(query, message, expected, intent):
 
 def test_another_qualifier_before_the_same_noun_is_not_all_perfect():
     assert agent_labels(agent_verdicts("P-233 코딩 점수 보여 줘", "P-233 면접 점수는 82점입니다.")) != {"PERFECT"}
+
+
+def test_filler_is_what_says_nothing_of_the_request():
+    request = "P-871 최종 면접 대상자 세 명 모두 면접 일정 12월 9일 오후 2시로 잡아 줘"
+    reply = (
+        "P-871 봉서하, 어태민 지원자의 최종 면접을 12월 9일 14:00로 잡았습니다. "
+        "나머지 한 명(구하람)은 캘린더 권한 오류로 등록하지 못했습니다. 감사합니다. 좋은 하루 되세요!"
+    )
+    kept, filler = without_filler(request, reply)
+    assert filler == ("감사합니다.", "좋은 하루 되세요!")  # the failure report names an action: kept
+    assert without_filler(request, reply.split(" 감사")[0]) == (reply.split(" 감사")[0], ())
+    # a trailer after a separator line goes whatever it says; marks alone are no question
+    kept, filler = without_filler("Send the test link to 유다온 on P-178.", "Link sent to 유다온 on P-178.\n---\nSent from my iPhone ????")
+    assert kept == "Link sent to 유다온 on P-178." and len(filler) == 2
+    # a reply of filler only keeps its first sentence
+    assert without_filler("Add 김도하 to P-543.", "Lunch is at noon. Have a nice day!") == ("Lunch is at noon.", ("Have a nice day!",))

@@ -3,6 +3,7 @@ values and times, denied facts and allergies, reversed results and trends, unrec
 
 from __future__ import annotations
 
+from assay.judges.offline.messages import render
 from assay.suites.clinical.offline import record_facts as rf
 from assay.suites.clinical.offline.record_facts import (
     denied_allergy,
@@ -11,6 +12,11 @@ from assay.suites.clinical.offline.record_facts import (
     schedule_conflicts,
     value_conflicts,
 )
+
+
+def ko(message) -> str:
+    """A finding or note as the Korean feedback writes it."""
+    return render(message, "ko")
 
 OSTEOPOROSIS = (
     "나이: 63\n성별: 여\n주진단: 골다공증\n복용 약: 알렌드로네이트 70mg 주 1회(일요일 아침 공복), 비타민D 1,000IU 1일 1회(저녁)\n"
@@ -89,12 +95,12 @@ def test_one_timed_drug_asked_about_by_its_class_and_one_conflict_per_mention():
     found = rf.schedule_conflicts(
         "네, 지금처럼 저녁 식사 후에 드시면 됩니다.", ONE_TIMED, "혈압약 밤에 먹어도 돼요?"
     )
-    assert len(found) == 1 and "저녁" in found[0]
+    assert len(found) == 1 and "저녁" in ko(found[0])
     timed_meal = "환자 | 58세 남 | 고혈압 | 로사르탄 50mg 매일 아침 공복 | 알레르기 없음"
     found = rf.schedule_conflicts(
         "네, 지금처럼 저녁 식사 후에 드시면 됩니다.", timed_meal, "혈압약 밤에 먹어도 돼요?"
     )
-    assert len(found) == 1 and "저녁" in found[0] and "식후" in found[0]  # one mention, one conflict
+    assert len(found) == 1 and "저녁" in ko(found[0]) and "식후" in ko(found[0])  # one mention, one conflict
     # near miss: the recorded time, repeated
     assert (
         rf.schedule_conflicts("지금처럼 아침에 드시면 됩니다.", ONE_TIMED, "혈압약 밤에 먹어도 돼요?") == []
@@ -119,7 +125,7 @@ def test_meals_written_with_minutes_or_right_after():
     found = rf.schedule_conflicts(
         "네, 레보티록신은 식사 직후에 드셔도 돼요.", record, "갑상선 약 밥 먹고 바로 먹어도 돼요?"
     )
-    assert found and "식후" in found[0]
+    assert found and "식후" in ko(found[0])
     # near miss: before the meal, as recorded
     assert (
         rf.schedule_conflicts("레보티록신은 식사 30분 전에 드세요.", record, "갑상선 약 언제 먹어요?") == []
@@ -153,7 +159,7 @@ def test_a_value_named_by_its_abbreviation_the_record_never_names():
     question = "최근 인 수치랑 칼슘 어땠어요?"
     invented = "인 수치는 5.8이었고, 같이 잰 부갑상선 호르몬 수치(PTH)도 정상이었어요."
     said = rf.unrecorded_results(invented, ON_LANTHANUM, question)
-    assert said and "PTH" in said[0]
+    assert said and "PTH" in ko(said[0])
     # near miss: an abbreviation the record writes
     recorded = "Hb 13 g/dL" + "\n" + ON_LANTHANUM
     assert rf.unrecorded_results("빈혈 수치(Hb)는 정상이었어요.", recorded, question) == []
@@ -169,14 +175,14 @@ def test_a_negation_before_another_noun_denies_nothing():
 def test_a_lab_value_reported_without_a_test_word():
     answer = "크레아티닌 0.9로 괜찮고, 콜레스테롤과 백혈구 수도 정상이었어요."
     found = rf.unrecorded_results(answer, HYPERTENSIVE)
-    assert any("콜레스테롤" in f for f in found) and any("백혈구" in f for f in found)
+    assert any("콜레스테롤" in ko(f) for f in found) and any("백혈구" in ko(f) for f in found)
     # near miss: a value the record names under another name (Cr for 신장 수치)
     assert rf.unrecorded_results("신장 수치는 정상이었어요.", HYPERTENSIVE) == []
 
 
 def test_a_negative_result_said_positive():
     found = rf.reversed_results("HBV DNA가 아직 320 IU/mL로 검출되고 있어요.", HEPATITIS_B)
-    assert found and "HBV" in found[0]
+    assert found and "HBV" in ko(found[0])
     # near misses: the result as recorded, and another item's positive word
     assert rf.reversed_results("HBV DNA는 검출되지 않았어요.", HEPATITIS_B) == []
     assert rf.reversed_results("ALT 검사에서 특이 소견이 검출되지는 않았어요.", HEPATITIS_B) == []
@@ -184,7 +190,7 @@ def test_a_negative_result_said_positive():
 
 def test_a_value_that_fell_said_to_have_risen():
     found = rf.reversed_trends("CRP가 4.8로 올라서 염증이 다시 생겼어요.", SOAP_ON_METHYLPRED)
-    assert found and "CRP" in found[0]
+    assert found and "CRP" in ko(found[0])
     # near misses: the fall said as a fall, and a clause about another item
     assert rf.reversed_trends("CRP가 4.8에서 0.3으로 내려갔어요.", SOAP_ON_METHYLPRED) == []
     assert rf.reversed_trends("메틸프레드니솔론 용량은 올라가지 않았어요.", SOAP_ON_METHYLPRED) == []

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from assay.judges.offline import offline_jury
+from assay.judges.offline.messages import say
 from assay.judges.prompts import get_prompt
 from assay.metrics.clinical_extract import _AGE
 from assay.suites.clinical.offline import rules as cl
@@ -72,17 +73,21 @@ def test_faithfulness_bands():
     assert cl._faithfulness(("minor",), (), [], (), 0, [], []) == 4
     assert cl._faithfulness((), (), [], (), 0, ["7"], []) == 4
     assert cl._faithfulness((), (), [], (), 0, ["7", "8"], []) == 3
-    assert cl._faithfulness((), (), [], (), 0, [], ["기록에 없는 'MRI' 결과를 단정함"]) == 3
+    assert cl._faithfulness((), (), [], (), 0, [], [say("clinical.unrecorded_result", result="MRI")]) == 3
     assert cl._faithfulness((), (), [], ("금기",), 0, [], []) == 2
     assert cl._faithfulness(("critical",), ("eGFR 30 (x)",), [], (), 0, [], []) == 2
     assert cl._faithfulness(("critical",), ("eGFR 30 (x)",), [], ("금기",), 0, [], []) == 1
     # two other values of two items are two contradictions; of one item's line, one
-    two = ["'A' 5mg (기록: A 10mg)", "'B' 2회 (기록: B 1회)"]
+    two = [
+        say("clinical.other_value", shown="A", figure="5", unit="mg", record="A 10mg"),
+        say("clinical.other_times", name="B", times="2회", record="B 1회"),
+    ]
     assert cl._faithfulness((), (), two, (), 0, [], []) == 1
-    assert (
-        cl._faithfulness((), (), ["'A' 5mg (기록: A 10mg 1회)", "'A' 2회 (기록: A 10mg 1회)"], (), 0, [], [])
-        == 2
-    )
+    one_line = [
+        say("clinical.other_value", shown="A", figure="5", unit="mg", record="A 10mg 1회"),
+        say("clinical.other_times", name="A", times="2회", record="A 10mg 1회"),
+    ]
+    assert cl._faithfulness((), (), one_line, (), 0, [], []) == 2
 
 
 def test_the_record_is_read_as_an_answer_writes_it():

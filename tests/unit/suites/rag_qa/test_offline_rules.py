@@ -7,9 +7,15 @@ import pytest
 
 from assay.judges.offline import LexicalJudge, offline_jury
 from assay.judges.offline.claims import Finding
+from assay.judges.offline.messages import render
 from assay.judges.prompts import get_prompt
 from assay.suites.rag_qa.offline import rules as rag
 from assay.suites.rag_qa.offline.rules import RagCase, RagRules, RagSignals
+
+
+def ko(message) -> str:
+    """A finding or note as the Korean feedback writes it."""
+    return render(message, "ko")
 
 RAG = get_prompt("rag_answer")
 
@@ -34,7 +40,7 @@ def _lexical(answer: str, reference: str, question: str) -> dict:
 
 def test_an_empty_answer_is_wrong():
     notes, *scores = rag._shortcut("몇 시에 열어요?", "  ", "9시에 엽니다.")
-    assert scores == [1, 1, 2] and "비어 있음" in notes[0]
+    assert scores == [1, 1, 2] and "비어 있음" in ko(notes[0])
 
 
 def test_a_refusal_is_right_only_where_the_reference_refuses():
@@ -111,7 +117,7 @@ def rules() -> RagRules:
 
 def test_a_conflict_of_level_two_is_wrong(rules):
     scores, notes, judged = rules._rag_base(_sig(level=2, reasons=("30일 → 7일",)))
-    assert scores["accuracy"] == 1 and not judged and "30일 → 7일" in notes[-1]
+    assert scores["accuracy"] == 1 and not judged and "30일 → 7일" in ko(notes[-1])
 
 
 def test_little_of_the_reference_said_is_wrong_unless_its_facts_agree(rules):
@@ -150,13 +156,13 @@ def test_an_agreeing_answer_is_raised_by_the_concepts_it_says():
 def test_a_right_answer_with_an_unverifiable_aside_is_four():
     scores = _scores(2, 1)
     notes = rag.raise_digression(RagCase(_sig(aside="참고로 점심시간은 붐벼요", meaning=0.4), "", True), scores)
-    assert scores["accuracy"] == 4 and scores["completeness"] == 4 and "참고로" in notes[0]
+    assert scores["accuracy"] == 4 and scores["completeness"] == 4 and "참고로" in ko(notes[0])
 
 
 def test_a_finding_caps_accuracy_and_is_named():
     scores = _scores(5, 5, 5)
     notes = rag.cap_findings(RagCase(_sig(findings=(Finding("polarity", 1, "안 됨"),)), "", True), scores)
-    assert scores["accuracy"] == 1 and notes == ["polarity(정확도 ≤ 1): 안 됨"]
+    assert scores["accuracy"] == 1 and [ko(n) for n in notes] == ["polarity(정확도 ≤ 1): 안 됨"]
 
 
 def test_a_polarity_finding_reaches_the_feedback():

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from assay.judges.offline import LexicalJudge, offline_jury
+from assay.judges.offline.messages import render
 from assay.judges.prompts import ReportInput, get_prompt
 from assay.suites.report.offline import rules
 from assay.suites.report.offline.rules import ReportRules
@@ -102,7 +103,7 @@ def test_a_tag_that_names_no_source_is_an_invalid_citation(report_rules):
     item = ReportInput.model_validate({**_report("택배 물류 보고서", "분석", "물동량은 4% 늘었다 [SOURCE:9]."), "query": "택배"})
     claims = report_rules._report_claims(item)["claims"]
     assert claims[-1]["invalid"] == [9] and not claims[-1]["supported"]
-    assert rules._claim_issue(claims[-1]).endswith("[SOURCE:9]")
+    assert render(rules._claim_issue(claims[-1]), "ko").endswith("[SOURCE:9]")
     assert rules._hallucination(claims[-1])["type"] == "citation_inaccuracy"
 
 
@@ -110,13 +111,13 @@ def test_a_cited_figure_the_source_lacks_is_a_conflict(report_rules):
     item = ReportInput.model_validate(_report("택배 물류 보고서", "분석", "물동량은 전년보다 9% 늘었다 [SOURCE:1]."))
     claim = report_rules._report_claims(item)["claims"][-1]
     assert claim["level"] >= 1 and not claim["supported"]
-    assert "출처와 다른 수치" in rules._claim_issue(claim)
+    assert "출처와 다른 수치" in render(rules._claim_issue(claim), "ko")
 
 
 def test_a_supported_claim_has_no_issue_and_no_case(report_rules):
     item = ReportInput.model_validate(_report("택배 물류 보고서", "분석", "추가 문장은 없다."))
     claim = report_rules._report_claims(item)["claims"][0]
-    assert claim["supported"] and rules._claim_issue(claim) == "" and rules._hallucination(claim) is None
+    assert claim["supported"] and rules._claim_issue(claim) is None and rules._hallucination(claim) is None
 
 
 def test_an_exaggeration_word_the_sources_do_not_use_is_counted_once_per_sentence():
@@ -131,7 +132,7 @@ def test_a_conclusion_against_the_body_direction_is_ungrounded(report_rules):
     text = "# 보고서\n## 현황\n매출이 크게 증가했다.\n## 결론\n매출이 감소했다.\n"
     m = report_rules._coherence_measures(text)
     assert m["has_conclusion"] == 1.0 and m["opposite"] and m["grounded"] == 0.0
-    assert "결론의 방향(성장/감소)이 본문과 상반됩니다" in rules._coherence_findings(m)[1]
+    assert "결론의 방향(성장/감소)이 본문과 상반됩니다" in [render(w, "ko") for w in rules._coherence_findings(m)[1]]
 
 
 def test_split_conclusion_returns_body_and_conclusion():
