@@ -230,3 +230,17 @@ def test_an_acronym_opening_a_sentence_is_a_name(jury):
 def test_words_not_written_as_a_sentence_are_a_keyword_list(jury):
     assert answer_core.keyword_list("refund to card payment within five days the full amount bank", pack("en"))
     assert not answer_core.keyword_list("Refunds go back to the card within five days.", pack("en"))
+
+
+@pytest.mark.parametrize(
+    ("text", "digits"),
+    [("We reopen on the twentieth of May.", "We reopen on the May 20."), ("the 3rd of March", "the March 3")],
+)
+def test_ordinal_dates_read_as_month_and_day(text, digits):
+    assert answer_core.digitised(text, pack("en")) == digits
+
+
+def test_a_date_written_with_an_ordinal_matches_the_reference(jury):
+    verdicts = scores(jury, "When does the season start?", "It starts on the twentieth of May.",
+                      "The season starts on May 20.")
+    assert all(v["accuracy"] >= 4 for v in verdicts), verdicts
