@@ -152,3 +152,96 @@ def test_a_korean_word_quoted_in_an_english_sentence_keeps_the_sentence_whole():
     sentence = "You can print the certificate for free on Government24 (정부24) or pick it up at the health centre."
     assert answer_core.trailing_foreign(sentence, pack("ko")) == (sentence, "")
     assert answer_core.trailing_foreign("보관 기간 안내 Lorem ipsum dolor", pack("ko")) == ("보관 기간 안내", "Lorem ipsum dolor")
+
+
+# -- general English readings (each a kind of answer a careful reader scores right) ------------
+
+
+@pytest.mark.parametrize(
+    ("text", "digits"),
+    [
+        ("You must be twenty-one or older.", "You must be 21 or older."),
+        ("It costs two hundred dollars.", "It costs 200 dollars."),
+        ("three thousand five hundred steps", "3500 steps"),
+        ("ten one-way trips", "10 one-way trips"),  # does not compose: each word on its own
+        ("the fee is nine dollars fifty", "the fee is 9.50"),
+        ("one of them", "one of them"),  # a soft number word alone stays a word
+    ],
+)
+def test_number_words_compose_into_one_figure(text, digits):
+    assert answer_core.digitised(text, pack("en")) == digits
+
+
+def test_an_age_in_words_matches_the_reference_figure(jury):
+    verdicts = scores(jury, "How old must a member be?", "Members have to be at least twenty-one.",
+                      "Members must be 21 or older.")
+    assert all(v["accuracy"] >= 4 for v in verdicts), verdicts
+    wrong = scores(jury, "How old must a member be?", "Members have to be at least twenty-five.",
+                   "Members must be 21 or older.")
+    assert all(v["accuracy"] <= 2 for v in wrong), wrong
+
+
+def test_a_hedge_the_reference_makes_too_is_not_the_answers_own(jury):
+    reference = "Unpaid invoices may be sent to a collection agency after 60 days."
+    same = scores(jury, "What happens to unpaid invoices?", "After 60 days, unpaid invoices may be sent to a collection agency.", reference)
+    assert all(v["accuracy"] >= 4 for v in same), same
+    hedged = scores(jury, "When is the office open?", "I think it is probably open from 9 to 5.",
+                    "The office is open from 9 to 5.")
+    assert all(v["accuracy"] <= 2 for v in hedged), hedged
+
+
+def test_negation_is_compared_clause_by_clause(jury):
+    reference = "Each member gets 12 guest passes a year; unused passes do not roll over."
+    kept = scores(jury, "How many guest passes do I get?", "You get 12 guest passes a year, and unused ones don't roll over.", reference)
+    assert all(v["accuracy"] >= 4 for v in kept), kept
+    flipped = scores(jury, "How many guest passes do I get?", "You get 12 guest passes a year, and unused passes roll over.", reference)
+    assert all(v["accuracy"] <= 2 for v in flipped), flipped
+
+
+def test_a_negating_phrase_counts_as_a_negation():
+    en = pack("en")
+    assert answer_core.negation_parity("The pool is off-limits to children.", en) == 1
+    assert answer_core.negation_parity("Children are not allowed in the pool.", en) == 1
+
+
+def test_a_bare_particle_agreeing_with_the_reference_is_right_and_one_against_it_wrong(jury):
+    reference = "No, the library is closed on public holidays."
+    right = scores(jury, "Is the library open on public holidays?", "No.", reference)
+    assert all(v["accuracy"] == 5 and v["completeness"] >= 4 for v in right), right
+    wrong = scores(jury, "Is the library open on public holidays?", "Yes.", reference)
+    assert all(v["accuracy"] <= 2 for v in wrong), wrong
+
+
+def test_a_which_question_filled_with_other_things_is_wrong(jury):
+    question = "Which rooms can be booked online?"
+    reference = "Meeting rooms and studios can be booked online; the main hall is booked by phone."
+    wrong = scores(jury, question, "The main hall and the rooftop can be booked online.", reference)
+    assert all(v["accuracy"] <= 2 for v in wrong), wrong
+    right = scores(jury, question, "Studios and meeting rooms can be booked online.", reference)
+    assert all(v["accuracy"] >= 4 for v in right), right
+
+
+def test_an_acronym_opening_a_sentence_is_a_name(jury):
+    assert "ssd" in answer_core.names("SSD drives are covered for three years.", pack("en"))
+    wrong = scores(jury, "Which drives are covered for three years?", "HDD drives are covered for three years.",
+                   "SSD drives are covered for three years.")
+    assert all(v["accuracy"] <= 2 for v in wrong), wrong
+
+
+def test_words_not_written_as_a_sentence_are_a_keyword_list(jury):
+    assert answer_core.keyword_list("refund to card payment within five days the full amount bank", pack("en"))
+    assert not answer_core.keyword_list("Refunds go back to the card within five days.", pack("en"))
+
+
+@pytest.mark.parametrize(
+    ("text", "digits"),
+    [("We reopen on the twentieth of May.", "We reopen on the May 20."), ("the 3rd of March", "the March 3")],
+)
+def test_ordinal_dates_read_as_month_and_day(text, digits):
+    assert answer_core.digitised(text, pack("en")) == digits
+
+
+def test_a_date_written_with_an_ordinal_matches_the_reference(jury):
+    verdicts = scores(jury, "When does the season start?", "It starts on the twentieth of May.",
+                      "The season starts on May 20.")
+    assert all(v["accuracy"] >= 4 for v in verdicts), verdicts

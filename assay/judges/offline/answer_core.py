@@ -28,6 +28,7 @@ from assay.schemas import JsonObject
 SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
 WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|\d+(?:[.,:]\d+)*", re.UNICODE)
 NAME = re.compile(r"\b[A-Z][\w'’-]*")
+ACRONYM = re.compile(r"[A-Z]{2,}")
 JSON_OBJECT = re.compile(r"\{[^{}]*:[^{}]*\}")
 HOURS_MINUTES = re.compile(r"\b(\d{1,2}):(\d{2})\b")
 # a list's separators; a comma between digits ("30,000") separates nothing
@@ -180,13 +181,47 @@ def _words_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
 
 
 def digitised(text: str, lang: LanguagePack) -> str:
-    """The text with number words as digits and the pack's figure rewrites applied."""
+    """The text with number words as digits ("twenty-one" as 21, "two hundred" as 200) and the
+    pack's figure rewrites applied."""
     hard = tuple(w for w in lang.number_words if w not in lang.soft_number_words)
     if hard:
-        text = _words_pattern(hard).sub(lambda m: _number(lang.number_words[m.group(1).lower()]), text)
+        every = tuple(lang.number_words)
+        text = _number_run_pattern(hard, every).sub(lambda m: _run_value(m.group(0), lang), text)
     for pattern, replacement in lang.figure_rewrites:
         text = re.sub(pattern, replacement, text, flags=re.IGNORECASE)
     return text
+
+
+@lru_cache(maxsize=64)
+def _number_run_pattern(first: tuple[str, ...], rest: tuple[str, ...]) -> re.Pattern[str]:
+    """A run of number words joined by spaces or hyphens ("twenty-one", "two hundred"); it opens
+    with a word that is always a figure (a soft one such as "one" may follow)."""
+    opens, then = (
+        "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) for words in (first, rest)
+    )
+    return re.compile(rf"(?<![\w'])(?:{opens})(?:[\s-]+(?:{then}))*(?![\w'])", re.IGNORECASE)
+
+
+def _run_value(run: str, lang: LanguagePack) -> str:
+    """A run of number words as digits: a unit after a tens word adds ("twenty one"), a word of
+    100 or more multiplies what came before it ("two hundred"). A run that does not compose so
+    ("ten one-way") keeps each word on its own (a soft word as it was written)."""
+    parts = re.split(r"([\s-]+)", run)
+    total = current = 0.0
+    for word in parts[::2]:
+        value = float(lang.number_words[word.lower()])
+        if value >= 100 and current:
+            current *= value
+            if value >= 1000:
+                total, current = total + current, 0.0
+        elif current == 0 or (value < 10 and current % 100 >= 20 and current % 10 == 0):
+            current += value
+        else:
+            return "".join(
+                p if i % 2 or p.lower() in lang.soft_number_words else _number(lang.number_words[p.lower()])
+                for i, p in enumerate(parts)
+            )
+    return _number(total + current)
 
 
 def _clock(hour: int, minutes: str, marker: str) -> frozenset[str]:
@@ -254,11 +289,12 @@ def _calendar_kind(value: str) -> str:
 
 
 def names(text: str, lang: LanguagePack) -> set[str]:
-    """Capitalised words inside a sentence (not its first word), as lower-case stems."""
+    """Capitalised words inside a sentence (not its first word, unless an acronym such as
+    "AC"), as lower-case stems."""
     out = set()
     for sentence in sentences(text):
         for m in NAME.finditer(sentence):
-            if m.start() == 0:
+            if m.start() == 0 and not ACRONYM.fullmatch(m.group(0)):
                 continue
             word = m.group(0).lower().replace("’", "'").split("'")[0]
             if word in lang.stopwords or word in lang.calendar_words or word in lang.number_words:
@@ -283,6 +319,8 @@ def negation_parity(sentence: str, lang: LanguagePack) -> int:
     lowered = normal(sentence)
     if lang.negation_idioms:
         lowered = _words_pattern(tuple(lang.negation_idioms)).sub(" ", lowered)
+    if lang.negating_phrases:
+        lowered = _words_pattern(tuple(lang.negating_phrases)).sub(" not ", lowered)
     tokens = words(lowered)
     if tokens and tokens[0] in lang.answer_particles:
         tokens = tokens[1:]
@@ -312,17 +350,19 @@ def unsupported_clauses(answer: str, support: set[str], support_figs: list[Figur
 
 
 def reversal(answer: str, reference: str, lang: LanguagePack) -> str | None:
-    """How the answer states a reference sentence the other way round, or None: an answer
-    sentence aligned with a reference sentence (sharing at least two content words, and more
-    than with any other) whose negation parity differs, or which holds one word of an antonym
+    """How the answer states a reference claim the other way round, or None: a "yes" where
+    the reference opens with "no" (or the reverse), or an answer clause aligned with a reference
+    clause (sharing at least two content words, and more than with any other) whose negation
+    parity differs, or which holds one word of an antonym
     pair where the reference sentence holds the other."""
-    ref_sentences = [(s, content(s, lang)) for s in sentences(reference)]
     pairs = [(stem(a, lang), stem(b, lang)) for a, b in lang.antonyms]
     answer_sentences = sentences(answer)
     said, meant = particle(answer_sentences[0], lang) if answer_sentences else None, particle(reference, lang)
     if said and meant and said != meant:
         return f"“{said}” where the reference says “{meant}”"
-    for sentence in answer_sentences:
+    # clause by clause: "10 days a year, and unused ones don't carry over" holds two claims
+    ref_sentences = [(c, content(c, lang)) for c in clauses(reference, lang)]
+    for sentence in clauses(answer, lang):
         own = content(sentence, lang)
         best = max(ref_sentences, key=lambda rs: len(own & rs[1]), default=None)
         if best is None or len(own & best[1]) < 2:
@@ -356,6 +396,10 @@ def keyword_list(text: str, lang: LanguagePack) -> bool:
         return False
     function = sum(1 for w in tokens if w in lang.stopwords or w in lang.negations)
     if function / len(tokens) < 0.15:
+        return True
+    # six or more words with few function words, neither opened nor closed as a sentence is
+    unwritten = text.strip()[:1].islower() and text.strip()[-1:] not in ".!?"
+    if unwritten and len(tokens) >= 6 and function / len(tokens) < 0.25:
         return True
     fragments = [f for f in LIST_SEPARATOR.split(text) if f.strip()]
     return len(fragments) >= 3 and all(len(words(f)) <= 3 for f in fragments) and function <= 1
@@ -425,9 +469,15 @@ def read(question: str, answer: str, reference: str, contexts: list[str], lang: 
         missing_names=tuple(missing_names),
         extra=tuple(extra),
         reversed=reversal(answer, reference, lang),
-        hedge=has_phrase(normal(answer), lang.hedges),
+        hedge=_own_hedge(answer, reference, lang),
         all_facts=r_facts > 0 and not missing_figs and not missing_names,
     )
+
+
+def _own_hedge(answer: str, reference: str, lang: LanguagePack) -> str | None:
+    """A hedge of the answer's own: "may be reassigned" repeats a reference that says "may"."""
+    hedge = has_phrase(normal(answer), lang.hedges)
+    return hedge if hedge is not None and has_phrase(normal(reference), (hedge,)) is None else None
 
 
 def _figure_check(
@@ -461,7 +511,24 @@ def _name_check(
     asks_name = bool(set(words(question)) & lang.name_questions)
     if missing and (new or (asks_name and not (r_names & a_stems))):
         return new or ["(none of the reference's names)"], missing, []
+    if asks_name and (other := _other_filler(question, answer, reference, lang)):
+        return other[0], other[1], []
     return [], missing, new
+
+
+def _other_filler(question: str, answer: str, reference: str, lang: LanguagePack) -> tuple[list[str], list[str]] | None:
+    """A "which"/"who" question the answer fills with other words than the reference: the
+    reference clause closest to the question holds words beyond it (its answer), the answer holds
+    none of them and words of its own instead ("Dogs and puppies" for "Cats and rabbits")."""
+    q_words = content(question, lang)
+    ref_clauses = [content(c, lang) for c in clauses(reference, lang)]
+    closest = max(ref_clauses, key=lambda c: len(c & q_words), default=set())
+    filler = closest - q_words
+    a_words = content(answer, lang)
+    own = a_words - q_words - content(reference, lang)
+    if filler and own and not (filler & a_words):
+        return sorted(own), sorted(filler)
+    return None
 
 
 def _coverages(
@@ -512,6 +579,8 @@ def _shortcut(question: str, kept: str, reference: str, contexts: tuple[str, ...
         return (5, 5, 5, [say("core.refusal_right")]) if ref_refuses else (1, 1, 2, [say("core.refusal_wrong")])
     if ref_refuses:
         return 1, 1, 3, [say("core.answer_without_basis")]
+    if _bare_particle(question, kept, reference, lang):
+        return 5, 4, 5, [say("core.particle_agrees", what=particle(reference, lang))]
     if keyword_list(kept, lang) and not is_list(reference):
         return 1, 1, 1, [say("core.salad")]
     return None
@@ -552,6 +621,13 @@ def _wrong_claim(r: Reading, lang: LanguagePack) -> Msg | None:
     if r.reversed:
         return say("core.reversed", what=r.reversed)
     return None
+
+
+def _bare_particle(question: str, answer: str, reference: str, lang: LanguagePack) -> bool:
+    """A terse "No." (or one that only repeats the question's words) to a yes-no question the
+    reference answers with the same particle."""
+    said = particle(answer, lang)
+    return said is not None and said == particle(reference, lang) and not (content(answer, lang) - content(question, lang))
 
 
 def _answers_anyway(question: str, answer: str, reference: str, contexts: tuple[str, ...], lang: LanguagePack) -> bool:

@@ -8,14 +8,13 @@ Only those spans are cut; the rest of the text keeps its layout (a report keeps 
 
 from __future__ import annotations
 
-import json
 import re
 from functools import cache, lru_cache
 
+from assay.judges.offline.answer_core import JSON_OBJECT, short
 from assay.judges.offline.lang import available, pack
 
-# A JSON object with no nested braces; verdict-shaped when it names one of these keys.
-JSON_OBJECT = re.compile(r"\{[^{}]*:[^{}]*\}")
+# A JSON object (``answer_core.JSON_OBJECT``: no nested braces) is verdict-shaped when it names one of these keys.
 VERDICT_KEYS = re.compile(
     r"[\"']?(score|scores|verdict|grade|rating|accuracy|completeness|relevance|faithfulness|noise|pass)[\"']?\s*:",
     re.IGNORECASE,
@@ -49,8 +48,4 @@ def set_aside(text: str) -> tuple[str, tuple[str, ...]]:
 
 def quoted(aside: tuple[str, ...], limit: int = 80) -> str:
     """What was set aside, short and quoted, for the feedback."""
-    shown = []
-    for text in aside:
-        text = " ".join(text.split())
-        shown.append(json.dumps(text if len(text) <= limit else text[: limit - 1] + "…", ensure_ascii=False))
-    return "; ".join(shown)
+    return "; ".join(short(text, limit) for text in aside)

@@ -58,6 +58,7 @@ class LanguagePack(BaseModel):
     figure_rewrites: tuple[tuple[str, str], ...] = ()
     unit_conversions: dict[str, float] = Field(default_factory=dict)
     negation_idioms: tuple[str, ...] = ()
+    negating_phrases: tuple[str, ...] = ()
     refusal_verbs: frozenset[str] = frozenset()
     refusal_subjects: frozenset[str] = frozenset()
     name_questions: frozenset[str] = frozenset()
