@@ -245,3 +245,62 @@ def test_a_date_written_with_an_ordinal_matches_the_reference(jury):
     verdicts = scores(jury, "When does the season start?", "It starts on the twentieth of May.",
                       "The season starts on May 20.")
     assert all(v["accuracy"] >= 4 for v in verdicts), verdicts
+
+
+# -- more general English readings (from the en3 development set's kinds) -----------------------
+
+
+def test_a_negation_repeated_from_the_question_is_not_a_reversal(jury):
+    verdicts = scores(jury, "When can members who are not yet verified book a court?",
+                      "Members who are not yet verified can book from Wednesday 14 January.", "On Wednesday 14 January.",
+                      lang="en")
+    assert all(v["accuracy"] >= 4 for v in verdicts), verdicts
+
+
+def test_a_parenthetical_is_a_clause_of_its_own(jury):
+    reference = "The desk is staffed Monday to Friday (not on public holidays)."
+    verdicts = scores(jury, "When is the desk staffed?", "Monday to Friday, and not on public holidays.", reference)
+    assert all(v["accuracy"] >= 4 for v in verdicts), verdicts
+
+
+def test_a_terse_answer_giving_the_references_figure_is_right_but_incomplete(jury):
+    reference = "75 euros: 40 euros for the room plus 35 euros for breakfast and dinner."
+    verdicts = scores(jury, "What does one night with meals cost?", "€75.", reference)
+    assert all(v["accuracy"] >= 4 for v in verdicts), verdicts
+    other = scores(jury, "What does one night with meals cost?", "Rooms can be booked online.", reference)
+    assert all(v["accuracy"] <= 2 for v in other), other
+
+
+def test_am_and_pm_are_different_times_and_plural_weekdays_are_days():
+    en = pack("en")
+    eleven_pm, eleven_am = answer_core.figures("at 11 pm", en)[0], answer_core.figures("at 11 am", en)[0]
+    assert not eleven_pm.found_in([eleven_am])
+    assert eleven_pm.found_in(answer_core.figures("at 11", en))
+    assert [f.forms for f in answer_core.figures("on Sundays", en)] == [frozenset({"sun"})]
+
+
+def test_a_soft_figure_of_the_reference_is_no_missing_fact(jury):
+    reference = "Yes. Lite customers pay 2 dollars a day for roaming; it is free only on Plus and Max."
+    verdicts = scores(jury, "Does roaming cost extra on Lite?",
+                      "Yes, on Lite roaming is 2 dollars per day. It's only free on Plus and Max, up to 20 GB.", reference)
+    assert all(v["accuracy"] >= 4 for v in verdicts), verdicts
+
+
+def test_a_full_name_opening_a_sentence_is_a_name(jury):
+    assert "johanna" in answer_core.names("Johanna Steiner.", pack("en"))
+    wrong = scores(jury, "Who runs the hut?", "The hut is run by Hans Steiner.", "Johanna Steiner.")
+    assert all(v["accuracy"] <= 2 for v in wrong), wrong
+
+
+def test_a_relative_who_does_not_make_a_name_question():
+    en = pack("en")
+    assert answer_core.asks_for_name("Who is the warden?", en)
+    assert not answer_core.asks_for_name("When do students who are not in their final year register?", en)
+
+
+def test_no_mention_of_is_a_refusal_and_contractions_are_function_words(jury):
+    assert answer_core.refuses("There's no mention of parking - ask at the desk.", pack("en"))
+    assert not answer_core.keyword_list("It's fifteen dollars monthly for thirty gigabytes.", pack("en"))
+    verdicts = scores(jury, "Can I cancel online?", "Yes, it'll just take a minute in the app.",
+                      "Yes. Cancelling takes a minute in the app and stops the next payment.")
+    assert all(v["accuracy"] >= 4 for v in verdicts), verdicts

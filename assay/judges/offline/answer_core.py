@@ -142,9 +142,10 @@ def content(text: str, lang: LanguagePack) -> set[str]:
     """The stems of the text's content words (no function words, no figures)."""
     out = set()
     for word in words(text):
-        if word in lang.stopwords or word in lang.negations or word[0].isdigit() or len(word) < 2:
+        base = word.replace("’", "'").split("'")[0]  # "it'll" is "it" said with a verb
+        if word in lang.stopwords or base in lang.stopwords or word in lang.negations or word[0].isdigit() or len(word) < 2:
             continue
-        out.add(stem(word.split("'")[0], lang))
+        out.add(stem(base, lang))
     return out
 
 
@@ -158,9 +159,16 @@ class Figure:
     kind: str = "amount"
     unit: str = ""  # the word after a number ("days"), stemmed
     soft: bool = False  # a word that is often no figure: it may match, never stands on its own
+    clock: str = ""  # a clock time written with its half of the day ("11 pm"): 24-hour "23:00"
 
     def found_in(self, others: Iterable[Figure]) -> bool:
-        return any(self.forms & other.forms for other in others)
+        return any(self.matches(other) for other in others)
+
+    def matches(self, other: Figure) -> bool:
+        # "11 pm" is not "11 am", though either matches a bare "11"
+        if self.clock and other.clock:
+            return self.clock == other.clock
+        return bool(self.forms & other.forms)
 
 
 def _number(raw: str | float) -> str:
@@ -244,7 +252,9 @@ def figures(text: str, lang: LanguagePack) -> list[Figure]:
         pattern = _clock_pattern(tuple(lang.clock))
         for m in pattern.finditer(rest):
             marker = lang.clock[m.group(3).lower()]
-            out.append(Figure(m.group(0).strip(), _clock(int(m.group(1)), m.group(2) or "00", marker)))
+            forms = _clock(int(m.group(1)), m.group(2) or "00", marker)
+            day_half = next(f for f in forms if ":" in f) if marker else ""
+            out.append(Figure(m.group(0).strip(), forms, clock=day_half))
         rest = pattern.sub(" ", rest)
     for m in HOURS_MINUTES.finditer(rest):
         out.append(Figure(m.group(0), _clock(int(m.group(1)), m.group(2), "")))
@@ -294,13 +304,18 @@ def names(text: str, lang: LanguagePack) -> set[str]:
     out = set()
     for sentence in sentences(text):
         for m in NAME.finditer(sentence):
-            if m.start() == 0 and not ACRONYM.fullmatch(m.group(0)):
+            if m.start() == 0 and not ACRONYM.fullmatch(m.group(0)) and not _name_follows(sentence, m.end()):
                 continue
             word = m.group(0).lower().replace("’", "'").split("'")[0]
             if word in lang.stopwords or word in lang.calendar_words or word in lang.number_words:
                 continue
             out.add(stem(word, lang))
     return out
+
+
+def _name_follows(sentence: str, end: int) -> bool:
+    """Another capitalised word right after the first one: "Johanna Steiner.", a full name."""
+    return bool(re.match(r"\s+[A-Z][a-z]", sentence[end:]))
 
 
 def common_words(text: str, lang: LanguagePack) -> set[str]:
@@ -331,7 +346,7 @@ def negation_parity(sentence: str, lang: LanguagePack) -> int:
 def clauses(text: str, lang: LanguagePack) -> list[str]:
     """The text's sentences split at commas and the pack's joining words."""
     joins = "|".join(re.escape(j) for j in sorted(lang.clause_joins, key=len, reverse=True))
-    pattern = rf"[,;:]\s*|\s+(?:{joins})\s+" if joins else r"[,;:]\s*"
+    pattern = rf"[,;:()]\s*|\s+(?:{joins})\s+" if joins else r"[,;:()]\s*"
     return [c for s in sentences(text) for c in re.split(pattern, s, flags=re.IGNORECASE) if c.strip()]
 
 
@@ -349,7 +364,16 @@ def unsupported_clauses(answer: str, support: set[str], support_figs: list[Figur
     return out
 
 
-def reversal(answer: str, reference: str, lang: LanguagePack) -> str | None:
+def _own_parity(clause: str, question: str, lang: LanguagePack) -> int:
+    """A clause's negation parity, not counting a negation it repeats from the question
+    ("students who are not in their final year can register …")."""
+    parity = negation_parity(clause, lang)
+    if parity and question and negation_parity(question, lang) and len(content(clause, lang) & content(question, lang)) >= 2:
+        return 0
+    return parity
+
+
+def reversal(answer: str, reference: str, lang: LanguagePack, question: str = "") -> str | None:
     """How the answer states a reference claim the other way round, or None: a "yes" where
     the reference opens with "no" (or the reverse), or an answer clause aligned with a reference
     clause (sharing at least two content words, and more than with any other) whose negation
@@ -367,7 +391,7 @@ def reversal(answer: str, reference: str, lang: LanguagePack) -> str | None:
         best = max(ref_sentences, key=lambda rs: len(own & rs[1]), default=None)
         if best is None or len(own & best[1]) < 2:
             continue
-        if negation_parity(sentence, lang) != negation_parity(best[0], lang):
+        if _own_parity(sentence, question, lang) != negation_parity(best[0], lang):
             return f"“{sentence.strip()}” against “{best[0].strip()}”"
         for a, b in pairs + [(b, a) for a, b in pairs]:
             if a in own and b in best[1] and a not in best[1] and b not in own:
@@ -391,10 +415,11 @@ def refuses(text: str, lang: LanguagePack) -> bool:
 def keyword_list(text: str, lang: LanguagePack) -> bool:
     """Words with no statement: at least four words and almost no function words, or a list of
     three or more short comma-separated fragments with none."""
-    tokens = [w for w in words(text) if not w[0].isdigit()]
+    tokens = [w for w in words(text) if not w[0].isdigit() and w not in lang.number_words]
     if len(tokens) < 4:
         return False
-    function = sum(1 for w in tokens if w in lang.stopwords or w in lang.negations)
+    # "it's" is "it" said with a verb
+    function = sum(1 for w in tokens if re.sub(r"['’]\w+$", "", w) in lang.stopwords or w in lang.negations)
     if function / len(tokens) < 0.15:
         return True
     # six or more words with few function words, neither opened nor closed as a sentence is
@@ -427,6 +452,7 @@ class Reading:
     reversed: str | None
     hedge: str | None
     all_facts: bool
+    right_figures: int = 0  # the reference's figures (beyond the question's) the answer says
 
 
 def _ngrams(stems: Iterable[str]) -> set[str]:
@@ -458,7 +484,7 @@ def read(question: str, answer: str, reference: str, contexts: list[str], lang: 
     extra += [short(c, 60) for c in unsupported_clauses(answer, support_words | q_words, r_figs + q_figs + c_figs, lang)]
     q_stems = {stem(w, lang) for w in words(question)}
     # the reference's own facts: its figures and names that the question does not already state
-    r_facts = sum(1 for f in r_figs if not f.found_in(q_figs)) + len(names(reference, lang) - q_stems)
+    r_facts = sum(1 for f in r_figs if not f.soft and not f.found_in(q_figs)) + len(names(reference, lang) - q_stems)
     return Reading(
         n=1.0 if n is None else n,
         p=1.0 if p is None else p,
@@ -468,9 +494,10 @@ def read(question: str, answer: str, reference: str, contexts: list[str], lang: 
         wrong_names=tuple(wrong_names),
         missing_names=tuple(missing_names),
         extra=tuple(extra),
-        reversed=reversal(answer, reference, lang),
+        reversed=reversal(answer, reference, lang, question),
         hedge=_own_hedge(answer, reference, lang),
         all_facts=r_facts > 0 and not missing_figs and not missing_names,
+        right_figures=sum(1 for f in r_figs if not f.soft and f.found_in(a_figs) and not f.found_in(q_figs)),
     )
 
 
@@ -486,7 +513,7 @@ def _figure_check(
     """(wrong, missing, extra): a figure where the reference states another of its kind, or
     beside the reference's figure another of its unit no text supports ("within 7 days … within
     30 days"), is wrong; one no text supports at all is an invented extra."""
-    missing = [f for f in r_figs if not f.found_in(a_figs) and not f.found_in(q_figs)]
+    missing = [f for f in r_figs if not f.soft and not f.found_in(a_figs) and not f.found_in(q_figs)]
     new = [f for f in a_figs if not f.soft and not f.found_in(r_figs) and not f.found_in(q_figs)]
     wrong = [
         f for f in new
@@ -508,12 +535,17 @@ def _name_check(
     common = common_words(" ".join([reference, question, *contexts]), lang)
     missing = sorted(r_names - a_stems - q_stems)
     new = sorted(n for n in a_names - r_stems - q_stems if n not in common)
-    asks_name = bool(set(words(question)) & lang.name_questions)
+    asks_name = asks_for_name(question, lang)
     if missing and (new or (asks_name and not (r_names & a_stems))):
         return new or ["(none of the reference's names)"], missing, []
     if asks_name and (other := _other_filler(question, answer, reference, lang)):
         return other[0], other[1], []
     return [], missing, new
+
+
+def asks_for_name(question: str, lang: LanguagePack) -> bool:
+    """The question opens with a name interrogative ("Who …", "In which …"), not "… who are not …"."""
+    return bool(set(words(question)[:3]) & lang.name_questions)
 
 
 def _other_filler(question: str, answer: str, reference: str, lang: LanguagePack) -> tuple[list[str], list[str]] | None:
@@ -523,7 +555,8 @@ def _other_filler(question: str, answer: str, reference: str, lang: LanguagePack
     q_words = content(question, lang)
     ref_clauses = [content(c, lang) for c in clauses(reference, lang)]
     closest = max(ref_clauses, key=lambda c: len(c & q_words), default=set())
-    filler = closest - q_words
+    # figures and dates are the figure check's: here only words
+    filler = {w for w in closest - q_words if not w[:1].isdigit() and w not in lang.calendar_words}
     a_words = content(answer, lang)
     own = a_words - q_words - content(reference, lang)
     if filler and own and not (filler & a_words):
@@ -596,11 +629,16 @@ def _scored(question: str, kept: str, reference: str, contexts: tuple[str, ...],
     if wrong:
         # a wrong main claim leaves little of the reference said, whatever else is repeated
         return 1, min(band(r.n, SIZE_CUTS, 1), 2), 4 if r.q >= 0.3 or r.n >= 0.2 else 2, [wrong, *facts]
-    if r.n < 0.2 and not r.all_facts:
+    if r.n < 0.2 and not r.all_facts and not r.right_figures:
         # says almost nothing the reference says: wrong, or true of something else
         return 1, 1, 4 if r.q >= 0.5 else 2, [say("core.off_topic"), *facts]
     accuracy = band(r.n, ACCURACY_CUTS, 3)
     completeness = band(r.n, SIZE_CUTS, 1)
+    if r.right_figures and accuracy < 5:
+        # a terse or partial answer that gives the reference's own figures: what it says is
+        # right (5 when the reference or the retrieved texts support most of its words); what
+        # it leaves out is completeness
+        accuracy = 5 if r.p >= 0.5 else 4
     if r.all_facts:
         accuracy, completeness = 5, max(completeness, 4)
     if r.extra:
@@ -624,10 +662,11 @@ def _wrong_claim(r: Reading, lang: LanguagePack) -> Msg | None:
 
 
 def _bare_particle(question: str, answer: str, reference: str, lang: LanguagePack) -> bool:
-    """A terse "No." (or one that only repeats the question's words) to a yes-no question the
-    reference answers with the same particle."""
+    """A terse "No." to a yes-no question the reference answers with the same particle, its
+    other words (if any) the question's or the reference's ("Yes, it'll just show as a W")."""
     said = particle(answer, lang)
-    return said is not None and said == particle(reference, lang) and not (content(answer, lang) - content(question, lang))
+    own = content(answer, lang) - content(question, lang) - content(reference, lang)
+    return said is not None and said == particle(reference, lang) and not own and not figures(answer, lang)
 
 
 def _answers_anyway(question: str, answer: str, reference: str, contexts: tuple[str, ...], lang: LanguagePack) -> bool:
