@@ -304,3 +304,17 @@ def test_no_mention_of_is_a_refusal_and_contractions_are_function_words(jury):
     verdicts = scores(jury, "Can I cancel online?", "Yes, it'll just take a minute in the app.",
                       "Yes. Cancelling takes a minute in the app and stops the next payment.")
     assert all(v["accuracy"] >= 4 for v in verdicts), verdicts
+
+
+def test_the_references_opening_claim_is_the_answer_to_a_single_question(jury):
+    en = pack("en")
+    reference = "Yes. Members pay 3 dollars a visit; guests pay 8 dollars and need a member with them."
+    assert answer_core.lead(reference, en) == "Members pay 3 dollars a visit"
+    terse = scores(jury, "Do members pay for the sauna?", "Yes, $3 a visit.", reference)
+    assert all(v["accuracy"] >= 4 and v["completeness"] >= 4 for v in terse), terse
+
+
+def test_a_question_asking_two_things_needs_both():
+    en = pack("en")
+    assert answer_core.asks_one_thing("How much is the sauna?", en)
+    assert not answer_core.asks_one_thing("How much is the sauna, and when is it open?", en)

@@ -453,6 +453,7 @@ class Reading:
     hedge: str | None
     all_facts: bool
     right_figures: int = 0  # the reference's figures (beyond the question's) the answer says
+    lead_said: bool = False  # every figure of the reference's opening claim is in the answer
 
 
 def _ngrams(stems: Iterable[str]) -> set[str]:
@@ -498,6 +499,7 @@ def read(question: str, answer: str, reference: str, contexts: list[str], lang: 
         hedge=_own_hedge(answer, reference, lang),
         all_facts=r_facts > 0 and not missing_figs and not missing_names,
         right_figures=sum(1 for f in r_figs if not f.soft and f.found_in(a_figs) and not f.found_in(q_figs)),
+        lead_said=_lead_said(reference, a_figs, q_figs, lang),
     )
 
 
@@ -505,6 +507,25 @@ def _own_hedge(answer: str, reference: str, lang: LanguagePack) -> str | None:
     """A hedge of the answer's own: "may be reassigned" repeats a reference that says "may"."""
     hedge = has_phrase(normal(answer), lang.hedges)
     return hedge if hedge is not None and has_phrase(normal(reference), (hedge,)) is None else None
+
+
+def lead(reference: str, lang: LanguagePack) -> str:
+    """The reference's opening claim: its first clause after an answer particle ("Yes. Lite
+    customers pay 2 dollars a day …" → "Lite customers pay 2 dollars a day")."""
+    parts = [c for c in clauses(reference, lang) if words(c) and not (len(words(c)) == 1 and particle(c, lang))]
+    return parts[0] if parts else ""
+
+
+def _lead_said(reference: str, a_figs: list[Figure], q_figs: list[Figure], lang: LanguagePack) -> bool:
+    """The reference's opening claim holds figures beyond the question's, and the answer says them all."""
+    own = [f for f in figures(lead(reference, lang), lang) if not f.soft and not f.found_in(q_figs)]
+    return bool(own) and all(f.found_in(a_figs) for f in own)
+
+
+def asks_one_thing(question: str, lang: LanguagePack) -> bool:
+    """No second question joined by "and" ("…, and what does the extra cost?")."""
+    tokens = words(question)
+    return not any(t == "and" and tokens[i + 1 : i + 2] and tokens[i + 1] in lang.second_asks for i, t in enumerate(tokens))
 
 
 def _figure_check(
@@ -641,6 +662,9 @@ def _scored(question: str, kept: str, reference: str, contexts: tuple[str, ...],
         accuracy = 5 if r.p >= 0.5 else 4
     if r.all_facts:
         accuracy, completeness = 5, max(completeness, 4)
+    elif r.lead_said and asks_one_thing(question, lang):
+        # the reference's opening claim is the answer; what follows it explains or adds
+        completeness = max(completeness, 4)
     if r.extra:
         accuracy = min(accuracy, 4)
         facts.append(say("core.extra", what=", ".join(r.extra)))

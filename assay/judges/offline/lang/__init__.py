@@ -62,6 +62,7 @@ class LanguagePack(BaseModel):
     refusal_verbs: frozenset[str] = frozenset()
     refusal_subjects: frozenset[str] = frozenset()
     name_questions: frozenset[str] = frozenset()
+    second_asks: frozenset[str] = frozenset()
     answer_particles: dict[str, str] = Field(default_factory=dict)
     clause_joins: frozenset[str] = frozenset()
     suffixes: tuple[str, ...] = ()
