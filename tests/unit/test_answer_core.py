@@ -174,95 +174,22 @@ def test_number_words_compose_into_one_figure(text, digits):
     assert answer_core.digitised(text, pack("en")) == digits
 
 
-def test_an_age_in_words_matches_the_reference_figure(jury):
-    verdicts = scores(jury, "How old must a member be?", "Members have to be at least twenty-one.",
-                      "Members must be 21 or older.")
-    assert all(v["accuracy"] >= 4 for v in verdicts), verdicts
-    wrong = scores(jury, "How old must a member be?", "Members have to be at least twenty-five.",
-                   "Members must be 21 or older.")
-    assert all(v["accuracy"] <= 2 for v in wrong), wrong
-
-
-def test_a_hedge_the_reference_makes_too_is_not_the_answers_own(jury):
-    reference = "Unpaid invoices may be sent to a collection agency after 60 days."
-    same = scores(jury, "What happens to unpaid invoices?", "After 60 days, unpaid invoices may be sent to a collection agency.", reference)
-    assert all(v["accuracy"] >= 4 for v in same), same
-    hedged = scores(jury, "When is the office open?", "I think it is probably open from 9 to 5.",
-                    "The office is open from 9 to 5.")
-    assert all(v["accuracy"] <= 2 for v in hedged), hedged
-
-
-def test_negation_is_compared_clause_by_clause(jury):
-    reference = "Each member gets 12 guest passes a year; unused passes do not roll over."
-    kept = scores(jury, "How many guest passes do I get?", "You get 12 guest passes a year, and unused ones don't roll over.", reference)
-    assert all(v["accuracy"] >= 4 for v in kept), kept
-    flipped = scores(jury, "How many guest passes do I get?", "You get 12 guest passes a year, and unused passes roll over.", reference)
-    assert all(v["accuracy"] <= 2 for v in flipped), flipped
-
-
 def test_a_negating_phrase_counts_as_a_negation():
     en = pack("en")
     assert answer_core.negation_parity("The pool is off-limits to children.", en) == 1
     assert answer_core.negation_parity("Children are not allowed in the pool.", en) == 1
 
 
-def test_a_bare_particle_agreeing_with_the_reference_is_right_and_one_against_it_wrong(jury):
-    reference = "No, the library is closed on public holidays."
-    right = scores(jury, "Is the library open on public holidays?", "No.", reference)
-    assert all(v["accuracy"] == 5 and v["completeness"] >= 4 for v in right), right
-    wrong = scores(jury, "Is the library open on public holidays?", "Yes.", reference)
-    assert all(v["accuracy"] <= 2 for v in wrong), wrong
-
-
-def test_a_which_question_filled_with_other_things_is_wrong(jury):
-    question = "Which rooms can be booked online?"
-    reference = "Meeting rooms and studios can be booked online; the main hall is booked by phone."
-    wrong = scores(jury, question, "The main hall and the rooftop can be booked online.", reference)
-    assert all(v["accuracy"] <= 2 for v in wrong), wrong
-    right = scores(jury, question, "Studios and meeting rooms can be booked online.", reference)
-    assert all(v["accuracy"] >= 4 for v in right), right
-
-
-def test_an_acronym_opening_a_sentence_is_a_name(jury):
+def test_an_acronym_opening_a_sentence_is_a_name():
     assert "ssd" in answer_core.names("SSD drives are covered for three years.", pack("en"))
-    wrong = scores(jury, "Which drives are covered for three years?", "HDD drives are covered for three years.",
-                   "SSD drives are covered for three years.")
-    assert all(v["accuracy"] <= 2 for v in wrong), wrong
 
 
-def test_words_not_written_as_a_sentence_are_a_keyword_list(jury):
+def test_words_not_written_as_a_sentence_are_a_keyword_list():
     assert answer_core.keyword_list("refund to card payment within five days the full amount bank", pack("en"))
     assert not answer_core.keyword_list("Refunds go back to the card within five days.", pack("en"))
 
 
-def test_a_date_written_with_an_ordinal_matches_the_reference(jury):
-    verdicts = scores(jury, "When does the season start?", "It starts on the twentieth of May.",
-                      "The season starts on May 20.")
-    assert all(v["accuracy"] >= 4 for v in verdicts), verdicts
-
-
 # -- more general English readings (from the en3 development set's kinds) -----------------------
-
-
-def test_a_negation_repeated_from_the_question_is_not_a_reversal(jury):
-    verdicts = scores(jury, "When can members who are not yet verified book a court?",
-                      "Members who are not yet verified can book from Wednesday 14 January.", "On Wednesday 14 January.",
-                      lang="en")
-    assert all(v["accuracy"] >= 4 for v in verdicts), verdicts
-
-
-def test_a_parenthetical_is_a_clause_of_its_own(jury):
-    reference = "The desk is staffed Monday to Friday (not on public holidays)."
-    verdicts = scores(jury, "When is the desk staffed?", "Monday to Friday, and not on public holidays.", reference)
-    assert all(v["accuracy"] >= 4 for v in verdicts), verdicts
-
-
-def test_a_terse_answer_giving_the_references_figure_is_right_but_incomplete(jury):
-    reference = "75 euros: 40 euros for the room plus 35 euros for breakfast and dinner."
-    verdicts = scores(jury, "What does one night with meals cost?", "€75.", reference)
-    assert all(v["accuracy"] >= 4 for v in verdicts), verdicts
-    other = scores(jury, "What does one night with meals cost?", "Rooms can be booked online.", reference)
-    assert all(v["accuracy"] <= 2 for v in other), other
 
 
 def test_am_and_pm_are_different_times_and_plural_weekdays_are_days():
@@ -273,17 +200,8 @@ def test_am_and_pm_are_different_times_and_plural_weekdays_are_days():
     assert [f.forms for f in answer_core.figures("on Sundays", en)] == [frozenset({"sun"})]
 
 
-def test_a_soft_figure_of_the_reference_is_no_missing_fact(jury):
-    reference = "Yes. Lite customers pay 2 dollars a day for roaming; it is free only on Plus and Max."
-    verdicts = scores(jury, "Does roaming cost extra on Lite?",
-                      "Yes, on Lite roaming is 2 dollars per day. It's only free on Plus and Max, up to 20 GB.", reference)
-    assert all(v["accuracy"] >= 4 for v in verdicts), verdicts
-
-
-def test_a_full_name_opening_a_sentence_is_a_name(jury):
+def test_a_full_name_opening_a_sentence_is_a_name():
     assert "johanna" in answer_core.names("Johanna Steiner.", pack("en"))
-    wrong = scores(jury, "Who runs the hut?", "The hut is run by Hans Steiner.", "Johanna Steiner.")
-    assert all(v["accuracy"] <= 2 for v in wrong), wrong
 
 
 def test_a_relative_who_does_not_make_a_name_question():
@@ -292,20 +210,15 @@ def test_a_relative_who_does_not_make_a_name_question():
     assert not answer_core.asks_for_name("When do students who are not in their final year register?", en)
 
 
-def test_no_mention_of_is_a_refusal_and_contractions_are_function_words(jury):
+def test_no_mention_of_is_a_refusal_and_contractions_are_function_words():
     assert answer_core.refuses("There's no mention of parking - ask at the desk.", pack("en"))
     assert not answer_core.keyword_list("It's fifteen dollars monthly for thirty gigabytes.", pack("en"))
-    verdicts = scores(jury, "Can I cancel online?", "Yes, it'll just take a minute in the app.",
-                      "Yes. Cancelling takes a minute in the app and stops the next payment.")
-    assert all(v["accuracy"] >= 4 for v in verdicts), verdicts
 
 
-def test_the_references_opening_claim_is_the_answer_to_a_single_question(jury):
+def test_the_references_opening_claim_is_the_answer_to_a_single_question():
     en = pack("en")
     reference = "Yes. Members pay 3 dollars a visit; guests pay 8 dollars and need a member with them."
     assert answer_core.lead(reference, en) == "Members pay 3 dollars a visit"
-    terse = scores(jury, "Do members pay for the sauna?", "Yes, $3 a visit.", reference)
-    assert all(v["accuracy"] >= 4 and v["completeness"] >= 4 for v in terse), terse
 
 
 def test_a_question_asking_two_things_needs_both():
