@@ -188,37 +188,42 @@ def hand_over(argv: list[str]) -> int | None:
 
 
 def _run_remote(sock: socket.socket, argv: list[str], mine: dict[str, str]) -> int | None:
-    request = {"argv": ["assay", *argv], "cwd": os.getcwd(), "env": dict(os.environ), "sys_path": sys.path,
-               "identity": mine,
+    umask = os.umask(0o077)
+    os.umask(umask)
+    request = {"argv": [sys.argv[0], *argv], "cwd": os.getcwd(), "env": dict(os.environ), "sys_path": sys.path,
+               "identity": mine, "umask": umask,
+               # click names the program from these (`assay run` or `python -m assay.cli run` in its usage lines)
+               "main_package": getattr(sys.modules.get("__main__"), "__package__", None),
                "stdio": [[s.encoding, s.errors] for s in (sys.stdin, sys.stdout, sys.stderr)]}
+    started = False
+
+    def relay(signum: int, frame: object) -> None:
+        if not started:  # nothing runs yet, or the worker does not answer: this process ends, and so does the run
+            raise KeyboardInterrupt
+        with contextlib.suppress(OSError):
+            send_message(sock, {"signal": int(signum)})
+
+    previous = {sig: signal.signal(sig, relay) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        for stream in (sys.stdout, sys.stderr):
-            stream.flush()
-        send_message(sock, request, [0, 1, 2])
-        reply = read_message(sock)
-    except (OSError, ValueError, ConnectionError, TypeError, AttributeError):
-        return None  # nothing ran yet
-    if "started" not in reply:
-        return None  # refused (e.g. another tree): this process runs it
-    sock.settimeout(None)
-    previous = {sig: signal.signal(sig, lambda signum, frame: _relay(sock, signum))
-                for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        while True:
-            try:
-                reply = read_message(sock)
-            except InterruptedError:
-                continue
-            if "exit" in reply:
-                return int(reply["exit"])
+        try:
+            for stream in (sys.stdout, sys.stderr):
+                stream.flush()
+            send_message(sock, request, [0, 1, 2])
+            sock.settimeout(None)  # once sent, the run may start: never also run it here after a timeout
+            reply = read_message(sock)
+        except (OSError, ValueError, ConnectionError, TypeError, AttributeError):
+            return None  # nothing ran: the worker answered nothing, or refused the descriptors
+        if "started" not in reply:
+            return None  # refused (e.g. another tree): this process runs it
+        started = True
+        while "exit" not in reply:
+            reply = read_message(sock)
+        return int(reply["exit"])
     except (OSError, ValueError, ConnectionError):
         sys.stderr.write("assay: the resident worker stopped during the run; rerun it (ASSAY_WORKER=0 runs here)\n")
         return EXIT_FAILED
+    except KeyboardInterrupt:
+        return 128 + signal.SIGINT
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-
-
-def _relay(sock: socket.socket, signum: int) -> None:
-    with contextlib.suppress(OSError):
-        send_message(sock, {"signal": int(signum)})

@@ -268,12 +268,16 @@ class Worker:
             self._loop(listener, wake_r)
         finally:
             listener.close()
-            with _locked(self.directory.parent):
-                state = read_worker_state(self.directory)
-                if state is not None and state.get("token") == self.token:
-                    (self.directory / STATE_NAME).unlink(missing_ok=True)
-                    (self.directory / SOCKET_NAME).unlink(missing_ok=True)
+            self._remove_files()
         return 0
+
+    def _remove_files(self) -> None:
+        """The socket and state file, if they are still this worker's."""
+        with _locked(self.directory.parent):
+            state = read_worker_state(self.directory)
+            if state is not None and state.get("token") == self.token:
+                (self.directory / STATE_NAME).unlink(missing_ok=True)
+                (self.directory / SOCKET_NAME).unlink(missing_ok=True)
 
     def _on_term(self, signum: int, frame: object) -> None:
         self.stopping = True
@@ -292,13 +296,18 @@ class Worker:
         return listener
 
     def _loop(self, listener: socket.socket, wake_r: int) -> None:
-        last_check = 0.0
-        while True:
-            if time.monotonic() - last_check >= POLL_SECONDS:
+        """Serve until no longer wanted; then, not accepting, until the runs under way have ended
+        (their clients get their exit status)."""
+        last_check, accepting = 0.0, True
+        while accepting or self.children:
+            if accepting and time.monotonic() - last_check >= POLL_SECONDS:
                 last_check = time.monotonic()
                 if not self.still_wanted():
-                    return
-            readable, _, _ = select.select([listener, wake_r, *(c for c in self.children.values() if c)], [], [], POLL_SECONDS)
+                    accepting = False
+                    listener.close()
+                    self._remove_files()
+            watched = [wake_r, *(c for c in self.children.values() if c)] + ([listener] if accepting else [])
+            readable, _, _ = select.select(watched, [], [], POLL_SECONDS)
             if wake_r in readable:
                 with contextlib.suppress(BlockingIOError):
                     os.read(wake_r, 512)
@@ -320,28 +329,38 @@ class Worker:
                 send_message(conn, {"refused": refused or "no stdio"})
                 conn.close()
                 return
-            pid = os.fork()
-            if pid == 0:  # the child never returns
-                _run_child(request, fds, [listener, conn, *(c for c in self.children.values() if c)], self._fds)
-            self.children[pid] = conn
-            conn.settimeout(None)
-            send_message(conn, {"started": pid})
         except (OSError, ValueError, ConnectionError) as exc:
             # said without anything the client sent: its request holds its environment
             print(f"worker: a request was not served ({type(exc).__name__})", file=sys.stderr, flush=True)
             conn.close()
-        finally:
             for fd in fds:
                 os.close(fd)
+            return
+        pid = os.fork()
+        if pid == 0:  # the child never returns
+            _run_child(request, fds, [listener, conn, *(c for c in self.children.values() if c)], self._fds)
+        for fd in fds:
+            os.close(fd)
+        self.children[pid] = conn
+        try:
+            conn.settimeout(None)
+            send_message(conn, {"started": pid})
+        except OSError:  # the client is gone already: its run stops, as the client's own end would have
+            self._hung_up(pid, conn)
+
+    def _hung_up(self, pid: int, conn: socket.socket) -> None:
+        conn.close()
+        self.children[pid] = None
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
 
     def _client_said(self, conn: socket.socket) -> None:
         pid = next(p for p, c in self.children.items() if c is conn)
         try:
             sig = int(read_message(conn).get("signal", 0))
         except (OSError, ValueError, ConnectionError):
-            sig = signal.SIGTERM  # the client is gone: stop its run, as the client's own end would have
-            conn.close()
-            self.children[pid] = None
+            self._hung_up(pid, conn)
+            return
         if sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, sig)
@@ -404,6 +423,8 @@ def _run_child(request: dict[str, Any], fds: list[int], inherited: list[socket.s
         os.environ.update(request["env"])
         os.chdir(request["cwd"])
         sys.argv = [str(a) for a in request["argv"]]
+        sys.modules["__main__"].__package__ = request.get("main_package")  # click's program name, as the client's
+        os.umask(int(request["umask"]))
         sys.path[:] = [str(p) for p in request["sys_path"]]
         code = _run_command()
     except KeyboardInterrupt:  # Ctrl-C before the run installed its handlers: as the interpreter ends

@@ -133,9 +133,11 @@ def test_ctrl_c_reaches_the_child_another_tree_runs_here_stop_removes_the_socket
     manifest, _ = run_of(subprocess.CompletedProcess(client.args, 0, out, err))
     assert manifest["status"] == "stopped" and manifest["process"]["pid"] != client.pid
 
-    refused = assay(home, tree, "run", "nosuite", "--offline")  # through the worker: the same refusal
-    assert refused.returncode == 1 and "unknown suite 'nosuite'" in refused.stderr, refused.stderr
-    assert "resident worker" not in refused.stderr
+    for args in (["nosuite", "--offline"], ["rag_qa", "--no-such-option"], ["rag_qa", "--offline", "--concurrency", "0"]):
+        refused = assay(home, tree, "run", *args)  # through the worker: the same refusal as in the client
+        here = assay(home, tree, "run", *args, ASSAY_WORKER="0")
+        assert (refused.returncode, refused.stdout, refused.stderr) == (here.returncode, here.stdout, here.stderr)
+        assert refused.returncode in (1, 2) and refused.stderr and "resident worker" not in refused.stderr
     with open(tree / "assay" / "timeline.py", "a", encoding="utf-8") as handle:
         handle.write("\n# changed after the worker started\n")
     changed = assay(home, tree, "run", "nosuite", "--offline")

@@ -94,7 +94,7 @@ def test_the_run_goes_over_with_its_environment_and_stdio_and_its_status_comes_b
     with FakeWorker(home, write=b"from the child\n", exit_code=5) as worker:
         assert hand_over(["run", "rag_qa", "--offline"]) == 5
     request, fds = worker.requests[0]
-    assert request["argv"] == ["assay", "run", "rag_qa", "--offline"] and request["cwd"] == os.getcwd()
+    assert request["argv"] == [sys.argv[0], "run", "rag_qa", "--offline"] and request["cwd"] == os.getcwd()
     assert request["env"]["SOME_API_KEY"] == "sk-test-secret" and request["sys_path"] == sys.path
     assert fds == 3
     assert "from the child" in capfd.readouterr().out  # written on the descriptor the client sent
