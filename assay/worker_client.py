@@ -70,13 +70,21 @@ def identity() -> dict[str, str]:
     from assay.paths import PACKAGE_DIR
 
     return {"tree": tree_version(), "python": sys.executable, "package": str(PACKAGE_DIR),
-            "pythonpath": os.environ.get("PYTHONPATH", "")}
+            "pythonpath": os.environ.get("PYTHONPATH", ""), "interpreter": interpreter_options()}
+
+
+def interpreter_options() -> str:
+    """What the interpreter read when it started and a forked child cannot change: its flags
+    (-O, -X dev, -W …) and the ``PYTHON*`` variables (``PYTHONHASHSEED``, ``PYTHONWARNINGS`` …)."""
+    variables = sorted((k, v) for k, v in os.environ.items() if k.startswith("PYTHON") and k != "PYTHONPATH")
+    return json.dumps([repr(sys.flags), sys.warnoptions, variables])
 
 
 def mismatch(mine: dict[str, str], theirs: dict[str, str]) -> str | None:
     """The first field that differs, said for a person; None when they match."""
     words = {"tree": "code", "python": "a different Python executable", "package": "a different assay package",
-             "pythonpath": "a different PYTHONPATH"}
+             "pythonpath": "a different PYTHONPATH",
+             "interpreter": "different interpreter options (flags or PYTHON* variables)"}
     for key, what in words.items():
         if mine.get(key) != theirs.get(key):
             return f"the resident worker was started with {'other ' if key == 'tree' else ''}{what}"

@@ -23,6 +23,8 @@ from assay.worker_client import (
     STATE_NAME,
     hand_over,
     identity,
+    interpreter_options,
+    mismatch,
     read_message,
     send_message,
     worker_dir,
@@ -75,6 +77,25 @@ def test_a_worker_of_another_tree_is_not_used_and_says_so_in_one_line(home, caps
     assert worker.requests == []
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "the resident worker was started with other code; running in this process" in err
+
+
+@pytest.mark.parametrize("field, said", [
+    ("tree", "other code"), ("python", "a different Python executable"), ("package", "a different assay package"),
+    ("pythonpath", "a different PYTHONPATH"), ("interpreter", "different interpreter options"),
+])
+def test_every_difference_from_the_worker_is_named(field, said):
+    mine = identity()
+    assert mismatch(mine, dict(mine)) is None
+    assert said in mismatch(mine, {**mine, field: "something else"})
+
+
+def test_interpreter_options_include_flags_and_python_variables(monkeypatch):
+    before = interpreter_options()
+    monkeypatch.setenv("PYTHONHASHSEED", "0")
+    assert interpreter_options() != before
+    monkeypatch.setenv("PYTHONPATH", "/elsewhere")  # compared on its own, as given
+    monkeypatch.delenv("PYTHONHASHSEED")
+    assert interpreter_options() == before
 
 
 def test_a_socket_whose_peer_is_not_the_recorded_worker_is_not_used(home, capsys):
