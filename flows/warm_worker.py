@@ -63,13 +63,11 @@ REQUEST_TIMEOUT_S = 10.0
 EXIT_FAILED = 1
 # What a run imports, beyond the flow: the validation gate, its reports and the partitions' tables.
 WARM_MODULES = (
-    "flows.evaluate", "assay.cli", "pandas", "matplotlib", "matplotlib.pyplot",
+    "flows.evaluate", "assay.cli", "pandas", "matplotlib",
     "great_expectations", "great_expectations.data_context.types.base",
     "great_expectations.expectations.expectation_configuration",
     "assay.judges.offline", "assay.suites.report.schema_match",
 )
-# Prefect settings a run's command line sets before Prefect is imported (assay.cli._prepare_prefect).
-IMPORT_ENV = {"PREFECT_LOGGING_LEVEL": "WARNING", "ASSAY_PROGRESS": "1"}
 
 
 def read_worker_state(directory: Path) -> dict[str, Any] | None:
@@ -136,7 +134,7 @@ def _launch(directory: Path, server: ServerState) -> tuple[dict[str, Any], subpr
     token = secrets.token_hex(8)
     package_root = str(Path(__file__).resolve().parents[1])
     given_path = os.environ.get("PYTHONPATH", "")
-    env = {**keyless_env(), **IMPORT_ENV, "PREFECT_API_URL": server.api_url,
+    env = {**keyless_env(), "PREFECT_API_URL": server.api_url,
            "PYTHONPATH": os.pathsep.join(filter(None, [package_root, given_path]))}
     with open(os.open(directory / "worker.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600), "ab") as log:
         process = subprocess.Popen(
@@ -216,19 +214,25 @@ def describe(home: Path | None = None) -> str:
 
 
 def _warm() -> None:
-    """Import what runs need and build the analyser (its models load on first use)."""
+    """Import what runs need, build the analyser (its models load on first use) and draw a chart."""
     for name in WARM_MODULES:
         try:
             importlib.import_module(name)
         except ImportError:
             pass
     from assay.judges.offline.text import analyse
+    from assay.suites.kit.charts import hbar_chart
 
     analyse("한국어 분석기를 미리 불러옵니다.")
+    # pyplot on the Agg backend as the suites select it, its fonts found and a PNG encoded once
+    hbar_chart({"분류": 0.4, "warm": 0.8}, (0.0, 1.0), 0.5, "점수", "미리 그린 차트")
     import gc
+
+    from assay import memory
 
     gc.collect()
     gc.freeze()  # what is loaded now stays: a child's collections (assay.memory) skip it, and leave its pages shared
+    memory.count_from_here()  # and a child's first step does not give back what was loaded here
 
 
 def _server_alive(directory: Path, server_token: str) -> bool:
@@ -453,12 +457,14 @@ def _adopt_stdio(stdio: list[list[str]]) -> None:
 def _run_command() -> int:
     """``assay.cli.main`` as in a new process: its environment applied to Prefect first."""
     import assay.worker_client
-    from assay import cli
+    from assay import cli, timeline
 
     assay.worker_client._decided = True  # noqa: SLF001 - this is the worker's child: it runs the command
+    timeline.mark("worker child forked")
     cli._prepare_prefect(any(arg in ("-v", "--verbose") for arg in sys.argv[2:]))  # noqa: SLF001
     lease_running()  # the kept server this worker was started for, as the run would find it
     _refresh_prefect()
+    timeline.mark("worker child set up (lease, Prefect settings)")
     try:
         cli.main()
     except SystemExit as exc:
@@ -513,6 +519,9 @@ def main(argv: list[str]) -> int:
     serve.add_argument("--dir", type=Path, required=True)
     args = parser.parse_args(argv)
     before = identity()["tree"]
+    from assay.cli import _prepare_prefect
+
+    _prepare_prefect(verbose=False)  # Prefect is imported with the settings a run's command line gives it
     _warm()
     worker = Worker(args.dir, args.token, args.server_token, args.pythonpath)
     if worker.identity["tree"] != before:  # the tree changed while it was imported: which code is loaded?
