@@ -186,7 +186,7 @@ def hand_over(argv: list[str]) -> int | None:
     mine = identity()
     different = mismatch(mine, state["identity"])
     if different:
-        _dim(f"assay: {different}; running in this process (`assay server stop` and `assay server start` renew it)")
+        _dim(f"assay: {different}; running in this process (`assay server start` renews it)")
         return None
     sock = _connect(directory, int(state.get("pid", -1)))
     if sock is None:

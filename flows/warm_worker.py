@@ -106,13 +106,14 @@ def running_worker(home: Path | None = None) -> dict[str, Any] | None:
 def start(server: ServerState, home: Path | None = None, timeout_s: float = READY_TIMEOUT_S) -> dict[str, Any]:
     """Start the worker for ``server`` unless one runs for it; wait until it listens."""
     directory = worker_dir(home)
+    stale = running_worker(home)
+    if stale is not None and (stale.get("server_token") != server.token
+                              or mismatch(identity(), stale.get("identity") or identity())):
+        stop(home)  # left from an earlier server, or runs other code than this tree's
     with _locked(directory.parent):
         directory.mkdir(mode=0o700, exist_ok=True)
         directory.chmod(0o700)
         state = running_worker(home)
-        if state is not None and state.get("server_token") != server.token:
-            _terminate(state)  # left from an earlier server
-            state = None
         launched = _launch(directory, server) if state is None else None
         state = launched[0] if launched else state
     deadline = time.monotonic() + timeout_s
@@ -192,6 +193,8 @@ def start_beside_server() -> str:
                  f"stops after {idle:g} s without a run)"]
         if os.environ.get(OPT_OUT_ENV) == "0":
             return "\n".join([*lines, f"worker:   not started ({OPT_OUT_ENV}=0)"])
+        if not hasattr(socket, "SO_PEERCRED"):  # the client could not check who answers on the socket
+            return "\n".join([*lines, "worker:   not started (it needs Linux)"])
         start(server.state)
     finally:
         server.release()

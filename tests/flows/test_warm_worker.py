@@ -146,7 +146,11 @@ def test_ctrl_c_reaches_the_child_another_tree_runs_here_stop_removes_the_socket
     assert "Traceback" not in changed.stderr
     assert "started with other code" in assay(home, tree, "server", "status").stdout
 
-    worker_pid = started["pid"]
+    renewed = assay(home, tree, "server", "start")  # replaces the worker of the old code
+    assert renewed.returncode == 0 and "already up" in renewed.stdout, renewed.stdout + renewed.stderr
+    assert wait_gone(started["pid"], 15)
+    worker_pid = worker_state(home)["pid"]
+    assert worker_pid != started["pid"] and "other code" not in assay(home, tree, "server", "status").stdout
     stopped = assay(home, tree, "server", "stop")
     assert f"stopped the resident worker (pid {worker_pid})" in stopped.stdout, stopped.stdout
     assert wait_gone(worker_pid, 15)
