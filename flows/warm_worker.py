@@ -228,7 +228,7 @@ def _warm() -> None:
 
     analyse("한국어 분석기를 미리 불러옵니다.")
     # pyplot on the Agg backend as the suites select it, its fonts found and a PNG encoded once
-    hbar_chart({"분류": 0.4, "warm": 0.8}, (0.0, 1.0), 0.5, "점수", "미리 그린 차트")
+    hbar_chart({"warm": 0.4, "up": 0.8}, (0.0, 1.0), 0.5, "score", "warm-up")
     import gc
 
     from assay import memory
@@ -464,6 +464,7 @@ def _run_command() -> int:
 
     assay.worker_client._decided = True  # noqa: SLF001 - this is the worker's child: it runs the command
     timeline.mark("worker child forked")
+    _forget_warnings()
     cli._prepare_prefect(any(arg in ("-v", "--verbose") for arg in sys.argv[2:]))  # noqa: SLF001
     lease_running()  # the kept server this worker was started for, as the run would find it
     _refresh_prefect()
@@ -473,6 +474,16 @@ def _run_command() -> int:
     except SystemExit as exc:
         return _status_of(exc.code)
     return 0
+
+
+def _forget_warnings() -> None:
+    """A warning shown once per place shows again, as in a new process (the worker may have seen it)."""
+    import warnings
+
+    kept = list(warnings.filters)
+    warnings.resetwarnings()  # marks every module's record of shown warnings out of date
+    warnings.filters[:] = kept
+    warnings.onceregistry.clear()
 
 
 def _refresh_prefect() -> None:
