@@ -75,9 +75,10 @@ def identity() -> dict[str, str]:
 
 def interpreter_options() -> str:
     """What the interpreter read when it started and a forked child cannot change: its flags
-    (-O, -X dev, -W …) and the ``PYTHON*`` variables (``PYTHONHASHSEED``, ``PYTHONWARNINGS`` …)."""
+    (-O, -X dev, -W …) and the ``PYTHON*`` variables (``PYTHONHASHSEED``, ``PYTHONWARNINGS`` …),
+    as a hash (the worker's state file records it; no variable's value is written there)."""
     variables = sorted((k, v) for k, v in os.environ.items() if k.startswith("PYTHON") and k != "PYTHONPATH")
-    return json.dumps([repr(sys.flags), sys.warnoptions, variables])
+    return hashlib.sha256(json.dumps([repr(sys.flags), sys.warnoptions, variables]).encode()).hexdigest()
 
 
 def mismatch(mine: dict[str, str], theirs: dict[str, str]) -> str | None:

@@ -56,10 +56,14 @@ def run_of(done: subprocess.CompletedProcess[str]) -> tuple[dict, Path]:
     return json.loads((run_dir / "manifest.json").read_text()), run_dir
 
 
+STARTER_KEY = "sk-in-the-starting-shell-0123456789"
+RUN_KEY = "sk-in-the-run-environment-0123456789"
+
+
 @pytest.fixture
 def started(home, tree):  # noqa: F811
     """The kept server and the worker, up; stopped (and checked gone) at the end."""
-    done = assay(home, tree, "server", "start")
+    done = assay(home, tree, "server", "start", OPENAI_API_KEY=STARTER_KEY)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "worker:   pid" in done.stdout and "ready" in done.stdout, done.stdout
     yield worker_state(home)
@@ -73,7 +77,8 @@ def test_runs_through_the_worker_match_an_in_process_run(home, tree, started, tm
     worker_pid = started["pid"]
 
     first = subprocess.Popen([sys.executable, "-m", "assay.cli", "run", "rag_qa", "--offline", "--out", str(tmp_path / "w")],
-                             cwd=tree, env=env_of(home, tree), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             cwd=tree, env=env_of(home, tree, RAG_SERVICE_API_KEY=RUN_KEY),
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     out, err = first.communicate(timeout=600)
     manifest, run_dir = run_of(subprocess.CompletedProcess(first.args, first.returncode, out, err))
     assert manifest["status"] == "completed"
@@ -100,6 +105,10 @@ def test_runs_through_the_worker_match_an_in_process_run(home, tree, started, tm
             theirs = json.loads((in_process_dir / in_process["artifacts"][name]["path"]).read_text(encoding="utf-8"))
             assert _without_clocks(ours) == _without_clocks(theirs), name
     assert not list((home / "assay-server" / "leases").iterdir())  # every run released its lease
+    worker_env = Path(f"/proc/{worker_pid}/environ").read_bytes()
+    assert b"OPENAI_API_KEY" not in worker_env and STARTER_KEY.encode() not in worker_env  # starts keyless
+    for kept in (directory / "worker.log", directory / STATE_NAME):  # a run's variables are not kept
+        assert RUN_KEY.encode() not in kept.read_bytes() and b"RAG_SERVICE_API_KEY" not in kept.read_bytes()
 
 
 # What two runs of the same code on the same data record differently: when, and how long each call took
