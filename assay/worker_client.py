@@ -180,6 +180,8 @@ def hand_over(argv: list[str]) -> int | None:
         return None
     if not uses_kept_server(os.environ) or not hasattr(socket, "SO_PEERCRED"):
         return None
+    if any(stream is None for stream in (sys.stdin, sys.stdout, sys.stderr)):
+        return None  # a closed descriptor cannot be handed over
     directory = worker_dir()
     state = _worker_state(directory)
     if state is None:
@@ -220,7 +222,7 @@ def _run_remote(sock: socket.socket, argv: list[str], mine: dict[str, str]) -> i
             send_message(sock, request, [0, 1, 2])
             sock.settimeout(None)  # once sent, the run may start: never also run it here after a timeout
             reply = read_message(sock)
-        except (OSError, ValueError, ConnectionError, TypeError, AttributeError):
+        except (OSError, ValueError, ConnectionError, TypeError, AttributeError, struct.error):
             return None  # nothing ran: the worker answered nothing, or refused the descriptors
         if "started" not in reply:
             return None  # refused (e.g. another tree): this process runs it
@@ -228,7 +230,7 @@ def _run_remote(sock: socket.socket, argv: list[str], mine: dict[str, str]) -> i
         while "exit" not in reply:
             reply = read_message(sock)
         return int(reply["exit"])
-    except (OSError, ValueError, ConnectionError):
+    except (OSError, ValueError, ConnectionError, struct.error):
         sys.stderr.write("assay: the resident worker stopped during the run; rerun it (ASSAY_WORKER=0 runs here)\n")
         return EXIT_FAILED
     except KeyboardInterrupt:

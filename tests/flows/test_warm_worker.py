@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import shutil
 import signal
+import socket
 import stat
 import subprocess
 import sys
@@ -75,6 +76,10 @@ def test_runs_through_the_worker_match_an_in_process_run(home, tree, started, tm
     assert stat.S_IMODE(directory.stat().st_mode) == 0o700
     assert stat.S_IMODE((directory / SOCKET_NAME).stat().st_mode) == 0o600
     worker_pid = started["pid"]
+    for junk in (b"", b"\x00\x00", b"\x00\x00\x00\x05nope!", b"\xff" * 64):  # not our protocol: still serving
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.connect(str(directory / SOCKET_NAME))
+            sock.sendall(junk)
 
     first = subprocess.Popen([sys.executable, "-m", "assay.cli", "run", "rag_qa", "--offline", "--out", str(tmp_path / "w")],
                              cwd=tree, env=env_of(home, tree, RAG_SERVICE_API_KEY=RUN_KEY),

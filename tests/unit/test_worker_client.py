@@ -104,6 +104,13 @@ def test_a_socket_whose_peer_is_not_the_recorded_worker_is_not_used(home, capsys
     assert worker.requests == [] and capsys.readouterr().err == ""
 
 
+def test_a_closed_stdin_is_not_handed_over(home, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", None)  # `assay run … <&-`
+    with FakeWorker(home) as worker:
+        assert hand_over(["run", "rag_qa", "--offline"]) is None
+    assert worker.requests == []
+
+
 def test_a_refusing_worker_leaves_the_run_to_this_process(home):
     with FakeWorker(home, reply={"refused": "another tree"}) as worker:
         assert hand_over(["run", "rag_qa", "--offline"]) is None
