@@ -145,6 +145,7 @@ def read_message(sock: socket.socket) -> dict[str, Any]:
 def _dim(line: str) -> None:
     colour = sys.stderr.isatty() and not os.environ.get("NO_COLOR")
     sys.stderr.write(f"\x1b[2m{line}\x1b[0m\n" if colour else f"{line}\n")
+    sys.stderr.flush()
 
 
 def _worker_state(directory: Path) -> dict[str, Any] | None:
@@ -170,6 +171,15 @@ def _connect(directory: Path, worker_pid: int) -> socket.socket | None:
         return None
 
 
+def _plain_stdio() -> bool:
+    """sys.stdin/stdout/stderr are descriptors 0-2, which the child can be given (not closed, not
+    replaced by a caller that captures them in memory)."""
+    try:
+        return [s.fileno() for s in (sys.stdin, sys.stdout, sys.stderr)] == [0, 1, 2]
+    except (AttributeError, OSError, ValueError):  # None, io.StringIO, a closed stream
+        return False
+
+
 def hand_over(argv: list[str]) -> int | None:
     """Run ``assay ARGV`` in the resident worker and return its exit status, or None to run here."""
     global _decided
@@ -180,8 +190,8 @@ def hand_over(argv: list[str]) -> int | None:
         return None
     if not uses_kept_server(os.environ) or not hasattr(socket, "SO_PEERCRED"):
         return None
-    if any(stream is None for stream in (sys.stdin, sys.stdout, sys.stderr)):
-        return None  # a closed descriptor cannot be handed over
+    if not _plain_stdio():
+        return None
     directory = worker_dir()
     state = _worker_state(directory)
     if state is None:
@@ -232,6 +242,7 @@ def _run_remote(sock: socket.socket, argv: list[str], mine: dict[str, str]) -> i
         return int(reply["exit"])
     except (OSError, ValueError, ConnectionError, struct.error):
         sys.stderr.write("assay: the resident worker stopped during the run; rerun it (ASSAY_WORKER=0 runs here)\n")
+        sys.stderr.flush()
         return EXIT_FAILED
     except KeyboardInterrupt:
         return 128 + signal.SIGINT

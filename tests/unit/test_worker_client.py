@@ -6,6 +6,7 @@ socket. The worker itself, with real runs, is ``tests/flows/test_warm_worker.py`
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import signal
@@ -49,9 +50,9 @@ def record(directory, pid: int, **changed: str) -> None:
     (directory / STATE_NAME).write_text(json.dumps({"pid": pid, "token": "t", "identity": {**identity(), **changed}}))
 
 
-def test_no_worker_means_this_process_runs_it(home, capsys):
+def test_no_worker_means_this_process_runs_it(home, capfd):
     assert hand_over(["run", "rag_qa", "--offline"]) is None
-    assert capsys.readouterr().err == ""
+    assert capfd.readouterr().err == ""
 
 
 @pytest.mark.parametrize("argv, env", [
@@ -71,11 +72,11 @@ def test_commands_and_settings_the_worker_does_not_take(home, monkeypatch, argv,
     assert worker.requests == []
 
 
-def test_a_worker_of_another_tree_is_not_used_and_says_so_in_one_line(home, capsys):
+def test_a_worker_of_another_tree_is_not_used_and_says_so_in_one_line(home, capfd):
     with FakeWorker(home, tree="0" * 64) as worker:
         assert hand_over(["run", "rag_qa", "--offline"]) is None
     assert worker.requests == []
-    err = capsys.readouterr().err
+    err = capfd.readouterr().err
     assert err.count("\n") == 1 and "the resident worker was started with other code; running in this process" in err
 
 
@@ -98,14 +99,15 @@ def test_interpreter_options_include_flags_and_python_variables(monkeypatch):
     assert interpreter_options() == before
 
 
-def test_a_socket_whose_peer_is_not_the_recorded_worker_is_not_used(home, capsys):
+def test_a_socket_whose_peer_is_not_the_recorded_worker_is_not_used(home, capfd):
     with FakeWorker(home, pid=1) as worker:  # someone else's process answers on the socket
         assert hand_over(["run", "rag_qa", "--offline"]) is None
-    assert worker.requests == [] and capsys.readouterr().err == ""
+    assert worker.requests == [] and capfd.readouterr().err == ""
 
 
-def test_a_closed_stdin_is_not_handed_over(home, monkeypatch):
-    monkeypatch.setattr(sys, "stdin", None)  # `assay run … <&-`
+@pytest.mark.parametrize("name, stream", [("stdin", None), ("stdout", io.StringIO())])
+def test_stdio_that_is_not_descriptors_0_to_2_is_not_handed_over(home, monkeypatch, name, stream):
+    monkeypatch.setattr(sys, name, stream)  # `assay run … <&-`; a caller capturing the output in memory
     with FakeWorker(home) as worker:
         assert hand_over(["run", "rag_qa", "--offline"]) is None
     assert worker.requests == []
@@ -135,10 +137,10 @@ def test_ctrl_c_is_relayed_to_the_child(home):
     assert worker.signals == [signal.SIGINT]
 
 
-def test_a_worker_that_dies_during_the_run_ends_it_in_one_line(home, capsys):
+def test_a_worker_that_dies_during_the_run_ends_it_in_one_line(home, capfd):
     with FakeWorker(home, hang_up_after_start=True):
         assert hand_over(["run", "rag_qa", "--offline"]) == 1
-    err = capsys.readouterr().err
+    err = capfd.readouterr().err
     assert "the resident worker stopped during the run" in err and "Traceback" not in err
 
 
@@ -176,10 +178,17 @@ class FakeWorker:
         self.thread = threading.Thread(target=self.serve, daemon=True)
 
     def __enter__(self) -> FakeWorker:
+        """Also: sys.stdin/stdout/stderr on descriptors 0-2, as in a console command (pytest's
+        capture replaces them while a test runs)."""
+        self.streams = (sys.stdin, sys.stdout, sys.stderr)
+        for fd, name in enumerate(("stdin", "stdout", "stderr")):  # but those a test set itself
+            if getattr(sys, name) is not None and not isinstance(getattr(sys, name), io.StringIO):
+                setattr(sys, name, open(fd, "r" if fd == 0 else "w", buffering=-1 if fd == 0 else 1, closefd=False))  # noqa: SIM115
         self.thread.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
+        sys.stdin, sys.stdout, sys.stderr = self.streams
         with contextlib.suppress(OSError):
             self.listener.shutdown(socket.SHUT_RDWR)  # wakes an accept that no client will answer
         self.listener.close()
@@ -192,6 +201,8 @@ class FakeWorker:
             return  # the client never connected
         with conn:
             header, fds, _, _ = socket.recv_fds(conn, 4, 3)
+            if len(header) < 4:
+                return  # the client hung up without a request (e.g. its peer check failed)
             body = b""
             size = int.from_bytes(header, "big")
             while len(body) < size:
