@@ -858,21 +858,45 @@ def server_status() -> None:
     echo(f"url:      {state.api_url}\npid:      {state.pid}\nstarted:  {started}\n"
                f"idle:     stops after {state.idle_seconds:g} s without a run\n"
                f"healthy:  {'yes' if healthy(state.api_url) else 'no (starting?)'}\nlog:      {directory / 'server.log'}")
+    from flows.warm_worker import describe
+
+    echo(describe())
 
 
 @server_app.command("stop")
 def server_stop() -> None:
     """Stop the local server for this PREFECT_HOME, if one runs."""
     from flows.local_server import server_dir, stop
+    from flows.warm_worker import stop as stop_worker
 
+    worker = stop_worker()
     state = stop()
     echo(f"stopped the server on port {state.port} (pid {state.pid})" if state
                else f"no local server for {server_dir().parent}")
+    if worker:
+        echo(f"stopped the resident worker (pid {worker['pid']})")
+
+
+@server_app.command("start")
+def server_start() -> None:
+    """Start the local server (or find it) and the resident worker that runs `assay run` warm."""
+    from flows.warm_worker import start_beside_server
+
+    try:
+        echo(start_beside_server())
+    except (RuntimeError, ValueError) as exc:
+        _err(str(exc))
+        raise typer.Exit(EXIT_FAILED) from None
 
 
 def main() -> None:
     """The ``assay`` console command. A defect of assay itself that no command catches is said in
     one line, never as a traceback (``ASSAY_DEBUG=1`` shows where it happened)."""
+    from assay.worker_client import hand_over
+
+    status = hand_over(sys.argv[1:])  # the resident worker runs it warm (assay server start), or None
+    if status is not None:
+        sys.exit(status)
     try:
         app()
     except Exception as exc:  # noqa: BLE001 - the last line of defence; commands say their own errors

@@ -64,3 +64,10 @@ def release() -> bool:
             libc.malloc_trim(0)
     _baseline = resident_bytes()
     return True
+
+
+def count_from_here() -> None:
+    """Measure growth from this process's present size: a process that has just loaded what it
+    keeps (the resident worker, ``flows/warm_worker.py``), so its forked runs do not release it."""
+    global _baseline
+    _baseline = resident_bytes()

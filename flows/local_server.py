@@ -188,15 +188,29 @@ def acquire(idle_s: float, home: Path | None = None) -> LocalServer:
     """Take a lease on this home's running server, or start one, under the lock."""
     directory = server_dir(home)
     with _locked(directory):
-        leases = directory / "leases"
-        leases.mkdir(exist_ok=True)
-        lease = leases / str(os.getpid())
-        lease.touch()
+        lease = _take_lease(directory)
         state = owned_state(directory)
         if state is not None:
             return LocalServer(state, lease, started_here=False)
         state = _start(directory, idle_s)
         return LocalServer(state, lease, started_here=True)
+
+
+def lease_running(home: Path | None = None) -> LocalServer | None:
+    """Take a lease on this home's server if one runs; never start one (the resident worker's
+    children: a run's key variables are known only after its checks)."""
+    directory = server_dir(home)
+    with _locked(directory):
+        state = owned_state(directory)
+        return LocalServer(state, _take_lease(directory), started_here=False) if state is not None else None
+
+
+def _take_lease(directory: Path) -> Path:
+    leases = directory / "leases"
+    leases.mkdir(exist_ok=True)
+    lease = leases / str(os.getpid())
+    lease.touch()
+    return lease
 
 
 def _start(directory: Path, idle_s: float) -> ServerState:

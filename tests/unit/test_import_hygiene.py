@@ -36,7 +36,7 @@ LAYERS = [
     {"assay.rendering", "assay.compare", "assay.calibration", "assay.gates", "assay.runs"},
     {"assay.suites"},
     {"assay.pipeline", "assay.deep_audit", "assay.importing", "assay.workers"},
-    {"assay.cli", "assay.api"},
+    {"assay.cli", "assay.api", "assay.worker_client", "assay.entry"},
 ]
 
 
