@@ -65,6 +65,22 @@ _SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
 # (hashes, names, numbers) instead of five substitutions each; a manifest holds tens of thousands.
 _SHAPE_MARKERS = re.compile(r"Bearer|Basic|sk-|AIza|://|(?i:api)")
 
+
+
+def _has_marker(text: str) -> bool:
+    """``_SHAPE_MARKERS.search(text)``, answered by substring tests first: the regex takes
+    ~35 ns a character on non-ASCII text (a judge prompt's 2 KB of Korean: 70 µs), the tests
+    a few µs. Case-insensitive "api" matches only [aA][pP][iIİı], and ``lower`` maps each of
+    those to a string starting with "a", "p", "i" or "ı", so a text without "api" or "apı"
+    in its lower case has no match."""
+    if "Bearer" in text or "Basic" in text or "sk-" in text or "AIza" in text or "://" in text:
+        return True
+    lowered = text.lower()
+    if "api" not in lowered and "ap\u0131" not in lowered:
+        return False
+    return _SHAPE_MARKERS.search(text) is not None
+
+
 _registered: set[str] = set()
 
 
@@ -143,7 +159,7 @@ def redact(text: str, values: list[str] | None = None) -> str:
     for value in secret_values() if values is None else values:
         if value in text:
             text = text.replace(value, MASK)
-    if _SHAPE_MARKERS.search(text):
+    if _has_marker(text):
         for shape, replacement in _SHAPES:
             text = shape.sub(replacement, text)
     return text
@@ -171,7 +187,7 @@ def redacted_json(value: Any, values: list[str] | None = None) -> str:
     character JSON escapes; a secret value that does always takes the full walk)."""
     values = secret_values() if values is None else values
     text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
-    if (_SHAPE_MARKERS.search(text) is None and not any(v in text for v in values)
+    if (not _has_marker(text) and not any(v in text for v in values)
             and not any(_JSON_ESCAPED.search(v) for v in values)):
         return text
     return json.dumps(redact_obj(value, values), ensure_ascii=False, sort_keys=True, default=str)

@@ -117,3 +117,15 @@ def test_a_call_record_is_stored_with_its_response_redacted(tmp_path, monkeypatc
                     "response": {"raw_text": "headers: {'X-Auth': 'echoed-value-77aa'}"}})
     assert b"echoed-value-77aa" not in next(tmp_path.rglob("*.json")).read_bytes()
     assert store.get(key)["response"]["raw_text"] == "headers: {'X-Auth': '***'}"  # still a trusted record
+
+
+# Texts built from the markers' own characters, their case variants (İ and ı among them), Korean
+# and JSON's escapes: the substring shortcut must agree with the marker regex on every one.
+_MARKER_ALPHABET = list("apiAPIİıBearsicBsk-AIza:/ \\\"n연차휴가") + ["Bearer", "Basic", "sk-", "AIza", "://", "api", "APİ", "apı"]
+
+
+@given(st.lists(st.sampled_from(_MARKER_ALPHABET), max_size=12).map("".join))
+def test_marker_shortcut_agrees_with_the_regex(text):
+    from assay.redact import _SHAPE_MARKERS, _has_marker
+
+    assert _has_marker(text) is (_SHAPE_MARKERS.search(text) is not None)
