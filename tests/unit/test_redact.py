@@ -129,3 +129,28 @@ def test_marker_shortcut_agrees_with_the_regex(text):
     from assay.redact import _SHAPE_MARKERS, _has_marker
 
     assert _has_marker(text) is (_SHAPE_MARKERS.search(text) is not None)
+
+
+_JSONISH = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.sampled_from(_MARKER_ALPHABET)
+    | st.lists(st.sampled_from(_MARKER_ALPHABET + ["gw-token-98765", "\n", "é"]), max_size=6).map("".join),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(["api_base", "k", "raw", "tok"]), inner,
+                                                                 max_size=4),
+    max_leaves=12,
+)
+
+
+@given(_JSONISH)
+def test_put_json_bytes_are_the_walked_redaction_whatever_the_shortcut(value):
+    """ArtifactStore.put_json skips the walk when the canonical text cannot hold a secret: its
+    bytes must still be exactly canonical_json(redact_obj(value))."""
+    import os
+
+    from assay.hashing import canonical_json
+    from assay.redact import redacted_canonical_json
+
+    os.environ["MY_GATEWAY_TOKEN"] = "gw-token-98765"
+    try:
+        assert redacted_canonical_json(value) == canonical_json(redact_obj(value))
+    finally:
+        del os.environ["MY_GATEWAY_TOKEN"]
