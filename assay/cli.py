@@ -357,6 +357,9 @@ def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = No
         with no_heartbeats() if server is not None else nullcontext():
             ended.append(flow(spec=spec, options=options, run_id=run_id, parent_run=parent_run, return_state=True))
 
+    from assay.memory import freeze_long_lived
+
+    freeze_long_lived()  # this process runs one flow: its libraries stay out of every collection
     with prefect_console(verbose):  # each failure is said once, by assay; Prefect's own lines with -v
         error = _run_stoppable(run_flow)
     if server is not None:

@@ -200,12 +200,16 @@ class JuryRunner:
 
         # Everything alive now (imported modules, litellm's price map, Prefect) outlives the
         # run; frozen, the collector stops rescanning those ~10^5 objects while thousands of
-        # short calls allocate. Unfrozen afterwards: no lasting change to the process.
-        gc.freeze()
+        # short calls allocate. Unfrozen afterwards: no lasting change to the process. A process
+        # that froze its libraries already (``assay.memory.freeze_long_lived``) keeps them so.
+        freeze = gc.get_freeze_count() == 0
+        if freeze:
+            gc.freeze()
         try:
             await asyncio.gather(*(caller() for _ in range(self.callers(len(calls)))))
         finally:
-            gc.unfreeze()
+            if freeze:
+                gc.unfreeze()
             from assay.judges.transport import close_sessions
 
             await close_sessions()  # HTTP sessions are bound to this loop, which ends with the run
