@@ -19,7 +19,8 @@ run of each tree starts. Trees alternate, ``--repeat`` rounds, medians printed:
 - ``before first request`` / ``after last reply``: the judge step's start to the server's first
   request, the server's last reply to the step's end; ``judging span`` between them.
 
-Every run's artifacts are checked against the first tree's first run: ``scores/all.jsonl`` and
+Every run's artifacts are checked against the first tree's first run on the same judge server
+(its address is part of every call key): ``scores/all.jsonl`` and
 every other artifact must be byte-identical once the fields that carry a clock are left out
 (``created_at``, ``latency_s``, and what hashes over them); an artifact that differs between two
 runs of the first tree too (Great Expectations' results carry their own run ids) is named and
@@ -161,7 +162,7 @@ def main() -> None:
     trees = [t.resolve() for t in args.trees]
     scratch = Path(tempfile.mkdtemp(prefix="assay-judge-step-"))
     prefect_home = scratch / "prefect-home"
-    reference: dict[str, str] = {}  # the first run's artifacts
+    reference: dict[str, str] = {}  # the artifacts of the first run against this server
     varying: set[str] = set()  # artifacts that differ between runs of the first tree too
     differs: set[str] = set()  # artifacts of another tree that differ from the first run's
     try:
@@ -171,6 +172,7 @@ def main() -> None:
         counter = 0
         for latency in args.latency:
             process, base = start_server(latency)
+            reference = {}  # each server has its own port, which is part of every call key
             try:
                 for tree in trees:  # the kept server up, and each tree's bytecode compiled: not timed
                     counter += 1
