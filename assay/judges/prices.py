@@ -30,6 +30,7 @@ import threading
 from concurrent.futures import Future
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 BUNDLED_MAP = "model_prices_and_context_window_backup.json"
 Prices = tuple[float, float]  # (USD per input token, USD per output token)
@@ -66,10 +67,16 @@ def price_of(model: str) -> Prices:
     return _litellm_price_of(model)
 
 
+def litellm_module() -> Any:
+    """Import litellm on first use and keep its support banner out of our logs."""
+    import litellm
+
+    litellm.suppress_debug_info = True
+    return litellm
+
+
 def _litellm_price_of(model: str) -> Prices:
     try:
-        from assay.judges.transport import litellm_module
-
         litellm = litellm_module()
         input_cost, _ = litellm.cost_per_token(model=model, prompt_tokens=1_000_000, completion_tokens=0)
         _, output_cost = litellm.cost_per_token(model=model, prompt_tokens=0, completion_tokens=1_000_000)

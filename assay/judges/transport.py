@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit
 
-from assay.judges.prices import lookup, prices
+from assay.judges.prices import litellm_module, lookup, prices
 from assay.schemas import JsonObject
 
 if TYPE_CHECKING:
@@ -84,14 +84,6 @@ def lean_eligible(model: str, api_base: str | None) -> bool:
 
 
 # -- litellm: every provider -------------------------------------------------------------------
-
-
-def litellm_module() -> Any:
-    """Import litellm on first use and keep its support banner out of our logs."""
-    import litellm
-
-    litellm.suppress_debug_info = True
-    return litellm
 
 
 class LiteLLMTransport:
