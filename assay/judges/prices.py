@@ -58,7 +58,11 @@ async def prices(model: str) -> Prices:
 
 
 def _resolve(model: str, future: Future[Prices]) -> None:
-    future.set_result(price_of(model))
+    try:
+        found = price_of(model)
+    except Exception:  # the shortcut failed unexpectedly: litellm's answer (which never raises)
+        found = _litellm_price_of(model)
+    future.set_result(found)  # always set: every waiting reply depends on it
 
 
 def price_of(model: str) -> Prices:

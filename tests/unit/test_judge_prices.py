@@ -104,3 +104,13 @@ def test_a_jury_on_an_unpriced_model_never_imports_litellm(model, priced):
     assert seen["ok"]
     assert seen["litellm"] is priced  # an unpriced model's 3.5-4 CPU s of import are never paid
     assert (seen["costs"] != [0.0]) is priced
+
+
+def test_a_failing_shortcut_falls_back_to_litellm_and_never_leaves_a_call_waiting(monkeypatch):
+    def broken(model: str) -> prices.Prices:
+        raise RuntimeError("unreadable map")
+
+    monkeypatch.setattr(prices, "price_of", broken)
+    monkeypatch.setattr(prices, "_lookups", {})
+    assert prices.lookup("openai/judge-a").result(timeout=60) == (0.0, 0.0)
+    assert prices.lookup("openai/gpt-4o").result(timeout=60) == prices._litellm_price_of("openai/gpt-4o")
