@@ -323,7 +323,7 @@ def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = No
 
     _prepare_prefect(verbose)
     from flows.console import prefect_console
-    from flows.ephemeral_server import FIRST_RUN_MODULES, FLOW_RUN_MODULES, no_heartbeats
+    from flows.ephemeral_server import no_heartbeats, warm_modules
 
     timeline.mark("spec built")
     if server is None:
@@ -337,10 +337,9 @@ def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = No
     timeline.mark("flow imported")
     if server is not None:
         # Nothing cached in this output folder yet: every step runs, so the validation gate's
-        # library is imported while the server boots rather than after it.
+        # library (and a judged run's HTTP client) is imported while the server boots rather than after it.
         first_run = not results_dir(options.out).is_dir()
-        server.wait(float(os.environ["PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS"]),
-                    FLOW_RUN_MODULES + (FIRST_RUN_MODULES if first_run else ()))
+        server.wait(float(os.environ["PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS"]), warm_modules(spec, first_run))
         timeline.mark("server healthy")
 
     run_id = new_run_id(spec.suite)
@@ -357,6 +356,9 @@ def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = No
         with no_heartbeats() if server is not None else nullcontext():
             ended.append(flow(spec=spec, options=options, run_id=run_id, parent_run=parent_run, return_state=True))
 
+    from assay.memory import freeze_long_lived
+
+    freeze_long_lived()  # this process runs one flow: its libraries stay out of every collection
     with prefect_console(verbose):  # each failure is said once, by assay; Prefect's own lines with -v
         error = _run_stoppable(run_flow)
     if server is not None:

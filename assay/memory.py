@@ -11,6 +11,11 @@ a small run's step time. So ``release`` acts only once the process has grown by
 ``RELEASE_GROWTH_BYTES`` since the last release (or since this module was imported): what a
 large step leaves behind is released as before, and what is kept unreleased stays below that
 bound. Without procfs (no way to read the resident size cheaply) it always acts.
+
+A process that runs one flow and exits (``assay run``) also calls ``freeze_long_lived`` once its
+libraries are imported: every object alive then (~360,000 of Prefect, Great Expectations,
+pandas) moves out of the collector's reach, so a release's collection walks only what the run
+made since (0.27 s → 0.08 s measured), and the garbage a step leaves is collected as before.
 """
 
 from __future__ import annotations
@@ -48,6 +53,16 @@ def resident_bytes() -> int | None:
 
 
 _baseline = resident_bytes()  # the size the next release compares against
+
+
+def freeze_long_lived() -> None:
+    """Keep every object alive now out of all later collections (``gc.freeze``): for a process
+    whose imported libraries live until it exits. Once per process: a later call (a second run
+    in one process: tests, a resident worker) leaves the frozen set as it is, so nothing that
+    became garbage since is kept from the collector. Not for a notebook, whose objects are the
+    user's to collect."""
+    if gc.get_freeze_count() == 0:
+        gc.freeze()
 
 
 def release() -> bool:

@@ -71,7 +71,10 @@ def serve(latency_s: float) -> None:
     stats: dict[str, Any] = {}
 
     def reset() -> None:
-        stats.update(calls=0, in_flight=0, most_in_flight=0, busy_s=0.0, first=None, last=None)
+        # first/last: monotonic, for the span; first_at/last_at: wall clock, to place them among
+        # a run's own timeline marks (bench/judge_step.py)
+        stats.update(calls=0, in_flight=0, most_in_flight=0, busy_s=0.0, first=None, last=None, first_at=None,
+                     last_at=None)
 
     reset()
     answers: dict[str, bytes] = {}
@@ -79,6 +82,7 @@ def serve(latency_s: float) -> None:
     async def chat(request: web.Request) -> web.Response:
         started = time.monotonic()
         stats["first"] = stats["first"] or started
+        stats["first_at"] = stats["first_at"] or time.time()
         stats["in_flight"] += 1
         stats["most_in_flight"] = max(stats["most_in_flight"], stats["in_flight"])
         try:
@@ -97,6 +101,7 @@ def serve(latency_s: float) -> None:
             stats["in_flight"] -= 1
             stats["calls"] += 1
             stats["last"] = time.monotonic()
+            stats["last_at"] = time.time()
             stats["busy_s"] += stats["last"] - started
 
     async def read_stats(request: web.Request) -> web.Response:

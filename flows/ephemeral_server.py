@@ -57,6 +57,15 @@ FIRST_RUN_MODULES = (
     "great_expectations", "great_expectations.data_context.types.base",
     "great_expectations.expectations.expectation_configuration",
 )
+# What a run with remote judges imports at its first judge call: the lean transport's HTTP
+# client (~0.3 s; litellm imports it too), otherwise paid inside the judge step.
+JUDGE_CALL_MODULES = ("aiohttp",)
+
+
+def warm_modules(spec: Any, first_run: bool) -> tuple[str, ...]:
+    """The modules to import while the server is awaited, for this run (a ``RunSpec``)."""
+    judged = bool(spec.jury and spec.jury.judges)
+    return FLOW_RUN_MODULES + (FIRST_RUN_MODULES if first_run else ()) + (JUDGE_CALL_MODULES if judged else ())
 
 
 class EarlyServer:

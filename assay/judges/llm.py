@@ -187,6 +187,13 @@ class LiteLLMJudge:
         }
         return JudgeRequest(self.model, public_api_base(self.api_base), prompt.messages(item, lang), params)
 
+    def prepare_calls(self) -> None:
+        """Before a run's first call: start what its calls will need (the lean transport's price
+        lookup), so the first reply does not wait for it."""
+        prepare = getattr(self.transport, "prepare", None)
+        if prepare is not None:
+            prepare(self.model)
+
     def parse(self, raw_text: str | None, prompt: Any) -> JsonObject:
         return parse_verdict(raw_text, prompt.verdict_model)
 

@@ -85,8 +85,9 @@ class JuryRun(BaseModel):
     untrusted_records: list[str] = Field(
         default_factory=list, description="stored records that failed their hash or key check, set aside and re-sent"
     )
-    # Offline judges' call records (key -> record, as the call store keeps them): the step
-    # stores them with the run's lineage; not part of the stored jury run itself.
+    # Call records (key -> record, as the call store keeps them): every offline judge's, and
+    # the remote ones this run wrote to or read from the call store, so the step stores them
+    # with the run's lineage without reading them back; not part of the stored jury run itself.
     _call_records: dict[str, JsonObject] = PrivateAttr(default_factory=dict)
 
     @property
@@ -185,19 +186,47 @@ class JuryRunner:
         if len(set(case_ids)) != len(case_ids):
             raise ValueError("case ids must be unique within a run")
         state = _RunState(self, prompt, total=len(items) * len(self.judges))
-        calls = [state.call(judge, case_id, item) for case_id, item in items for judge in self.judges]
+        for judge in self.judges:
+            prepare = getattr(judge, "prepare_calls", None)  # e.g. a price lookup, started before any call
+            if prepare is not None:
+                prepare()
+        calls = [(judge, case_id, item) for case_id, item in items for judge in self.judges]
+        results: list[JudgeResult] = [None] * len(calls)  # type: ignore[list-item]  # each filled once
+        pending = iter(enumerate(calls))
+
+        async def caller() -> None:
+            for index, (judge, case_id, item) in pending:  # shared: each call is taken once, in order
+                results[index] = await state.call(judge, case_id, item)
+
         # Everything alive now (imported modules, litellm's price map, Prefect) outlives the
         # run; frozen, the collector stops rescanning those ~10^5 objects while thousands of
-        # short calls allocate. Unfrozen afterwards: no lasting change to the process.
-        gc.freeze()
+        # short calls allocate. Unfrozen afterwards: no lasting change to the process. A process
+        # that froze its libraries already (``assay.memory.freeze_long_lived``) keeps them so.
+        freeze = gc.get_freeze_count() == 0
+        if freeze:
+            gc.freeze()
         try:
-            results = await asyncio.gather(*calls)
+            await asyncio.gather(*(caller() for _ in range(self.callers(len(calls)))))
         finally:
-            gc.unfreeze()
+            if freeze:
+                gc.unfreeze()
             from assay.judges.transport import close_sessions
 
             await close_sessions()  # HTTP sessions are bound to this loop, which ends with the run
         return state.finish(items, results)
+
+    def callers(self, n_calls: int) -> int:
+        """How many calls are under way at once (built, waiting for a slot, sent or retrying).
+
+        Twice what the providers let fly: the next requests are built while replies are
+        awaited, and a reply is read as soon as it comes, instead of after every request of the
+        run has been built and keyed (seconds at thousands of 9 KB prompts, with the first
+        replies waiting). Offline judges are not rate-limited: each call is under way at once.
+        """
+        if any(judge.offline for judge in self.judges):
+            return max(1, n_calls)
+        providers = len({judge.provider for judge in self.judges})
+        return max(1, min(n_calls, 2 * self.concurrency_per_provider * providers))
 
     # -- helpers used by _RunState -------------------------------------------------------
     def backoff_s(self, attempt: int) -> float:
@@ -223,6 +252,7 @@ class _RunState:
         self.store_errors: list[str] = []
         self.untrusted_records: list[str] = []
         self.offline_records: dict[str, JsonObject] = {}
+        self.stored_records: dict[str, JsonObject] = {}  # remote calls' records, as the store holds them
 
     def limit(self, judge: Judge) -> AdaptiveLimit | None:
         if judge.offline:
@@ -326,7 +356,9 @@ class _RunState:
         # A store outage must not throw away an answer already paid for: keep the verdict,
         # report the missing record (an audit will also flag it).
         try:
-            await asyncio.to_thread(store.put, key, record)
+            _, stored = await asyncio.to_thread(store.write, key, record)
+            if stored is not None:  # None: another writer's record was there first; read it later
+                self.stored_records[key] = stored
         except Exception as exc:
             self.store_errors.append(f"{key}: {type(exc).__name__}: {exc}"[:500])
 
@@ -352,6 +384,7 @@ class _RunState:
             verdict = judge.parse(raw_text, self.prompt)
         except MalformedReply:
             return None  # e.g. the verdict model got stricter: ask again
+        self.stored_records[key] = record
         return JudgeResult(
             judge=judge.name,
             model=judge.model,
@@ -484,6 +517,7 @@ class _RunState:
             untrusted_records=self.untrusted_records,
             request_keys=[r.request_key for r in flat if r.request_key],
         )
+        run.call_records.update(self.stored_records)
         run.call_records.update(self.offline_records)
         return run
 

@@ -165,15 +165,21 @@ class CallStore:
         Write-once: if a record for ``key`` exists it is kept (first writer wins), so a record's
         bytes never change after a manifest has hashed them.
         """
+        return self.write(key, record)[0]
+
+    def write(self, key: str, record: JsonObject) -> tuple[str, JsonObject | None]:
+        """``put``, also returning the record as stored (what ``get`` would read back), so a
+        writer need not read it again; None when another writer's record was already there."""
         # The response redacted (a reply may echo a key or header value); the request is kept as
         # it is, since it must still hash to ``key``.
-        record = {**record, "response": redact_obj(record.get("response"))}
-        data = canonical_json(stamped(key, record))
+        record = stamped(key, {**record, "response": redact_obj(record.get("response"))})
+        data = canonical_json(record)
         if self._local is None:
             target = f"{self._fs_root.rstrip('/')}/{self._relpath(key)}"
-            if not self._fs.exists(target):
-                self._fs.pipe_file(target, data)  # object stores replace whole objects: atomic
-            return self.path(key)
+            if self._fs.exists(target):
+                return self.path(key), None
+            self._fs.pipe_file(target, data)  # object stores replace whole objects: atomic
+            return self.path(key), record
         target_path = self._local / self._relpath(key)
         if target_path.parent not in self._made_dirs:
             target_path.parent.mkdir(parents=True, exist_ok=True)
@@ -189,13 +195,14 @@ class CallStore:
             try:
                 os.link(tmp, target_path)  # atomic create-if-absent
             except FileExistsError:
-                pass
+                return str(target_path), None
             except OSError:  # no hard links on this filesystem
-                if not target_path.exists():
-                    os.replace(tmp, target_path)
+                if target_path.exists():
+                    return str(target_path), None
+                os.replace(tmp, target_path)
         finally:
             tmp.unlink(missing_ok=True)
-        return str(target_path)
+        return str(target_path), record
 
     def keys(self) -> list[str]:
         """All stored keys (sorted); for audits and tests."""

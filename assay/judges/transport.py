@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit
 
+from assay.judges.prices import litellm_module, lookup, prices
 from assay.schemas import JsonObject
 
 if TYPE_CHECKING:
@@ -67,6 +68,8 @@ class Call:
 
 
 class Transport(Protocol):
+    """Optionally also ``prepare(model)``: called once before a run's first call."""
+
     name: str
 
     async def send(self, call: Call) -> Reply: ...
@@ -83,16 +86,11 @@ def lean_eligible(model: str, api_base: str | None) -> bool:
 # -- litellm: every provider -------------------------------------------------------------------
 
 
-def litellm_module() -> Any:
-    """Import litellm on first use and keep its support banner out of our logs."""
-    import litellm
-
-    litellm.suppress_debug_info = True
-    return litellm
-
-
 class LiteLLMTransport:
     name = "litellm"
+
+    def prepare(self, model: str) -> None:
+        """Nothing to start: litellm prices each response as it builds it."""
 
     async def send(self, call: Call) -> Reply:
         litellm = litellm_module()
@@ -140,6 +138,10 @@ class OpenAICompatTransport:
 
     name = "openai-compatible"
 
+    def prepare(self, model: str) -> None:
+        """Start the model's price lookup, so the first reply does not wait for it."""
+        lookup(model)
+
     async def send(self, call: Call) -> Reply:
         import aiohttp
 
@@ -161,7 +163,7 @@ class OpenAICompatTransport:
         usage, raw_text = read_completion(data)
         input_tokens = int(usage.get("prompt_tokens") or 0)
         output_tokens = int(usage.get("completion_tokens") or 0)
-        input_rate, output_rate = await prices(call.model)
+        input_rate, output_rate = await prices(call.model)  # looked up once per model (assay.judges.prices)
         return Reply(raw_text, input_tokens, output_tokens, input_tokens * input_rate + output_tokens * output_rate)
 
 
@@ -240,33 +242,6 @@ async def close_sessions() -> None:
         sessions = list(_sessions.pop(loop, {}).values())
     for session in sessions:
         await session.close()
-
-
-_prices: dict[str, tuple[float, float]] = {}
-
-
-async def prices(model: str) -> tuple[float, float]:
-    """(USD per input token, USD per output token) from litellm's price map; (0, 0) if unpriced.
-
-    Looked up once per model (off the loop: the first lookup imports litellm) instead of per
-    call. Judge prompts are far below any tiered-pricing threshold, where prices are linear.
-    """
-    found = _prices.get(model)
-    if found is not None:
-        return found
-    found = await asyncio.to_thread(_price_of, model)
-    _prices[model] = found
-    return found
-
-
-def _price_of(model: str) -> tuple[float, float]:
-    try:
-        litellm = litellm_module()
-        input_cost, _ = litellm.cost_per_token(model=model, prompt_tokens=1_000_000, completion_tokens=0)
-        _, output_cost = litellm.cost_per_token(model=model, prompt_tokens=0, completion_tokens=1_000_000)
-        return float(input_cost) / 1_000_000, float(output_cost) / 1_000_000
-    except Exception:  # unknown/local model: no price, which is fine
-        return 0.0, 0.0
 
 
 def transport_for(model: str, api_base: str | None, choice: str = "auto") -> Transport:

@@ -36,8 +36,8 @@ from typing import Any
 import fsspec
 from fsspec.implementations.local import LocalFileSystem
 
-from assay.hashing import canonical_json, sha256_bytes
-from assay.redact import redact_obj, redacted_json, secret_values
+from assay.hashing import sha256_bytes
+from assay.redact import redacted_canonical_json, redacted_json, secret_values
 from assay.schemas import JsonObject
 
 POOL_DIR = ".assay/objects"
@@ -246,7 +246,7 @@ class ArtifactStore:
     # Structured records are redacted on the way in: whatever a step builds, no credential is
     # ever persisted (raw put() keeps bytes as given: dataset files, rendered reports).
     def put_json(self, obj: Any) -> str:
-        return self.put(canonical_json(redact_obj(obj)))
+        return self.put(redacted_canonical_json(obj))
 
     def get_json(self, sha: str) -> Any:
         return json.loads(self.get(sha))

@@ -67,3 +67,18 @@ def test_the_server_environment_has_no_key_variable_but_keeps_the_server_s_own_s
     env = server_env()
     assert not {"OPENAI_API_KEY", "MY_SERVICE_TOKEN", "ODDLY_NAMED", "PREFECT_API_KEY"} & set(env)
     assert env["PREFECT_SERVER_DATABASE_PASSWORD"] == "the-server-s-own-database"
+
+
+def test_a_judged_run_imports_its_http_client_while_the_server_is_awaited(monkeypatch):
+    from assay.spec import build_run_spec
+    from assay.suites.registry import get_suite
+    from flows.ephemeral_server import FIRST_RUN_MODULES, JUDGE_CALL_MODULES, warm_modules
+
+    monkeypatch.setenv("OPENAI_API_KEY", "no-key")
+    dataset = get_suite("rag_qa").default_dataset
+    judged, _ = build_run_spec("rag_qa", default_dataset=dataset,
+                               cli={"judges": "openai/judge-a", "api_base": "http://127.0.0.1:9/v1"})
+    offline, _ = build_run_spec("rag_qa", default_dataset=dataset, cli={"offline": True})
+    assert set(JUDGE_CALL_MODULES) <= set(warm_modules(judged, first_run=False))
+    assert not set(JUDGE_CALL_MODULES) & set(warm_modules(offline, first_run=True))
+    assert set(FIRST_RUN_MODULES) <= set(warm_modules(offline, first_run=True))

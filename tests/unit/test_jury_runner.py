@@ -485,3 +485,40 @@ def test_under_a_signing_key_a_rewritten_answer_with_recomputed_hashes_is_set_as
     record.pop("digest")
     path.write_text(json.dumps(record))  # without a key a store writer's record is taken on its hashes
     assert store.get(key)["response"]["raw_text"] == record["response"]["raw_text"]
+
+
+def test_replies_are_read_while_later_requests_are_still_to_be_built(tmp_path):
+    """The first reply is read after about twice the concurrency of requests are built, not after
+    all of them (with a task per call up front, every request of the run was built and keyed
+    before the first reply was looked at)."""
+    limit, n = 4, 120
+    built: list[int] = []
+    built_at_first_reply: list[int] = []
+
+    class CountingPrompt(FakePrompt):
+        def messages(self, item, lang):
+            built.append(1)
+            return super().messages(item, lang)
+
+    class ReadingJudge(LiteLLMJudge):
+        def parse(self, raw_text, prompt):
+            built_at_first_reply.append(len(built))
+            return super().parse(raw_text, prompt)
+
+    with OpenAICompatServer(latency_s=0.01) as srv:
+        jury = [ReadingJudge("openai/judge-a", api_base=srv.base_url, transport=TRANSPORT)]
+        run = runner(jury, store=CallStore(str(tmp_path / "calls")), concurrency_per_provider=limit).run(
+            CountingPrompt(), items(n))
+    assert all(r.ok for rs in run.results.values() for r in rs) and len(built) == n
+    assert built_at_first_reply[0] <= 2 * limit + 1
+
+
+def test_the_records_a_run_stored_are_kept_as_the_store_holds_them(server, tmp_path):
+    """The metric step adopts each call's record from the run, not from a second read of the store."""
+    store = CallStore(str(tmp_path / "calls"))
+    first = runner([judge(server)], store=store).run(PROMPT, items(3))
+    keys = first.request_keys
+    assert sorted(first.call_records) == sorted(keys)
+    assert all(first.call_records[key] == store.get(key) for key in keys)
+    again = runner([judge(server)], store=store).run(PROMPT, items(3))  # answered from the store
+    assert all(again.call_records[key] == store.get(key) for key in keys)

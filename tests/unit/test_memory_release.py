@@ -43,3 +43,32 @@ def test_without_procfs_it_always_releases(collections, monkeypatch):
     monkeypatch.setattr(memory, "resident_bytes", lambda: None)
     assert memory.release() is True and memory.release() is True
     assert len(collections) == 2
+
+
+def test_freezing_the_long_lived_objects_happens_once_and_a_jury_run_keeps_it(monkeypatch):
+    """`assay run` freezes its imported libraries before the flow: later collections skip them,
+    a second call freezes nothing new, and a jury run (which freezes around its calls in other
+    processes) leaves the process's frozen set as it found it instead of unfreezing it."""
+    from assay.judges.base import JudgeResult, LocalJudge
+    from assay.judges.runner import JuryRunner
+    from tests.unit.test_jury_runner import PROMPT, items
+
+    class Echo(LocalJudge):
+        name, model, weight = "echo", "offline/echo", 1.0
+
+        async def ajudge(self, prompt, item, case_id, lang="ko", request=None):
+            return JudgeResult(judge=self.name, model=self.model, prompt_id=prompt.id, case_id=case_id,
+                               verdict={"score": 1.0, "reason": "r"}, raw_text="{}", attempts=1)
+
+    gc.unfreeze()
+    try:
+        memory.freeze_long_lived()
+        frozen = gc.get_freeze_count()
+        assert frozen > 0
+        kept = [[i] for i in range(100)]  # noqa: F841  (alive and tracked: a second freeze would take them)
+        memory.freeze_long_lived()
+        assert gc.get_freeze_count() == frozen
+        JuryRunner([Echo()]).run(PROMPT, items(3))
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()

@@ -117,3 +117,40 @@ def test_a_call_record_is_stored_with_its_response_redacted(tmp_path, monkeypatc
                     "response": {"raw_text": "headers: {'X-Auth': 'echoed-value-77aa'}"}})
     assert b"echoed-value-77aa" not in next(tmp_path.rglob("*.json")).read_bytes()
     assert store.get(key)["response"]["raw_text"] == "headers: {'X-Auth': '***'}"  # still a trusted record
+
+
+# Texts built from the markers' own characters, their case variants (İ and ı among them), Korean
+# and JSON's escapes: the substring shortcut must agree with the marker regex on every one.
+_MARKER_ALPHABET = list("apiAPIİıBearsicBsk-AIza:/ \\\"n연차휴가") + ["Bearer", "Basic", "sk-", "AIza", "://", "api", "APİ", "apı"]
+
+
+@given(st.lists(st.sampled_from(_MARKER_ALPHABET), max_size=12).map("".join))
+def test_marker_shortcut_agrees_with_the_regex(text):
+    from assay.redact import _SHAPE_MARKERS, _has_marker
+
+    assert _has_marker(text) is (_SHAPE_MARKERS.search(text) is not None)
+
+
+_JSONISH = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.sampled_from(_MARKER_ALPHABET)
+    | st.lists(st.sampled_from(_MARKER_ALPHABET + ["gw-token-98765", "\n", "é"]), max_size=6).map("".join),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(["api_base", "k", "raw", "tok"]), inner,
+                                                                 max_size=4),
+    max_leaves=12,
+)
+
+
+@given(_JSONISH)
+def test_put_json_bytes_are_the_walked_redaction_whatever_the_shortcut(value):
+    """ArtifactStore.put_json skips the walk when the canonical text cannot hold a secret: its
+    bytes must still be exactly canonical_json(redact_obj(value))."""
+    import os
+
+    from assay.hashing import canonical_json
+    from assay.redact import redacted_canonical_json
+
+    os.environ["MY_GATEWAY_TOKEN"] = "gw-token-98765"
+    try:
+        assert redacted_canonical_json(value) == canonical_json(redact_obj(value))
+    finally:
+        del os.environ["MY_GATEWAY_TOKEN"]
