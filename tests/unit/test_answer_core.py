@@ -212,6 +212,7 @@ def test_a_relative_who_does_not_make_a_name_question():
 
 def test_no_mention_of_is_a_refusal_and_contractions_are_function_words():
     assert answer_core.refuses("There's no mention of parking - ask at the desk.", pack("en"))
+    assert answer_core.refuses("The timetable doesn't list who teaches the class.", pack("en"))
     assert not answer_core.keyword_list("It's fifteen dollars monthly for thirty gigabytes.", pack("en"))
 
 
