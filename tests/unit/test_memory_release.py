@@ -67,8 +67,10 @@ def test_freezing_the_long_lived_objects_happens_once_and_a_jury_run_keeps_it(mo
         assert frozen > 0
         kept = [[i] for i in range(100)]  # noqa: F841  (alive and tracked: a second freeze would take them)
         memory.freeze_long_lived()
-        assert gc.get_freeze_count() == frozen
+        # frozen objects may still die (the count falls a little in a long test session); a second
+        # freeze would add the 100 lists above, an unfreeze would empty the set
+        assert 0.9 * frozen < gc.get_freeze_count() < frozen + 100
         JuryRunner([Echo()]).run(PROMPT, items(3))
-        assert gc.get_freeze_count() == frozen
+        assert 0.9 * frozen < gc.get_freeze_count() < frozen + 100
     finally:
         gc.unfreeze()
