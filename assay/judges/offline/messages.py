@@ -21,7 +21,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
+from assay.yaml_files import read_yaml_mapping
 
 HERE = Path(__file__).resolve().parent / "lang"
 SUFFIX = ".messages.yaml"
@@ -97,10 +97,16 @@ def languages(folder: Path = HERE) -> list[str]:
 @cache
 def catalogue(code: str) -> dict[str, str]:
     """The message catalogue of ``code`` (key -> template), checked against every other one."""
-    catalogues = load_catalogues(HERE)
+    catalogues = _bundled()
     if code not in catalogues:
         raise KeyError(f"no message catalogue {code}{SUFFIX}; there are: {', '.join(sorted(catalogues))}")
     return catalogues[code]
+
+
+@cache
+def _bundled() -> dict[str, dict[str, str]]:
+    """The bundled catalogues, read and checked once per process (not once per language)."""
+    return load_catalogues(HERE)
 
 
 def load_catalogues(folder: Path) -> dict[str, dict[str, str]]:
@@ -121,12 +127,7 @@ def load_catalogues(folder: Path) -> dict[str, dict[str, str]]:
 
 
 def _flat(path: Path) -> dict[str, str]:
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError as exc:
-        raise ValueError(f"{path.name}: not valid YAML ({exc})") from None
-    if not isinstance(data, dict):
-        raise ValueError(f"{path.name}: must be a mapping of message groups")
+    data = read_yaml_mapping(path, "message catalogue", ValueError)
     out: dict[str, str] = {}
     for group, messages in data.items():
         if not isinstance(messages, dict):
