@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import json
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -304,12 +304,14 @@ def _score_family(
     families = families_of(suite, scoring.spec)
     family = next(f for f in families if f.name == family_name)
     ctx = MetricContext(spec=scoring.spec, concurrency=scoring.concurrency or DEFAULT_CONCURRENCY, progress=scoring.progress)
+    kept: KeptCalls | None = None
     if family.uses_jury:
         # A cost budget is one runner's; the run's judged families (the suite's jury and each
         # criterion) run side by side, so each gets an equal share and together they stay within it.
         share = sum(f.uses_jury for f in families)
+        kept = KeptCalls(store) if partition is None else None
         ctx.jury = build_runner(scoring.spec, scoring.call_store_url, scoring.concurrency, scoring.progress, scoring.send,
-                                budget_share=share)
+                                budget_share=share, on_stored=kept.keep if kept else None)
     rows = family.compute(cases, generations, ctx)
     scores = store.put_jsonl(r.model_dump(mode="json") for r in rows)
     output = FamilyOutput(family=family_name, scores=scores, n_rows=len(rows), partition=partition)
@@ -317,7 +319,8 @@ def _score_family(
         keys = sorted({k for run in ctx.jury_runs for k in run.request_keys})
         records = _call_records(ctx.jury_runs, scoring.call_store_url, keys)
         if partition is None:
-            calls = [Artifact(name=names.judge_call(key), sha=store.put_json(record)) for key, record in records]
+            calls = [Artifact(name=names.judge_call(key), sha=kept.sha(key, record) if kept else store.put_json(record))
+                     for key, record in records]
             runs_name = names.jury_runs(family_name)
         else:
             bundle = names.partition_judge_calls(family_name, partition)
@@ -334,6 +337,24 @@ def _score_family(
     scores_name = names.family_scores(family_name) if partition is None else names.partition_scores(family_name, partition)
     output.artifacts.append(Artifact(name=scores_name, sha=scores, inputs=inputs, media_type=names.JSONL))
     return output
+
+
+class KeptCalls:
+    """Each judge call's record put in the run's artifact store as soon as the call store holds
+    it (on the writer's thread, while later calls are in flight), so the step does not write
+    them all after the last reply. The bytes are the same either way: ``put_json`` of the
+    record as the call store holds it; a record not kept during the run is put at the end."""
+
+    def __init__(self, store: ArtifactStore) -> None:
+        self.store = store
+        self.shas: dict[str, tuple[JsonObject, str]] = {}
+
+    def keep(self, key: str, record: JsonObject) -> None:
+        self.shas[key] = (record, self.store.put_json(record))
+
+    def sha(self, key: str, record: JsonObject) -> str:
+        kept = self.shas.get(key)
+        return kept[1] if kept is not None and kept[0] is record else self.store.put_json(record)
 
 
 def _call_records(runs: list[Any], call_store_url: str | None, keys: list[str]) -> list[tuple[str, JsonObject]]:
@@ -356,7 +377,7 @@ def _call_records(runs: list[Any], call_store_url: str | None, keys: list[str]) 
 
 def build_runner(
     spec: RunSpec, call_store_url: str | None, concurrency: int | None, progress: ProgressFn, send: bool = True,
-    budget_share: int = 1,
+    budget_share: int = 1, on_stored: Callable[[str, JsonObject], None] | None = None,
 ) -> Any:
     from assay.judges.config import build_judges
     from assay.judges.runner import JuryRunner
@@ -372,6 +393,7 @@ def build_runner(
         lang=config.lang,
         progress=progress,
         send=send,
+        on_stored=on_stored,
     )
 
 

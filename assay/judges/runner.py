@@ -151,6 +151,7 @@ class JuryRunner:
         lang: str = "ko",
         progress: Callable[[str], None] | None = None,
         send: bool = True,
+        on_stored: Callable[[str, JsonObject], None] | None = None,
     ) -> None:
         names = [j.name for j in judges]
         duplicates = sorted(n for n, c in Counter(names).items() if c > 1)
@@ -168,6 +169,9 @@ class JuryRunner:
         self.lang = lang
         self.progress = progress or (lambda message: None)
         self.send = send  # False: answer remote judges from the store only (a deep audit)
+        # Called on the writer's thread with each record this runner wrote to the store, right
+        # after it is written: a caller keeps it as evidence while later calls are in flight.
+        self.on_stored = on_stored
         self._rng = random.Random()
         self.spent_usd = 0.0  # over all run() calls: max_cost_usd bounds the runner's total
 
@@ -356,11 +360,21 @@ class _RunState:
         # A store outage must not throw away an answer already paid for: keep the verdict,
         # report the missing record (an audit will also flag it).
         try:
-            _, stored = await asyncio.to_thread(store.write, key, record)
+            stored = await asyncio.to_thread(self._write, store, key, record)
             if stored is not None:  # None: another writer's record was there first; read it later
                 self.stored_records[key] = stored
         except Exception as exc:
             self.store_errors.append(f"{key}: {type(exc).__name__}: {exc}"[:500])
+
+    def _write(self, store: CallStore, key: str, record: JsonObject) -> JsonObject | None:
+        """The store's write and the caller's ``on_stored``, in one hop to a thread."""
+        _, stored = store.write(key, record)
+        if stored is not None and self.runner.on_stored is not None:
+            try:
+                self.runner.on_stored(key, stored)
+            except Exception:  # noqa: BLE001 - the caller keeps the record again later, and fails there
+                pass
+        return stored
 
     async def _attempt(
         self, judge: Judge, case_id: str, item: BaseModel, request: JudgeRequest

@@ -522,3 +522,27 @@ def test_the_records_a_run_stored_are_kept_as_the_store_holds_them(server, tmp_p
     assert all(first.call_records[key] == store.get(key) for key in keys)
     again = runner([judge(server)], store=store).run(PROMPT, items(3))  # answered from the store
     assert all(again.call_records[key] == store.get(key) for key in keys)
+
+
+def test_each_stored_record_is_handed_on_while_the_run_goes_on(server, tmp_path):
+    """``on_stored`` gets every record the run wrote, as the store holds it, before the run ends
+    (the metric step keeps it as evidence while later calls are in flight); a failing
+    ``on_stored`` costs no verdict and no record."""
+    store = CallStore(str(tmp_path / "calls"))
+    handed: dict[str, dict] = {}
+    run = runner([judge(server)], store=store, on_stored=lambda key, record: handed.setdefault(key, record)).run(
+        PROMPT, items(4))
+    assert sorted(handed) == sorted(run.request_keys)
+    assert all(handed[key] is run.call_records[key] and handed[key] == store.get(key) for key in handed)
+
+    def broken(key, record):
+        raise OSError("disk full")
+
+    other = CallStore(str(tmp_path / "other"))
+    failed = runner([judge(server)], store=other, on_stored=broken).run(PROMPT, items(4))
+    assert all(r.ok for results in failed.results.values() for r in results) and not failed.store_errors
+    assert sorted(failed.call_records) == sorted(failed.request_keys)
+    # a reused record was not written by this run: nothing handed on
+    again: dict[str, dict] = {}
+    runner([judge(server)], store=store, on_stored=lambda key, record: again.setdefault(key, record)).run(PROMPT, items(4))
+    assert again == {}
