@@ -11,8 +11,10 @@ from __future__ import annotations
 import io
 import json
 import tempfile
+import threading
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -265,10 +267,52 @@ def compute_family(
 
     ``send=False`` answers remote judges from the call store only (the deep audit's recompute).
     """
-    cases = load_cases(store, suite, snapshot_sha, skip_ids)
-    generations = suite.parse_generations(store.get_jsonl(generations_sha))
-    scoring = Scoring(spec, call_store_url, concurrency, progress, send)
-    return _score_family(store, suite, family_name, cases, generations, scoring, None, [names.DATASET_SNAPSHOT, names.GENERATIONS])
+    key = (store.root, suite.name, snapshot_sha, generations_sha, tuple(sorted(skip_ids)))
+
+    def parse() -> tuple[list[Any], dict[str, Any]]:
+        return load_cases(store, suite, snapshot_sha, skip_ids), suite.parse_generations(store.get_jsonl(generations_sha))
+
+    with PARSED_INPUTS.use(key, parse) as (cases, generations):
+        scoring = Scoring(spec, call_store_url, concurrency, progress, send)
+        return _score_family(store, suite, family_name, cases, generations, scoring, None,
+                             [names.DATASET_SNAPSHOT, names.GENERATIONS])
+
+
+class SharedInputs:
+    """Typed cases and generations parsed once for the metric families that run side by side
+    (each its own task on a thread of one process, all reading the same two artifacts), held
+    only while one of them uses them. Artifacts are content-addressed, so a key of shas names
+    the same bytes; the families read these objects and never change them."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._entries: dict[tuple[Any, ...], _Shared] = {}
+
+    @contextmanager
+    def use(self, key: tuple[Any, ...], parse: Callable[[], Any]) -> Iterator[Any]:
+        with self._lock:
+            entry = self._entries.setdefault(key, _Shared())
+            entry.users += 1
+        try:
+            with entry.parsing:  # the first user parses; one that comes meanwhile waits for it
+                if entry.value is None:
+                    entry.value = parse()
+            yield entry.value
+        finally:
+            with self._lock:
+                entry.users -= 1
+                if entry.users == 0 and self._entries.get(key) is entry:
+                    del self._entries[key]
+
+
+@dataclass
+class _Shared:
+    users: int = 0
+    value: Any = None
+    parsing: threading.Lock = field(default_factory=threading.Lock)
+
+
+PARSED_INPUTS = SharedInputs()
 
 
 @dataclass(frozen=True)
