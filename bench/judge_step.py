@@ -2,7 +2,7 @@
 around its calls, against one loopback judge.
 
     python bench/judge_step.py TREE [TREE ...] [--cases 960] [--latency 0.05 0.2] [--concurrency 32]
-                               [--repeat 3]
+                               [--repeat 3] [--warm]
 
 Each tree is a checkout of assay (``git archive <ref> | tar -x -C DIR`` makes one), run with this
 interpreter and ``PYTHONPATH`` set to it. The data and the fake judge are ``bench/peers.py``'s:
@@ -10,9 +10,13 @@ interpreter and ``PYTHONPATH`` set to it. The data and the fake judge are ``benc
 each, the judge answering after ``--latency`` seconds. Every run is ``assay run rag_qa --judge
 openai/bench-judge --api-base URL --concurrency N`` into a fresh output folder (nothing cached, no
 call store), with ``ASSAY_TIMELINE=1``; one ``PREFECT_HOME`` whose local server an untimed warm-up
-run of each tree starts. Trees alternate, ``--repeat`` rounds, medians printed:
+run of each tree starts. With ``--warm`` each tree gets its own ``PREFECT_HOME`` with ``assay server
+start`` run first (the kept server and the resident worker), and every run is the ``assay`` console
+command's way in (``assay.entry``), so it runs in that tree's worker as a user's would; the bench
+stops if a run did not. Trees alternate, ``--repeat`` rounds, medians printed:
 
-- ``whole command``: wall seconds and CPU seconds of the command (the kept server not counted);
+- ``whole command``: wall seconds and CPU seconds of the command (the kept server not counted;
+  with ``--warm`` the run is the worker's child, so its CPU is not the command's and shows ``nan``);
 - ``flow run``: from the flow run's start to its return (``flow run started`` → ``flow returned``);
 - each step's seconds as the console reports them;
 - ``judge step vs ideal``: ideal (cases x latency / concurrency) over the judge step's seconds;
@@ -79,10 +83,22 @@ def artifact_digests(run_dir: Path) -> dict[str, str]:
     return out
 
 
-def one_run(tree: Path, dataset: Path, base: str, out: Path, concurrency: int, prefect_home: Path) -> dict[str, Any]:
-    env = {**os.environ, "PYTHONPATH": str(tree), "PREFECT_HOME": str(prefect_home), "OPENAI_API_KEY": "no-key",
-           "NO_COLOR": "1", "ASSAY_TIMELINE": "1", "ASSAY_SERVER_IDLE_SECONDS": "600"}
-    command = [sys.executable, "-m", "assay.cli", "run", "rag_qa", "--dataset", str(dataset), "--judge",
+def tree_env(tree: Path, prefect_home: Path) -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(tree), "PREFECT_HOME": str(prefect_home), "OPENAI_API_KEY": "no-key",
+            "NO_COLOR": "1", "ASSAY_TIMELINE": "1", "ASSAY_SERVER_IDLE_SECONDS": "600"}
+
+
+def assay_command(warm: bool) -> list[str]:
+    """``assay`` as the console command runs it (``assay.entry``: to the resident worker when one
+    runs this tree) with ``--warm``; else the CLI in this process (``assay.cli``), as before."""
+    module = "assay.entry" if warm else "assay.cli"
+    return [sys.executable, "-c", f"import sys; from {module} import main; sys.exit(main())"]
+
+
+def one_run(tree: Path, dataset: Path, base: str, out: Path, concurrency: int, prefect_home: Path,
+            warm: bool = False) -> dict[str, Any]:
+    env = tree_env(tree, prefect_home)
+    command = [*assay_command(warm), "run", "rag_qa", "--dataset", str(dataset), "--judge",
                f"openai/{MODEL}", "--api-base", base, "--concurrency", str(concurrency), "--out", str(out)]
     read_stats(base)  # reset
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -104,9 +120,12 @@ def one_run(tree: Path, dataset: Path, base: str, out: Path, concurrency: int, p
                         if line.startswith("run dir:")))
     step_end = marks[f"step {JUDGE_STEP} ran"]
     step_start = step_end - steps[JUDGE_STEP]
+    if warm and not any(label.startswith("worker child") for label in marks):
+        raise SystemExit(f"{tree}: --warm, but the run did not go to the resident worker:\n{done.stderr[-2000:]}")
     return {
         "wall": wall,
-        "cpu": (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime),
+        # with --warm the run is the worker's child, not this process's: its CPU is not counted
+        "cpu": float("nan") if warm else (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime),
         "flow": marks["flow returned"] - marks["flow run started"],
         "steps": steps,
         "before_first": stats["first_at"] - step_start,
@@ -158,14 +177,22 @@ def main() -> None:
     parser.add_argument("--latency", type=float, nargs="+", default=[0.05, 0.2])
     parser.add_argument("--concurrency", type=int, default=32)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--warm", action="store_true",
+                        help="each tree's runs go to its resident worker (`assay server start`, one PREFECT_HOME a "
+                             "tree), as `assay run` does once a user has started it")
     args = parser.parse_args()
     trees = [t.resolve() for t in args.trees]
     scratch = Path(tempfile.mkdtemp(prefix="assay-judge-step-"))
-    prefect_home = scratch / "prefect-home"
+    # one kept server for all trees; with --warm one each, since a resident worker runs one tree
+    homes = {t: scratch / (f"prefect-home-{i}" if args.warm else "prefect-home") for i, t in enumerate(trees)}
     reference: dict[str, str] = {}  # the artifacts of the first run against this server
     varying: set[str] = set()  # artifacts that differ between runs of the first tree too
     differs: set[str] = set()  # artifacts of another tree that differ from the first run's
     try:
+        if args.warm:
+            for tree in trees:
+                subprocess.run([*assay_command(False), "server", "start"], cwd=tree, env=tree_env(tree, homes[tree]),
+                               check=True, capture_output=True, text=True, timeout=300)
         dataset, _ = build_data(args.cases, scratch)
         print(f"{args.cases} cases, concurrency {args.concurrency}, {args.repeat} alternated rounds; "
               f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}", flush=True)
@@ -176,12 +203,13 @@ def main() -> None:
             try:
                 for tree in trees:  # the kept server up, and each tree's bytecode compiled: not timed
                     counter += 1
-                    one_run(tree, dataset, base, scratch / f"run-{counter}", args.concurrency, prefect_home)
+                    one_run(tree, dataset, base, scratch / f"run-{counter}", args.concurrency, homes[tree], args.warm)
                 results: dict[Path, list[dict[str, Any]]] = {t: [] for t in trees}
                 for round_ in range(args.repeat):
                     for tree in trees:
                         counter += 1
-                        r = one_run(tree, dataset, base, scratch / f"run-{counter}", args.concurrency, prefect_home)
+                        r = one_run(tree, dataset, base, scratch / f"run-{counter}", args.concurrency, homes[tree],
+                                    args.warm)
                         shutil.rmtree(scratch / f"run-{counter}", ignore_errors=True)
                         results[tree].append(r)
                         reference = reference or r["artifacts"]
@@ -204,9 +232,10 @@ def main() -> None:
         print("SAME OUTPUTS (scores/all.jsonl and every other artifact, clock fields left out)" if not changed else
               "DIFFERENT OUTPUTS: " + ", ".join(changed[:20]) + (" …" if len(changed) > 20 else ""))
     finally:
-        if prefect_home.exists():
-            subprocess.run([sys.executable, "-m", "assay.cli", "server", "stop"], capture_output=True, cwd=ROOT,
-                           env={**os.environ, "PYTHONPATH": str(ROOT), "PREFECT_HOME": str(prefect_home)})
+        for tree, home in homes.items():
+            if home.exists():
+                subprocess.run([*assay_command(False), "server", "stop"], capture_output=True, cwd=tree,
+                               env=tree_env(tree, home))
         shutil.rmtree(scratch, ignore_errors=True)
 
 
