@@ -22,9 +22,9 @@ demo: install
 browser:
 	sh .ci/ensure-browser
 
-## test: the whole test suite, offline
+## test: the whole test suite, offline (the slowest tests listed at the end: where CI's minutes go)
 test: install browser
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q --durations=40
 
 ## test-fast: unit tests only (no Prefect server, no model loads)
 test-fast: install
