@@ -73,7 +73,9 @@ def test_every_step_sends_start_and_complete_under_the_run(lineage_run):
             assert (parent["job"]["namespace"], parent["job"]["name"]) == ("assay", "rag_qa")
         facet = done["run"]["facets"]["assay_run"]
         assert facet["prefectFlowRunId"] == flow_run_id and facet["prefectTaskRunId"] == step["task_run_id"]
-        assert done["job"]["facets"]["sourceCodeLocation"]["version"] == manifest["code"]["git_commit"]
+        # the commit that ran, or the code version where the code is not a git checkout
+        assert done["job"]["facets"]["sourceCodeLocation"]["version"] == (manifest["code"]["git_commit"]
+                                                                            or manifest["code"]["code_version"])
 
 
 def test_datasets_are_the_stored_artifacts_with_their_hashes(lineage_run):
