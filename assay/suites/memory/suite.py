@@ -5,14 +5,7 @@ from __future__ import annotations
 from collections.abc import Set as AbstractSet
 
 from assay.schemas import JsonObject, LoadedDataset
-from assay.suites.kit import (
-    CaseView,
-    DatasetFunctions,
-    ReplayContext,
-    Suite,
-    SummaryFunctions,
-    labelled,
-)
+from assay.suites.kit import CaseView, DatasetFunctions, ReplayContext, Suite, SummaryFunctions, labelled
 from assay.suites.memory import dataset, metrics, summary
 from assay.suites.memory.importing import MemoryImporter
 from assay.suites.memory.schema import MemoryCase, MemoryGeneration

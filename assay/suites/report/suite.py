@@ -6,14 +6,7 @@ from __future__ import annotations
 from collections.abc import Set as AbstractSet
 
 from assay.schemas import LoadedDataset
-from assay.suites.kit import (
-    CaseContext,
-    CaseView,
-    DatasetFunctions,
-    Suite,
-    SummaryFunctions,
-    labelled,
-)
+from assay.suites.kit import CaseContext, CaseView, DatasetFunctions, Suite, SummaryFunctions, labelled
 from assay.suites.kit.charts import bars, group_chart, png, pyplot
 from assay.suites.report import dataset, metrics, summary
 from assay.suites.report.importing import ReportImporter
