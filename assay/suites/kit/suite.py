@@ -162,8 +162,8 @@ class Suite(Generic[CaseT, GenT, SummaryT]):
                 setattr(cls, attribute, model)
 
     def __init__(self) -> None:
-        # Each of these was abstract before the kit had defaults: a suite declares it or
-        # overrides every method that reads it.
+        # A suite has each declaration or overrides every method that reads it: refused when
+        # the suite is made, not at the first run step that needs it.
         for declaration, methods in _DECLARED_OR_OVERRIDDEN.items():
             if getattr(self, declaration) is None and not all(_overrides(type(self), m) for m in methods):
                 raise TypeError(f"suite {type(self).__name__} declares no {declaration}; "
@@ -286,6 +286,7 @@ DeclaredT = TypeVar("DeclaredT")
 
 
 def _declared(value: DeclaredT | None, suite: Suite[Any, Any, Any], declaration: str) -> DeclaredT:
+    """The declaration a default reads (``Suite.__init__`` refused a suite without it)."""
     if value is None:
         raise TypeError(f"suite {type(suite).__name__} declares no {declaration}")
     return value
