@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable
 
-from assay.suites.kit import Suite
+from assay.suites.kit.suite import AnySuite
 
 
 class UnknownSuiteError(KeyError):
@@ -13,44 +13,44 @@ class UnknownSuiteError(KeyError):
         return str(self.args[0])
 
 
-def _rag_qa() -> Suite:
+def _rag_qa() -> AnySuite:
     from assay.suites.rag_qa.suite import RagQASuite
 
     return RagQASuite()
 
 
-def _answers() -> Suite:
+def _answers() -> AnySuite:
     from assay.suites.answers.suite import AnswersSuite
 
     return AnswersSuite()
 
 
-def _report() -> Suite:
+def _report() -> AnySuite:
     from assay.suites.report.suite import ReportSuite
 
     return ReportSuite()
 
 
-def _agent() -> Suite:
+def _agent() -> AnySuite:
     from assay.suites.agent.suite import AgentSuite
 
     return AgentSuite()
 
 
-def _clinical() -> Suite:
+def _clinical() -> AnySuite:
     from assay.suites.clinical.suite import ClinicalSuite
 
     return ClinicalSuite()
 
 
-def _memory() -> Suite:
+def _memory() -> AnySuite:
     from assay.suites.memory.suite import MemorySuite
 
     return MemorySuite()
 
 
 # Factories keep `import assay.suites.registry` cheap: a suite's module loads when asked for.
-_FACTORIES: dict[str, Callable[[], Suite]] = {
+_FACTORIES: dict[str, Callable[[], AnySuite]] = {
     "agent": _agent,
     "answers": _answers,
     "clinical": _clinical,
@@ -63,14 +63,14 @@ _FACTORIES: dict[str, Callable[[], Suite]] = {
 ENTRY_POINT_GROUP = "assay.suites"
 
 
-def _plugins() -> dict[str, Callable[[], Suite]]:
+def _plugins() -> dict[str, Callable[[], AnySuite]]:
     """Suites other packages declare under the ``assay.suites`` entry-point group."""
     from importlib.metadata import entry_points
 
     return {ep.name: ep.load for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name not in _FACTORIES}
 
 
-def _factories() -> dict[str, Callable[[], Suite]]:
+def _factories() -> dict[str, Callable[[], AnySuite]]:
     return {**_plugins(), **_FACTORIES}
 
 
@@ -78,7 +78,7 @@ def suite_names() -> list[str]:
     return sorted(_factories())
 
 
-def get_suite(name: str) -> Suite:
+def get_suite(name: str) -> AnySuite:
     factories = _factories()
     try:
         factory = factories[name]
@@ -91,6 +91,6 @@ def get_suite(name: str) -> Suite:
     return made() if isinstance(made, type) else made
 
 
-def register_suite(name: str, factory: Callable[[], Suite]) -> None:
+def register_suite(name: str, factory: Callable[[], AnySuite]) -> None:
     """Add a suite (a class or a factory) without touching the flow."""
     _FACTORIES[name] = factory

@@ -3,32 +3,24 @@ consistency, latency and stability over repeated calls."""
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING
-
 from assay.schemas import JsonObject, LoadedDataset
-from assay.spec import RunSpec
 from assay.suites.agent import dataset, metrics, summary
 from assay.suites.agent.importing import AgentImporter
 from assay.suites.agent.schema import AgentCase, AgentGeneration
+from assay.suites.agent.summary import AgentSummary
 from assay.suites.kit import (
-    AggregateResult,
     CaseField,
     CaseView,
-    MetricFamily,
+    DatasetFunctions,
     ReplayContext,
-    ReportSection,
-    ScoreRows,
     Suite,
+    SummaryFunctions,
     as_text,
     labelled,
 )
 
-if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
-    import pandas as pd
 
-
-class AgentSuite(Suite[AgentCase, AgentGeneration]):
+class AgentSuite(Suite[AgentCase, AgentGeneration, AgentSummary]):
     name = "agent"
     title = "Tool-using agent responses"
     seed = "004"
@@ -36,22 +28,14 @@ class AgentSuite(Suite[AgentCase, AgentGeneration]):
         "A hiring agent's responses over repeated calls: intent (jury), accuracy checks, consistency, "
         "latency by class, stability; total 0-5 per query, per latency class and overall."
     )
-    case_model = AgentCase
     group_label = "latency class"
     recorded_outputs = ("responses",)
     importer = AgentImporter()  # `assay import agent FILE`
     scores_failed_calls = True  # seed 004: a call that failed is an accuracy and stability of 0
-    generation_model = AgentGeneration
-    summary_model = summary.AgentSummary
-
-    def load_dataset(self, root: Path) -> LoadedDataset:
-        return dataset.load_agent_dataset(root)
-
-    def validation_frames(self, data: LoadedDataset) -> dict[str, pd.DataFrame]:
-        return dataset.agent_validation_frames(data)
-
-    def validation_parameters(self, data: LoadedDataset) -> JsonObject:
-        return dataset.agent_validation_parameters(data)
+    dataset_functions = DatasetFunctions(dataset.load_agent_dataset, dataset.agent_validation_frames,
+                                         dataset.agent_validation_parameters)
+    families = metrics.FAMILIES
+    summary_functions = SummaryFunctions(summary.aggregate, summary.report_sections, summary.charts, summary.METRICS)
 
     def recorded_generations(self, data: LoadedDataset, cases: list[AgentCase]) -> list[JsonObject]:
         """responses.jsonl holds one line per call; a query's generation is all its repeats."""
@@ -68,18 +52,6 @@ class AgentSuite(Suite[AgentCase, AgentGeneration]):
 
         return live_calls(cases, ctx)
 
-    def metric_families(self) -> list[MetricFamily]:
-        return metrics.FAMILIES
-
-    def metric_names(self, spec: RunSpec) -> list[str]:
-        return list(summary.METRICS)
-
-    def aggregate(self, rows: ScoreRows, cases: list[AgentCase], spec: RunSpec) -> AggregateResult:
-        return summary.aggregate(list(rows), cases, spec)  # thousands of cases: every row at once
-
-    def charts(self, summary_: summary.AgentSummary) -> dict[str, bytes]:  # type: ignore[override]
-        return summary.charts(summary_)
-
     def case_view(self, case: AgentCase, generation: AgentGeneration | None) -> CaseView:
         checks = "\n".join(f"{c.path} {c.op} {as_text(c.value)}" for c in case.checks)
         inputs = labelled(("query", case.query), ("expected intent", case.expected_intent),
@@ -92,9 +64,3 @@ class AgentSuite(Suite[AgentCase, AgentGeneration]):
                 text = "\n".join(t for t in (f"error: {call.error}" if call.error else "", call.raw or "") if t)
                 outputs.append(CaseField(label=f"agent response, call {call.repeat}{took}", text=text or "(empty)"))
         return CaseView(group=case.latency_class, inputs=inputs, outputs=outputs)
-
-    def report_sections(
-        self, scores: pd.DataFrame, summary_: summary.AgentSummary, cases: list[AgentCase],  # type: ignore[override]
-        generations: dict[str, AgentGeneration],
-    ) -> list[ReportSection]:
-        return summary.report_sections(scores, summary_, cases, generations)

@@ -32,6 +32,8 @@ from assay.suites.kit import (
 from assay.suites.kit.charts import drawn, group_chart, means_chart
 
 if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
+    from collections.abc import Iterable
+
     import pandas as pd
 
 SCORES = ("intent", "consistency", "accuracy", "latency", "stability")
@@ -64,7 +66,8 @@ class AgentSummary(Summary):
     least_consistent: list[str] = Field(description="case ids, least consistent first")
 
 
-def aggregate(rows: list[ScoreRow], cases: list[AgentCase], spec: RunSpec) -> AggregateResult:
+def aggregate(rows: Iterable[ScoreRow], cases: list[AgentCase], spec: RunSpec) -> AggregateResult:
+    rows = list(rows)  # thousands of cases: every row at once
     weights = spec.jury.weights() if spec.jury else {}
     per_judge = [r for r in rows if r.judge is not None]
     final = [r for r in rows if r.judge is None] + ensemble(rows, spec)

@@ -33,6 +33,8 @@ from assay.suites.kit import (
 from assay.suites.kit.charts import drawn, group_chart, means_chart
 
 if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
+    from collections.abc import Iterable
+
     import pandas as pd
 
 METRICS = ("aggregate", "sfs", "csp", "cus", *JURY_METRICS, "hallucinations", "violations", "perplexity")
@@ -74,7 +76,8 @@ class ClinicalSummary(Summary):
     turns: list[TurnSummary] = Field(description="patient, then turn order")
 
 
-def aggregate(rows: list[ScoreRow], cases: list[ClinicalCase], spec: RunSpec) -> AggregateResult:
+def aggregate(rows: Iterable[ScoreRow], cases: list[ClinicalCase], spec: RunSpec) -> AggregateResult:
+    rows = list(rows)  # thousands of cases: every row at once
     final = [r for r in rows if r.judge is None] + ensemble(rows, spec)
     values = value_index(final)
     final += [_aggregate_row(c.id, values) for c in cases]

@@ -1,6 +1,7 @@
 """The suite kit: what a suite is and the parts every suite shares.
 
-- ``Suite[CaseT, GenT]``: records, dataset reading, rules, families, aggregate, report.
+- ``Suite[CaseT, GenT, SummaryT]``: records, dataset reading, rules, families, aggregate, report;
+  ``DatasetFunctions`` and ``SummaryFunctions`` declare the functions its defaults call.
 - ``AutomaticFamily`` / ``JuryFamily`` / ``JuryPrompt``: metric families, declared.
 - ``Summary``, ``MetricStats``, ``JurySummary`` and helpers: typed summaries and the jury section.
 - ``ScoreRows``: the score rows ``aggregate`` reads, part by part.
@@ -15,11 +16,13 @@ from assay.suites.kit.families import AutomaticFamily, JuryFamily, JuryPrompt, m
 from assay.suites.kit.rows import RowSpool, ScoreRows, as_score_rows
 from assay.suites.kit.suite import (
     AggregateResult,
+    DatasetFunctions,
     MetricContext,
     MetricFamily,
     ProgressFn,
     ReplayContext,
     Suite,
+    SummaryFunctions,
 )
 from assay.suites.kit.summary import (
     Disagreement,
@@ -42,6 +45,7 @@ __all__ = [
     "CaseContext",
     "CaseField",
     "CaseView",
+    "DatasetFunctions",
     "as_text",
     "default_case_view",
     "labelled",
@@ -61,6 +65,7 @@ __all__ = [
     "ScoreRows",
     "Suite",
     "Summary",
+    "SummaryFunctions",
     "ensemble",
     "group_means",
     "jury_section",

@@ -1,23 +1,30 @@
 """What a suite is: typed records, a dataset reader, rules, metric families and a summary.
 
 The flow only talks to this interface, so adding a suite never touches the flow. A suite is
-generic over its case and generation records (``Suite[RagCase, RagGeneration]``); its
+generic over its case, generation and summary records (``Suite[RagCase, RagGeneration,
+RagSummary]``), which become its ``case_model``, ``generation_model`` and ``summary_model``; its
 metric families are declared with ``AutomaticFamily`` and ``JuryFamily`` (``families.py``);
 its summary is a typed model built with the summary kit (``summary.py``). Rules (Great
 Expectations suites, schema files) live beside the suite's code in ``rules/``, as package
 data, so a wheel carries them.
+
+What most suites do the same way is a default here, driven by what the suite declares: its
+``DatasetFunctions`` (read, tables for the gate, rule parameters), its ``families`` and its
+``SummaryFunctions`` (aggregate, report sections, charts, reported metrics). A suite overrides a
+method only where it does something of its own.
 """
 
 from __future__ import annotations
 
 import inspect
-from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, get_args, get_origin
 
 from pydantic import BaseModel
+from typing_extensions import TypeVar  # a TypeVar with a default: Suite[Case, Generation] still reads
 
 from assay.rendering.case_view import CaseView, default_case_view
 from assay.rendering.sections import ReportSection
@@ -32,6 +39,7 @@ if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
 ProgressFn = Callable[[str], None]
 CaseT = TypeVar("CaseT", bound=BaseModel)
 GenT = TypeVar("GenT", bound=BaseModel)
+SummaryT = TypeVar("SummaryT", bound=Summary, default=Summary)
 
 
 DEFAULT_CONCURRENCY = 8  # calls in flight when the run's options leave it open
@@ -87,14 +95,51 @@ class AggregateResult:
     summary: Summary
 
 
-class Suite(ABC, Generic[CaseT, GenT]):
+def _no_parameters(data: LoadedDataset) -> JsonObject:
+    return {}
+
+
+@dataclass(frozen=True)
+class DatasetFunctions:
+    """How a suite reads a dataset, declared once (``Suite.dataset_functions``): read a dataset
+    directory without raising on bad rows, shape it into the tables the gate checks, and give
+    the values of the rules' ``{"$PARAMETER": name}`` placeholders."""
+
+    load: Callable[[Path], LoadedDataset]
+    validation_frames: Callable[[LoadedDataset], dict[str, pd.DataFrame]]
+    validation_parameters: Callable[[LoadedDataset], JsonObject] = _no_parameters
+
+
+@dataclass(frozen=True)
+class SummaryFunctions(Generic[CaseT, GenT, SummaryT]):
+    """How a suite reduces its scores and writes its report, declared once
+    (``Suite.summary_functions``): usually its summary module's functions."""
+
+    aggregate: Callable[[ScoreRows, list[CaseT], RunSpec], AggregateResult]
+    report_sections: Callable[[pd.DataFrame, SummaryT, list[CaseT], dict[str, GenT]], list[ReportSection]]
+    charts: Callable[[SummaryT], dict[str, bytes]] | None = None  # None: the report has no charts
+    metrics: Sequence[str] | None = None  # every metric the summary can report, when fixed
+
+
+# What Suite[Case, Generation, Summary] names, by position: the attribute each one sets.
+_MODEL_ATTRIBUTES = ("case_model", "generation_model", "summary_model")
+
+
+class Suite(Generic[CaseT, GenT, SummaryT]):
     name: ClassVar[str]
     title: ClassVar[str]
     seed: ClassVar[str]
     description: ClassVar[str]
-    case_model: ClassVar[type[BaseModel]]
-    generation_model: ClassVar[type[BaseModel]]
-    summary_model: ClassVar[type[Summary]] = Summary
+    # Set from the class's Suite[...] parameters unless the class sets them itself.
+    case_model: type[CaseT]
+    generation_model: type[GenT]
+    summary_model: type[SummaryT]
+    # The defaults of load_dataset, validation_frames, validation_parameters, metric_families,
+    # metric_names, aggregate, charts and report_sections read these; a suite that overrides
+    # those methods need not declare them.
+    dataset_functions: ClassVar[DatasetFunctions | None] = None
+    families: ClassVar[Sequence[MetricFamily] | None] = None
+    summary_functions: SummaryFunctions[CaseT, GenT, SummaryT] | None = None
     group_label: ClassVar[str] = "group"  # what CaseView.group names: category, team, scenario
     # Dataset files holding the recorded outputs of the system under test: left out of the
     # dataset fingerprint that decides which runs compare like for like.
@@ -108,6 +153,21 @@ class Suite(ABC, Generic[CaseT, GenT]):
     # A suite whose seed scores a failed call of the system under test (the agent suite: a
     # timeout is a stability of 0) keeps those cases scored; the failed calls are still counted.
     scores_failed_calls: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for attribute, model in zip(_MODEL_ATTRIBUTES, _suite_parameters(cls), strict=False):
+            model = getattr(model, "__default__", model)  # a parameter left open: its default, if any
+            if isinstance(model, type) and attribute not in cls.__dict__:
+                setattr(cls, attribute, model)
+
+    def __init__(self) -> None:
+        # A suite has each declaration or overrides every method that reads it: refused when
+        # the suite is made, not at the first run step that needs it.
+        for declaration, methods in _DECLARED_OR_OVERRIDDEN.items():
+            if getattr(self, declaration) is None and not all(_overrides(type(self), m) for m in methods):
+                raise TypeError(f"suite {type(self).__name__} declares no {declaration}; "
+                                f"declare it or override {', '.join(methods)}")
 
     # -- where its data and rules live --------------------------------------------------
     @property
@@ -127,33 +187,33 @@ class Suite(ABC, Generic[CaseT, GenT]):
         return self.rules_dir / "expectations"
 
     # -- reading and validating a dataset -----------------------------------------------
-    @abstractmethod
     def load_dataset(self, root: Path) -> LoadedDataset:
         """Read a dataset directory without raising on bad rows (problems are collected)."""
+        return _declared(self.dataset_functions, self, "dataset_functions").load(root)
 
-    @abstractmethod
     def validation_frames(self, data: LoadedDataset) -> dict[str, pd.DataFrame]:
         """Tables the GX suites run on, keyed by the expectation file stem (e.g. "cases")."""
+        return _declared(self.dataset_functions, self, "dataset_functions").validation_frames(data)
 
     def validation_parameters(self, data: LoadedDataset) -> JsonObject:
         """Values for ``{"$PARAMETER": name}`` placeholders in the expectation files."""
-        return {}
+        return self.dataset_functions.validation_parameters(data) if self.dataset_functions else {}
 
-    def parse_cases(self, data: LoadedDataset, skip_ids: set[str] = frozenset()) -> list[CaseT]:  # type: ignore[assignment]
+    def parse_cases(self, data: LoadedDataset, skip_ids: AbstractSet[str] = frozenset()) -> list[CaseT]:
         """Typed cases of the rows that passed the gate (quarantined ids are skipped).
 
         Rows without a usable id failed the gate and can only reach here when quarantined.
         """
         fields = set(self.case_model.model_fields)
         return [
-            self.case_model.model_validate({k: v for k, v in record.items() if k in fields})  # type: ignore[misc]
+            self.case_model.model_validate({k: v for k, v in record.items() if k in fields})
             for record in data.records
             if isinstance(record.get("id"), str) and record["id"] and record["id"] not in skip_ids
         ]
 
     def parse_generations(self, raw: list[JsonObject]) -> dict[str, GenT]:
         """Typed generations keyed by case id."""
-        return {g["case_id"]: self.generation_model.model_validate(g) for g in raw}  # type: ignore[misc]
+        return {g["case_id"]: self.generation_model.model_validate(g) for g in raw}
 
     def partition_group(self, case: CaseT) -> str:
         """Cases that must be scored in the same partition share a group (default: each case
@@ -171,30 +231,32 @@ class Suite(ABC, Generic[CaseT, GenT]):
         raise NotImplementedError(f"suite {self.name!r} has no live replay; use --replay recorded")
 
     # -- scoring --------------------------------------------------------------------------
-    @abstractmethod
-    def metric_families(self) -> list[MetricFamily]: ...
+    def metric_families(self) -> list[MetricFamily]:
+        return list(_declared(self.families, self, "families"))
 
     def metric_names(self, spec: RunSpec) -> list[str] | None:
         """Every metric a run of this spec can report (what ``--assert`` may name, checked before
         the run); None when the suite does not say, and the names are checked after the run."""
-        return None
+        metrics = self.summary_functions.metrics if self.summary_functions else None
+        return list(metrics) if metrics is not None else None
 
-    @abstractmethod
     def aggregate(self, rows: ScoreRows, cases: list[CaseT], spec: RunSpec) -> AggregateResult:
         """Reduce per-judge rows to ensemble rows, add totals, and summarise per group.
 
         ``rows`` reads the metric steps' score files each time it is iterated, part by part
         (``ScoreRows.parts``: a partition's file of one family, whose cases' rows are all in it);
         ``list(rows)`` holds every row, which is fine for thousands of cases, not for 100,000."""
+        return _declared(self.summary_functions, self, "summary_functions").aggregate(rows, cases, spec)
 
     # -- the report -----------------------------------------------------------------------
-    def load_summary(self, stored: JsonObject) -> Summary:
+    def load_summary(self, stored: JsonObject) -> SummaryT:
         """The typed summary of a stored ``summary.json``."""
         return self.summary_model.model_validate(stored)
 
-    def charts(self, summary: Summary) -> dict[str, bytes]:
+    def charts(self, summary: SummaryT) -> dict[str, bytes]:
         """PNG charts for the report, by name (none unless the suite draws some)."""
-        return {}
+        draw = self.summary_functions.charts if self.summary_functions else None
+        return draw(summary) if draw is not None else {}
 
     def case_view(self, case: CaseT, generation: GenT | None) -> CaseView:
         """How one case reads in the report's explorer: input, output, contexts, group.
@@ -203,7 +265,42 @@ class Suite(ABC, Generic[CaseT, GenT]):
         suites override it to name their fields and show their contexts."""
         return default_case_view(case, generation)
 
-    @abstractmethod
     def report_sections(
-        self, scores: pd.DataFrame, summary: Summary, cases: list[CaseT], generations: dict[str, GenT]
-    ) -> list[ReportSection]: ...
+        self, scores: pd.DataFrame, summary: SummaryT, cases: list[CaseT], generations: dict[str, GenT]
+    ) -> list[ReportSection]:
+        sections = _declared(self.summary_functions, self, "summary_functions").report_sections
+        return sections(scores, summary, cases, generations)
+
+
+# Some suite, whatever its records: what the registry gives.
+AnySuite = Suite[Any, Any, Any]
+
+# A declaration, and the methods whose defaults read it (a suite overriding them all needs none).
+_DECLARED_OR_OVERRIDDEN = {
+    "dataset_functions": ("load_dataset", "validation_frames"),
+    "families": ("metric_families",),
+    "summary_functions": ("aggregate", "report_sections"),
+}
+
+DeclaredT = TypeVar("DeclaredT")
+
+
+def _declared(value: DeclaredT | None, suite: Suite[Any, Any, Any], declaration: str) -> DeclaredT:
+    """The declaration a default reads (``Suite.__init__`` refused a suite without it)."""
+    if value is None:
+        raise TypeError(f"suite {type(suite).__name__} declares no {declaration}")
+    return value
+
+
+def _overrides(cls: type, method: str) -> bool:
+    return getattr(cls, method) is not getattr(Suite, method)
+
+
+def _suite_parameters(cls: type) -> tuple[Any, ...]:
+    """What the class's own ``Suite[...]`` base names (its type parameters, for a bare ``Suite``)."""
+    for base in cls.__dict__.get("__orig_bases__", cls.__bases__):
+        if base is Suite:
+            return (CaseT, GenT, SummaryT)
+        if get_origin(base) is Suite:
+            return get_args(base)
+    return ()

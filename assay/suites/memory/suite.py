@@ -2,30 +2,17 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING
+from collections.abc import Set as AbstractSet
 
 from assay.schemas import JsonObject, LoadedDataset
-from assay.spec import RunSpec
-from assay.suites.kit import (
-    AggregateResult,
-    CaseView,
-    MetricFamily,
-    ReplayContext,
-    ReportSection,
-    ScoreRows,
-    Suite,
-    labelled,
-)
+from assay.suites.kit import CaseView, DatasetFunctions, ReplayContext, Suite, SummaryFunctions, labelled
 from assay.suites.memory import dataset, metrics, summary
 from assay.suites.memory.importing import MemoryImporter
 from assay.suites.memory.schema import MemoryCase, MemoryGeneration
-
-if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
-    import pandas as pd
+from assay.suites.memory.summary import MemorySummary
 
 
-class MemorySuite(Suite[MemoryCase, MemoryGeneration]):
+class MemorySuite(Suite[MemoryCase, MemoryGeneration, MemorySummary]):
     name = "memory"
     title = "Long-term memory usefulness"
     seed = "001"
@@ -33,14 +20,15 @@ class MemorySuite(Suite[MemoryCase, MemoryGeneration]):
         "Stored conversation memory per query: relevance, completeness, accuracy, noise (jury, 0-10), "
         "overall 0-100; expected-fact recall and stale values beside the judges; per scenario and overall."
     )
-    case_model = MemoryCase
-    generation_model = MemoryGeneration
     group_label = "scenario"
     recorded_outputs = ("memories",)
     importer = MemoryImporter()  # `assay import memory FILE`
-    summary_model = summary.MemorySummary
+    dataset_functions = DatasetFunctions(dataset.load_memory_dataset, dataset.memory_validation_frames,
+                                         dataset.memory_validation_parameters)
+    families = metrics.FAMILIES
+    summary_functions = SummaryFunctions(summary.aggregate, summary.report_sections, summary.charts, summary.METRICS)
 
-    def parse_cases(self, data: LoadedDataset, skip_ids: set[str] = frozenset()) -> list[MemoryCase]:  # type: ignore[assignment]
+    def parse_cases(self, data: LoadedDataset, skip_ids: AbstractSet[str] = frozenset()) -> list[MemoryCase]:
         """The kit's typed cases, each with its session's conversation (for the report's case view)."""
         sessions = dataset.readable_sessions(data.extras.get("sessions", []))
         return [case.model_copy(update={"conversation": sessions[case.session_id].turns if case.session_id in sessions else []})
@@ -49,15 +37,6 @@ class MemorySuite(Suite[MemoryCase, MemoryGeneration]):
     def partition_group(self, case: MemoryCase) -> str:
         """A session's queries share its memory: they stay in one partition."""
         return case.session_id
-
-    def load_dataset(self, root: Path) -> LoadedDataset:
-        return dataset.load_memory_dataset(root)
-
-    def validation_frames(self, data: LoadedDataset) -> dict[str, pd.DataFrame]:
-        return dataset.memory_validation_frames(data)
-
-    def validation_parameters(self, data: LoadedDataset) -> JsonObject:
-        return dataset.memory_validation_parameters(data)
 
     def recorded_generations(self, data: LoadedDataset, cases: list[MemoryCase]) -> list[JsonObject]:
         """Each query gets the memory stored for its session (memories.jsonl is per session)."""
@@ -75,18 +54,6 @@ class MemorySuite(Suite[MemoryCase, MemoryGeneration]):
 
         return live_memories(cases, data.extras.get("sessions", []), ctx)
 
-    def metric_families(self) -> list[MetricFamily]:
-        return metrics.FAMILIES
-
-    def metric_names(self, spec: RunSpec) -> list[str]:
-        return list(summary.METRICS)
-
-    def aggregate(self, rows: ScoreRows, cases: list[MemoryCase], spec: RunSpec) -> AggregateResult:
-        return summary.aggregate(list(rows), cases, spec)  # thousands of cases: every row at once
-
-    def charts(self, summary_: summary.MemorySummary) -> dict[str, bytes]:  # type: ignore[override]
-        return summary.charts(summary_)
-
     def case_view(self, case: MemoryCase, generation: MemoryGeneration | None) -> CaseView:
         conversation = "\n".join(f"{turn.role}: {turn.text}" for turn in case.conversation)
         inputs = labelled(("query", case.query), ("session", case.session_id), ("conversation", conversation),
@@ -95,9 +62,3 @@ class MemorySuite(Suite[MemoryCase, MemoryGeneration]):
         outputs = labelled(("memory", generation.memory or "(empty)"), ("entities", ", ".join(generation.entities)),
                            ("error", generation.error)) if generation is not None else []
         return CaseView(group=case.scenario, inputs=inputs, outputs=outputs)
-
-    def report_sections(
-        self, scores: pd.DataFrame, summary_: summary.MemorySummary, cases: list[MemoryCase],  # type: ignore[override]
-        generations: dict[str, MemoryGeneration],
-    ) -> list[ReportSection]:
-        return summary.report_sections(scores, summary_, cases, generations)

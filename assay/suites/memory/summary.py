@@ -34,6 +34,8 @@ from assay.suites.memory.metrics import CRITERIA, FACT_METRICS
 from assay.suites.memory.schema import SCENARIOS, MemoryCase, MemoryGeneration
 
 if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
+    from collections.abc import Iterable
+
     import pandas as pd
 
 METRICS = ("overall", *CRITERIA, *FACT_METRICS)
@@ -63,7 +65,8 @@ class MemorySummary(Summary):
     queries: list[QuerySummary] = Field(description="worst overall first; unscored last")
 
 
-def aggregate(rows: list[ScoreRow], cases: list[MemoryCase], spec: RunSpec) -> AggregateResult:
+def aggregate(rows: Iterable[ScoreRow], cases: list[MemoryCase], spec: RunSpec) -> AggregateResult:
+    rows = list(rows)  # thousands of cases: every row at once
     final = [r for r in rows if r.judge is None] + [_cap_stale(r, value_index(rows)) for r in ensemble(rows, spec)]
     values = value_index(final)
     final += [_overall_row(c.id, values) for c in cases]

@@ -3,29 +3,15 @@ a three-judge ensemble, grades A+..F and strengths/weaknesses/recommendations pe
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING
+from collections.abc import Set as AbstractSet
 
-from assay.schemas import JsonObject, LoadedDataset
-from assay.spec import RunSpec
-from assay.suites.kit import (
-    AggregateResult,
-    CaseContext,
-    CaseView,
-    MetricFamily,
-    ReportSection,
-    ScoreRows,
-    Suite,
-    labelled,
-)
+from assay.schemas import LoadedDataset
+from assay.suites.kit import CaseContext, CaseView, DatasetFunctions, Suite, SummaryFunctions, labelled
 from assay.suites.kit.charts import bars, group_chart, png, pyplot
 from assay.suites.report import dataset, metrics, summary
 from assay.suites.report.importing import ReportImporter
 from assay.suites.report.schema import ReportCase, ReportGeneration
 from assay.suites.report.summary import ReportSummary
-
-if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
-    import pandas as pd
 
 # §1.8 grade bands for the distribution chart: (lower bound, upper bound, letter, shade).
 _BANDS = [
@@ -35,7 +21,7 @@ _BANDS = [
 ]  # fmt: skip
 
 
-class ReportSuite(Suite[ReportCase, ReportGeneration]):
+class ReportSuite(Suite[ReportCase, ReportGeneration, ReportSummary]):
     name = "report"
     title = "Multi-agent RAG reports"
     seed = "000"
@@ -44,32 +30,15 @@ class ReportSuite(Suite[ReportCase, ReportGeneration]):
         "hallucination (jury), efficiency, source quality; overall score, grade A+..F, strengths, "
         "weaknesses and recommendations per query, per team type and overall."
     )
-    case_model = ReportCase
     group_label = "team"
-    generation_model = ReportGeneration
-    summary_model = ReportSummary
     importer = ReportImporter()  # `assay import report FILE`
+    dataset_functions = DatasetFunctions(dataset.load_report_dataset, dataset.report_validation_frames,
+                                         dataset.report_validation_parameters)
+    families = metrics.FAMILIES
+    summary_functions = SummaryFunctions(summary.aggregate, summary.report_sections, metrics=summary.METRICS)
 
-    def load_dataset(self, root: Path) -> LoadedDataset:
-        return dataset.load_report_dataset(root)
-
-    def validation_frames(self, data: LoadedDataset) -> dict[str, pd.DataFrame]:
-        return dataset.report_validation_frames(data)
-
-    def validation_parameters(self, data: LoadedDataset) -> JsonObject:
-        return dataset.report_validation_parameters(data)
-
-    def parse_cases(self, data: LoadedDataset, skip_ids: set[str] = frozenset()) -> list[ReportCase]:  # type: ignore[assignment]
+    def parse_cases(self, data: LoadedDataset, skip_ids: AbstractSet[str] = frozenset()) -> list[ReportCase]:
         return dataset.parse_report_cases(data, set(skip_ids))
-
-    def metric_families(self) -> list[MetricFamily]:
-        return metrics.FAMILIES
-
-    def metric_names(self, spec: RunSpec) -> list[str]:
-        return list(summary.METRICS)
-
-    def aggregate(self, rows: ScoreRows, cases: list[ReportCase], spec: RunSpec) -> AggregateResult:
-        return summary.aggregate(list(rows), cases, spec)  # thousands of cases: every row at once
 
     def case_view(self, case: ReportCase, generation: ReportGeneration | None) -> CaseView:
         inputs = labelled(("query", case.query), ("requirements", "\n".join(case.requirements)),
@@ -82,13 +51,7 @@ class ReportSuite(Suite[ReportCase, ReportGeneration]):
                     for s in generation.sources]
         return CaseView(group=case.team_type, inputs=inputs, outputs=outputs, contexts=contexts)
 
-    def report_sections(
-        self, scores: pd.DataFrame, summary_: ReportSummary, cases: list[ReportCase],  # type: ignore[override]
-        generations: dict[str, ReportGeneration],
-    ) -> list[ReportSection]:
-        return summary.report_sections(scores, summary_, cases, generations)
-
-    def charts(self, summary_: ReportSummary) -> dict[str, bytes]:  # type: ignore[override]
+    def charts(self, summary_: ReportSummary) -> dict[str, bytes]:
         """Metric means (0-10), overall score per team type, and the distribution of overall
         scores over the grade bands."""
         charts: dict[str, bytes] = {}

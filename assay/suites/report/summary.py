@@ -42,6 +42,8 @@ from assay.suites.report.metrics import AUTOMATIC_METRICS, HALLUCINATION_METRICS
 from assay.suites.report.schema import TEAM_TYPES, ReportCase, ReportGeneration
 
 if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
+    from collections.abc import Iterable
+
     import pandas as pd
 
 SIX = tuple(rp.WEIGHTS)  # task_success, output_quality, completeness, hallucination, efficiency, source_quality
@@ -339,7 +341,8 @@ def summarise(final: list[ScoreRow], infos: list[CaseSummary], cases: list[Repor
 # --------------------------------------------------------------------------- entry point and report
 
 
-def aggregate(rows: list[ScoreRow], cases: list[ReportCase], spec: RunSpec) -> AggregateResult:
+def aggregate(rows: Iterable[ScoreRow], cases: list[ReportCase], spec: RunSpec) -> AggregateResult:
+    rows = list(rows)  # thousands of cases: every row at once
     final, infos = aggregate_rows(rows, cases, spec)
     return AggregateResult(rows=final, summary=summarise(final, infos, cases, spec))
 
