@@ -282,3 +282,19 @@ def test_the_provider_key_table_says_what_litellm_says(monkeypatch):
             if key:
                 monkeypatch.setenv(key, "sk-test")
                 assert litellm.validate_environment(model=model).get("missing_keys") == [] == missing_keys(model)
+
+
+def test_every_metric_the_rag_qa_summary_can_report_is_a_metric_assert_accepts():
+    """A rag_qa case without a reference is scored on the reference-free grounding metrics; a CI
+    gate on them (``--assert faithfulness>=0.8``) must not be refused as a typo before the run."""
+    from assay.gates import parse_threshold
+    from assay.preflight import assert_problems
+    from assay.spec import RunSpec
+    from assay.suites.kit.grounding import GROUNDING_METRICS
+    from assay.suites.rag_qa.metrics import ANSWER_METRICS, retrieval_metric_names
+    from assay.suites.registry import get_suite
+
+    suite, spec = get_suite("rag_qa"), RunSpec(suite="rag_qa", k=5)
+    reported = [*retrieval_metric_names(5), *ANSWER_METRICS, *GROUNDING_METRICS]
+    assert assert_problems(suite, spec, [parse_threshold(f"{m}>=0") for m in reported]) == []
+    assert "no metric 'faithfulnes'" in assert_problems(suite, spec, [parse_threshold("faithfulnes>=0.8")])[0]

@@ -13,6 +13,7 @@ from assay.suites.kit import (
     SummaryFunctions,
     labelled,
 )
+from assay.suites.kit.grounding import GROUNDING_METRICS
 from assay.suites.rag_qa import dataset, metrics, summary
 from assay.suites.rag_qa.importing import RagImporter
 from assay.suites.rag_qa.schema import RagCase, RagGeneration
@@ -42,7 +43,8 @@ class RagQASuite(Suite[RagCase, RagGeneration, RagSummary]):
         return live_generations(cases, data.root / "kb", ctx)
 
     def metric_names(self, spec: RunSpec) -> list[str]:
-        return list(metrics.retrieval_metric_names(spec.k)) + list(metrics.ANSWER_METRICS)
+        # a case without a reference is scored on the reference-free grounding metrics instead
+        return [*metrics.retrieval_metric_names(spec.k), *metrics.ANSWER_METRICS, *GROUNDING_METRICS]
 
     def case_view(self, case: RagCase, generation: RagGeneration | None) -> CaseView:
         inputs = labelled(("question", case.question), ("reference answer", case.reference_answer),

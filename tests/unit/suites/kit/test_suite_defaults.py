@@ -171,6 +171,9 @@ def test_the_built_in_suites_declare_what_their_methods_did(name):
     if name in FIXED_METRICS:
         assert suite.metric_names(spec) == list(summary.METRICS)
     elif name == "rag_qa":
-        assert suite.metric_names(spec) == [*metrics.retrieval_metric_names(3), *metrics.ANSWER_METRICS]
+        from assay.suites.kit.grounding import GROUNDING_METRICS
+
+        assert suite.metric_names(spec) == [*metrics.retrieval_metric_names(3), *metrics.ANSWER_METRICS,
+                                            *GROUNDING_METRICS]
     else:
         assert suite.metric_names(spec) is None  # answers names its metrics after the run
