@@ -5,26 +5,39 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from prefect.cache_policies import INPUTS, TASK_SOURCE
+from prefect.cache_policies import INPUTS, TASK_SOURCE, CachePolicy
 from prefect.tasks import exponential_backoff
 
 from assay.cancellation import RunStopped
+from assay.lineage.code_version import code_version
 from assay.lineage.store import ArtifactStore, StoreWriteError
 from assay.lineage.trace import RunIntegrityError
 from assay.suites.registry import get_suite
 from tasks.results import GuardedResultStorage, PlainJSONSerializer
 
+
+@dataclass
+class CodeVersion(CachePolicy):
+    """The hash of assay's code and rule data (``assay.lineage.code_version``) as part of a
+    step's cache key: TASK_SOURCE covers only a thin task's own body, not the pipeline it calls."""
+
+    def compute_key(self, task_ctx: Any, inputs: dict[str, Any], flow_parameters: dict[str, Any], **kwargs: Any) -> str:
+        return code_version()
+
+
 # Locations and execution settings are excluded from cache keys: a step's result depends on
-# content hashes and the run spec, not on where the store or dataset lives or how many calls
-# are in flight.
+# content hashes, the run spec and the code, not on where the store or dataset lives or how many
+# calls are in flight. (Prefect's default policy would also key on the flow run's id, so no
+# rerun could reuse a step.)
 NOT_KEYED = ("store_url", "dataset_dir", "call_store_url", "concurrency")
 CONTENT_CACHE = INPUTS
 for _name in NOT_KEYED:
     CONTENT_CACHE = CONTENT_CACHE - _name
-CONTENT_CACHE = CONTENT_CACHE + TASK_SOURCE
+CONTENT_CACHE = CONTENT_CACHE + TASK_SOURCE + CodeVersion()
 
 PERMANENT_ERRORS = (
     ValueError, TypeError, KeyError, LookupError, NotImplementedError, FileNotFoundError, RunStopped,
