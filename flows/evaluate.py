@@ -147,20 +147,19 @@ def evaluate(
     recorder = RunRecorder(artifacts, manifest)
     recorder.save()
     steps = StepRunner(recorder, result_storage(Path(options.out)), logger)
-    version = code_version()
     keyed = spec.step_view()  # what step caches key on: no locations, no comparison settings
 
     try:
         ingest = steps.run(
             "ingest", IngestOutput, ingest_dataset, store_url, spec.suite, spec.dataset,
-            fingerprint_dataset(spec.dataset), spec.allow_symlinks, version,
+            fingerprint_dataset(spec.dataset), spec.allow_symlinks,
         )
         if ingest is None:
             return steps.fail("ingest failed")
 
         validation = steps.run(
             "validate", ValidationOutput, validate_dataset, store_url, spec.suite, ingest.snapshot,
-            spec.replay == "recorded", version,
+            spec.replay == "recorded",
         )
         if validation is None:
             return steps.fail("validation step failed")
@@ -179,7 +178,7 @@ def evaluate(
 
         replayed = steps.run(
             "replay", ReplayOutput, replay_generations, store_url, spec.suite, ingest.snapshot, skip_ids, keyed,
-            options.concurrency, version,
+            options.concurrency,
         )
         if replayed is None:
             reason = steps.failure_of("replay")  # e.g. the target is unreachable: say which, on the last line
@@ -189,17 +188,17 @@ def evaluate(
         n_cases = ingest.n_records - len(skip_ids)
         if is_partitioned(n_cases, options.partition_size) and not _budgeted(spec):
             scored = _score_partitions(steps, store_url, spec, ingest.snapshot, replayed.generations, skip_ids,
-                                       family_names, call_store_url, options, version)
+                                       family_names, call_store_url, options)
         else:
             scored = _score_whole(steps, store_url, spec, ingest.snapshot, replayed.generations, skip_ids,
-                                  family_names, call_store_url, options, version)
+                                  family_names, call_store_url, options)
         if scored is None:
             return steps.fail("a metric step failed; rerun the run to retry only what failed")
         families, family_scores, score_names = scored
 
         aggregated = steps.run(
             "aggregate", AggregateOutput, aggregate_scores, store_url, spec.suite, ingest.snapshot, family_scores,
-            skip_ids, keyed, score_names, version,
+            skip_ids, keyed, score_names,
         )
         if aggregated is None:
             return steps.fail("aggregation failed")
@@ -216,7 +215,7 @@ def evaluate(
             fingerprint = dataset_fingerprint(artifacts.get_json(ingest.snapshot), suite.recorded_outputs)
             facts = RunFacts.of(manifest, fingerprint).model_copy(update={"prompts": dict(sorted(steps.prompts.items()))})
             inputs = CompareInputs(snapshot=ingest.snapshot, scores=aggregated.scores, summary=aggregated.summary, skip_ids=skip_ids)
-            compared, compare_failed = _compare(steps, artifacts, store_url, spec, run_id, facts, inputs, version, logger)
+            compared, compare_failed = _compare(steps, artifacts, store_url, spec, run_id, facts, inputs, logger)
         publish_inputs = PublishInputs(
             incomplete=incomplete,
             not_measured=not_measured,
@@ -231,7 +230,7 @@ def evaluate(
             config_hash=manifest.config_hash,
             comparison=compared.comparison if compared else None,
         )
-        published = steps.run("publish", PublishOutput, publish_report, store_url, spec.suite, keyed, publish_inputs, version)
+        published = steps.run("publish", PublishOutput, publish_report, store_url, spec.suite, keyed, publish_inputs)
         if published is None:
             return steps.fail("publishing failed")
 
@@ -273,15 +272,14 @@ def _budgeted(spec: RunSpec) -> bool:
 
 
 def _score_whole(steps: StepRunner, store_url: str, spec: RunSpec, snapshot: str, generations: str,
-                 skip_ids: list[str], family_names: list[str], call_store_url: str, options: RunOptions,
-                 version: str) -> Scored | None:
+                 skip_ids: list[str], family_names: list[str], call_store_url: str, options: RunOptions) -> Scored | None:
     """Every metric family over every case, the families in parallel (a dataset of one partition)."""
     keyed = spec.step_view()
     concurrency = metric_concurrency(options)
     submitted = {
         name: steps.submit(
             f"metrics:{name}", FamilyOutput, compute_metric_family, store_url, spec.suite, name, snapshot,
-            generations, skip_ids, keyed, call_store_url, concurrency, version,
+            generations, skip_ids, keyed, call_store_url, concurrency,
         )
         for name in family_names
     }
@@ -292,15 +290,14 @@ def _score_whole(steps: StepRunner, store_url: str, spec: RunSpec, snapshot: str
 
 
 def _score_partitions(steps: StepRunner, store_url: str, spec: RunSpec, snapshot: str, generations: str,
-                      skip_ids: list[str], family_names: list[str], call_store_url: str, options: RunOptions,
-                      version: str) -> Scored | None:
+                      skip_ids: list[str], family_names: list[str], call_store_url: str, options: RunOptions) -> Scored | None:
     """Each family over each partition: one task per partition and family, a bounded number in
     flight, each keyed by its partition's content, so a rerun recomputes only changed partitions."""
     keyed = spec.step_view()
     if spec.jury and spec.jury.offline and options.runner == "threads" and workers.available(store_url):
         workers.prestart()  # the offline jury's partitions run in worker processes (assay.workers)
     split = steps.run("partition", PartitionOutput, partition_cases, store_url, spec.suite, snapshot, generations,
-                      skip_ids, options.partition_size, version)
+                      skip_ids, options.partition_size)
     if split is None:
         workers.shutdown()
         return None
@@ -310,7 +307,7 @@ def _score_partitions(steps: StepRunner, store_url: str, spec: RunSpec, snapshot
     # offline-jury partitions run in (assay.workers) stop when the metric steps end.
     with steps.batched():
         try:
-            failed = _run_partition_steps(steps, jobs, outputs, spec, store_url, keyed, call_store_url, options, version)
+            failed = _run_partition_steps(steps, jobs, outputs, spec, store_url, keyed, call_store_url, options)
         finally:
             workers.shutdown()
     if failed:
@@ -322,8 +319,7 @@ def _score_partitions(steps: StepRunner, store_url: str, spec: RunSpec, snapshot
 
 
 def _run_partition_steps(steps: StepRunner, jobs: list[tuple[str, Any]], outputs: dict[tuple[str, int], FamilyOutput],
-                         spec: RunSpec, store_url: str, keyed: Any, call_store_url: str, options: RunOptions,
-                         version: str) -> bool:
+                         spec: RunSpec, store_url: str, keyed: Any, call_store_url: str, options: RunOptions) -> bool:
     """Submit every (family, partition) step, a bounded number in flight; True if any failed."""
     failed = False
     concurrency = metric_concurrency(options)
@@ -332,7 +328,7 @@ def _run_partition_steps(steps: StepRunner, jobs: list[tuple[str, Any]], outputs
         step = f"metrics:{name}:{names.partition_label(part.index)}"
         in_flight.append((step, steps.submit(
             step, FamilyOutput, compute_metric_family_partition, store_url, spec.suite, name, part.index,
-            part.sha, keyed, call_store_url, concurrency, version,
+            part.sha, keyed, call_store_url, concurrency,
         )))
         while len(in_flight) >= PARTITIONS_IN_FLIGHT:
             failed |= not _settle_partition(steps, in_flight.pop(0), outputs)
@@ -351,7 +347,7 @@ def _settle_partition(steps: StepRunner, submitted: tuple[str, Any], outputs: di
 
 
 def _compare(steps: StepRunner, artifacts: ArtifactStore, store_url: str, spec: RunSpec, run_id: str,
-             facts: RunFacts, inputs: CompareInputs, version: str, logger: Any) -> tuple[CompareOutput | None, bool]:
+             facts: RunFacts, inputs: CompareInputs, logger: Any) -> tuple[CompareOutput | None, bool]:
     """Compare with a baseline run ("latest" = the newest completed run of this suite, dataset and jury);
     the comparison (None with no baseline or when the step failed) and whether the step failed."""
     baseline = (
@@ -362,7 +358,7 @@ def _compare(steps: StepRunner, artifacts: ArtifactStore, store_url: str, spec: 
         logger.warning("no completed run of this suite, dataset and jury to compare with")
         progress("! no completed run of this suite, dataset and jury to compare with")
         return None, False
-    result = steps.run("compare", CompareOutput, compare_with_baseline, store_url, spec.suite, baseline, facts, inputs, version)
+    result = steps.run("compare", CompareOutput, compare_with_baseline, store_url, spec.suite, baseline, facts, inputs)
     if result is None:
         return None, True
     steps.comparison_artifact(result.text)

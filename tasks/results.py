@@ -19,9 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import re
-import threading
 from pathlib import Path
 
 from prefect.filesystems import LocalFileSystem
@@ -32,6 +30,7 @@ from prefect.serializers import (  # D: Prefect's own type variable, so Serializ
 from pydantic import Field
 
 from assay import timeline
+from assay.atomic_files import atomic_write
 from assay.signing import digest_matches, record_digest
 
 SERIALIZER_TYPE = "assay-json"
@@ -120,10 +119,10 @@ class GuardedResultStorage(LocalFileSystem):
     def _indexed_write(self, path: str, content: bytes) -> str:
         target = self._resolve_path(path)
         target.parent.mkdir(parents=True, exist_ok=True)
-        _replace_file(target, content)
+        atomic_write(target, content, mode=0o600)
         index = self._index_path(path)
         index.parent.mkdir(parents=True, exist_ok=True)
-        _replace_file(index, record_digest(content).encode("ascii"))
+        atomic_write(index, record_digest(content).encode("ascii"), mode=0o600)
         return str(target)
 
     # Prefect calls the sync form with ``_sync=True`` and the async form as ``a<name>``.
@@ -138,16 +137,3 @@ class GuardedResultStorage(LocalFileSystem):
 
     async def awrite_path(self, path: str, content: bytes) -> str:  # type: ignore[override]
         return self._indexed_write(path, content)
-
-
-def _replace_file(target: Path, content: bytes) -> None:
-    """Write a fresh temp file (never through a link) and rename it over ``target``."""
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(content)
-        os.replace(tmp, target)
-    finally:  # a full disk must not leave half a record behind
-        if os.path.lexists(tmp):
-            os.unlink(tmp)

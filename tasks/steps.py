@@ -3,7 +3,8 @@
 Tasks return the plain JSON form of their ``StepOutput`` (``artifacts.dump``): a persisted
 result then names no class to import, and the flow validates it back into the typed output.
 ``concurrency`` and every location (store, dataset directory, call store) are left out of the
-cache key (``tasks.common.CONTENT_CACHE``): they change how a step runs, never what it yields.
+cache key (``tasks.common.CONTENT_CACHE``): they change how a step runs, never what it yields;
+the code version is in it without being an input (``tasks.common.CodeVersion``).
 """
 
 from __future__ import annotations
@@ -32,21 +33,20 @@ def released(output: StepOutput) -> Json:
 
 @task(name="ingest", **TASK_OPTIONS)
 def ingest_dataset(
-    store_url: str, suite: str, dataset_dir: str, fingerprint: str, allow_symlinks: bool, code_version: str
+    store_url: str, suite: str, dataset_dir: str, fingerprint: str, allow_symlinks: bool
 ) -> Json:
     """Snapshot the dataset. ``fingerprint`` (content hash of its files) is the cache key."""
     return released(pipeline.ingest(open_store(store_url), suite_named(suite), dataset_dir, allow_symlinks))
 
 
 @task(name="validate", **TASK_OPTIONS)
-def validate_dataset(store_url: str, suite: str, snapshot: str, require_generations: bool, code_version: str) -> Json:
+def validate_dataset(store_url: str, suite: str, snapshot: str, require_generations: bool) -> Json:
     return released(pipeline.validate(open_store(store_url), suite_named(suite), snapshot, require_generations))
 
 
 @task(name="replay", **TASK_OPTIONS)
 def replay_generations(
-    store_url: str, suite: str, snapshot: str, skip_ids: list[str], spec: RunSpec, concurrency: int | None,
-    code_version: str,
+    store_url: str, suite: str, snapshot: str, skip_ids: list[str], spec: RunSpec, concurrency: int | None
 ) -> Json:
     output = pipeline.replay(
         open_store(store_url), suite_named(suite), snapshot, skip_ids, spec, concurrency, progress_logger("replay")
@@ -57,7 +57,7 @@ def replay_generations(
 @task(name="metrics", **TASK_OPTIONS)
 def compute_metric_family(
     store_url: str, suite: str, family: str, snapshot: str, generations: str, skip_ids: list[str], spec: RunSpec,
-    call_store_url: str | None, concurrency: int | None, code_version: str,
+    call_store_url: str | None, concurrency: int | None,
 ) -> Json:
     output = pipeline.compute_family(
         open_store(store_url), suite_named(suite), family, snapshot, generations, skip_ids, spec, call_store_url,
@@ -68,8 +68,7 @@ def compute_metric_family(
 
 @task(name="partition", **TASK_OPTIONS)
 def partition_cases(
-    store_url: str, suite: str, snapshot: str, generations: str, skip_ids: list[str], partition_size: int,
-    code_version: str,
+    store_url: str, suite: str, snapshot: str, generations: str, skip_ids: list[str], partition_size: int
 ) -> Json:
     """Split the cases into partitions; each partition's hash keys its metric tasks."""
     return released(pipeline.partition(open_store(store_url), suite_named(suite), snapshot, generations, skip_ids,
@@ -79,7 +78,7 @@ def partition_cases(
 @task(name="metrics-partition", **TASK_OPTIONS)
 def compute_metric_family_partition(
     store_url: str, suite: str, family: str, index: int, partition: str, spec: RunSpec,
-    call_store_url: str | None, concurrency: int | None, code_version: str,
+    call_store_url: str | None, concurrency: int | None,
 ) -> Json:
     """One family over one partition. Keyed by the partition's content hash (and its index,
     which names its artifacts), so an unchanged partition is a cache hit in any run."""
@@ -100,20 +99,20 @@ def compute_metric_family_partition(
 @task(name="aggregate", **TASK_OPTIONS)
 def aggregate_scores(
     store_url: str, suite: str, snapshot: str, family_scores: dict[str, list[str]], skip_ids: list[str],
-    spec: RunSpec, score_names: dict[str, list[str]] | None, code_version: str,
+    spec: RunSpec, score_names: dict[str, list[str]] | None,
 ) -> Json:
     return released(pipeline.aggregate(open_store(store_url), suite_named(suite), snapshot, family_scores, skip_ids,
                                        spec, score_names))
 
 
 @task(name="publish", **TASK_OPTIONS)
-def publish_report(store_url: str, suite: str, spec: RunSpec, inputs: PublishInputs, code_version: str) -> Json:
+def publish_report(store_url: str, suite: str, spec: RunSpec, inputs: PublishInputs) -> Json:
     return released(pipeline.publish(open_store(store_url), suite_named(suite), spec, inputs))
 
 
 @task(name="compare", **TASK_OPTIONS)
 def compare_with_baseline(
-    store_url: str, suite: str, baseline_run: str, facts: RunFacts, inputs: CompareInputs, code_version: str
+    store_url: str, suite: str, baseline_run: str, facts: RunFacts, inputs: CompareInputs
 ) -> Json:
     """Per-metric deltas and changed cases against a baseline run (``assay compare`` as a step)."""
     return dump(pipeline.compare(open_store(store_url), suite_named(suite), baseline_run, facts, inputs))

@@ -23,20 +23,17 @@ then hard link or rename); object stores replace whole objects on put, atomic al
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
-import threading
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from assay.atomic_files import atomic_write
 from assay.hashing import canonical_json, sha256_json
 from assay.redact import redact_obj
 from assay.schemas import JsonObject
 from assay.signing import SIGNING_KEY_ENV, digest_matches, record_digest, signing_key
-
-_tmp_counter = itertools.count()
 
 
 def request_key(
@@ -184,24 +181,9 @@ class CallStore:
         if target_path.parent not in self._made_dirs:
             target_path.parent.mkdir(parents=True, exist_ok=True)
             self._made_dirs.add(target_path.parent)
-        # Temp file in the same directory, then link/rename: readers never see half a record.
-        # Named by process, thread and a counter (O_EXCL still guards): mkstemp's random names
-        # cost more than the write itself at thousands of records a run.
-        tmp = target_path.parent / f".{key[:8]}.{os.getpid()}.{threading.get_ident()}.{next(_tmp_counter)}.tmp"
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-            try:
-                os.link(tmp, target_path)  # atomic create-if-absent
-            except FileExistsError:
-                return str(target_path), None
-            except OSError:  # no hard links on this filesystem
-                if target_path.exists():
-                    return str(target_path), None
-                os.replace(tmp, target_path)
-        finally:
-            tmp.unlink(missing_ok=True)
+        # Write-once: a record already there (another writer's) is kept.
+        if not atomic_write(target_path, data, mode=0o644, write_once=True):
+            return str(target_path), None
         return str(target_path), record
 
     def keys(self) -> list[str]:

@@ -19,6 +19,7 @@ import tempfile
 import threading
 from pathlib import Path
 
+from assay.atomic_files import atomic_write
 from assay.hashing import sha256_bytes
 from assay.lineage.store import ArtifactStore
 
@@ -57,7 +58,7 @@ def materialize(store: ArtifactStore, snapshot_sha: str, leave_out: frozenset[st
                 _remove(target)
             elif target.is_file() and sha256_bytes(target.read_bytes()) == sha:
                 continue
-            _write_new(target, store.get(sha))
+            atomic_write(target, store.get(sha), mode=0o600)  # replaces a name; never writes through a link
     return root
 
 
@@ -95,18 +96,6 @@ def _remove(path: Path) -> None:
         path.unlink(missing_ok=True)
     else:
         shutil.rmtree(path)
-
-
-def _write_new(target: Path, data: bytes) -> None:
-    """Write to a fresh temp file (O_EXCL | O_NOFOLLOW) and rename it over the target."""
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, target)  # replaces a name; never writes through a link
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 class _lock:

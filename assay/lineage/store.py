@@ -36,6 +36,7 @@ from typing import Any
 import fsspec
 from fsspec.implementations.local import LocalFileSystem
 
+from assay.atomic_files import atomic_write
 from assay.hashing import sha256_bytes
 from assay.redact import redacted_canonical_json, redacted_json, secret_values
 from assay.schemas import JsonObject
@@ -141,18 +142,10 @@ class ArtifactStore:
         if self.is_local:
             # Never write through a link: a folder planted as a symlink would send the file
             # elsewhere, so the real parent must be inside the real store root; the temp file is
-            # created fresh (O_EXCL | O_NOFOLLOW) and renamed over the name.
+            # created fresh and renamed over the name (``atomic_write``).
             if not os.path.realpath(parent).startswith(os.path.realpath(self.root) + os.sep):
                 raise PermissionError(f"refusing to write {path}: its folder resolves outside the store {self.root}")
-            tmp = f"{path}.tmp-{uuid.uuid4().hex[:8]}"
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
-            try:
-                with os.fdopen(fd, "wb") as handle:
-                    handle.write(data)
-                os.replace(tmp, path)
-            finally:
-                if os.path.lexists(tmp):
-                    os.unlink(tmp)
+            atomic_write(path, data, mode=0o644)
         else:
             self.fs.pipe_file(path, data)
 

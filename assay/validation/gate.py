@@ -18,7 +18,7 @@ import logging
 import math
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from assay.schemas import JsonObject, LoadedDataset, RowProblem
 from assay.validation.report import ExpectationOutcome, ValidationReport
@@ -26,14 +26,27 @@ from assay.validation.report import ExpectationOutcome, ValidationReport
 if TYPE_CHECKING:
     import pandas as pd
 
-    from assay.suites.kit import Suite  # type only: validation sits below suites
-
 ROW_ID_COLUMNS = ("id", "case_id")
 LINE_COLUMN = "_line"
 _SAMPLE = 10  # unexpected values kept per expectation in the summary (GX results keep all)
 
 
-def run_gate(suite: Suite, data: LoadedDataset) -> ValidationReport:
+class GatedSuite(Protocol):
+    """What the gate reads of a suite (``assay.suites.kit.Suite`` has it; validation sits below
+    the suites, so it names only this)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def expectations_dir(self) -> Path: ...
+
+    def validation_frames(self, data: LoadedDataset) -> dict[str, pd.DataFrame]: ...
+
+    def validation_parameters(self, data: LoadedDataset) -> JsonObject: ...
+
+
+def run_gate(suite: GatedSuite, data: LoadedDataset) -> ValidationReport:
     """Validate ``data`` with ``suite``'s expectation files; never raises on bad rows.
 
     Raises only when the suite itself is misconfigured (missing or unreadable expectation

@@ -83,6 +83,19 @@ def test_identical_second_run_is_all_cache_hits(first_run):
     assert audit_run(ArtifactStore(str(out)), second_id).ok
 
 
+def test_a_changed_code_version_reruns_every_step(first_run, monkeypatch):
+    """The code version keys every step (a cache policy, ``tasks.common.CodeVersion``): the same
+    inputs under other code are no cache hit; the identical rerun above is one."""
+    from tasks import common
+
+    out, _, _ = first_run
+    monkeypatch.setattr(common, "code_version", lambda: "another version of the code")
+    result, output = cli("run", "rag_qa", "--offline", "--out", str(out))
+    assert result.exit_code == 0, output
+    manifest = load_manifest(ArtifactStore(str(out)), run_id_of(output))
+    assert {s.status for s in manifest.steps} == {"ran"}, [(s.name, s.status) for s in manifest.steps]
+
+
 def test_audit_names_a_changed_byte_and_a_deleted_artifact(first_run, tmp_path):
     out, run_id, _ = first_run
     copy_root = tmp_path / "copy"

@@ -1,7 +1,10 @@
 """`import assay` and the metric modules must stay light: no Prefect, litellm, torch or GX."""
 
+import ast
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 HEAVY = ("prefect", "litellm", "torch", "great_expectations", "sentence_transformers")
 
@@ -25,80 +28,154 @@ def test_import_sets_offline_switches():
 # -- layering ---------------------------------------------------------------------------
 # Each layer may import only from its own layer and the layers above it in this list; the
 # tree reads top-down: what a run is, pure formulas, judges, storage and checks, rendering,
-# suites, the pipeline that wires them, the CLI.
+# suites, the pipeline that wires them, Prefect's tasks over it, the flow over them, the CLI.
+# Every module of assay/, flows/ and tasks/ must belong to one (named, or its package named).
 LAYERS = [
     {"assay", "assay.offline", "assay.paths", "assay.hashing", "assay.redact", "assay.schemas",
-     "assay.yaml_files", "assay.cancellation", "assay.partitions"},
+     "assay.yaml_files", "assay.cancellation", "assay.partitions", "assay.atomic_files", "assay.signing",
+     "assay.timeline", "assay.console", "assay.log_filters", "assay.liveness", "assay.memory"},
     {"assay.metrics"},
     {"assay.judges"},
     {"assay.aggregation", "assay.spec", "assay.artifacts", "assay.failed_calls"},
-    {"assay.validation", "assay.lineage", "assay.replay", "assay.preflight"},
-    {"assay.rendering", "assay.compare", "assay.calibration", "assay.gates", "assay.runs"},
+    {"assay.validation", "assay.lineage", "assay.replay", "assay.preflight", "assay.run_config"},
+    {"assay.rendering", "assay.compare", "assay.calibration", "assay.gates", "assay.runs", "assay.rerun_trust"},
     {"assay.suites"},
     {"assay.pipeline", "assay.deep_audit", "assay.importing", "assay.workers"},
-    {"assay.cli", "assay.api", "assay.worker_client", "assay.entry"},
+    {"tasks"},
+    {"flows"},
+    # flows/warm_worker.py is the CLI's resident worker: it runs ``assay.cli`` in its children.
+    {"assay.cli", "assay.api", "assay.worker_client", "assay.entry", "flows.warm_worker"},
 ]
+SOURCE_PACKAGES = ("assay", "flows", "tasks")
+# The repository's flows/ and tasks/ may be installed (and imported) under the assay namespace:
+# the same modules whichever name an import uses.
+NAMESPACED = ("flows", "tasks")
 
 
 # `assay.evaluate` / `assay.load_run`: the package re-exports its Python API through a lazy
 # module __getattr__, so `import assay` itself still imports nothing below it (checked above).
 LAZY_REEXPORTS = {("assay", "assay.api")}
 
+# Imports against the layer order still to be removed, each with why it is allowed until then.
+# The test fails when one is gone, so the list only shrinks.
+KNOWN_UPWARD = {
+    # Suite code outside its suite's folder (the forests' feature builders read each suite's
+    # signals); it moves into the suites with issue 38's suite-folder part.
+    "assay.judges.offline.fitted -> assay.suites.memory.offline.rules",
+    "assay.judges.offline.fitted -> assay.suites.rag_qa.offline.rules",
+}
 
-def _import_graph() -> dict[str, set[str]]:
-    """Module -> assay modules it imports at run time (lazy imports included; imports under
-    ``if TYPE_CHECKING`` excluded, as they never execute)."""
-    import ast
-    from pathlib import Path
 
-    package = Path(__file__).resolve().parents[2] / "assay"
+# Import cycles still to be broken, each with why it is allowed until then (the list only shrinks).
+KNOWN_CYCLES = {
+    # The resident worker runs ``assay.cli`` in its children; the CLI's ``assay server`` commands
+    # start, describe and stop the worker. Both imports are inside functions; splitting the
+    # worker's control side from its serving side would end the cycle.
+    ("assay.cli", "flows.warm_worker"),
+}
 
-    def name_of(path: Path) -> str:
-        parts = list(path.relative_to(package.parent).with_suffix("").parts)
-        return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+# Shared code (everything but a suite's own folder and the registry) that names a suite's folder
+# or module, each with why it is allowed until it goes (the list only shrinks).
+KNOWN_SUITE_REACHES = {
+    # The clinical rules' reader builds its path into the suite's rules/; the reader is the
+    # suite's own code and moves into its folder with issue 38's suite-folder part.
+    "assay.metrics.clinical_rules: suites / clinical",
+    # The resident worker's warm-up list names the report suite's Korean schema matcher.
+    "flows.warm_worker: assay.suites.report.schema_match",
+}
 
-    modules = {name_of(p) for p in package.rglob("*.py")}
+
+def _canonical(name: str) -> str:
+    """``assay.tasks.steps`` and ``tasks.steps`` are one module."""
+    head, _, rest = name.partition(".")
+    if head == "assay" and rest.split(".")[0] in NAMESPACED:
+        return rest
+    return name
+
+
+def _source_files() -> dict[str, Path]:
+    """Module name -> file, for every module of assay/, flows/ and tasks/."""
+    root = Path(__file__).resolve().parents[2]
+    files = {}
+    for package in SOURCE_PACKAGES:
+        for path in (root / package).rglob("*.py"):
+            parts = list(path.relative_to(root).with_suffix("").parts)
+            files[_canonical(".".join(parts[:-1] if parts[-1] == "__init__" else parts))] = path
+    return files
+
+
+def _typing_only_nodes(tree) -> set[int]:
+    """The nodes in the body of an ``if TYPE_CHECKING:`` (not its ``else``)."""
+    return {
+        id(n) for node in ast.walk(tree)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for statement in node.body
+        for n in ast.walk(statement)
+    }
+
+
+def _import_graph(typing_only: bool = True) -> dict[str, set[str]]:
+    """Module -> our modules it imports (lazy imports included); imports under ``if
+    TYPE_CHECKING`` count when ``typing_only``: they never execute, but they are a dependency
+    all the same (the layer order), though not a cycle at run time."""
+    files = _source_files()
     graph: dict[str, set[str]] = {}
-    for path in package.rglob("*.py"):
+    for module, path in files.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        typing_only = {
-            id(n) for node in ast.walk(tree)
-            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
-            for n in ast.walk(node)
-        }
+        skipped = set() if typing_only else _typing_only_nodes(tree)
         targets: set[str] = set()
         for node in ast.walk(tree):
-            if id(node) in typing_only:
+            if id(node) in skipped:
                 continue
-            if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "assay":
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                base = _canonical(node.module)
+                if base.split(".")[0] not in SOURCE_PACKAGES:
+                    continue
                 # "from pkg import sub" imports the submodule, not the package's __init__
-                subs = {f"{node.module}.{a.name}" for a in node.names} & modules
-                targets |= subs or {node.module}
+                subs = {f"{base}.{a.name}" for a in node.names} & files.keys()
+                targets |= subs or {base}
             elif isinstance(node, ast.Import):
-                targets |= {a.name for a in node.names if a.name.split(".")[0] == "assay"}
-        graph[name_of(path)] = targets
+                targets |= {_canonical(a.name) for a in node.names if a.name.split(".")[0] in SOURCE_PACKAGES}
+        graph[module] = targets - {module}
     for module, target in LAZY_REEXPORTS:
         graph[module].discard(target)
     return graph
 
 
 def _layer(module: str) -> int:
-    for depth in (2, 1):
-        head = ".".join(module.split(".")[:depth])
+    parts = module.split(".")
+    # The most specific name first; "assay" alone is the package's __init__, not all of it.
+    for head in dict.fromkeys([module, ".".join(parts[:2]), parts[0]]):
+        if head == "assay" and module != "assay":
+            continue
         for i, layer in enumerate(LAYERS):
             if head in layer:
                 return i
     raise AssertionError(f"{module} belongs to no layer: add it to LAYERS")
 
 
+def test_the_graph_covers_flows_tasks_and_typing_only_imports():
+    graph = _import_graph()
+    assert "tasks.steps" in graph["flows.evaluate"] and "assay.pipeline" in graph["tasks.steps"]
+    assert "assay.rendering.case_view" in graph["assay.cli"]  # under ``if TYPE_CHECKING``
+    assert "assay.rendering.case_view" not in _import_graph(typing_only=False)["assay.cli"]
+    assert _canonical("assay.tasks.steps") == "tasks.steps" and _canonical("assay.spec") == "assay.spec"
+
+
+def test_every_module_belongs_to_a_layer():
+    for module in _source_files():
+        _layer(module)
+
+
 def test_no_module_imports_a_layer_below_it():
-    upward = [
+    upward = {
         f"{module} -> {target}"
         for module, targets in _import_graph().items()
         for target in targets
         if _layer(target) > _layer(module)
-    ]
-    assert not upward, "imports against the layer order:\n" + "\n".join(sorted(upward))
+    }
+    assert not upward - KNOWN_UPWARD, "imports against the layer order:\n" + "\n".join(sorted(upward - KNOWN_UPWARD))
+    assert not KNOWN_UPWARD - upward, f"gone, remove from KNOWN_UPWARD: {sorted(KNOWN_UPWARD - upward)}"
 
 
 def test_suites_share_only_the_kit():
@@ -117,7 +194,7 @@ def test_suites_share_only_the_kit():
 
 
 def test_no_import_cycles():
-    graph = _import_graph()
+    graph = _import_graph(typing_only=False)  # a typing-only import never runs: no cycle
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
@@ -145,4 +222,80 @@ def test_no_import_cycles():
     for module in list(graph):
         if module not in index:
             visit(module)
-    assert not cycles, f"import cycles: {cycles}"
+    found = {tuple(cycle) for cycle in cycles}
+    assert not found - KNOWN_CYCLES, f"import cycles: {sorted(found - KNOWN_CYCLES)}"
+    assert not KNOWN_CYCLES - found, f"gone, remove from KNOWN_CYCLES: {sorted(KNOWN_CYCLES - found)}"
+
+
+# -- shared code never reaches into a suite's folder ------------------------------------
+# A string naming a suite's folder or module: "assay/suites/clinical/...", "assay.suites.memory...",
+# or a path fragment that starts with it ("suites/clinical/rules"). The kit and the registry are shared.
+_SUITE_NAMED = re.compile(r"(?:\bassay[/.]|^)suites[/.](?!kit\b|registry\b)(\w+)")
+
+
+def _is_shared(module: str) -> bool:
+    parts = module.split(".")
+    return not (parts[:2] == ["assay", "suites"] and len(parts) > 2 and parts[2] not in ("kit", "registry"))
+
+
+def _docstrings(tree) -> set[int]:
+    owners = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+    return {
+        id(node.body[0].value) for node in ast.walk(tree)
+        if isinstance(node, owners) and node.body and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+
+
+def _path_parts(node) -> list:
+    """The operands of ``a / b / c`` or the arguments of ``join(a, b)``, ``Path(a, b)`` ..."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        return [*_path_parts(node.left), node.right] if isinstance(node.left, ast.BinOp) else [node.left, node.right]
+    if isinstance(node, ast.Call):
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        if name in ("join", "joinpath", "Path", "PurePath", "PurePosixPath"):
+            return list(node.args)
+    return []
+
+
+def _suite_reaches(tree) -> set[str]:
+    """Where ``tree`` names a suite's folder or module, as "<what it names>"."""
+    skipped = _docstrings(tree)
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skipped:
+            if _SUITE_NAMED.search(node.value):
+                found.add(node.value)
+        parts = _path_parts(node)
+        for before, after in zip(parts, parts[1:], strict=False):
+            if isinstance(before, ast.Constant) and before.value == "suites":
+                named = after.value if isinstance(after, ast.Constant) else ast.unparse(after)
+                if named not in ("kit", "registry"):
+                    found.add(f"suites / {named}")
+    return found
+
+
+def test_the_suite_reach_check_sees_paths_and_module_names():
+    code = (
+        'A = Path(__file__).parents[1] / "suites" / "clinical" / "rules"\n'
+        'B = os.path.join(ROOT, "suites", name)\n'
+        'C = "assay/suites/memory/rules/x.yaml"\n'
+        'D = importlib.import_module("assay.suites.rag_qa.suite")\n'
+        'E = Path(ROOT, "suites", "kit") / "x"\n'
+        'F = "docs/suites/answers.md and assay.suites.kit.criteria"\n'
+    )
+    assert _suite_reaches(ast.parse(code)) == {
+        "suites / clinical", "suites / name", "assay/suites/memory/rules/x.yaml", "assay.suites.rag_qa.suite",
+    }
+
+
+def test_shared_code_names_no_suite_folder():
+    """Shared code lives below the suites and never names one (the registry lists them)."""
+    reaches = {
+        f"{module}: {named}"
+        for module, path in _source_files().items()
+        if _is_shared(module)
+        for named in _suite_reaches(ast.parse(path.read_text(encoding="utf-8")))
+    }
+    assert not reaches - KNOWN_SUITE_REACHES, "shared code naming a suite:\n" + "\n".join(sorted(reaches - KNOWN_SUITE_REACHES))
+    assert not KNOWN_SUITE_REACHES - reaches, f"gone, remove from KNOWN_SUITE_REACHES: {sorted(KNOWN_SUITE_REACHES - reaches)}"

@@ -109,11 +109,11 @@ def test_a_full_disk_names_the_path_and_leaves_no_temporary_file(tmp_path, monke
 
 
 def test_prefect_task_records_leave_no_temporary_file_on_a_full_disk(tmp_path, monkeypatch):
-    from tasks.results import _replace_file
+    from tasks.results import GuardedResultStorage
 
     monkeypatch.setattr(os, "fdopen", lambda fd, mode="r": FullDiskHandle(fd))
     with pytest.raises(OSError):
-        _replace_file(tmp_path / "record", b"{}")
+        GuardedResultStorage(basepath=str(tmp_path)).write_path("record", b"{}")
     assert list(tmp_path.iterdir()) == []
 
 
