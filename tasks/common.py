@@ -15,7 +15,7 @@ from assay.cancellation import RunStopped
 from assay.lineage.store import ArtifactStore, StoreWriteError
 from assay.lineage.trace import RunIntegrityError
 from assay.suites.registry import get_suite
-from tasks.results import GuardedResultStorage, PlainJSONSerializer
+from assay.tasks.results import GuardedResultStorage, PlainJSONSerializer
 
 # Locations and execution settings are excluded from cache keys: a step's result depends on
 # content hashes and the run spec, not on where the store or dataset lives or how many calls

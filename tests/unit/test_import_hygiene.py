@@ -36,7 +36,8 @@ LAYERS = [
     {"assay.rendering", "assay.compare", "assay.calibration", "assay.gates", "assay.runs"},
     {"assay.suites"},
     {"assay.pipeline", "assay.deep_audit", "assay.importing", "assay.workers"},
-    {"assay.cli", "assay.api", "assay.worker_client", "assay.entry"},
+    {"assay.tasks"},
+    {"assay.cli", "assay.api", "assay.worker_client", "assay.entry", "assay.flows"},
 ]
 
 
