@@ -36,7 +36,7 @@ LAYERS = [
     {"assay.rendering", "assay.compare", "assay.calibration", "assay.gates", "assay.runs"},
     {"assay.suites"},
     {"assay.pipeline", "assay.deep_audit", "assay.importing", "assay.workers"},
-    {"assay.tasks"},
+    {"assay.tasks"},  # assay.tasks / assay.flows: the repository's tasks/ and flows/ (Prefect wiring)
     {"assay.cli", "assay.api", "assay.worker_client", "assay.entry", "assay.flows"},
 ]
 
