@@ -197,7 +197,7 @@ def _kept_server() -> Any:
     started, ``flows/local_server.py``); None when the user points Prefect elsewhere
     (``PREFECT_API_URL``) or ``ASSAY_SERVER_IDLE_SECONDS=0`` asks for a temporary server."""
     global _kept_url
-    from flows.local_server import acquire, idle_seconds
+    from assay.flows.local_server import acquire, idle_seconds
 
     configured = os.environ.get("PREFECT_API_URL")
     if configured and configured != _kept_url:
@@ -228,10 +228,10 @@ def _run_flow(spec: Any, options: Any) -> Run:
     apply_offline_env()
     os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "180")
     server = _kept_server()  # before Prefect is imported, so the flow talks to it
+    from assay.flows.evaluate import evaluate as evaluate_flow
+    from assay.flows.evaluate import new_run_id
     from assay.lineage.manifest import load_manifest
     from assay.lineage.store import ArtifactStore
-    from flows.evaluate import evaluate as evaluate_flow
-    from flows.evaluate import new_run_id
 
     run_id = new_run_id(spec.suite)
     try:
@@ -240,7 +240,7 @@ def _run_flow(spec: Any, options: Any) -> Run:
         else:
             from prefect.settings import PREFECT_API_URL, temporary_settings
 
-            from flows.ephemeral_server import no_heartbeats
+            from assay.flows.ephemeral_server import no_heartbeats
 
             server.wait(float(os.environ["PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS"]))
             # also when Prefect was imported before (a notebook): its settings are read at import.

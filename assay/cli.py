@@ -291,7 +291,7 @@ def rerun(
 
 def task_runner_for(spec: str) -> Any:
     """The task runner ``--runner`` names (``flows/runners.py``); a bad name is a usage error."""
-    from flows.runners import task_runner_for as runner_named
+    from assay.flows.runners import task_runner_for as runner_named
 
     try:
         return runner_named(spec)
@@ -304,8 +304,8 @@ def _start_server_early() -> Any:
     ``flows/local_server.py``), or with ``ASSAY_SERVER_IDLE_SECONDS=0`` a temporary one that
     stops when this process exits; ``None`` when Prefect's API is configured elsewhere."""
     from assay import timeline
-    from flows.ephemeral_server import start_early
-    from flows.local_server import acquire, idle_seconds
+    from assay.flows.ephemeral_server import start_early
+    from assay.flows.local_server import acquire, idle_seconds
 
     try:
         idle = idle_seconds()
@@ -322,17 +322,17 @@ def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = No
     from assay import timeline
 
     _prepare_prefect(verbose)
-    from flows.console import prefect_console
-    from flows.ephemeral_server import no_heartbeats, warm_modules
+    from assay.flows.console import prefect_console
+    from assay.flows.ephemeral_server import no_heartbeats, warm_modules
 
     timeline.mark("spec built")
     if server is None:
         server = _start_server_early()  # boots while the flow and its libraries are imported
+    from assay.flows.evaluate import evaluate, new_run_id
     from assay.lineage.manifest import load_manifest
     from assay.lineage.store import ArtifactStore
     from assay.lineage.trace import RunReader
-    from flows.evaluate import evaluate, new_run_id
-    from tasks.common import results_dir
+    from assay.tasks.common import results_dir
 
     timeline.mark("flow imported")
     if server is not None:
@@ -846,8 +846,8 @@ app.add_typer(server_app, name="server")
 @server_app.command("status")
 def server_status() -> None:
     """Show the local server for this PREFECT_HOME (exit 1 when none runs)."""
-    from flows.ephemeral_server import healthy
-    from flows.local_server import owned_state, server_dir
+    from assay.flows.ephemeral_server import healthy
+    from assay.flows.local_server import owned_state, server_dir
 
     directory = server_dir()
     state = owned_state(directory)
@@ -860,7 +860,7 @@ def server_status() -> None:
     echo(f"url:      {state.api_url}\npid:      {state.pid}\nstarted:  {started}\n"
                f"idle:     stops after {state.idle_seconds:g} s without a run\n"
                f"healthy:  {'yes' if healthy(state.api_url) else 'no (starting?)'}\nlog:      {directory / 'server.log'}")
-    from flows.warm_worker import describe
+    from assay.flows.warm_worker import describe
 
     echo(describe())
 
@@ -868,8 +868,8 @@ def server_status() -> None:
 @server_app.command("stop")
 def server_stop() -> None:
     """Stop the local server for this PREFECT_HOME, if one runs."""
-    from flows.local_server import server_dir, stop
-    from flows.warm_worker import stop as stop_worker
+    from assay.flows.local_server import server_dir, stop
+    from assay.flows.warm_worker import stop as stop_worker
 
     worker = stop_worker()
     state = stop()
@@ -882,7 +882,7 @@ def server_stop() -> None:
 @server_app.command("start")
 def server_start() -> None:
     """Start the local server (or find it) and the resident worker that runs `assay run` warm."""
-    from flows.warm_worker import start_beside_server
+    from assay.flows.warm_worker import start_beside_server
 
     try:
         echo(start_beside_server())

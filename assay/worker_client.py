@@ -6,7 +6,7 @@ has them imported already and forks a child per run. This client is standard lib
 deciding costs milliseconds. It hands a run over only when the worker matches this process:
 
 - the same tree (``tree_version``: the code-version hash of ``assay/`` that step caches key on,
-  plus ``flows/`` and ``tasks/``), the same Python executable, the same ``assay`` package
+  plus ``flows/`` and ``tasks/``, imported as ``assay.flows`` and ``assay.tasks``), the same Python executable, the same ``assay`` package
   directory and the same ``PYTHONPATH``;
 - the run would use the kept local server (no ``PREFECT_API_URL`` of its own, no
   ``ASSAY_SERVER_IDLE_SECONDS=0``, no ``ASSAY_EARLY_SERVER=0``), as the worker's children do;
@@ -39,7 +39,7 @@ STATE_NAME = "worker.json"
 HEADER = struct.Struct(">I")  # every message: its length, then that many bytes of JSON
 MAX_MESSAGE = 64 * 1024 * 1024
 CONNECT_TIMEOUT_S = 5.0
-FLOW_PACKAGES = ("flows", "tasks")  # beside assay/: what the worker imported besides the package
+FLOW_PACKAGES = ("flows", "tasks")  # assay.flows, assay.tasks: the flow code code_version leaves out
 EXIT_FAILED = 1
 _decided = False  # once per process: the console entry asks first, assay.cli.main then runs here
 
@@ -57,7 +57,7 @@ def tree_version() -> str:
 
     digest = hashlib.sha256(code_version().encode())
     for package in FLOW_PACKAGES:
-        root = PACKAGE_DIR.parent / package
+        root = PACKAGE_DIR / package  # the repository's flows/ (a link in a checkout) or the wheel's copy
         for path in sorted(root.rglob("*.py")) if root.is_dir() else []:
             if "__pycache__" not in path.parts:
                 digest.update(path.relative_to(root.parent).as_posix().encode())

@@ -44,10 +44,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from assay.flows.local_server import IDLE_ENV  # noqa: E402
+from assay.flows.local_server import stop as stop_local_server  # noqa: E402
 from assay.timeline import ENV as TIMELINE_ENV  # noqa: E402
 from assay.timeline import PREFIX as TIMELINE_PREFIX  # noqa: E402
-from flows.local_server import IDLE_ENV  # noqa: E402
-from flows.local_server import stop as stop_local_server  # noqa: E402
 
 
 class Timed:

@@ -43,8 +43,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from assay.flows.local_server import stop as stop_local_server  # noqa: E402
 from bench.scale import synthesize  # noqa: E402
-from flows.local_server import stop as stop_local_server  # noqa: E402
 
 TIMELINE_PREFIX = "assay-timeline "
 
@@ -93,6 +93,11 @@ def has_worker(tree: Path) -> bool:
     return (tree / "flows" / "warm_worker.py").exists()
 
 
+def flows_package(tree: Path) -> str:
+    """The flows' import name in ``tree``: ``assay.flows``, or plain ``flows`` in trees from before it moved."""
+    return "assay.flows" if (tree / "assay" / "flows").exists() else "flows"
+
+
 class Workers:
     """The resident worker (``assay server start``) of one tree at a time, for the ``--worker`` rows."""
 
@@ -111,7 +116,7 @@ class Workers:
 
     def down(self) -> None:
         if self.tree is not None:
-            subprocess.run([sys.executable, "-c", "from flows.warm_worker import stop; stop()"], cwd=self.tree,
+            subprocess.run([sys.executable, "-c", f"from {flows_package(self.tree)}.warm_worker import stop; stop()"], cwd=self.tree,
                            env={**self.env, "PYTHONPATH": str(self.tree)}, capture_output=True)
             self.tree = None
 

@@ -41,6 +41,8 @@ from assay.artifacts import (  # noqa: E402
 from assay.cancellation import RunStopped  # noqa: E402
 from assay.compare import RunFacts, dataset_fingerprint, latest_completed_run  # noqa: E402
 from assay.console import install_console_safe_logging  # noqa: E402
+from assay.flows.recording import StepRunner, describe_error, progress  # noqa: E402
+from assay.flows.runners import metric_concurrency, runner_in_use  # noqa: E402
 from assay.lineage.code_version import code_version  # noqa: E402
 from assay.lineage.manifest import (  # noqa: E402
     Manifest,
@@ -61,11 +63,9 @@ from assay.run_config import fingerprint_dataset  # noqa: E402
 from assay.spec import RunOptions, RunSpec  # noqa: E402
 from assay.suites.kit.criteria import families_of  # noqa: E402
 from assay.suites.registry import get_suite  # noqa: E402
-from flows.recording import StepRunner, describe_error, progress  # noqa: E402
-from flows.runners import metric_concurrency, runner_in_use  # noqa: E402
-from tasks.common import result_storage  # noqa: E402
-from tasks.results import quiet_failed_step_warnings  # noqa: E402
-from tasks.steps import (  # noqa: E402
+from assay.tasks.common import result_storage  # noqa: E402
+from assay.tasks.results import quiet_failed_step_warnings  # noqa: E402
+from assay.tasks.steps import (  # noqa: E402
     aggregate_scores,
     compare_with_baseline,
     compute_metric_family,

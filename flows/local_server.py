@@ -6,7 +6,7 @@ seconds of Prefect's own imports, and the wall time of its start-up). When no
 ``assay rerun`` use a server that assay started earlier for the same ``PREFECT_HOME``, or start
 one that stays up after the run:
 
-- **Detached**: a small supervisor (``python -m flows.local_server serve``) in its own session,
+- **Detached**: a small supervisor (``python -m assay.flows.local_server serve``) in its own session,
   with the same server command and environment as the temporary server
   (``flows/ephemeral_server.py``: loopback, a free port, telemetry off, offline switches, no block
   catalogue). Its log is ``PREFECT_HOME/assay-server/server.log``.
@@ -44,7 +44,7 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from flows.ephemeral_server import (
+from assay.flows.ephemeral_server import (
     FLOW_RUN_MODULES,
     free_port,
     keyless_env,
@@ -52,10 +52,11 @@ from flows.ephemeral_server import (
     server_env,
     wait_healthy,
 )
+from assay.paths import PACKAGE_DIR
 
 IDLE_ENV = "ASSAY_SERVER_IDLE_SECONDS"
 DEFAULT_IDLE_SECONDS = 600.0
-SUPERVISOR_MODULE = "flows.local_server"
+SUPERVISOR_MODULE = "assay.flows.local_server"
 POLL_SECONDS = 0.5
 
 
@@ -216,7 +217,7 @@ def _take_lease(directory: Path) -> Path:
 def _start(directory: Path, idle_s: float) -> ServerState:
     token = secrets.token_hex(8)
     port = free_port()
-    package_root = str(Path(__file__).resolve().parents[1])
+    package_root = str(PACKAGE_DIR.parent)  # the folder that holds assay (checkout or site-packages)
     # The supervisor and its server never call a provider: no key, token or header variable
     # stays in their environment for the idle minutes they outlive the run (server_env drops
     # them again for the server itself).

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import os
 
-from flows.evaluate import evaluate
-from flows.runners import task_runner_for
+from assay.flows.evaluate import evaluate
+from assay.flows.runners import task_runner_for
 
 RUNNER = os.environ.get("ASSAY_DASK_RUNNER", "dask")
 if not RUNNER.startswith("dask"):

@@ -36,6 +36,16 @@ import time
 from pathlib import Path
 from typing import Any
 
+from assay.flows.local_server import (
+    ServerState,
+    _die_with_parent,
+    _is_supervisor,
+    _locked,
+    _pid_alive,
+    lease_running,
+    read_state,
+)
+from assay.paths import PACKAGE_DIR
 from assay.worker_client import (
     OPT_OUT_ENV,
     SOCKET_NAME,
@@ -46,24 +56,15 @@ from assay.worker_client import (
     send_message,
     worker_dir,
 )
-from flows.local_server import (
-    ServerState,
-    _die_with_parent,
-    _is_supervisor,
-    _locked,
-    _pid_alive,
-    lease_running,
-    read_state,
-)
 
-WORKER_MODULE = "flows.warm_worker"
+WORKER_MODULE = "assay.flows.warm_worker"
 POLL_SECONDS = 0.5
 READY_TIMEOUT_S = 300.0
 REQUEST_TIMEOUT_S = 10.0
 EXIT_FAILED = 1
 # What a run imports, beyond the flow: the validation gate, its reports and the partitions' tables.
 WARM_MODULES = (
-    "flows.evaluate", "assay.cli", "pandas", "matplotlib",
+    "assay.flows.evaluate", "assay.cli", "pandas", "matplotlib",
     "great_expectations", "great_expectations.data_context.types.base",
     "great_expectations.expectations.expectation_configuration",
     "assay.judges.offline", "assay.suites.report.schema_match",
@@ -130,10 +131,10 @@ def start(server: ServerState, home: Path | None = None, timeout_s: float = READ
 
 
 def _launch(directory: Path, server: ServerState) -> tuple[dict[str, Any], subprocess.Popen[bytes]]:
-    from flows.ephemeral_server import keyless_env
+    from assay.flows.ephemeral_server import keyless_env
 
     token = secrets.token_hex(8)
-    package_root = str(Path(__file__).resolve().parents[1])
+    package_root = str(PACKAGE_DIR.parent)  # the folder that holds assay (checkout or site-packages)
     given_path = os.environ.get("PYTHONPATH", "")
     env = {**keyless_env(), "PREFECT_API_URL": server.api_url,
            "PYTHONPATH": os.pathsep.join(filter(None, [package_root, given_path]))}
@@ -175,7 +176,7 @@ def start_beside_server() -> str:
     """``assay server start``: the kept server (found or started) and, unless ``ASSAY_WORKER=0``,
     the worker beside it; what runs, in lines."""
     from assay import apply_offline_env
-    from flows.local_server import acquire, idle_seconds
+    from assay.flows.local_server import acquire, idle_seconds
 
     apply_offline_env()
     if os.environ.get("PREFECT_API_URL"):

@@ -18,7 +18,7 @@ from assay.lineage.code_version import code_version
 from assay.lineage.store import ArtifactStore, StoreWriteError
 from assay.lineage.trace import RunIntegrityError
 from assay.suites.registry import get_suite
-from tasks.results import GuardedResultStorage, PlainJSONSerializer
+from assay.tasks.results import GuardedResultStorage, PlainJSONSerializer
 
 if TYPE_CHECKING:
     from prefect.context import TaskRunContext

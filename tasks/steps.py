@@ -17,7 +17,7 @@ from assay.compare import RunFacts
 from assay.schemas import JsonObject
 from assay.spec import RunSpec
 from assay.suites.kit.criteria import families_of
-from tasks.common import TASK_OPTIONS, open_store, progress_logger, suite_named
+from assay.tasks.common import TASK_OPTIONS, open_store, progress_logger, suite_named
 
 Json = JsonObject
 

@@ -15,6 +15,10 @@ from assay.paths import PACKAGE_DIR
 
 RULE_SUFFIXES = (".py", ".json", ".yaml", ".yml")
 SKIPPED_DIRS = {"__pycache__", "_datasets"}  # bytecode; bundled example data (not rules)
+# assay.flows and assay.tasks: Prefect wrappers, not formulas. In a checkout they are links to the
+# repository's flows/ and tasks/, in a wheel real folders; leaving them out keeps the hash (and so
+# every step's cache key) the same however assay is installed.
+FLOW_PACKAGES = {"flows", "tasks"}
 
 
 @functools.cache
@@ -26,6 +30,7 @@ def code_version() -> str:
         if path.is_file()
         and path.suffix in RULE_SUFFIXES
         and not SKIPPED_DIRS & set(path.relative_to(PACKAGE_DIR).parts)
+        and path.relative_to(PACKAGE_DIR).parts[0] not in FLOW_PACKAGES
     )
     for path in files:
         digest.update(path.relative_to(PACKAGE_DIR).as_posix().encode())

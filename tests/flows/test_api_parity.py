@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 import assay
+from assay.flows.local_server import read_state, server_dir
 from assay.spec import SpecError
-from flows.local_server import read_state, server_dir
 from tests.flows.test_local_server import ROOT, env_for, home, supervisors  # noqa: F401  (fixture)
 from tests.support.cli import cli
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from flows.ephemeral_server import healthy
-from flows.local_server import (
+from assay.flows.ephemeral_server import healthy
+from assay.flows.local_server import (
     SUPERVISOR_MODULE,
     ServerState,
     prefect_version,
@@ -31,8 +31,8 @@ pytestmark = pytest.mark.slow
 # holds the lease for HOLD seconds, checks it still answers, releases it and prints its state.
 CLIENT = """
 import json, os, sys, time
-from flows.ephemeral_server import healthy
-from flows.local_server import acquire
+from assay.flows.ephemeral_server import healthy
+from assay.flows.local_server import acquire
 server = acquire(float(os.environ["ASSAY_SERVER_IDLE_SECONDS"]))
 server.wait(240)
 time.sleep(float(os.environ.get("HOLD", "0")))
@@ -207,8 +207,8 @@ def test_the_kept_server_and_its_supervisor_hold_no_key_or_header_variable(home)
 
 
 def test_the_temporary_server_holds_no_key_or_header_variable(monkeypatch):
+    from assay.flows.ephemeral_server import EarlyServer
     from assay.redact import register_secret_env
-    from flows.ephemeral_server import EarlyServer
 
     for name, value in SECRETS.items():
         monkeypatch.setenv(name, value)

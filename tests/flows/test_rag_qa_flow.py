@@ -86,7 +86,7 @@ def test_identical_second_run_is_all_cache_hits(first_run):
 def test_a_changed_code_version_reruns_every_step(first_run, monkeypatch):
     """The code version keys every step (a cache policy, ``tasks.common.CodeVersion``): the same
     inputs under other code are no cache hit; the identical rerun above is one."""
-    from tasks import common
+    from assay.tasks import common
 
     out, _, _ = first_run
     monkeypatch.setattr(common, "code_version", lambda: "another version of the code")

@@ -12,8 +12,8 @@ import sys
 
 import pytest
 
+from assay.flows.local_server import read_state, server_dir
 from bench.scale import synthesize
-from flows.local_server import read_state, server_dir
 from tests.flows.test_local_server import ROOT, env_for, home, supervisors  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.slow
@@ -26,7 +26,7 @@ TWO_CALLS = """
 import gc, json, sys
 import assay
 from assay import memory
-import flows.local_server as local_server
+import assay.flows.local_server as local_server
 import prefect.flow_engine as flow_engine
 
 starts, collections, heartbeats = [], [], []

@@ -33,7 +33,8 @@ def tree(tmp_path):
     """A copy of the code (its datasets linked), so a test can change it under the worker."""
     copy = tmp_path / "tree"
     for package in ("assay", "flows", "tasks"):
-        shutil.copytree(ROOT / package, copy / package, ignore=shutil.ignore_patterns("__pycache__"))
+        # symlinks=True: assay/flows and assay/tasks stay links to the copy's own flows/ and tasks/
+        shutil.copytree(ROOT / package, copy / package, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
     (copy / "datasets").symlink_to(ROOT / "datasets")
     return copy
 

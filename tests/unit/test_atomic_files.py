@@ -15,7 +15,7 @@ from assay.atomic_files import atomic_write
 from assay.judges.store import CallStore
 from assay.lineage.snapshots import materialize
 from assay.lineage.store import ArtifactStore
-from tasks.results import GuardedResultStorage
+from assay.tasks.results import GuardedResultStorage
 
 
 @pytest.fixture

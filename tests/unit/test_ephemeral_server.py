@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from flows.ephemeral_server import SERVER_ENV, no_heartbeats, server_env
+from assay.flows.ephemeral_server import SERVER_ENV, no_heartbeats, server_env
 
 
 def test_the_server_skips_the_block_catalogue_unless_the_user_asks_for_it(monkeypatch):
@@ -41,7 +41,7 @@ def test_a_heartbeat_frequency_the_user_set_is_kept(monkeypatch):
 
 
 def test_the_idle_setting_defaults_to_ten_minutes_and_rejects_what_is_not_seconds(monkeypatch):
-    from flows.local_server import IDLE_ENV, idle_seconds
+    from assay.flows.local_server import IDLE_ENV, idle_seconds
 
     monkeypatch.delenv(IDLE_ENV, raising=False)
     assert idle_seconds() == 600
@@ -70,9 +70,9 @@ def test_the_server_environment_has_no_key_variable_but_keeps_the_server_s_own_s
 
 
 def test_a_judged_run_imports_its_http_client_while_the_server_is_awaited(monkeypatch):
+    from assay.flows.ephemeral_server import FIRST_RUN_MODULES, JUDGE_CALL_MODULES, warm_modules
     from assay.spec import build_run_spec
     from assay.suites.registry import get_suite
-    from flows.ephemeral_server import FIRST_RUN_MODULES, JUDGE_CALL_MODULES, warm_modules
 
     monkeypatch.setenv("OPENAI_API_KEY", "no-key")
     dataset = get_suite("rag_qa").default_dataset

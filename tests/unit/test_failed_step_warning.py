@@ -1,4 +1,4 @@
-"""tasks.results.FailedStepWarningFilter: Prefect's warning that a failed step's exception does
+"""assay.tasks.results.FailedStepWarningFilter: Prefect's warning that a failed step's exception does
 not serialize (assay-json refuses it on purpose) is dropped; the same warning about a step's
 result, which would be a bug, is kept, as is everything else."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 
 from assay.lineage.trace import RunIntegrityError
-from tasks.results import FailedStepWarningFilter
+from assay.tasks.results import FailedStepWarningFilter
 
 
 def _record(message: str) -> logging.LogRecord:

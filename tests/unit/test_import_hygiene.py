@@ -41,14 +41,13 @@ LAYERS = [
     {"assay.rendering", "assay.compare", "assay.calibration", "assay.gates", "assay.runs", "assay.rerun_trust"},
     {"assay.suites"},
     {"assay.pipeline", "assay.deep_audit", "assay.importing", "assay.workers"},
-    {"tasks"},
-    {"flows"},
+    {"assay.tasks"},  # the repository's tasks/ (assay/tasks links to it)
+    {"assay.flows"},  # the repository's flows/
     # flows/warm_worker.py is the CLI's resident worker: it runs ``assay.cli`` in its children.
-    {"assay.cli", "assay.api", "assay.worker_client", "assay.entry", "flows.warm_worker"},
+    {"assay.cli", "assay.api", "assay.worker_client", "assay.entry", "assay.flows.warm_worker"},
 ]
 SOURCE_PACKAGES = ("assay", "flows", "tasks")
-# The repository's flows/ and tasks/ may be installed (and imported) under the assay namespace:
-# the same modules whichever name an import uses.
+# The repository's flows/ and tasks/ are imported as assay.flows and assay.tasks (links under assay/).
 NAMESPACED = ("flows", "tasks")
 
 
@@ -71,7 +70,7 @@ KNOWN_CYCLES = {
     # The resident worker runs ``assay.cli`` in its children; the CLI's ``assay server`` commands
     # start, describe and stop the worker. Both imports are inside functions; splitting the
     # worker's control side from its serving side would end the cycle.
-    ("assay.cli", "flows.warm_worker"),
+    ("assay.cli", "assay.flows.warm_worker"),
 }
 
 # Shared code (everything but a suite's own folder and the registry) that names a suite's folder
@@ -81,16 +80,13 @@ KNOWN_SUITE_REACHES = {
     # suite's own code and moves into its folder with issue 38's suite-folder part.
     "assay.metrics.clinical_rules: suites / clinical",
     # The resident worker's warm-up list names the report suite's Korean schema matcher.
-    "flows.warm_worker: assay.suites.report.schema_match",
+    "assay.flows.warm_worker: assay.suites.report.schema_match",
 }
 
 
 def _canonical(name: str) -> str:
-    """``assay.tasks.steps`` and ``tasks.steps`` are one module."""
-    head, _, rest = name.partition(".")
-    if head == "assay" and rest.split(".")[0] in NAMESPACED:
-        return rest
-    return name
+    """A module of the repository's flows/ or tasks/ by the name it is imported as (assay.…)."""
+    return f"assay.{name}" if name.split(".")[0] in NAMESPACED else name
 
 
 def _source_files() -> dict[str, Path]:
@@ -156,10 +152,9 @@ def _layer(module: str) -> int:
 
 def test_the_graph_covers_flows_tasks_and_typing_only_imports():
     graph = _import_graph()
-    assert "tasks.steps" in graph["flows.evaluate"] and "assay.pipeline" in graph["tasks.steps"]
+    assert "assay.tasks.steps" in graph["assay.flows.evaluate"] and "assay.pipeline" in graph["assay.tasks.steps"]
     assert "assay.rendering.case_view" in graph["assay.cli"]  # under ``if TYPE_CHECKING``
     assert "assay.rendering.case_view" not in _import_graph(typing_only=False)["assay.cli"]
-    assert _canonical("assay.tasks.steps") == "tasks.steps" and _canonical("assay.spec") == "assay.spec"
 
 
 def test_every_module_belongs_to_a_layer():

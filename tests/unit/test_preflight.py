@@ -109,7 +109,7 @@ def test_a_full_disk_names_the_path_and_leaves_no_temporary_file(tmp_path, monke
 
 
 def test_prefect_task_records_leave_no_temporary_file_on_a_full_disk(tmp_path, monkeypatch):
-    from tasks.results import GuardedResultStorage
+    from assay.tasks.results import GuardedResultStorage
 
     monkeypatch.setattr(os, "fdopen", lambda fd, mode="r": FullDiskHandle(fd))
     with pytest.raises(OSError):
@@ -118,7 +118,7 @@ def test_prefect_task_records_leave_no_temporary_file_on_a_full_disk(tmp_path, m
 
 
 def test_a_store_fault_is_never_retried():
-    from tasks.common import PERMANENT_ERRORS
+    from assay.tasks.common import PERMANENT_ERRORS
 
     assert issubclass(StoreWriteError, PERMANENT_ERRORS)
 

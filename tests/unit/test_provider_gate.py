@@ -60,7 +60,7 @@ def test_one_gate_per_provider_and_ceiling_for_the_process() -> None:
 def test_each_dask_worker_process_takes_its_share_of_the_ceiling() -> None:
     from prefect.task_runners import ThreadPoolTaskRunner
 
-    from flows.runners import processes_of
+    from assay.flows.runners import processes_of
 
     assert processes_of(ThreadPoolTaskRunner()) == 1  # a Dask cluster's count: tests/flows/test_concurrency_budget.py
     assert [share_per_process(32, n) for n in (1, 2, 3)] == [32, 16, 10]

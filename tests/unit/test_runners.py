@@ -7,7 +7,7 @@ import pytest
 from prefect.task_runners import ThreadPoolTaskRunner
 from prefect_dask import DaskTaskRunner
 
-from flows.runners import runner_in_use, task_runner_for
+from assay.flows.runners import runner_in_use, task_runner_for
 
 
 def test_each_runner_name_gives_that_runner_and_is_named_back():
@@ -24,13 +24,13 @@ def test_each_runner_name_gives_that_runner_and_is_named_back():
 
 def test_the_dask_entrypoint_takes_its_cluster_from_the_environment(monkeypatch):
     monkeypatch.setenv("ASSAY_DASK_RUNNER", "dask=tcp://10.0.0.7:8786")
-    sys.modules.pop("flows.on_dask", None)
-    on_dask = importlib.import_module("flows.on_dask")
+    sys.modules.pop("assay.flows.on_dask", None)
+    on_dask = importlib.import_module("assay.flows.on_dask")
     assert runner_in_use(on_dask.evaluate_on_dask.task_runner) == "dask=tcp://10.0.0.7:8786"
     assert on_dask.evaluate_on_dask.name == "assay-evaluate"  # deployments: assay-evaluate/NAME
 
     monkeypatch.setenv("ASSAY_DASK_RUNNER", "threads")
-    sys.modules.pop("flows.on_dask", None)
+    sys.modules.pop("assay.flows.on_dask", None)
     with pytest.raises(ValueError, match="this entrypoint runs on Dask"):
-        importlib.import_module("flows.on_dask")
-    sys.modules.pop("flows.on_dask", None)
+        importlib.import_module("assay.flows.on_dask")
+    sys.modules.pop("assay.flows.on_dask", None)

@@ -3,8 +3,8 @@ things live or how many calls are in flight (``tasks.common.CONTENT_CACHE``)."""
 
 from __future__ import annotations
 
-from tasks import common
-from tasks.common import CONTENT_CACHE
+from assay.tasks import common
+from assay.tasks.common import CONTENT_CACHE
 
 
 def key(**inputs: object) -> str | None:

@@ -6,7 +6,7 @@ import inspect
 
 import prefect
 
-from tasks.common import TASK_OPTIONS, TaskOptions
+from assay.tasks.common import TASK_OPTIONS, TaskOptions
 
 
 def test_the_options_are_exactly_the_typed_ones_and_all_are_parameters_of_prefects_task():

@@ -8,7 +8,7 @@ import warnings
 
 import pytest
 
-from flows.warm_worker import _forget_warnings, _status_of
+from assay.flows.warm_worker import _forget_warnings, _status_of
 
 
 @pytest.mark.parametrize("code, status", [(None, 0), (0, 0), (5, 5), (143, 143), (256 + 3, 3), ("bye", 1)])

@@ -33,7 +33,7 @@ def test_a_dead_worker_fails_the_step_clearly_and_a_retry_gets_fresh_workers(poo
 def test_a_worker_crash_is_retried_by_the_task_options_and_a_data_error_is_not():
     from prefect.states import Failed
 
-    from tasks.common import retry_transient
+    from assay.tasks.common import retry_transient
 
     crash = RuntimeError("the worker process scoring answer on partition 3 stopped unexpectedly")
     assert retry_transient(None, None, Failed(data=crash)) is True
