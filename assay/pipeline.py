@@ -12,11 +12,11 @@ import io
 import json
 import tempfile
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from assay import artifacts as names
 from assay.artifacts import (
@@ -278,6 +278,9 @@ def compute_family(
                              [names.DATASET_SNAPSHOT, names.GENERATIONS])
 
 
+Parsed = TypeVar("Parsed")
+
+
 class SharedInputs:
     """Typed cases and generations parsed once for the metric families that run side by side
     (each its own task on a thread of one process, all reading the same two artifacts), held
@@ -286,10 +289,10 @@ class SharedInputs:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._entries: dict[tuple[Any, ...], _Shared] = {}
+        self._entries: dict[Hashable, _Shared] = {}
 
     @contextmanager
-    def use(self, key: tuple[Any, ...], parse: Callable[[], Any]) -> Iterator[Any]:
+    def use(self, key: Hashable, parse: Callable[[], Parsed]) -> Iterator[Parsed]:
         with self._lock:
             entry = self._entries.setdefault(key, _Shared())
             entry.users += 1
