@@ -16,6 +16,7 @@ from assay.judges.store import CallStore
 from assay.lineage.snapshots import materialize
 from assay.lineage.store import ArtifactStore
 from assay.tasks.results import GuardedResultStorage
+from tests.support.full_disk import FullDiskHandle
 
 
 @pytest.fixture
@@ -31,22 +32,6 @@ def mode_of(path) -> int:
 
 def leftovers(folder) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
-
-
-class FullDisk:
-    """What ``os.fdopen`` gives back when the disk fills during the write."""
-
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        os.close(self.fd)
-
-    def write(self, data):
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
 
 def test_replace_writes_the_bytes_over_an_existing_file_and_leaves_no_temporary(tmp_path):
@@ -111,7 +96,7 @@ def test_a_failed_write_leaves_the_target_as_it_was_and_no_temporary(tmp_path, m
     target = tmp_path / "file"
     if not write_once:
         target.write_bytes(b"old")
-    monkeypatch.setattr(os, "fdopen", lambda fd, mode="r": FullDisk(fd))
+    monkeypatch.setattr(os, "fdopen", lambda fd, mode="r": FullDiskHandle(fd))
     with pytest.raises(OSError) as caught:
         atomic_write(target, b"new", mode=0o644, write_once=write_once)
     assert caught.value.errno == errno.ENOSPC

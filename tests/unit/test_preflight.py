@@ -12,6 +12,7 @@ import pytest
 from assay.lineage.store import ArtifactStore, CorruptArtifact, StoreWriteError
 from assay.spec import RunOptions
 from tests.support.cli import cli
+from tests.support.full_disk import FullDiskHandle
 
 EXIT_FAILED = 1
 
@@ -80,22 +81,6 @@ def test_store_preflight_passes_a_writable_store_and_leaves_nothing(tmp_path):
     (tmp_path / "kept" / ".assay").mkdir(parents=True)
     assert store_problems(RunOptions(out=str(tmp_path / "kept"))) == []
     assert (tmp_path / "kept" / ".assay").is_dir() and not any((tmp_path / "kept" / ".assay").iterdir())
-
-
-class FullDiskHandle:
-    """A file handle on a disk that has just filled up: every write fails with ENOSPC."""
-
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        os.close(self.fd)
-
-    def write(self, data):
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
 
 def test_a_full_disk_names_the_path_and_leaves_no_temporary_file(tmp_path, monkeypatch):
