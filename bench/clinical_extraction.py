@@ -20,7 +20,7 @@ import json
 import sys
 from pathlib import Path
 
-from assay.metrics.clinical import evaluate_answer
+from assay.suites.clinical.formulas.scores import evaluate_answer
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -10,8 +10,8 @@ import pytest
 
 from assay.judges.offline import offline_jury
 from assay.judges.runner import JuryRunner
-from assay.metrics.clinical import evaluate_answer
 from assay.spec import JurySpec, RunSpec, TargetSpec
+from assay.suites.clinical.formulas.scores import evaluate_answer
 from assay.suites.clinical.live import live_answers
 from assay.suites.kit import MetricContext, ReplayContext
 from assay.suites.registry import get_suite
@@ -213,9 +213,11 @@ def test_offline_judge_version_covers_the_clinical_rules():
     judge = offline_jury()[0]
     prompt = get_prompt("clinical_answer")
     assert judge.request(prompt, prompt.example).params["version"].endswith(suite_rules.sources_hash("clinical_answer"))
-    sources = {p.name for p in RULES.sources()}
-    # the rules' code, the suite's rule data and the clinical metric code all make the version
-    assert {"rules.py", "drug_interactions.yaml", "clinical_rules.py"} <= sources
+    folder = RULES.package.parent
+    sources = {p.relative_to(folder).as_posix() for p in RULES.sources()}
+    # the rules' code, the suite's rule data and the clinical formulas all make the version
+    assert {"offline/rules.py", "rules/drug_interactions.yaml", "formulas/scores.py", "formulas/extract.py",
+            "formulas/rules.py"} <= sources
 
 
 def test_a_users_answerer_gets_the_record_and_the_dialogue_in_order(tmp_path, monkeypatch):

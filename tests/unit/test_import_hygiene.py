@@ -76,9 +76,6 @@ KNOWN_CYCLES = {
 # Shared code (everything but a suite's own folder and the registry) that names a suite's folder
 # or module, each with why it is allowed until it goes (the list only shrinks).
 KNOWN_SUITE_REACHES = {
-    # The clinical rules' reader builds its path into the suite's rules/; the reader is the
-    # suite's own code and moves into its folder with issue 38's suite-folder part.
-    "assay.metrics.clinical_rules: suites / clinical",
     # The resident worker's warm-up list names the report suite's Korean schema matcher.
     "assay.flows.warm_worker: assay.suites.report.schema_match",
 }

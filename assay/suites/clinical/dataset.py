@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from assay.metrics.clinical_checks import canonical_slot
 from assay.schemas import JsonObject, LoadedDataset
+from assay.suites.clinical.formulas.checks import canonical_slot
 from assay.suites.clinical.schema import ClinicalAnswer, Patient, PatientRecord, Turn
 from assay.validation.frames import as_id, frame, scalar, schema_errors, text_length
 from assay.validation.jsonl import load_cases_and_generations, read_extra_file

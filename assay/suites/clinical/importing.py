@@ -19,9 +19,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from assay.metrics.clinical_checks import canonical_slot
 from assay.schemas import JsonObject, RowProblem
 from assay.suites.clinical.dataset import ANSWERS_FILE, CASES_FILE, PATIENTS_FILE
+from assay.suites.clinical.formulas.checks import canonical_slot
 from assay.suites.clinical.schema import PatientRecord, Turn
 from assay.validation.tables import (
     ImportError_,

@@ -7,8 +7,8 @@ import math
 
 from pydantic import BaseModel
 
-from assay.metrics.clinical import evaluate_answer
 from assay.schemas import JsonObject, ScoreRow
+from assay.suites.clinical.formulas.scores import evaluate_answer
 from assay.suites.clinical.schema import ClinicalAnswer, ClinicalCase
 from assay.suites.kit import AutomaticFamily, JuryFamily, JuryPrompt, MetricContext, MetricFamily
 

@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
-from assay.metrics.clinical import aggregate_score
-from assay.metrics.clinical_rules import load_rules
 from assay.rendering.tables import fmt, markdown_table, md_text
 from assay.schemas import ScoreRow
 from assay.spec import RunSpec
+from assay.suites.clinical.formulas.rules import load_rules
+from assay.suites.clinical.formulas.scores import aggregate_score
 from assay.suites.clinical.metrics import CHECK_METRICS, JURY_METRICS, PERPLEXITY
 from assay.suites.clinical.schema import ClinicalAnswer, ClinicalCase
 from assay.suites.kit import (

@@ -1,6 +1,5 @@
 """The clinical suite's offline rules (``rules.py``), handed to the offline jury."""
 
-import importlib.util
 from pathlib import Path
 
 from assay.judges.offline.suite_rules import SuiteRules
@@ -12,8 +11,6 @@ RULES = SuiteRules(
     rule_set=ClinicalRules,
     prompts={"clinical_answer": "clinical_answer"},
     package=HERE,
-    files=tuple(
-        Path(importlib.util.find_spec(f"assay.metrics.{name}").origin).resolve()  # type: ignore[arg-type, union-attr]
-        for name in ("clinical", "clinical_rules", "clinical_checks")
-    ) + tuple(sorted((HERE.parent / "rules").glob("*.yaml"))),
+    # the formulas the rules read answers with make this judge's version too
+    files=tuple(sorted((HERE.parent / "formulas").glob("*.py"))) + tuple(sorted((HERE.parent / "rules").glob("*.yaml"))),
 )

@@ -1,5 +1,5 @@
 """The patient record read as ``key: value`` lines into the slots the clinical lexicon reads, and
-the lexicon's evidence on an answer (``assay.metrics.clinical.evaluate_answer``)."""
+the lexicon's evidence on an answer (``assay.suites.clinical.formulas.scores.evaluate_answer``)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def record_evidence(
     the patient states in the question or an earlier turn ("X를 먹기 시작했어요") is the patient's
     word, not a contradiction. Cached: the three
     offline judges read the same evidence, so a jury computes it once per answer."""
-    from assay.metrics.clinical import evaluate_answer
+    from assay.suites.clinical.formulas.scores import evaluate_answer
 
     record = record_from_lines(patient)
     if record is None:

@@ -214,7 +214,7 @@ def test_claim_checks_are_part_of_every_offline_judge_version():
 
 
 def test_the_clinical_rule_files_and_drug_table_are_part_of_every_offline_judge_version():
-    from assay.metrics.clinical_rules import RULES_DIR
+    from assay.suites.clinical.formulas.rules import RULES_DIR
     from assay.suites.clinical.offline import RULES
 
     tables = sorted(RULES_DIR.glob("*.yaml"))

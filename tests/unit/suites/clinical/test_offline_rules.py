@@ -8,7 +8,7 @@ import pytest
 from assay.judges.offline import offline_jury
 from assay.judges.offline.messages import say
 from assay.judges.prompts import get_prompt
-from assay.metrics.clinical_extract import _AGE
+from assay.suites.clinical.formulas.extract import _AGE
 from assay.suites.clinical.offline import rules as cl
 from assay.suites.clinical.offline.cues import CUES_PATH, offline_cues
 from tests.support.offline_families import clinical_verdicts

@@ -7,7 +7,8 @@ import shutil
 import pytest
 import yaml
 
-from assay.metrics.clinical import (
+from assay.suites.clinical.formulas.rules import RULES_DIR, RulesError, load_rules
+from assay.suites.clinical.formulas.scores import (
     aggregate_score,
     context_utilization,
     contraindication_penalty,
@@ -15,7 +16,6 @@ from assay.metrics.clinical import (
     normalize,
     slot_factuality,
 )
-from assay.metrics.clinical_rules import RULES_DIR, RulesError, load_rules
 
 PATIENT = {
     "age": 67, "sex": "F", "primary_condition": "type 2 diabetes", "conditions": ["hypertension", "CKD stage 3"],
@@ -312,7 +312,7 @@ def test_importing_the_metrics_reads_no_rule_file():
     import subprocess
     import sys
 
-    code = "import assay.metrics.clinical as c, assay.metrics.clinical_rules as r; print(r._bundled.cache_info().currsize)"
+    code = "import assay.suites.clinical.formulas.scores as c, assay.suites.clinical.formulas.rules as r; print(r._bundled.cache_info().currsize)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "0"
     assert math.isfinite(evaluate("").sfs)

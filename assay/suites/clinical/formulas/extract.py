@@ -1,8 +1,8 @@
 """Reading a medical answer against the patient record: the facts it mentions (SFS).
 
-Rule checks (CSP) and slot use (CUS) build on this reading in ``clinical_checks``.
+Rule checks (CSP) and slot use (CUS) build on this reading in ``checks``.
 
-Each sentence is scanned for lexicon mentions (``clinical_lexicon``). A mention's reading
+Each sentence is scanned for lexicon mentions (``lexicon``). A mention's reading
 comes from the words around it, by the cue phrases of ``cues.yaml``:
 
 - *asserted* about this patient ("현재 복용 중인 X", "X가 있으시니", "eGFR이 48이시므로"),
@@ -26,10 +26,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from assay.metrics.clinical_lexicon import Index, Mention, build_index
-from assay.metrics.clinical_rules import ClinicalRules, Cues
 from assay.metrics.memory import sentences
 from assay.metrics.quantities import normalize
+from assay.suites.clinical.formulas.lexicon import Index, Mention, build_index
+from assay.suites.clinical.formulas.rules import ClinicalRules, Cues
 
 Reading = Literal["asserted", "example", "advice", "hypothetical", "mention"]
 WINDOW = 40  # characters after a lab or vital name in which its value may stand

@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from assay.metrics.clinical_rules import ClinicalRules
 from assay.metrics.quantities import normalize
+from assay.suites.clinical.formulas.rules import ClinicalRules
 
 Kind = Literal["drug", "drug_class", "condition", "condition_related", "lab", "lab_related", "vital", "bp",
                "bp_related", "sex", "age_related"]

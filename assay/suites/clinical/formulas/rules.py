@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from assay.yaml_files import read_yaml_mapping
 
-RULES_DIR = Path(__file__).resolve().parents[1] / "suites" / "clinical" / "rules"
+RULES_DIR = Path(__file__).resolve().parents[1] / "rules"  # the suite's own rules/
 RULE_FILES = ("lexicon.yaml", "cues.yaml", "contraindications.yaml", "scoring.yaml")
 Severity = Literal["critical", "normal", "minor"]
 

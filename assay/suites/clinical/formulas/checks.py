@@ -1,4 +1,4 @@
-"""Rule checks (CSP) and slot use (CUS) of an answer, on the reading of ``clinical_extract``.
+"""Rule checks (CSP) and slot use (CUS) of an answer, on the reading of ``extract``.
 
 A rule applies when its patient flags and question cues hold; it is violated by a recommended
 drug of a listed class, a listed phrase stated without negation, or a required phrase never
@@ -14,7 +14,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from assay.metrics.clinical_extract import (
+from assay.metrics.quantities import normalize
+from assay.suites.clinical.formulas.extract import (
     Fact,
     Reader,
     as_list,
@@ -23,9 +24,8 @@ from assay.metrics.clinical_extract import (
     patient_flags,
     question_flags,
 )
-from assay.metrics.clinical_lexicon import Mention
-from assay.metrics.clinical_rules import Rule
-from assay.metrics.quantities import normalize
+from assay.suites.clinical.formulas.lexicon import Mention
+from assay.suites.clinical.formulas.rules import Rule
 
 Usage = Literal["explicit", "indirect", "absent"]
 

@@ -23,8 +23,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from assay.metrics.clinical_checks import RuleCheck, SlotUse
-from assay.metrics.clinical_extract import Fact
+from assay.suites.clinical.formulas.checks import RuleCheck, SlotUse
+from assay.suites.clinical.formulas.extract import Fact
 
 SEVERITY_WEIGHTS = {"critical": 2.0, "normal": 1.0, "minor": 0.5}
 EPSILON = 1e-6
@@ -135,9 +135,9 @@ def evaluate_answer(answer: str, question: str, slots_truth: Mapping[str, Any], 
     ``rules`` is a ``ClinicalRules`` (default: the bundled ones). A required slot the record
     does not hold raises ``ValueError`` naming it.
     """
-    from assay.metrics.clinical_checks import check_rules, slot_uses
-    from assay.metrics.clinical_extract import extract_facts, reader_for
-    from assay.metrics.clinical_rules import load_rules
+    from assay.suites.clinical.formulas.checks import check_rules, slot_uses
+    from assay.suites.clinical.formulas.extract import extract_facts, reader_for
+    from assay.suites.clinical.formulas.rules import load_rules
 
     rules = rules or load_rules()
     reader = reader_for(rules, slots_truth, question)
