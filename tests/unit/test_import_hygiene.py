@@ -57,12 +57,7 @@ LAZY_REEXPORTS = {("assay", "assay.api")}
 
 # Imports against the layer order still to be removed, each with why it is allowed until then.
 # The test fails when one is gone, so the list only shrinks.
-KNOWN_UPWARD = {
-    # Suite code outside its suite's folder (the forests' feature builders read each suite's
-    # signals); it moves into the suites with issue 38's suite-folder part.
-    "assay.judges.offline.fitted -> assay.suites.memory.offline.rules",
-    "assay.judges.offline.fitted -> assay.suites.rag_qa.offline.rules",
-}
+KNOWN_UPWARD: set[str] = set()
 
 
 # Import cycles still to be broken, each with why it is allowed until then (the list only shrinks).
