@@ -3,7 +3,8 @@
 The jury's core (this package) computes signals from a language pack and never names a suite.
 Each suite that judges offline has an ``offline`` package beside its code whose ``__init__``
 defines ``RULES = SuiteRules(...)``: the prompts it answers, the class that holds its rules, the
-data files they read and its fitted stages (``fitted.Stage``: forests over the rules' signals). The jury finds them by scanning the suites package once.
+data files they read and its fitted stages (``fitted.Stage``: forests over the rules' signals).
+The jury finds them by scanning the suites package once.
 
 A rule set is built per judge (``rule_set(judge)``) and reads the judge's signals (``units``,
 ``coverage``, ``conflicts``, thresholds, ``signal``, ``fitted``) through ``RuleSet``.
