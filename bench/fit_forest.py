@@ -1,9 +1,9 @@
 """Fit an offline fitted stage (rag_answer or memory_usefulness) and write its forests to
-``assay/judges/offline/models/<family>_forest.json``.
+the path its suite's ``Stage`` names (``assay/suites/<suite>/offline/<name>_forest.json``).
 
 One random forest per offline judge (lexical, ngram, numeric), each predicting all of the
-family's scores together from that judge's rule scores and signals (``Stage.features`` in
-``assay.judges.offline.fitted``; the rules run alone, without a fitted stage, so the forest
+family's scores together from that judge's rule scores and signals (``Stage.features``, declared in
+the suite's ``offline/stage.py``; the rules run alone, without a fitted stage, so the forest
 never learns from itself). Training rows: the in-sample labels and the held-out versions up to
 ``--last-dev``; the family's fresh held-out set (the newest with its suite's rows) is refused,
 so a fit can never see the set that measures it.
@@ -29,9 +29,12 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from assay.judges.offline import offline_jury  # noqa: E402
-from assay.judges.offline.fitted import STAGES, Stage  # noqa: E402
+from assay.judges.offline.fitted import Stage  # noqa: E402
+from assay.judges.offline.suite_rules import fitted_stages  # noqa: E402
 from assay.judges.prompts import get_prompt  # noqa: E402
 from bench.jury_agreement import LabelledSet, heldout_sets, in_sample_set  # noqa: E402
+
+STAGES = fitted_stages()  # prompt id -> its suite's fitted stage
 
 PARAMS = {"n_estimators": 100, "min_samples_leaf": 8, "random_state": 0}
 Example = tuple[dict[str, float], list[float]]  # features, labels in the stage's field order

@@ -6,7 +6,7 @@ facets answered, query coverage, stale values, other targets, noise, ``MemorySig
 scores by hand-set cut-offs, and the ensemble averages the three judges. Each rules round lifted
 the labelled set it read and barely moved the next blind one. This bench asks whether fitting
 the combination does better: it fits models on the same signals (each judge's rule scores and
-signals, ``Stage.features`` in ``assay.judges.offline.fitted``, with the rules alone) and scores
+signals, ``Stage.features`` in the suite's ``offline/stage.py``, with the rules alone) and scores
 each labelled set with a model fitted on all the *other* sets (leave one set out): in-sample
 plus the dev sets. Per set and field it prints Spearman / caught / flagged (as
 ``bench/jury_agreement.py`` defines them; caught and flagged only where a low score means a
@@ -39,10 +39,13 @@ if str(ROOT) not in sys.path:
 
 from assay.judges.ensemble import aggregate_scores  # noqa: E402
 from assay.judges.offline import offline_jury  # noqa: E402
-from assay.judges.offline.fitted import STAGES, Stage  # noqa: E402
+from assay.judges.offline.fitted import Stage  # noqa: E402
+from assay.judges.offline.suite_rules import fitted_stages  # noqa: E402
 from assay.judges.prompts import get_prompt  # noqa: E402
 from assay.schemas import JsonObject  # noqa: E402
 from bench.jury_agreement import LabelledSet, heldout_sets, in_sample_set, summarise  # noqa: E402
+
+STAGES = fitted_stages()  # prompt id -> its suite's fitted stage
 
 # features, labels, and the rules' scores per way of combining the judges (then per field)
 Row = tuple[dict[str, float], dict[str, float], dict[str, dict[str, float]]]

@@ -63,10 +63,13 @@ if str(ROOT) not in sys.path:
 
 from assay.judges.ensemble import aggregate_scores  # noqa: E402
 from assay.judges.offline import offline_jury  # noqa: E402
-from assay.judges.offline.fitted import STAGES, model_file  # noqa: E402
+from assay.judges.offline.fitted import model_file  # noqa: E402
+from assay.judges.offline.suite_rules import fitted_stages  # noqa: E402
 from assay.judges.prompts import INTENT_LABELS, Prompt, UnknownPromptError, all_prompts, get_prompt  # noqa: E402
 from assay.metrics.agreement import bootstrap_interval, screen_rates, spearman  # noqa: E402
 from assay.schemas import JsonObject  # noqa: E402
+
+STAGES = fitted_stages()  # prompt id -> its suite's fitted stage
 
 ENSEMBLE = "ensemble"
 HELDOUT = ROOT / "bench" / "heldout"
@@ -575,7 +578,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.rules_only:
             print(f"{prompt_id}: the rules alone (no fitted stage)")
             continue
-        about = model_file(prompt_id)["fitted_on"]
+        about = model_file(stage)["fitted_on"]
         print(f"{prompt_id}: rules, then the fitted stage ({'/'.join(stage.fields)}), fitted on {about['rows']} "
               f"labelled rows of {', '.join(about['sets'])}: for those scores those sets are training data, not evidence")
     print()

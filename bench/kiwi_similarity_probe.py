@@ -38,11 +38,14 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from assay.judges.offline.fitted import STAGES, Stage  # noqa: E402
+from assay.judges.offline.fitted import Stage  # noqa: E402
+from assay.judges.offline.suite_rules import fitted_stages  # noqa: E402
 from assay.judges.prompts import get_prompt  # noqa: E402
 from bench.fit_forest import training_sets  # noqa: E402
 from bench.fitted_combiner import Row, _cell, agreement, leave_one_set_out, models, stage_rows  # noqa: E402
 from bench.jury_agreement import LabelledSet  # noqa: E402
+
+STAGES = fitted_stages()  # prompt id -> its suite's fitted stage
 
 CONTENT_TAGS = {"NNG", "NNP", "VV", "VA", "XR", "SL", "NR"}
 NEAR_SYNONYM = 0.6

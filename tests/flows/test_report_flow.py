@@ -11,8 +11,8 @@ import pytest
 from assay.lineage.audit import audit_run
 from assay.lineage.manifest import load_manifest
 from assay.lineage.store import ArtifactStore
-from assay.metrics.report import WEIGHTS, grade
 from assay.paths import datasets_dir
+from assay.suites.report.formulas import WEIGHTS, grade
 from tests.support.cli import cli, run_id_of
 from tests.support.openai_server import OpenAICompatServer
 

@@ -10,10 +10,12 @@ import random
 import pytest
 
 from assay.judges.ensemble import aggregate_scores
-from assay.judges.offline import LexicalJudge, fitted, offline_jury
+from assay.judges.offline import LexicalJudge, fitted, offline_jury, suite_rules
 from assay.judges.offline.forest import Forest, ForestFormatError
 from assay.judges.prompts import get_prompt
 from bench.fit_forest import PARAMS, fit_forest
+
+STAGES = suite_rules.fitted_stages()
 
 RAG = get_prompt("rag_answer")
 MEMORY = get_prompt("memory_usefulness")
@@ -75,14 +77,14 @@ SAMPLE = {
 }
 
 
-@pytest.mark.parametrize("prompt_id", sorted(fitted.STAGES))
+@pytest.mark.parametrize("prompt_id", sorted(STAGES))
 def test_the_stored_forests_read_only_features_the_rules_produce(prompt_id):
-    stage = fitted.STAGES[prompt_id]
+    stage = STAGES[prompt_id]
     judge = LexicalJudge(fitted=False)
     verdict, signals = getattr(judge.rule_set(stage.prompt_id), stage.rule_verdict)(get_prompt(prompt_id).coerce_input(SAMPLE[prompt_id]))
     signal_names = set(stage.features(verdict, None)) | set(stage.features(verdict, signals))
     for signal in ("lexical", "ngram", "numeric"):
-        forest = fitted.forest_for(signal, prompt_id)
+        forest = fitted.forest_for(stage, signal)
         assert forest.outputs == stage.fields
         unknown = {f for f in forest.features if f not in signal_names and not f.startswith("finding ")}
         assert not unknown, f"the {signal} forest reads features the rules no longer produce: {unknown}"
@@ -96,7 +98,7 @@ def test_the_jury_scores_rag_answers_through_the_fitted_stage_and_keeps_the_rule
     for before, after in zip(rules, final, strict=True):
         assert after["feedback"].startswith(before["feedback"])  # the rules' evidence, then the stage's note
         assert "학습된 판정" in after["feedback"] and "규칙 점수" in after["feedback"]
-        assert all(1 <= after[f] <= 5 for f in fitted.FIELDS)
+        assert all(1 <= after[f] <= 5 for f in ("accuracy", "completeness", "relevance"))
     assert min(v["accuracy"] for v in final) >= 4  # a right answer stays right
     wrong = dict(item, generated_answer="주말에는 한 시간에 15,000원이고 회원은 10% 깎아 줘요.")
     assert max(j.verdict(RAG, wrong)["accuracy"] for j in offline_jury()) <= 2.5
@@ -141,10 +143,15 @@ def test_an_empty_memory_keeps_the_rubrics_scores():
         assert (verdict["relevance"], verdict["completeness"], verdict["accuracy"], verdict["noise"]) == (0, 0, 5, 0)
 
 
-def test_rules_only_is_another_judge_version_and_the_forest_files_are_part_of_it():
+def test_rules_only_is_another_judge_version_and_the_forests_are_part_of_their_suites_rules():
     assert LexicalJudge().version != LexicalJudge(fitted=False).version
-    kept = {p.resolve() for p in LexicalJudge.rule_files}
-    assert all(stage.model_path.resolve() in kept for stage in fitted.STAGES.values())
+    for stage in STAGES.values():
+        owner = suite_rules.owner(stage.prompt_id)
+        # a refitted forest changes its suite's call keys, like an edited rule, and no other suite's
+        assert owner is not None and stage in owner.stages
+        assert stage.model_path.resolve() in owner.sources()
+        assert stage.model_path.resolve().is_relative_to(owner.package)
+    assert not {p.name for p in LexicalJudge.rule_files} & {stage.model_path.name for stage in STAGES.values()}
     # a family without a fitted stage does not change with it
     agent = get_prompt("agent_intent")
     item = {"query": "P-236 공고에 차윤서 님 추가해 줘", "assistant_message": "P-236 공고에 차윤서 지원자를 추가했습니다.",
@@ -152,19 +159,41 @@ def test_rules_only_is_another_judge_version_and_the_forest_files_are_part_of_it
     assert LexicalJudge().verdict(agent, item) == LexicalJudge(fitted=False).verdict(agent, item)
 
 
-@pytest.mark.parametrize("prompt_id", sorted(fitted.STAGES))
+def test_the_fitted_stages_are_what_the_suites_declare():
+    """The core names no suite: the stages come from the suites' ``SuiteRules(stages=...)``, a
+    plugin suite's included, and a suite that declares none has none."""
+    assert set(STAGES) == {"rag_answer", "memory_usefulness"}
+    assert suite_rules.owner("agent_intent").stages == ()
+    rag = STAGES["rag_answer"]
+    plugin_stage = fitted.Stage("plugin_answer", "plugin", rag.fields, rag.scale, rag.rule_verdict, rag.features,
+                                rag.explained, rag.text_key, rag.model_path)  # fmt: skip
+    plugin = suite_rules.SuiteRules(suite_rules.RuleSet, {"plugin_answer": "plugin_answer"}, rag.model_path.parent,
+                                    stages=(plugin_stage,))  # fmt: skip
+    suite_rules.register(plugin)
+    try:
+        assert suite_rules.fitted_stages()["plugin_answer"] is plugin_stage
+        # the plugin's stage reads its own forest file through the same mechanism
+        verdict = {"accuracy": 5, "completeness": 5, "relevance": 5, "feedback": "rules"}
+        refined = fitted.refine(plugin_stage, "lexical", verdict, None)
+        assert refined == fitted.refine(rag, "lexical", verdict, None) and refined["feedback"] != "rules"
+    finally:
+        suite_rules._ADDED.remove(plugin)
+    assert "plugin_answer" not in suite_rules.fitted_stages()
+
+
+@pytest.mark.parametrize("prompt_id", sorted(STAGES))
 def test_the_stored_forests_are_what_todays_rules_and_labels_fit(prompt_id):
     """A rule change that moves the features, or new labels in the fitted sets, leaves the stored
     forests stale: refit them (``python bench/fit_forest.py --prompt P --last-dev N``)."""
     from bench import fit_forest as fit
 
-    stage = fitted.STAGES[prompt_id]
-    stored = fitted.model_file(prompt_id)
+    stage = STAGES[prompt_id]
+    stored = fitted.model_file(stage)
     last_dev = max(int(name[1:]) for name in stored["fitted_on"]["sets"] if name.startswith("v"))
     per_judge = fit.examples(stage, fit.training_sets(stage, last_dev))
     assert len(next(iter(per_judge.values()))) == stored["fitted_on"]["rows"]
     for signal, rows in per_judge.items():
-        refit, kept = Forest.from_json(fit.fit_forest(rows, stage.fields)), fitted.forest_for(signal, prompt_id)
+        refit, kept = Forest.from_json(fit.fit_forest(rows, stage.fields)), fitted.forest_for(stage, signal)
         assert refit.features == kept.features, f"the {signal} rules give other features now: refit"
         for x, _ in rows[::5]:
             assert refit.predict(x) == pytest.approx(kept.predict(x), abs=1e-3), f"stale {signal} forest: refit"

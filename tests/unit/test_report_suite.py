@@ -17,13 +17,13 @@ import pytest
 
 from assay.judges.base import JudgeResult
 from assay.judges.runner import JuryRun
-from assay.metrics.report import WEIGHTS, grade
 from assay.paths import datasets_dir
 from assay.schemas import ScoreRow
 from assay.spec import JurySpec, PanelJudge, RunSpec
 from assay.suites.kit import MetricContext
 from assay.suites.registry import get_suite
 from assay.suites.report import metrics, summary
+from assay.suites.report.formulas import WEIGHTS, grade
 from assay.suites.report.schema import ReportCase, ReportGeneration
 
 JUDGES = [("judge-a", 0.34), ("judge-b", 0.33), ("judge-c", 0.33)]

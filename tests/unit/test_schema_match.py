@@ -7,9 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from assay.metrics.report import task_success
 from assay.paths import datasets_dir
 from assay.suites.report import schema_match as sm
+from assay.suites.report.formulas import task_success
 from assay.suites.report.schema_match import (
     LEXICAL_THRESHOLD,
     header_scores,

@@ -6,8 +6,9 @@ the same verdict schema as an LLM judge, without network or model downloads.
 - ``NumericJudge`` ("offline/numeric"): figures/dates/amounts with units and citation tags.
 
 ``offline_jury()`` returns the three with seed 000's default weights 0.34/0.33/0.33. Their
-rag_answer and memory_usefulness verdicts end with a fitted stage (``fitted.py``: a random forest
-per judge over the rules' scores and signals); ``offline_jury(fitted=False)`` gives the rules alone.
+verdicts for a prompt whose suite declares a fitted stage (``fitted.py``: a random forest per
+judge over the rules' scores and signals) end with it; ``offline_jury(fitted=False)`` gives the
+rules alone.
 """
 
 from __future__ import annotations

@@ -59,7 +59,7 @@ class OfflineJudge(LocalJudge):
             tx, scoring, quantities, figure_forms, claims, lexicon, fitted, forest, answer_core, language_packs, set_aside,
             messages,
         )
-    ) + tuple(sorted(language_packs.HERE.glob("*.yaml"))) + fitted.MODEL_PATHS
+    ) + tuple(sorted(language_packs.HERE.glob("*.yaml")))
     signal: ClassVar[str] = ""
 
     # thresholds (overridden per judge)
@@ -78,7 +78,7 @@ class OfflineJudge(LocalJudge):
         self.weight = float(weight)
         if name is not None:
             self.name = name
-        # rag_answer's and memory_usefulness's fitted stage (``offline/fitted.py``); False gives the rules' verdicts alone
+        # the suites' fitted stages (``offline/fitted.py``); False gives the rules' verdicts alone
         self.fitted = bool(fitted)
         self._rule_table: tuple[int, dict[str, Callable[[Any], JsonObject]]] = (-1, {})
 

@@ -2,8 +2,9 @@
 
 The jury's core (this package) computes signals from a language pack and never names a suite.
 Each suite that judges offline has an ``offline`` package beside its code whose ``__init__``
-defines ``RULES = SuiteRules(...)``: the prompts it answers, the class that holds its rules and
-the data files they read. The jury finds them by scanning the suites package once.
+defines ``RULES = SuiteRules(...)``: the prompts it answers, the class that holds its rules, the
+data files they read and its fitted stages (``fitted.Stage``: forests over the rules' signals).
+The jury finds them by scanning the suites package once.
 
 A rule set is built per judge (``rule_set(judge)``) and reads the judge's signals (``units``,
 ``coverage``, ``conflicts``, thresholds, ``signal``, ``fitted``) through ``RuleSet``.
@@ -21,6 +22,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+from assay.judges.offline.fitted import Stage
 from assay.judges.offline.messages import Msg
 from assay.schemas import JsonObject
 
@@ -70,13 +72,15 @@ class RuleSet:
 @dataclass(frozen=True)
 class SuiteRules:
     """A suite's offline rules: prompt id -> method of ``rule_set``. Their sources, hashed into
-    its prompts' call keys, are the ``offline`` package, the suite's ``rules/*.yaml`` cue tables
-    beside it, and ``files``: any other code or data they read."""
+    its prompts' call keys, are the ``offline`` package (its fitted stages' forests included), the
+    suite's ``rules/*.yaml`` cue tables beside it, and ``files``: any other code or data they read.
+    ``stages``: the fitted stages its rules run after their verdicts (``fitted.refine``)."""
 
     rule_set: type[RuleSet]
     prompts: Mapping[str, str]
     package: Path
     files: tuple[Path, ...] = field(default_factory=tuple)
+    stages: tuple[Stage, ...] = field(default_factory=tuple)
 
     def sources(self) -> list[Path]:
         own = [p for p in self.package.rglob("*") if p.is_file() and p.suffix in (".py", ".yaml", ".json")]
@@ -129,6 +133,12 @@ def owner(prompt_id: str) -> SuiteRules | None:
     """The suite rules that answer ``prompt_id`` (the last registered, as ``rules_for`` picks)."""
     found = [suite for suite in registered() if prompt_id in suite.prompts]
     return found[-1] if found else None
+
+
+def fitted_stages() -> dict[str, Stage]:
+    """prompt id -> its fitted stage, from every registered suite (the last registered wins, as
+    for the rules)."""
+    return {stage.prompt_id: stage for suite in registered() for stage in suite.stages}
 
 
 _HASHES: dict[int, str] = {}

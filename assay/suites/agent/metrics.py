@@ -13,8 +13,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from assay.metrics import agent as am
 from assay.schemas import JsonObject, ScoreRow
+from assay.suites.agent import formulas as am
 from assay.suites.agent.schema import AgentCall, AgentCase, AgentGeneration
 from assay.suites.kit import AutomaticFamily, MetricContext, MetricFamily, missing_generation
 from assay.suites.kit.families import verdict_rows

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from assay.metrics.agent import OPERATORS
+from assay.suites.agent.formulas import OPERATORS
 
 LatencyClass = Literal["SINGLE", "MULTI"]
 IntentLabel = Literal["ADD", "UPDATE", "DELETE", "VIEW", "MOVE", "CLARIFY", "ERROR", "OTHER"]

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
-from assay.metrics import agent as am
 from assay.rendering.tables import fmt, markdown_table, md_text
 from assay.schemas import ScoreRow
 from assay.spec import RunSpec
+from assay.suites.agent import formulas as am
 from assay.suites.agent.schema import AgentCase, AgentGeneration
 from assay.suites.kit import (
     AggregateResult,

@@ -12,9 +12,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from assay.metrics import report as rp
 from assay.schemas import JsonObject, ScoreRow
 from assay.suites.kit import AutomaticFamily, JuryFamily, JuryPrompt, MetricContext
+from assay.suites.report import formulas as rp
 from assay.suites.report.schema import ReportCase, ReportGeneration
 from assay.suites.report.schema_match import requirement_met, resolve_team_type, schema_completeness
 

@@ -33,7 +33,7 @@ from typing import Any
 
 import yaml
 
-from assay.metrics.report import requirement_covered, section_headers
+from assay.suites.report.formulas import requirement_covered, section_headers
 
 # Set before labelling; on the dev half of the labelled pairs accuracy is flat for 0.5-0.75.
 LEXICAL_THRESHOLD = 0.6

@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, Field
 
 from assay.judges.ensemble import aggregate_hallucination, merge_hallucination_cases
-from assay.metrics import report as rp
 from assay.rendering.tables import counted, fmt, markdown_table, md_markup, md_text
 from assay.schemas import JsonObject, ScoreRow
 from assay.spec import RunSpec
@@ -38,6 +37,7 @@ from assay.suites.kit import (
     metric_stats,
     value_index,
 )
+from assay.suites.report import formulas as rp
 from assay.suites.report.metrics import AUTOMATIC_METRICS, HALLUCINATION_METRICS, JURY, SCORE_PROMPTS
 from assay.suites.report.schema import TEAM_TYPES, ReportCase, ReportGeneration
 

@@ -6,7 +6,7 @@ about its attribute, *topic only* when the head is there without the value, *und
 memory says it is not settled. A base reading (``BASE_READINGS``, first that applies) scores
 that, and adjustments (``ADJUSTMENTS``, in order) lower it for a stale value, another target's
 value (``targets.py``), conflicting values (``conflicts.py``) and count the noise. Unless the
-judge runs on rules alone, the fitted stage (``offline/fitted.py``) then reads the scores with
+judge runs on rules alone, the fitted stage (``stage.py``) then reads the scores with
 ``MemorySignals`` and gives the final relevance, completeness and noise.
 """
 
@@ -37,6 +37,7 @@ from assay.suites.memory.offline.facets import (
     want_label,
     year_month,
 )
+from assay.suites.memory.offline.stage import STAGE
 
 C = cues()
 BOILERPLATE = (*tx.GREETING_CUES, *C.boilerplate)
@@ -392,7 +393,7 @@ class MemoryRules(RuleSet):
         verdict, signals = self.memory_rule_verdict(item)
         if not self.fitted or signals is None:  # the shortcuts' scores are the rubric's own
             return verdict
-        refined = fitted.refine(self.signal, verdict, signals, "memory_usefulness")
+        refined = fitted.refine(STAGE, self.signal, verdict, signals)
         return {**refined, "summary": _summary(float(refined["relevance"]))}
 
     def memory_rule_verdict(self, item: MemoryInput) -> tuple[JsonObject, MemorySignals | None]:

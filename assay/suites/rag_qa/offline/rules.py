@@ -6,7 +6,7 @@ share of the reference's concepts said (``claims.meaning_coverage``). Shortcuts 
 refusal, an answer where the reference has none, a Latin-script answer), then a base verdict
 (``_rag_base``) and the ordered scoring steps of ``RAG_STEPS``: agreement raises, then the claim
 findings of ``claims.py`` and the caps. Unless the judge runs on rules alone, the fitted stage
-(``offline/fitted.py``) reads these scores with the signals and gives the final ones. An answer
+(``stage.py``) reads these scores with the signals and gives the final ones. An answer
 to a reference in another language with a pack (English) goes to ``answer_core`` instead.
 """
 
@@ -23,6 +23,7 @@ from assay.judges.offline.scoring import band, pct
 from assay.judges.offline.suite_rules import RuleSet
 from assay.judges.prompts import RagAnswerInput
 from assay.schemas import JsonObject
+from assay.suites.rag_qa.offline.stage import STAGE
 
 
 class RagRules(RuleSet):
@@ -48,7 +49,7 @@ class RagRules(RuleSet):
             item = item.model_copy(update={"generated_answer": kept})
         verdict, signals = self.rag_rule_verdict(item)
         if self.fitted:
-            verdict = fitted.refine(self.signal, verdict, signals)
+            verdict = fitted.refine(STAGE, self.signal, verdict, signals)
         if aside:
             note = say("core.stripped", what="; ".join(answer_core.short(a) for a in aside))
             verdict = {**verdict, "feedback": joined((verdict["feedback"], note), " ", ".")}

@@ -1,8 +1,8 @@
-"""Agent metrics (seed 004): every band edge, the formulas, signatures and checks."""
+"""Agent formulas (seed 004, `assay.suites.agent.formulas`): every band edge, the formulas, signatures and checks."""
 
 import pytest
 
-from assay.metrics import agent as am
+from assay.suites.agent import formulas as am
 
 
 @pytest.mark.parametrize(("ratio", "errored", "expected"), [

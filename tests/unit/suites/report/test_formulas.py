@@ -12,7 +12,8 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from assay.metrics.report import (
+from assay.paths import datasets_dir, project_root
+from assay.suites.report.formulas import (
     WEIGHTS,
     citation_check,
     completeness_score,
@@ -30,7 +31,6 @@ from assay.metrics.report import (
     strengths_weaknesses_recommendations,
     task_success,
 )
-from assay.paths import datasets_dir, project_root
 from assay.suites.report.schema import ReportCase, ReportGeneration, Source
 
 LONG = "보고서 본문입니다. " * 20  # > 100 characters
@@ -427,7 +427,7 @@ def test_grade_is_monotone(pair):
 def test_report_metrics_import_no_heavy_modules():
     heavy = ("prefect", "litellm", "torch", "great_expectations", "sentence_transformers", "kiwipiepy")
     code = (
-        "import sys, assay.metrics.report, assay.suites.report.schema_match, assay.suites.report.schema;"
+        "import sys, assay.suites.report.formulas, assay.suites.report.schema_match, assay.suites.report.schema;"
         f"print([m for m in {heavy!r} if m in sys.modules])"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
