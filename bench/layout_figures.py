@@ -106,8 +106,10 @@ def is_reexport(path: Path) -> bool:
     ``__getattr__`` (and ``__dir__``) handing out another module's names; not code of its own."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     functions = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    assigned = {t.id for n in tree.body if isinstance(n, ast.Assign) for e in n.targets
+                for t in (e.elts if isinstance(e, ast.Tuple) else [e]) if isinstance(t, ast.Name)}
     others = [n for n in tree.body if isinstance(n, ast.ClassDef)]
-    return "__getattr__" in functions and functions <= {"__getattr__", "__dir__"} and not others
+    return "__getattr__" in functions | assigned and functions <= {"__getattr__", "__dir__"} and not others
 
 
 def any_in_public_signatures(root: Path) -> int:

@@ -1,10 +1,11 @@
-"""Moved to ``assay.suites.clinical.formulas.scores``: the names users import from here still work.
+"""Moved to ``assay.suites.clinical.formulas.scores``; this path stays importable (``from assay.metrics.clinical import aggregate_score``).
 
-A lazy re-export: the suites sit above the metrics layer, so the suite's module is imported on
-first use of one of these names, never when this module is (type checkers read the import below).
+Lazily (``assay.reexport``): importing this module imports no suite; type checkers read the import below.
 """
 
 from typing import TYPE_CHECKING
+
+from assay.reexport import lazy_reexport
 
 if TYPE_CHECKING:
     from assay.suites.clinical.formulas.scores import (
@@ -25,19 +26,8 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
-    "AggregateScore", "AnswerEvaluation", "EPSILON", "Fact", "RuleCheck", "SEVERITY_WEIGHTS", "SlotUse",
-    "USAGE_SCORES", "aggregate_score", "context_utilization", "contraindication_penalty",
-    "evaluate_answer", "normalize", "slot_factuality",
+    "EPSILON", "SEVERITY_WEIGHTS", "USAGE_SCORES", "aggregate_score", "AggregateScore",
+    "AnswerEvaluation", "context_utilization", "contraindication_penalty", "evaluate_answer", "Fact",
+    "normalize", "RuleCheck", "slot_factuality", "SlotUse",
 ]
-
-
-def __getattr__(name: str) -> object:
-    if name in __all__:
-        from assay.suites.clinical.formulas import scores
-
-        return getattr(scores, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_reexport(__name__, "assay.suites.clinical.formulas.scores", __all__)

@@ -1,10 +1,11 @@
-"""Moved to ``assay.suites.clinical.formulas.checks``: the names users import from here still work.
+"""Moved to ``assay.suites.clinical.formulas.checks``; this path stays importable (``from assay.metrics.clinical_checks import answer_text``).
 
-A lazy re-export: the suites sit above the metrics layer, so the suite's module is imported on
-first use of one of these names, never when this module is (type checkers read the import below).
+Lazily (``assay.reexport``): importing this module imports no suite; type checkers read the import below.
 """
 
 from typing import TYPE_CHECKING
+
+from assay.reexport import lazy_reexport
 
 if TYPE_CHECKING:
     from assay.suites.clinical.formulas.checks import (
@@ -28,19 +29,8 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
-    "ALIASES", "Fact", "Mention", "Reader", "Rule", "RuleCheck", "SlotUse", "Usage", "answer_text",
-    "as_list", "canonical_slot", "check_rules", "fold", "med_name", "patient_flags", "question_flags",
-    "slot_uses",
+    "ALIASES", "answer_text", "as_list", "canonical_slot", "check_rules", "Fact", "fold", "med_name",
+    "Mention", "patient_flags", "question_flags", "Reader", "Rule", "RuleCheck", "slot_uses", "SlotUse",
+    "Usage",
 ]
-
-
-def __getattr__(name: str) -> object:
-    if name in __all__:
-        from assay.suites.clinical.formulas import checks
-
-        return getattr(checks, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_reexport(__name__, "assay.suites.clinical.formulas.checks", __all__)

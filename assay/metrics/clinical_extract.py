@@ -1,10 +1,11 @@
-"""Moved to ``assay.suites.clinical.formulas.extract``: the names users import from here still work.
+"""Moved to ``assay.suites.clinical.formulas.extract``; this path stays importable (``from assay.metrics.clinical_extract import as_list``).
 
-A lazy re-export: the suites sit above the metrics layer, so the suite's module is imported on
-first use of one of these names, never when this module is (type checkers read the import below).
+Lazily (``assay.reexport``): importing this module imports no suite; type checkers read the import below.
 """
 
 from typing import TYPE_CHECKING
+
+from assay.reexport import lazy_reexport
 
 if TYPE_CHECKING:
     from assay.suites.clinical.formulas.extract import (
@@ -30,19 +31,8 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
-    "ClinicalRules", "Cues", "Fact", "Index", "Mention", "Reader", "Reading", "Record", "WINDOW",
-    "as_list", "build_index", "extract_facts", "fold", "med_name", "patient_flags", "question_flags",
-    "read_record", "reader_for", "sentence_reading",
+    "WINDOW", "as_list", "build_index", "ClinicalRules", "Cues", "extract_facts", "Fact", "fold",
+    "Index", "med_name", "Mention", "patient_flags", "question_flags", "read_record", "Reader",
+    "reader_for", "Reading", "Record", "sentence_reading",
 ]
-
-
-def __getattr__(name: str) -> object:
-    if name in __all__:
-        from assay.suites.clinical.formulas import extract
-
-        return getattr(extract, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_reexport(__name__, "assay.suites.clinical.formulas.extract", __all__)

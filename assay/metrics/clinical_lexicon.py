@@ -1,10 +1,11 @@
-"""Moved to ``assay.suites.clinical.formulas.lexicon``: the names users import from here still work.
+"""Moved to ``assay.suites.clinical.formulas.lexicon``; this path stays importable (``from assay.metrics.clinical_lexicon import build_index``).
 
-A lazy re-export: the suites sit above the metrics layer, so the suite's module is imported on
-first use of one of these names, never when this module is (type checkers read the import below).
+Lazily (``assay.reexport``): importing this module imports no suite; type checkers read the import below.
 """
 
 from typing import TYPE_CHECKING
+
+from assay.reexport import lazy_reexport
 
 if TYPE_CHECKING:
     from assay.suites.clinical.formulas.lexicon import (
@@ -17,17 +18,6 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
-    "ClinicalRules", "Entry", "Index", "Kind", "Mention", "build_index",
+    "build_index", "ClinicalRules", "Entry", "Index", "Kind", "Mention",
 ]
-
-
-def __getattr__(name: str) -> object:
-    if name in __all__:
-        from assay.suites.clinical.formulas import lexicon
-
-        return getattr(lexicon, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_reexport(__name__, "assay.suites.clinical.formulas.lexicon", __all__)

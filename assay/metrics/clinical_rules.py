@@ -1,10 +1,11 @@
-"""Moved to ``assay.suites.clinical.formulas.rules``: the names users import from here still work.
+"""Moved to ``assay.suites.clinical.formulas.rules``; this path stays importable (``from assay.metrics.clinical_rules import load_rules``).
 
-A lazy re-export: the suites sit above the metrics layer, so the suite's module is imported on
-first use of one of these names, never when this module is (type checkers read the import below).
+Lazily (``assay.reexport``): importing this module imports no suite; type checkers read the import below.
 """
 
 from typing import TYPE_CHECKING
+
+from assay.reexport import lazy_reexport
 
 if TYPE_CHECKING:
     from assay.suites.clinical.formulas.rules import (
@@ -33,19 +34,8 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
-    "AggregateConfig", "ClinicalRules", "Condition", "Contraindications", "Cues", "Drug", "FlagDef",
-    "Lexicon", "Measure", "Names", "RULES_DIR", "RULE_FILES", "Range", "Rule", "RulesError", "Scoring",
-    "Severity", "Status", "Test", "ViolationIf", "When", "load_rules",
+    "RULE_FILES", "RULES_DIR", "AggregateConfig", "ClinicalRules", "Condition", "Contraindications",
+    "Cues", "Drug", "FlagDef", "Lexicon", "load_rules", "Measure", "Names", "Range", "Rule",
+    "RulesError", "Scoring", "Severity", "Status", "Test", "ViolationIf", "When",
 ]
-
-
-def __getattr__(name: str) -> object:
-    if name in __all__:
-        from assay.suites.clinical.formulas import rules
-
-        return getattr(rules, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_reexport(__name__, "assay.suites.clinical.formulas.rules", __all__)

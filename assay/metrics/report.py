@@ -1,58 +1,54 @@
-"""The report suite's formulas moved into its folder: ``assay.suites.report.formulas``.
+"""Moved to ``assay.suites.report.formulas``; this path stays importable (``from assay.metrics.report import citation_check``).
 
-This path stays importable (``from assay.metrics.report import grade``) as a thin lazy re-export:
-each name is imported from the suite on first use, so importing this module imports no suite.
-Code inside the project imports the suite's module.
+Lazily (``assay.reexport``): importing this module imports no suite; type checkers read the import below.
 """
 
-from __future__ import annotations
+from typing import TYPE_CHECKING
 
-from typing import Any
+from assay.reexport import lazy_reexport
 
-# The names this module exported before the move (linters cannot see lazy names in __all__).
-_MOVED = (
-    "CitationCheck",
-    "DEFAULT_SOURCE_SCORE",
-    "GRADES",
-    "JUDGE_FIXES",
-    "MAX_SOURCE_TYPES",
-    "MIN_REPORT_CHARS",
-    "MIN_SECTIONS",
-    "OPTIMAL_SECTIONS",
-    "SourceStats",
-    "SuccessLevel",
+if TYPE_CHECKING:
+    from assay.suites.report.formulas import (
+        DEFAULT_SOURCE_SCORE,
+        GRADES,
+        JUDGE_FIXES,
+        MAX_SOURCE_TYPES,
+        MIN_REPORT_CHARS,
+        MIN_SECTIONS,
+        OPTIMAL_SECTIONS,
+        WEIGHTS,
+        CitationCheck,
+        SourceStats,
+        SuccessLevel,
+        TaskSuccess,
+        citation_check,
+        completeness_score,
+        efficiency_score,
+        fix_for,
+        grade,
+        hallucination_score,
+        item_kind,
+        item_topic,
+        markdown_headers,
+        output_quality_score,
+        overall_score,
+        redundant_steps,
+        requirement_covered,
+        section_completeness,
+        section_headers,
+        source_quality,
+        source_stats,
+        strengths_weaknesses_recommendations,
+        task_success,
+    )
+
+__all__ = [
+    "DEFAULT_SOURCE_SCORE", "GRADES", "JUDGE_FIXES", "MAX_SOURCE_TYPES", "MIN_REPORT_CHARS",
+    "MIN_SECTIONS", "OPTIMAL_SECTIONS", "WEIGHTS", "citation_check", "CitationCheck",
+    "completeness_score", "efficiency_score", "fix_for", "grade", "hallucination_score", "item_kind",
+    "item_topic", "markdown_headers", "output_quality_score", "overall_score", "redundant_steps",
+    "requirement_covered", "section_completeness", "section_headers", "source_quality", "source_stats",
+    "SourceStats", "strengths_weaknesses_recommendations", "SuccessLevel", "task_success",
     "TaskSuccess",
-    "WEIGHTS",
-    "citation_check",
-    "completeness_score",
-    "efficiency_score",
-    "fix_for",
-    "grade",
-    "hallucination_score",
-    "item_kind",
-    "item_topic",
-    "markdown_headers",
-    "output_quality_score",
-    "overall_score",
-    "redundant_steps",
-    "requirement_covered",
-    "section_completeness",
-    "section_headers",
-    "source_quality",
-    "source_stats",
-    "strengths_weaknesses_recommendations",
-    "task_success",
-)
-__all__ = list(_MOVED)
-
-
-def __getattr__(name: str) -> Any:
-    if name in _MOVED:
-        from assay.suites.report import formulas
-
-        return getattr(formulas, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(_MOVED)
+]
+__getattr__, __dir__ = lazy_reexport(__name__, "assay.suites.report.formulas", __all__)

@@ -33,7 +33,7 @@ def test_import_sets_offline_switches():
 LAYERS = [
     {"assay", "assay.offline", "assay.paths", "assay.hashing", "assay.redact", "assay.schemas",
      "assay.yaml_files", "assay.cancellation", "assay.partitions", "assay.atomic_files", "assay.signing",
-     "assay.timeline", "assay.console", "assay.log_filters", "assay.liveness", "assay.memory"},
+     "assay.timeline", "assay.console", "assay.log_filters", "assay.liveness", "assay.memory", "assay.reexport"},
     {"assay.metrics"},
     {"assay.judges"},
     {"assay.aggregation", "assay.spec", "assay.artifacts", "assay.failed_calls"},
@@ -294,6 +294,7 @@ def test_shared_code_names_no_suite_folder():
         for module, path in _source_files().items()
         if _is_shared(module)
         for named in _suite_reaches(ast.parse(path.read_text(encoding="utf-8")))
+        if (module, named) not in LAZY_REEXPORTS  # an old path naming where its code moved (assay.reexport)
     }
     assert not reaches - KNOWN_SUITE_REACHES, "shared code naming a suite:\n" + "\n".join(sorted(reaches - KNOWN_SUITE_REACHES))
     assert not KNOWN_SUITE_REACHES - reaches, f"gone, remove from KNOWN_SUITE_REACHES: {sorted(KNOWN_SUITE_REACHES - reaches)}"

@@ -1,0 +1,28 @@
+"""assay.reexport.lazy_reexport: an old module path hands out the moved module's own objects,
+importing it on first use only, and refuses names that did not move."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from assay.reexport import lazy_reexport
+
+
+def test_the_moved_names_are_the_new_modules_objects_and_nothing_else_is():
+    getattr_, dir_ = lazy_reexport("old.path", "colorsys", ["rgb_to_hsv", "hsv_to_rgb"])
+    import colorsys
+
+    assert getattr_("rgb_to_hsv") is colorsys.rgb_to_hsv and dir_() == ["hsv_to_rgb", "rgb_to_hsv"]
+    with pytest.raises(AttributeError, match="module 'old.path' has no attribute 'rgb_to_yiq'"):
+        getattr_("rgb_to_yiq")  # in the new module, but not one of the moved names
+
+
+def test_the_new_module_is_imported_on_first_use_not_before():
+    code = ("import sys\nfrom assay.reexport import lazy_reexport\n"
+            "g, _ = lazy_reexport('old', 'colorsys', ['rgb_to_hsv'])\n"
+            "print('colorsys' in sys.modules)\ng('rgb_to_hsv')\nprint('colorsys' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True"]
