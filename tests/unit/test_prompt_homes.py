@@ -159,3 +159,17 @@ def test_a_plugin_suites_prompt_is_found_and_a_clashing_id_is_refused():
 
         registry._FACTORIES.pop("plugin_qa", None)
         registry_module._REGISTRY.pop("plugin_answer", None)
+
+
+def test_threads_looking_prompts_up_at_once_all_find_them():
+    """The first lookups fill the registry from the suites while other judge threads wait for it."""
+    code = (
+        "import threading; from assay.judges.prompts import get_prompt\n"
+        "ids = ['agent_intent', 'clinical_answer', 'memory_usefulness', 'report_coherence'] * 4\n"
+        "start, found = threading.Barrier(len(ids)), []\n"
+        "def look(i):\n    start.wait(); found.append(get_prompt(i).id)\n"
+        "threads = [threading.Thread(target=look, args=(i,)) for i in ids]\n"
+        "[t.start() for t in threads]; [t.join() for t in threads]\n"
+        "print(sorted(found) == sorted(ids))\n"
+    )
+    assert _fresh(code) == ["True"]

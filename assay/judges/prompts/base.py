@@ -18,6 +18,7 @@ import difflib
 import importlib
 import json
 import re
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -230,26 +231,30 @@ def register(prompt: Prompt) -> Prompt:
     return prompt
 
 
+# Judge threads may look prompts up at once: one fills the registry while the others wait.
+_LOCK = threading.RLock()
+_declaring = False
+
+
 def declare(prompts: Iterable[Prompt]) -> None:
     """Register a suite's own prompts; one already registered is skipped, while another prompt
     under a registered id raises (two suites may not give one id two meanings)."""
-    for prompt in prompts:
-        if _REGISTRY.get(prompt.id) is not prompt:
-            register(prompt)
-
-
-_declaring = False
+    with _LOCK:
+        for prompt in prompts:
+            if _REGISTRY.get(prompt.id) is not prompt:
+                register(prompt)
 
 
 def _declare_every_suites_prompts() -> None:
     global _declaring
-    if _declaring:  # a suite's module being imported by this very lookup asks for a prompt
-        return
-    _declaring = True
-    try:
-        importlib.import_module(SUITE_REGISTRY).declare_every_suites_prompts()
-    finally:
-        _declaring = False
+    with _LOCK:
+        if _declaring:  # a suite's module that this very lookup is importing asks for a prompt
+            return
+        _declaring = True
+        try:
+            importlib.import_module(SUITE_REGISTRY).declare_every_suites_prompts()
+        finally:
+            _declaring = False
 
 
 def get_prompt(prompt_id: str | Prompt) -> Prompt:
