@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable
 
+from assay.judges.prompts.base import declare
 from assay.suites.kit.suite import AnySuite
 
 
@@ -88,7 +89,15 @@ def get_suite(name: str) -> AnySuite:
         raise UnknownSuiteError(f"unknown suite {name!r}.{hint} Available: {', '.join(suite_names())}") from None
     made = factory()
     # An entry point may name the class or a factory function; either gives a suite.
-    return made() if isinstance(made, type) else made
+    suite = made() if isinstance(made, type) else made
+    declare(suite.prompts)  # its own judge prompts, found by id from here on
+    return suite
+
+
+def declare_every_suites_prompts() -> None:
+    """Hand every known suite's own prompts to the prompt registry (a prompt id not found there)."""
+    for name in suite_names():
+        get_suite(name)
 
 
 def register_suite(name: str, factory: Callable[[], AnySuite]) -> None:

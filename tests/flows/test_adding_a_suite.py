@@ -1,22 +1,29 @@
 """docs/adding-a-suite.md is executable: every file it shows is written out, the suite is
-registered, and the real flow runs it offline, audited, with unscored rows where due."""
+registered, and the real flow runs it offline, audited, with unscored rows where due. Adding the
+suite touches its folder, its registry entry and one deployment in prefect.yaml, nothing else:
+the guide writes no file outside the folder but the dataset, and its prompt and offline rule are
+found through the suite registry."""
 
 import json
 import re
+import subprocess
 import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
+import yaml
 
 from assay.lineage.audit import audit_run
 from assay.lineage.store import ArtifactStore
 from assay.paths import project_root
+from assay.spec import RunOptions, RunSpec
 from assay.suites import registry
 from tests.support.cli import cli, run_id_of
 
 GUIDE = project_root() / "docs" / "adding-a-suite.md"
 FILE_BLOCK = re.compile(r"<!-- file: (?P<path>[^ ]+) -->\n```[a-z]*\n(?P<body>.*?)```", re.DOTALL)
+DEPLOYMENT_BLOCK = re.compile(r"<!-- deployment: prefect.yaml -->\n```yaml\n(?P<body>.*?)```", re.DOTALL)
 
 
 def write_guide_files(root: Path) -> list[str]:
@@ -49,6 +56,40 @@ def template(tmp_path_factory):
     for name in [m for m in sys.modules if m == "exact_qa" or m.startswith("exact_qa.")]:
         del sys.modules[name]
     sys.path.remove(str(root))
+
+
+def test_adding_the_guide_suite_writes_nothing_outside_its_folder(tmp_path):
+    written = write_guide_files(tmp_path)
+    outside = [path for path in written if not path.startswith(("exact_qa/", "data/"))]
+    assert not outside, f"the guide writes files outside the suite's folder and its dataset: {outside}"
+    assert "exact_qa/prompts.py" in written  # its own prompt is in its folder
+
+
+def test_the_guide_suites_prompt_is_found_through_the_suite_registry(tmp_path):
+    """Importing the suite registers no prompt; looking the prompt up finds the one the suite declares."""
+    write_guide_files(tmp_path)
+    code = (
+        f"import sys; sys.path.insert(0, {str(tmp_path)!r})\n"
+        "from assay.judges.prompts import base, get_prompt\n"
+        "from assay.suites.registry import register_suite\n"
+        "from exact_qa.suite import ExactQASuite\n"
+        "print('short_answer' in base._REGISTRY)\n"
+        "register_suite('exact_qa', ExactQASuite)\n"
+        "print(get_prompt('short_answer') is ExactQASuite.prompts[0])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    assert done.stdout.split() == ["False", "True"], done.stderr
+
+
+def test_the_guides_deployment_is_a_valid_nightly_run_of_the_suite(template):
+    (block,) = DEPLOYMENT_BLOCK.findall(GUIDE.read_text(encoding="utf-8"))
+    (deployment,) = yaml.safe_load(block)
+    spec = RunSpec.model_validate(deployment["parameters"]["spec"])
+    RunOptions.model_validate(deployment["parameters"].get("options", {}))
+    assert spec.suite == "exact_qa" and deployment["name"].startswith("exact_qa-")
+    project = yaml.safe_load((project_root() / "prefect.yaml").read_text(encoding="utf-8"))
+    assert deployment["entrypoint"] in {d["entrypoint"] for d in project["deployments"]}
+    assert deployment["work_pool"] == project["deployments"][0]["work_pool"]
 
 
 def test_the_guide_suite_runs_end_to_end(prefect_server, template, tmp_path):

@@ -65,6 +65,12 @@ LAZY_REEXPORTS |= {
     for old, new in (("clinical", "scores"), ("clinical_checks", "checks"), ("clinical_extract", "extract"),
                      ("clinical_lexicon", "lexicon"), ("clinical_rules", "rules"))
 }
+# The suites' own judge prompts (issue 38): the package and the old modules re-export them.
+LAZY_REEXPORTS |= {
+    (old, f"assay.suites.{suite}.prompts")
+    for suite in ("agent", "clinical", "memory", "report")
+    for old in ("assay.judges.prompts", f"assay.judges.prompts.{suite}")
+}
 
 # Imports against the layer order still to be removed, each with why it is allowed until then.
 # The test fails when one is gone, so the list only shrinks.

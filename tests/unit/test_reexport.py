@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from assay.reexport import lazy_reexport
+from assay.reexport import lazy_reexport, lazy_reexports
 
 
 def test_the_moved_names_are_the_new_modules_objects_and_nothing_else_is():
@@ -26,3 +26,14 @@ def test_the_new_module_is_imported_on_first_use_not_before():
             "print('colorsys' in sys.modules)\ng('rgb_to_hsv')\nprint('colorsys' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "True"]
+
+
+def test_names_from_several_modules_come_each_from_its_own():
+    getattr_, dir_ = lazy_reexports("old.package", {"colorsys": ["rgb_to_hsv"], "textwrap": ["dedent"]})
+    import colorsys
+    import textwrap
+
+    assert getattr_("rgb_to_hsv") is colorsys.rgb_to_hsv and getattr_("dedent") is textwrap.dedent
+    assert dir_() == ["dedent", "rgb_to_hsv"]
+    with pytest.raises(AttributeError, match="module 'old.package' has no attribute 'wrap'"):
+        getattr_("wrap")  # textwrap's, but not a moved name

@@ -15,9 +15,11 @@ user text are left alone.
 from __future__ import annotations
 
 import difflib
+import importlib
 import json
 import re
-from collections.abc import Callable, Mapping
+import threading
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -93,6 +95,9 @@ class Prompt:
     templates: Mapping[str, Template]
     score_fields: Mapping[str, Scale]
     render: RenderFn = default_render
+    # What the hash calls ``render`` (default: its module and qualified name). A render function
+    # that moved keeps the name it was first hashed under: moving code changes no prompt's identity.
+    render_name: str = ""
     label_maps: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
     count_fields: tuple[str, ...] = ()
     reducers: Mapping[str, str] = field(default_factory=dict)
@@ -194,7 +199,7 @@ class Prompt:
                 "label_maps": {k: dict(v) for k, v in self.label_maps.items()},
                 "count_fields": list(self.count_fields),
                 "reducers": dict(self.reducers),
-                "render": f"{self.render.__module__}.{self.render.__qualname__}",
+                "render": self.render_name or f"{self.render.__module__}.{self.render.__qualname__}",
                 "framing": {"rule": DATA_RULE, "open": DATA_OPEN, "close": DATA_CLOSE},
                 **({"llm_only": True} if self.llm_only else {}),  # absent otherwise: older prompts keep their hash
             }
@@ -212,6 +217,12 @@ class Prompt:
 
 _REGISTRY: dict[str, Prompt] = {}
 
+# The prompts shared by several suites live in this package and register when it is imported; a
+# suite's own prompts live in its folder and the suite declares them (``Suite.prompts``). The suite
+# registry hands those over (``declare``) when a suite is looked up, and a prompt not found here is
+# looked for in every suite it knows. A name, not an import: the judges sit below the suites.
+SUITE_REGISTRY = "assay.suites.registry"
+
 
 def register(prompt: Prompt) -> Prompt:
     if prompt.id in _REGISTRY:
@@ -220,10 +231,38 @@ def register(prompt: Prompt) -> Prompt:
     return prompt
 
 
+# Judge threads may look prompts up at once: one fills the registry while the others wait.
+_LOCK = threading.RLock()
+_declaring = False
+
+
+def declare(prompts: Iterable[Prompt]) -> None:
+    """Register a suite's own prompts; one already registered is skipped, while another prompt
+    under a registered id raises (two suites may not give one id two meanings)."""
+    with _LOCK:
+        for prompt in prompts:
+            if _REGISTRY.get(prompt.id) is not prompt:
+                register(prompt)
+
+
+def _declare_every_suites_prompts() -> None:
+    global _declaring
+    with _LOCK:
+        if _declaring:  # a suite's module that this very lookup is importing asks for a prompt
+            return
+        _declaring = True
+        try:
+            importlib.import_module(SUITE_REGISTRY).declare_every_suites_prompts()
+        finally:
+            _declaring = False
+
+
 def get_prompt(prompt_id: str | Prompt) -> Prompt:
     """The registered prompt with this id; unknown ids raise with "did you mean" suggestions."""
     if isinstance(prompt_id, Prompt):
         return prompt_id
+    if prompt_id not in _REGISTRY:
+        _declare_every_suites_prompts()
     try:
         return _REGISTRY[prompt_id]
     except KeyError:
@@ -235,5 +274,6 @@ def get_prompt(prompt_id: str | Prompt) -> Prompt:
 
 
 def all_prompts() -> list[Prompt]:
-    """Every registered prompt, in registration order."""
+    """Every registered prompt and every suite's own, in registration order."""
+    _declare_every_suites_prompts()
     return list(_REGISTRY.values())

@@ -84,7 +84,8 @@ def intent_compute(cases: list[AgentCase], generations: dict[str, AgentGeneratio
     failed (error, timeout, bad JSON, no message) is FAILED (0) with label ERROR, as the seed's
     rubric reads "무관/무응답/실패", without asking a judge. Per judge: the mean over repeats, with
     each repeat's verdict and label in the details for consistency."""
-    from assay.judges.prompts import INTENT_SCORES, get_prompt
+    from assay.judges.prompts import get_prompt
+    from assay.suites.agent.prompts import INTENT_SCORES
 
     prompt = get_prompt(PROMPT)
     rows: list[ScoreRow] = []

@@ -6,6 +6,7 @@ from __future__ import annotations
 from assay.schemas import JsonObject, LoadedDataset
 from assay.suites.agent import dataset, metrics, summary
 from assay.suites.agent.importing import AgentImporter
+from assay.suites.agent.prompts import AGENT_INTENT
 from assay.suites.agent.schema import AgentCase, AgentGeneration
 from assay.suites.agent.summary import AgentSummary
 from assay.suites.kit import (
@@ -35,6 +36,7 @@ class AgentSuite(Suite[AgentCase, AgentGeneration, AgentSummary]):
     dataset_functions = DatasetFunctions(dataset.load_agent_dataset, dataset.agent_validation_frames,
                                          dataset.agent_validation_parameters)
     families = metrics.FAMILIES
+    prompts = (AGENT_INTENT,)
     summary_functions = SummaryFunctions(summary.aggregate, summary.report_sections, summary.charts, summary.METRICS)
 
     def recorded_generations(self, data: LoadedDataset, cases: list[AgentCase]) -> list[JsonObject]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from assay.schemas import JsonObject, LoadedDataset
 from assay.suites.clinical import dataset, metrics, summary
 from assay.suites.clinical.importing import ClinicalImporter
+from assay.suites.clinical.prompts import CLINICAL_ANSWER
 from assay.suites.clinical.schema import ClinicalAnswer, ClinicalCase
 from assay.suites.clinical.summary import ClinicalSummary
 from assay.suites.kit import DatasetFunctions, ReplayContext, Suite, SummaryFunctions
@@ -23,6 +24,7 @@ class ClinicalSuite(Suite[ClinicalCase, ClinicalAnswer, ClinicalSummary]):
     dataset_functions = DatasetFunctions(dataset.load_clinical_dataset, dataset.clinical_validation_frames,
                                          dataset.clinical_validation_parameters)
     families = metrics.FAMILIES
+    prompts = (CLINICAL_ANSWER,)
     summary_functions = SummaryFunctions(summary.aggregate, summary.report_sections, summary.charts, summary.METRICS)
 
     def partition_group(self, case: ClinicalCase) -> str:

@@ -36,6 +36,8 @@ from assay.suites.kit.summary import Summary
 if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
     import pandas as pd
 
+    from assay.judges.prompts import Prompt
+
 ProgressFn = Callable[[str], None]
 CaseT = TypeVar("CaseT", bound=BaseModel)
 GenT = TypeVar("GenT", bound=BaseModel)
@@ -139,6 +141,9 @@ class Suite(Generic[CaseT, GenT, SummaryT]):
     # those methods need not declare them.
     dataset_functions: ClassVar[DatasetFunctions | None] = None
     families: ClassVar[Sequence[MetricFamily] | None] = None
+    # The judge prompts that are only this suite's (its folder's ``prompts.py``); the prompt
+    # registry finds them by id through the suite registry. Shared prompts live in assay.judges.prompts.
+    prompts: ClassVar[Sequence[Prompt]] = ()
     summary_functions: SummaryFunctions[CaseT, GenT, SummaryT] | None = None
     group_label: ClassVar[str] = "group"  # what CaseView.group names: category, team, scenario
     # Dataset files holding the recorded outputs of the system under test: left out of the

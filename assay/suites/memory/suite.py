@@ -8,6 +8,7 @@ from assay.schemas import JsonObject, LoadedDataset
 from assay.suites.kit import CaseView, DatasetFunctions, ReplayContext, Suite, SummaryFunctions, labelled
 from assay.suites.memory import dataset, metrics, summary
 from assay.suites.memory.importing import MemoryImporter
+from assay.suites.memory.prompts import MEMORY_USEFULNESS
 from assay.suites.memory.schema import MemoryCase, MemoryGeneration
 from assay.suites.memory.summary import MemorySummary
 
@@ -26,6 +27,7 @@ class MemorySuite(Suite[MemoryCase, MemoryGeneration, MemorySummary]):
     dataset_functions = DatasetFunctions(dataset.load_memory_dataset, dataset.memory_validation_frames,
                                          dataset.memory_validation_parameters)
     families = metrics.FAMILIES
+    prompts = (MEMORY_USEFULNESS,)
     summary_functions = SummaryFunctions(summary.aggregate, summary.report_sections, summary.charts, summary.METRICS)
 
     def parse_cases(self, data: LoadedDataset, skip_ids: AbstractSet[str] = frozenset()) -> list[MemoryCase]:

@@ -157,7 +157,7 @@ def _repeats(items: Sequence[str], limit: int = 5) -> list[str]:
 
 
 def judge_input(case: ReportCase, gen: ReportGeneration, ctx: MetricContext | None = None) -> Any:
-    from assay.judges.prompts import ReportInput
+    from assay.suites.report.prompts import ReportInput
 
     return ReportInput.model_validate(
         {

@@ -10,6 +10,12 @@ from assay.suites.kit import CaseContext, CaseView, DatasetFunctions, Suite, Sum
 from assay.suites.kit.charts import bars, group_chart, png, pyplot
 from assay.suites.report import dataset, metrics, summary
 from assay.suites.report.importing import ReportImporter
+from assay.suites.report.prompts import (
+    REPORT_COHERENCE,
+    REPORT_FACTUAL_ACCURACY,
+    REPORT_HALLUCINATION,
+    REPORT_RELEVANCE,
+)
 from assay.suites.report.schema import ReportCase, ReportGeneration
 from assay.suites.report.summary import ReportSummary
 
@@ -35,6 +41,7 @@ class ReportSuite(Suite[ReportCase, ReportGeneration, ReportSummary]):
     dataset_functions = DatasetFunctions(dataset.load_report_dataset, dataset.report_validation_frames,
                                          dataset.report_validation_parameters)
     families = metrics.FAMILIES
+    prompts = (REPORT_FACTUAL_ACCURACY, REPORT_COHERENCE, REPORT_RELEVANCE, REPORT_HALLUCINATION)
     summary_functions = SummaryFunctions(summary.aggregate, summary.report_sections, metrics=summary.METRICS)
 
     def parse_cases(self, data: LoadedDataset, skip_ids: AbstractSet[str] = frozenset()) -> list[ReportCase]:
