@@ -6,6 +6,10 @@ suites`` and ``assay audit`` start fast and never start a server.
 
 from __future__ import annotations
 
+# First: `python -m assay.cli run` hands over to the resident worker before the imports below.
+import assay.cli_as_main  # noqa: F401
+
+# isort: split
 import os
 import signal
 import sys
