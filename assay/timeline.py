@@ -6,8 +6,9 @@
 
 Marks are wall-clock times (``time.time()``), so a caller that noted when it launched the
 process (``bench/rerun.py``) can place interpreter start-up and imports too. Totals sum the
-seconds and count of a repeated cost (each manifest save, each step's cache check). With the
-variable unset, ``mark`` and ``timed`` cost one dictionary lookup.
+seconds and count of a repeated cost (each manifest save, each step's cache check); notes, when
+any, are facts beside them (``"notes": {...}``). With the variable unset, ``mark``, ``timed`` and
+``note`` cost one dictionary lookup.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ PREFIX = "assay-timeline "
 
 _marks: list[tuple[str, float]] = []
 _totals: dict[str, list[float]] = {}
+_notes: dict[str, object] = {}
 _lock = threading.Lock()
 _registered = False
 
@@ -61,6 +63,15 @@ def timed(label: str) -> Iterator[None]:
             count_sum[1] += seconds
 
 
+def note(label: str, value: object) -> None:
+    """Record a fact about the run beside its marks (e.g. the modules a worker's child had to import)."""
+    if not enabled():
+        return
+    with _lock:
+        _register()
+        _notes[label] = value
+
+
 def _register() -> None:
     global _registered
     if not _registered:
@@ -72,5 +83,7 @@ def _emit() -> None:
     _marks.append(("exit", time.time()))
     record = {"marks": [[label, round(at, 4)] for label, at in _marks],
               "totals": {label: [int(n), round(s, 4)] for label, (n, s) in _totals.items()}}
+    if _notes:
+        record["notes"] = dict(_notes)
     sys.stderr.write(PREFIX + json.dumps(record) + "\n")
     sys.stderr.flush()

@@ -62,12 +62,23 @@ POLL_SECONDS = 0.5
 READY_TIMEOUT_S = 300.0
 REQUEST_TIMEOUT_S = 10.0
 EXIT_FAILED = 1
-# What a run imports, beyond the flow: the validation gate, its reports and the partitions' tables.
+# What a run imports, beyond the flow: the validation gate, its reports and the partitions' tables;
+# what the flow engine and a judged run import once the server is up (FLOW_RUN_MODULES,
+# JUDGE_CALL_MODULES, read in _warm); and what the steps import when they first run: the jury
+# runner, the report and its Markdown, the scores' Parquet, the manifest's attestation. Each
+# suite's own modules are imported through the registry (``_warm``). A child that still imports
+# a module says which with ASSAY_TIMELINE=1 (the note ``modules the run imported``).
 WARM_MODULES = (
     "assay.flows.evaluate", "assay.cli", "pandas", "matplotlib",
     "great_expectations", "great_expectations.data_context.types.base",
     "great_expectations.expectations.expectation_configuration",
     "assay.judges.offline", "assay.suites.report.schema_match",
+    "assay.preflight", "assay.rerun_trust", "assay.gates", "assay.flows.console", "anyio._backends._asyncio",
+    "assay.validation.gate", "assay.validation.report", "assay.aggregation", "assay.metrics.agreement",
+    "assay.judges.runner", "assay.lineage.attestation", "fsspec.implementations.chained",
+    "assay.rendering.publish", "markdown", "markdown.extensions.attr_list", "markdown.extensions.codehilite",
+    "markdown.extensions.fenced_code", "markdown.extensions.tables", "pygments.formatters",
+    "pyarrow.parquet", "pyarrow.pandas_compat",
 )
 
 
@@ -219,11 +230,14 @@ def describe(home: Path | None = None) -> str:
 
 def _warm() -> None:
     """Import what runs need, build the analyser (its models load on first use) and draw a chart."""
-    for name in WARM_MODULES:
+    from assay.flows.ephemeral_server import FLOW_RUN_MODULES, JUDGE_CALL_MODULES
+
+    for name in (*WARM_MODULES, *FLOW_RUN_MODULES, *JUDGE_CALL_MODULES):
         try:
             importlib.import_module(name)
         except ImportError:
             pass
+    _load_suites()
     from assay.judges.offline.text import analyse
     from assay.suites.kit.charts import hbar_chart
 
@@ -237,6 +251,20 @@ def _warm() -> None:
     gc.collect()
     gc.freeze()  # what is loaded now stays: a child's collections (assay.memory) skip it, and leave its pages shared
     memory.count_from_here()  # and a child's first step does not give back what was loaded here
+
+
+def _load_suites() -> None:
+    """Every registered suite built once, so its modules are loaded (a run only names one of them),
+    and the offline jury's rules found (it scans every built-in suite's ``offline`` module)."""
+    from assay.judges.offline.suite_rules import built_in
+    from assay.suites.registry import get_suite, suite_names
+
+    for name in suite_names():
+        try:
+            get_suite(name)
+        except Exception:  # noqa: BLE001 - a plugin suite that fails to load fails in its own run, as without a worker
+            pass
+    built_in()
 
 
 def _server_alive(directory: Path, server_token: str) -> bool:
@@ -465,9 +493,11 @@ def _run_command() -> int:
 
     assay.worker_client._decided = True  # noqa: SLF001 - this is the worker's child: it runs the command
     timeline.mark("worker child forked")
+    _note_imports_at_exit(set(sys.modules))
     _forget_warnings()
     cli._prepare_prefect(any(arg in ("-v", "--verbose") for arg in sys.argv[2:]))  # noqa: SLF001
-    lease_running()  # the kept server this worker was started for, as the run would find it
+    # the kept server this worker was started for, which the run uses as one it found up
+    cli.worker_lease = lease_running()
     _refresh_prefect()
     timeline.mark("worker child set up (lease, Prefect settings)")
     try:
@@ -475,6 +505,17 @@ def _run_command() -> int:
     except SystemExit as exc:
         return _status_of(exc.code)
     return 0
+
+
+def _note_imports_at_exit(loaded: set[str]) -> None:
+    """With ASSAY_TIMELINE=1: which modules the run imported that the worker had not (each one
+    is import time every run pays; ``WARM_MODULES`` is where to add it)."""
+    import atexit
+
+    from assay import timeline
+
+    # registered after the timeline's own exit handler, so it runs before that one prints
+    atexit.register(lambda: timeline.note("modules the run imported", sorted(set(sys.modules) - loaded)))
 
 
 def _forget_warnings() -> None:

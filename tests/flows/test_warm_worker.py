@@ -83,11 +83,17 @@ def test_runs_through_the_worker_match_an_in_process_run(home, tree, started, tm
             sock.sendall(junk)
 
     first = subprocess.Popen([sys.executable, "-m", "assay.cli", "run", "rag_qa", "--offline", "--out", str(tmp_path / "w")],
-                             cwd=tree, env=env_of(home, tree, RAG_SERVICE_API_KEY=RUN_KEY),
+                             cwd=tree, env=env_of(home, tree, RAG_SERVICE_API_KEY=RUN_KEY, ASSAY_TIMELINE="1"),
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     out, err = first.communicate(timeout=600)
     manifest, run_dir = run_of(subprocess.CompletedProcess(first.args, first.returncode, out, err))
     assert manifest["status"] == "completed"
+    timeline = json.loads(next(line for line in err.splitlines() if line.startswith("assay-timeline "))[15:])
+    # the child used the kept server as a run that found it up (no heartbeat thread to join at the end) ...
+    assert "server healthy" in [label for label, _ in timeline["marks"]]
+    # ... and imported none of what the worker loads for every run: the flow engine's, the judges' HTTP client, the suites
+    imported = timeline["notes"]["modules the run imported"]
+    assert not [m for m in imported if m.split(".")[0] in ("fastapi", "aiohttp", "graphviz") or m.startswith("assay.suites.")]
     assert manifest["process"]["pid"] not in (first.pid, worker_pid)  # a child forked for the run
     assert "✓ ingest" in err and "step               status" in err  # the child wrote to the client's stderr
 

@@ -226,3 +226,35 @@ class FakeWorker:
                 send_message(conn, {"exit": 128 + self.signals[-1]})
                 return
             send_message(conn, {"exit": self.exit_code})
+
+
+def _python_m_assay_cli(home, *argv: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """``python -m assay.cli ARGV`` in a new process, its imports listed (``-X importtime``)."""
+    clean = {k: v for k, v in os.environ.items() if k not in ("PREFECT_API_URL", "ASSAY_WORKER", "ASSAY_SERVER_IDLE_SECONDS")}
+    return subprocess.run([sys.executable, "-X", "importtime", "-m", "assay.cli", *argv], capture_output=True, text=True,
+                          timeout=120, cwd=ROOT, env={**clean, "PYTHONPATH": str(ROOT), **env,
+                                                      "PREFECT_HOME": os.environ["PREFECT_HOME"]})
+
+
+def _imported(stderr: str) -> set[str]:
+    return {line.split("|")[-1].strip().split(".")[0] for line in stderr.splitlines() if line.startswith("import time:")}
+
+
+def test_python_m_assay_cli_hands_over_as_the_assay_command_does(home):
+    """Decided before the CLI's own imports (typer, pydantic), the worker's exit status returned."""
+    with FakeWorker(home, exit_code=5) as worker:
+        done = _python_m_assay_cli(home, "run", "rag_qa", "--offline")
+    assert done.returncode == 5, done.stderr[-2000:]
+    (request, n_fds), = worker.requests
+    assert request["argv"][1:] == ["run", "rag_qa", "--offline"] and n_fds == 3
+    assert request["main_package"] == "assay"  # click still names the program `python -m assay.cli`
+    assert not _imported(done.stderr) & {"typer", "pydantic", "click", "prefect"}
+
+
+def test_python_m_assay_cli_with_the_opt_out_runs_here(home):
+    with FakeWorker(home, exit_code=5) as worker:
+        done = _python_m_assay_cli(home, "run", "no_such_suite", "--offline", ASSAY_WORKER="0")
+    assert worker.requests == []
+    assert done.returncode == 1 and "unknown suite 'no_such_suite'" in done.stderr
+    assert "typer" in _imported(done.stderr)  # the CLI ran in this process, once
+    assert done.stderr.count("unknown suite") == 1
