@@ -229,11 +229,12 @@ class FakeWorker:
 
 
 def _python_m_assay_cli(home, *argv: str, **env: str) -> subprocess.CompletedProcess[str]:
-    """``python -m assay.cli ARGV`` in a new process, its imports listed (``-X importtime``)."""
+    """``python -m assay.cli ARGV`` in a new process, its imports listed (``-X importtime``). It
+    keeps this process's PYTHONPATH (set or not), which the worker's identity compares: forcing one
+    here would make every run a mismatch wherever pytest runs without it (as in CI)."""
     clean = {k: v for k, v in os.environ.items() if k not in ("PREFECT_API_URL", "ASSAY_WORKER", "ASSAY_SERVER_IDLE_SECONDS")}
     return subprocess.run([sys.executable, "-X", "importtime", "-m", "assay.cli", *argv], capture_output=True, text=True,
-                          timeout=120, cwd=ROOT, env={**clean, "PYTHONPATH": str(ROOT), **env,
-                                                      "PREFECT_HOME": os.environ["PREFECT_HOME"]})
+                          timeout=120, cwd=ROOT, env={**clean, **env, "PREFECT_HOME": os.environ["PREFECT_HOME"]})
 
 
 def _imported(stderr: str) -> set[str]:
