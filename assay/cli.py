@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from assay import apply_offline_env, cancellation, run_flags
+from assay import apply_offline_env, cancellation, run_command, run_flags
 from assay import artifacts as names
 from assay.cancellation import RunStopped
 from assay.console import echo, secho  # every line printed passes console_safe
@@ -81,7 +81,7 @@ def suites() -> None:
         echo(f"{'':10s} bundled dataset: {suite.default_dataset}")
 
 
-@app.command()
+@app.command(cls=run_command.RunCommand)
 def run(**flags: Any) -> None:
     """Run SUITE end to end and print the run id and directory."""
     from assay import timeline
@@ -131,7 +131,7 @@ def run(**flags: Any) -> None:
     _execute(spec, options, flags["verbose"], gates=gates, server=server)
 
 
-run.__signature__ = run_flags.signature()  # type: ignore[attr-defined]  # SUITE and every flag (assay/run_flags.py)
+run.__signature__ = run_command.signature()  # type: ignore[attr-defined]  # SUITE and every flag (assay/run_flags.py)
 
 
 def _preflight(spec: Any, options: Any, suite: Any = None, gates: Gates | None = None) -> None:

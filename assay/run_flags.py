@@ -6,7 +6,7 @@ sets a field IS that field's ``Field(description=...)`` in ``assay/spec.py``, an
 shows is the field's default. Only a flag that no single field describes (``--target``,
 ``--config``, the CI gates…) carries its own help here. From this one list come:
 
-- the typer command's parameters (``signature``, set on ``assay.cli.run``),
+- the typer command's parameters (``assay/run_command.py``, set on ``assay.cli.run``),
 - the values handed to ``assay.spec.build_run_spec``, which validates them into the spec and
   options (``given``), and the Python API's names for the generator's knobs,
 - the flag a validation error names (``error_names``),
@@ -15,12 +15,11 @@ shows is the field's default. Only a flag that no single field describes (``--ta
 ``NOT_FLAGS`` lists every field no flag sets, with the reason (a ``--config`` file sets most of
 them); a test fails when a field is added to the spec and to neither list.
 
-Standard library only at import: ``assay.spec`` and typer are imported when the command is built.
+Standard library only at import; ``assay.spec`` is imported when a help text or default is read.
 """
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -181,21 +180,6 @@ def shown_default(flag: Flag) -> str | None:
     if default is None or isinstance(default, bool):
         return None
     return f"{default:g}" if isinstance(default, float) else str(default)
-
-
-def signature() -> inspect.Signature:
-    """``assay run``'s parameters for typer: SUITE, then every flag with its help and default."""
-    import typer
-
-    params = [inspect.Parameter("suite", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str,
-                                default=typer.Argument(..., help=ARGUMENT_HELP))]
-    for flag in FLAGS:
-        shown = shown_default(flag)
-        option = typer.Option(flag.default, *flag.names, help=help_text(flag), min=flag.min,
-                              show_default=shown if shown is not None else flag.default is not None)
-        params.append(inspect.Parameter(flag.param, inspect.Parameter.KEYWORD_ONLY, default=option,
-                                        annotation=flag.type))
-    return inspect.Signature(params, return_annotation=None)
 
 
 def given(values: dict[str, Any]) -> dict[str, Any]:

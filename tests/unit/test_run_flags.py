@@ -3,6 +3,9 @@ says why not, a flag's help is its field's description, and each flag sets the f
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -34,12 +37,15 @@ def test_every_field_is_set_by_a_flag_or_listed_with_the_reason_it_is_not():
     assert set(NOT_FLAGS) & set_by_flags == set(), "a field both set by a flag and listed as not"
 
 
-def run_command() -> typer.main.TyperCommand:
-    return typer.main.get_command(cli_module.app).commands["run"]  # type: ignore[attr-defined]
+def shown_run_command() -> typer.core.TyperCommand:
+    """The `assay run` click command after it rendered its help (when it reads the fields')."""
+    command = typer.main.get_command(cli_module.app).commands["run"]  # type: ignore[attr-defined]
+    command.get_help(command.context_class(command, info_name="run"))
+    return command
 
 
 def test_a_flags_help_is_its_fields_description_and_its_default_the_fields_default():
-    options = {param.name: param for param in run_command().params}
+    options = {param.name: param for param in shown_run_command().params}
     assert set(options) == {"suite"} | {flag.param for flag in FLAGS}
     for flag in FLAGS:
         option = options[flag.param]
@@ -55,6 +61,14 @@ def test_a_flags_help_is_its_fields_description_and_its_default_the_fields_defau
             assert option.help == help_text(flag)
         assert "[" not in option.help, "rich would read [..] as markup and drop it"
         assert option.opts[0] == flag.spelling or flag.spelling in option.opts
+
+
+def test_only_run_help_reads_the_spec_for_its_help_texts(tmp_path):
+    """`assay --help`, `assay suites`... build the run command too; its help waits for `run --help`."""
+    probe = "import sys, assay.cli; print('assay.spec' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+    assert done.stdout.strip() == "False", done.stderr
 
 
 def test_the_run_options_page_is_generated_from_the_flags():
