@@ -188,7 +188,7 @@ def given(values: dict[str, Any]) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for flag in FLAGS:
         value = values.get(flag.param)
-        if flag.spec_key is None or value is None or value is False or value == []:
+        if flag.spec_key is None or value is None or value is False or value in ([], ()):
             continue
         found[flag.spec_key] = flag.convert(value) if flag.convert else value
     return found

@@ -442,10 +442,8 @@ class RunOptions(_Strict):
 
 # Keys a --config file may hold at its top level. A file with only jury keys (the older jury-file
 # form: judges, concurrency, retries, max_cost_usd, lang, offline) still works.
-_SPEC_KEYS = {"suite", "dataset", "replay", "generator", "target", "jury", "k", "lang", "disagreement_threshold",
-              "quarantine", "allow_symlinks", "compare_with", "fail_on_regression", "criteria",
-              "max_failed_calls"}
-_OPTION_KEYS = {"out", "store", "concurrency", "runner", "partition_size"}
+_SPEC_KEYS = set(RunSpec.model_fields)
+_OPTION_KEYS = set(RunOptions.model_fields)
 _JURY_SHORTHAND = {"judges", "offline", "retries", "max_retries", "max_cost_usd", "concurrency_per_provider"}
 
 
@@ -469,7 +467,8 @@ def build_run_spec(
 ) -> tuple[RunSpec, RunOptions]:
     """Merge the config file and command-line values (CLI wins) into a validated spec and options.
 
-    ``cli`` holds only the options the user gave (None means "not given"): dataset, replay,
+    ``cli`` holds only the options the user gave (None means "not given"; ``assay.run_flags.given``
+    makes it from `assay run`'s flags): dataset, replay,
     generator (the model), api_base, generator knobs under ``generator_*``, target (a URL or
     module:function), target_file, target_spec (TargetSpec fields), body_template, judges,
     judge_weights, offline, k, lang, max_cost, judge_timeout, quarantine, allow_symlinks, compare_with,
