@@ -579,4 +579,4 @@ def _readable(exc: ValidationError) -> str:
             parts.append(f"{flags[where]} {error['input']!r}: {message}")
         else:
             parts.append(f"{where}: {message}" if where else message)
-    return "; ".join(parts)
+    return "; ".join(dict.fromkeys(parts))  # a flag that sets two fields (--lang, --gen-timeout) is said once

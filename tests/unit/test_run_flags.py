@@ -187,3 +187,15 @@ def test_the_python_api_names_the_generator_knobs_as_the_flags_do():
     assert run_flags.generator_knobs() == {"api_key_env", "repeats", "max_tokens", "timeout_s", "max_retries",
                                            "chunk_size", "chunk_overlap", "embedding_model"}
     assert run_flags.generator_knobs() <= set(GeneratorSpec.model_fields)
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["--lang", "xx"], "--lang 'xx': Input should be 'ko' or 'en'"),  # the spec's lang and the jury's
+    (["--target", TARGET_URL, "--gen-timeout", "0"], "--gen-timeout 0.0: Input should be greater than 0"),
+    (["--runner", "nope"], "--runner 'nope': unknown runner 'nope'"),
+])
+def test_an_invalid_value_is_named_by_its_flag_once(args, said, tmp_path):
+    result, _ = cli("run", "rag_qa", "--offline", *args, "--out", str(tmp_path))
+    output = result.output  # stdout and stderr, each line once
+    assert result.exit_code == 1 and output.count(said) == 1 and output.startswith(said), output
+    assert "jury." not in output and "runner:" not in output
