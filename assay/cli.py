@@ -82,6 +82,7 @@ def suites() -> None:
 
 
 @app.command(cls=run_command.RunCommand)
+@run_command.with_flags  # SUITE and every flag of assay/run_flags.py
 def run(**flags: Any) -> None:
     """Run SUITE end to end and print the run id and directory."""
     from assay import timeline
@@ -129,9 +130,6 @@ def run(**flags: Any) -> None:
             server.discard()
         raise
     _execute(spec, options, flags["verbose"], gates=gates, server=server)
-
-
-run.__signature__ = run_command.signature()  # type: ignore[attr-defined]  # SUITE and every flag (assay/run_flags.py)
 
 
 def _preflight(spec: Any, options: Any, suite: Any = None, gates: Gates | None = None) -> None:

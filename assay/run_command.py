@@ -1,6 +1,6 @@
 """The typer side of `assay run`'s options (declared in ``assay/run_flags.py``).
 
-``signature()`` gives ``assay.cli.run`` its parameters: SUITE, then every flag. A flag's help
+``with_flags`` gives ``assay.cli.run`` its parameters: SUITE, then every flag. A flag's help
 and shown default are its field's description and default in ``assay/spec.py``; ``RunCommand``
 reads them when `assay run --help` is shown, so the other commands (and ``assay --help``) never
 import the spec's models to build a help text they do not print.
@@ -9,7 +9,8 @@ import the spec's models to build a help text they do not print.
 from __future__ import annotations
 
 import inspect
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 import typer
 from typer.core import TyperCommand
@@ -26,6 +27,12 @@ def signature() -> inspect.Signature:
         params.append(inspect.Parameter(flag.param, inspect.Parameter.KEYWORD_ONLY, default=option,
                                         annotation=flag.type))
     return inspect.Signature(params, return_annotation=None)
+
+
+def with_flags(command: Callable[..., None]) -> Callable[..., None]:
+    """``command`` taking `assay run`'s parameters as keyword arguments (typer reads its signature)."""
+    cast(Any, command).__signature__ = signature()
+    return command
 
 
 class RunCommand(TyperCommand):

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import typer
+from pydantic import BaseModel
 
 from assay import cli as cli_module
 from assay import run_flags
@@ -18,7 +19,7 @@ from assay.spec import GeneratorSpec, JurySpec, RunOptions, RunSpec, TargetSpec
 from tests.conftest import ROOT
 from tests.support.cli import cli
 
-RECORDS = {"generator": GeneratorSpec, "target": TargetSpec, "jury": JurySpec}
+RECORDS: dict[str, type[BaseModel]] = {"generator": GeneratorSpec, "target": TargetSpec, "jury": JurySpec}
 
 
 def every_field() -> set[str]:
@@ -39,7 +40,10 @@ def test_every_field_is_set_by_a_flag_or_listed_with_the_reason_it_is_not():
 
 def shown_run_command() -> typer.core.TyperCommand:
     """The `assay run` click command after it rendered its help (when it reads the fields')."""
-    command = typer.main.get_command(cli_module.app).commands["run"]  # type: ignore[attr-defined]
+    group = typer.main.get_command(cli_module.app)
+    assert isinstance(group, typer.core.TyperGroup)
+    command = group.commands["run"]
+    assert isinstance(command, typer.core.TyperCommand)
     command.get_help(command.context_class(command, info_name="run"))
     return command
 
