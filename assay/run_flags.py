@@ -1,21 +1,21 @@
 """`assay run`'s options, declared once.
 
-Each ``Flag`` below is one option of ``assay run``: its spelling, the type typer parses, the
-``RunSpec``/``RunOptions`` field(s) it sets and, through them, its help — the help of a flag that
-sets a field IS that field's ``Field(description=...)`` in ``assay/spec.py``, and the default it
-shows is the field's default. Only a flag that no single field describes (``--target``,
-``--config``, the CI gates…) carries its own help here. From this one list come:
+Each ``Flag`` below is one option of ``assay run``: its spelling, the type typer parses, and the
+``RunSpec``/``RunOptions`` field(s) it sets. Its help is that field's ``Field(description=...)`` in
+``assay/spec.py`` and the default it shows is the field's default (``assay/run_command.py`` reads
+them); only a flag that no single field describes (``--target``, ``--config``, the CI gates…)
+carries its own help here. From this one list come:
 
-- the typer command's parameters (``assay/run_command.py``, set on ``assay.cli.run``),
+- the typer command's parameters, help and shown defaults (``assay/run_command.py``),
 - the values handed to ``assay.spec.build_run_spec``, which validates them into the spec and
   options (``given``), and the Python API's names for the generator's knobs,
-- the flag a validation error names (``error_names``),
-- the options page ``docs/run-options.md`` (``markdown``; a test keeps it current).
+- the flag a validation error names (``error_names``, read by ``assay.spec``),
+- the options page ``docs/run-options.md`` (``assay.run_command.markdown``; a test keeps it current).
 
 ``NOT_FLAGS`` lists every field no flag sets, with the reason (a ``--config`` file sets most of
 them); a test fails when a field is added to the spec and to neither list.
 
-Standard library only at import; ``assay.spec`` is imported when a help text or default is read.
+Standard library only: ``assay.spec`` reads this module, never the other way round.
 """
 
 from __future__ import annotations
@@ -144,44 +144,6 @@ def by_param() -> dict[str, Flag]:
     return {flag.param: flag for flag in FLAGS}
 
 
-def field_info(path: str) -> Any:
-    """The pydantic ``FieldInfo`` of a dotted path into RunSpec, or into RunOptions (``options.``)."""
-    from assay.spec import RunOptions, RunSpec
-
-    model: Any = RunSpec
-    head, _, rest = path.partition(".")
-    if head == "options":
-        model, (head, _, rest) = RunOptions, rest.partition(".")
-    while rest:
-        model = _record_type(model.model_fields[head].annotation)
-        head, _, rest = rest.partition(".")
-    return model.model_fields[head]
-
-
-def _record_type(annotation: Any) -> Any:
-    """``GeneratorSpec`` from ``GeneratorSpec`` or ``TargetSpec | None``."""
-    from pydantic import BaseModel
-
-    candidates = [annotation, *getattr(annotation, "__args__", ())]
-    return next(c for c in candidates if isinstance(c, type) and issubclass(c, BaseModel))
-
-
-def help_text(flag: Flag) -> str:
-    """What ``assay run --help`` says of the flag: its own help, or its field's description."""
-    text = flag.help if flag.help is not None else field_info(flag.sets[0]).description
-    return f"{flag.context}: {text}" if flag.context else str(text)
-
-
-def shown_default(flag: Flag) -> str | None:
-    """The default a flag that sets a field shows: the field's own (None when it has none to show)."""
-    if flag.help is not None or not flag.sets:
-        return None
-    default = field_info(flag.sets[0]).default
-    if default is None or isinstance(default, bool):
-        return None
-    return f"{default:g}" if isinstance(default, float) else str(default)
-
-
 def given(values: dict[str, Any]) -> dict[str, Any]:
     """``build_run_spec``'s ``cli`` input from the parsed flags: the values the user gave (an
     unset switch and an empty list are "not given", so a --config file's value stands)."""
@@ -211,35 +173,3 @@ def generator_knobs() -> frozenset[str]:
     ``generator_max_tokens``: the Python API passes its keyword arguments through this."""
     return frozenset(f.spec_key.removeprefix("generator_") for f in FLAGS
                      if f.spec_key and f.spec_key.startswith("generator_"))
-
-
-def markdown() -> str:
-    """docs/run-options.md: every flag, the field it sets, its default and its help."""
-    lines = [
-        "# `assay run` options",
-        "",
-        "Generated from `assay/run_flags.py` (`python -m assay.run_flags > docs/run-options.md`; a test",
-        "checks this page is current). A flag's help is the description of the `RunSpec`/`RunOptions`",
-        "field it sets (`assay/spec.py`); `options.` marks a `RunOptions` field, which never changes a",
-        "score. A `--config run.yaml` file sets the same fields by name (flags win), and also the fields",
-        "listed last, which have no flag.",
-        "",
-        "| flag | sets | default | meaning |",
-        "|---|---|---|---|",
-        f"| `SUITE` (argument) | `suite` | | {ARGUMENT_HELP} |",
-    ]
-    for flag in FLAGS:
-        spellings = ", ".join(f"`{n}`" for n in (flag.names or (flag.spelling,)))
-        sets = ", ".join(f"`{path}`" for path in flag.sets) or "(the command)"
-        lines.append(f"| {spellings} | {sets} | {shown_default(flag) or ''} | {_cell(help_text(flag))} |")
-    lines += ["", "Fields without a flag:", "", "| field | why |", "|---|---|"]
-    lines += [f"| `{path}` | {_cell(reason)} |" for path, reason in NOT_FLAGS.items()]
-    return "\n".join(lines) + "\n"
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
-if __name__ == "__main__":  # pragma: no cover - writes the docs page
-    print(markdown(), end="")

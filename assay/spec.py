@@ -26,6 +26,7 @@ from assay.judges.config import JudgeSpec, JuryConfig
 from assay.judges.criteria import CriteriaError, Criterion, load_criteria_file, parse_criteria
 from assay.partitions import DEFAULT_PARTITION_SIZE
 from assay.redact import public_url
+from assay.run_flags import error_names
 from assay.schemas import JsonObject
 from assay.yaml_files import read_yaml_mapping
 
@@ -568,9 +569,7 @@ def _criteria(config_file: Path | None, file: JsonObject, given: JsonObject) -> 
 
 
 def _readable(exc: ValidationError) -> str:
-    from assay.run_flags import error_names  # errors name the flag that sets the field
-
-    flags = error_names()
+    flags = error_names()  # errors name the flag that sets the field
     parts = []
     for error in exc.errors():
         where = ".".join(str(p) for p in error["loc"])

@@ -13,8 +13,9 @@ import typer
 from pydantic import BaseModel
 
 from assay import cli as cli_module
-from assay import run_flags
-from assay.run_flags import FLAGS, NOT_FLAGS, field_info, help_text
+from assay import run_command, run_flags
+from assay.run_command import field_info, help_text
+from assay.run_flags import FLAGS, NOT_FLAGS
 from assay.spec import GeneratorSpec, JurySpec, RunOptions, RunSpec, TargetSpec
 from tests.conftest import ROOT
 from tests.support.cli import cli
@@ -77,7 +78,7 @@ def test_only_run_help_reads_the_spec_for_its_help_texts(tmp_path):
 
 def test_the_run_options_page_is_generated_from_the_flags():
     page = (ROOT / "docs" / "run-options.md").read_text(encoding="utf-8")
-    assert page == run_flags.markdown(), "regenerate: python -m assay.run_flags > docs/run-options.md"
+    assert page == run_command.markdown(), "regenerate: python -m assay.run_command > docs/run-options.md"
 
 
 # -- each flag, given on the command line, reaches the fields it names ---------------------------------
