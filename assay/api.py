@@ -213,13 +213,12 @@ def _kept_server() -> Any:
     return server
 
 
-_GENERATOR_KNOBS = {"api_key_env", "max_tokens", "timeout_s", "max_retries", "chunk_size", "chunk_overlap",
-                    "embedding_model", "repeats"}
-
-
 def _cli_names(fields: JsonObject) -> JsonObject:
     """Keyword arguments as ``build_run_spec`` names them (generator knobs get their prefix)."""
-    return {(f"generator_{k}" if k in _GENERATOR_KNOBS else k): v for k, v in fields.items()}
+    from assay.run_flags import generator_knobs
+
+    knobs = generator_knobs()
+    return {(f"generator_{k}" if k in knobs else k): v for k, v in fields.items()}
 
 
 def _run_flow(spec: Any, options: Any) -> Run:

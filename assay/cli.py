@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from assay import apply_offline_env, cancellation
+from assay import apply_offline_env, cancellation, run_command, run_flags
 from assay import artifacts as names
 from assay.cancellation import RunStopped
 from assay.console import echo, secho  # every line printed passes console_safe
@@ -88,76 +88,22 @@ def suites() -> None:
         echo(f"{'':10s} bundled dataset: {suite.default_dataset}")
 
 
-@app.command()
-def run(
-    suite: str = typer.Argument(..., help="suite id, see `assay suites`"),
-    dataset: Path | None = typer.Option(None, help="dataset directory (default: the bundled one)"),
-    out: Path | None = typer.Option(None, help="directory for run directories and caches [default: runs]"),
-    store: str | None = typer.Option(None, help="artifact store URL (fsspec), default: --out"),
-    replay: str | None = typer.Option(None, help="recorded (read generations.jsonl) or live (regenerate) [default: recorded]"),
-    generator: str | None = typer.Option(None, help="litellm model for --replay live"),
-    api_base: str | None = typer.Option(None, help="OpenAI-compatible base URL for judges and generator"),
-    # -- your own system under test (targets: assay/replay/targets.py) --------------------------
-    target: str | None = typer.Option(
-        None, help="live replay: your own system: an http(s) URL to POST each case to, or module:function in-process"
-    ),
-    target_file: Path | None = typer.Option(
-        None, help="live replay: YAML target spec (url or function, body_template, answer_path, contexts_path, headers)"
-    ),
-    repeats: int | None = typer.Option(None, help="live replay: calls per query (agent suite) [default: 3]"),
-    body_template: str | None = typer.Option(
-        None, help='live replay: JSON body for a URL target, "{field}" filled from the case [e.g. {"question": "{question}"}]'
-    ),
-    # -- end of target options --------------------------------------------------------------------
-    api_key_env: str | None = typer.Option(None, help="NAME of the env var holding the generator's key"),
-    gen_max_tokens: int | None = typer.Option(None, help="live replay: answer length cap"),
-    gen_timeout: float | None = typer.Option(
-        None, "--gen-timeout", "--timeout", help="live replay: per-request (per agent call) timeout, seconds [default: 60]"
-    ),
-    gen_retries: int | None = typer.Option(None, help="live replay: retries on transient errors [default: 4]"),
-    chunk_size: int | None = typer.Option(None, help="live retrieval: characters per chunk [default: 500]"),
-    chunk_overlap: int | None = typer.Option(None, help="live retrieval: overlap in characters [default: 200]"),
-    embedding_model: str | None = typer.Option(None, help="local sentence-transformers model for live retrieval"),
-    judge: list[str] | None = typer.Option(None, help="judge model (repeatable)"),
-    judge_weight: list[float] | None = typer.Option(None, help="judge weight (repeatable, same order)"),
-    offline: bool = typer.Option(False, help="use the offline jury even if keys are present"),
-    config: Path | None = typer.Option(None, help="YAML run configuration (spec, jury, options); flags win"),
-    criteria: Path | None = typer.Option(None, help="YAML file of your criteria, each judged by the jury (docs/criteria.md)"),
-    k: int | None = typer.Option(None, "-k", "--k", help="top-k for retrieval metrics [default: 10]"),
-    quarantine: bool | None = typer.Option(None, "--quarantine", help="set rows that fail validation aside instead of stopping"),
-    allow_symlinks: bool | None = typer.Option(None, "--allow-symlinks", help="let dataset files be symlinks (recorded)"),
-    max_cost: float | None = typer.Option(None, help="stop sending judge calls past this many USD"),
-    judge_timeout: float | None = typer.Option(None, help="seconds a judge call may take before it is retried [default: 60]"),
-    concurrency: int | None = typer.Option(None, help="concurrent LLM calls per provider (never changes results)"),
-    lang: str | None = typer.Option(None, help="language of the judge prompts and of the offline feedback: ko or en [default: ko]"),
-    runner: str | None = typer.Option(None, help="task runner: threads, dask (local cluster) or dask=ADDRESS"),
-    partition_size: int | None = typer.Option(
-        None, min=1, help="cases per partition: a larger dataset is scored partition by partition [default: 2000]"
-    ),
-    compare_with: str | None = typer.Option(None, help="baseline run id, or 'latest', to compare with after publishing"),
-    fail_on_regression: bool | None = typer.Option(None, "--fail-on-regression", help="with --compare-with: exit 3 on a significant regression"),
-    verbose: bool = typer.Option(False, "--verbose", "-v", help="show Prefect's own logs"),
-    assert_: list[str] | None = typer.Option(
-        None, "--assert", help="CI gate METRIC>=VALUE (or <=, >, <) on a metric's mean; exit 5 when missed (repeatable)"
-    ),
-    junit: Path | None = typer.Option(None, "--junit", help="write per-case results as JUnit XML to this file"),
-    max_failed_calls: str | None = typer.Option(
-        None, "--max-failed-calls", help="live replay: failed calls allowed before the run is incomplete (exit 4): N or a share like 5%% [default: 0]"
-    ),
-) -> None:
+@app.command(cls=run_command.RunCommand)
+@run_command.with_flags  # SUITE and every flag of assay/run_flags.py
+def run(**flags: Any) -> None:
     """Run SUITE end to end and print the run id and directory."""
     from assay import timeline
 
     timeline.mark("cli parsed")
+    suite, dataset = flags["suite"], flags["dataset"]
     # Every check comes first: a refused run starts no server (and has the CPU to itself). The
     # server then boots while the flow and its libraries are imported.
-    _prepare_prefect(verbose)
+    _prepare_prefect(flags["verbose"])
     from assay.redact import register_secret_env
 
-    register_secret_env(api_key_env)  # before the server starts: its environment leaves out every key variable
+    register_secret_env(flags["api_key_env"])  # before the server starts: its environment leaves out every key variable
     server = None
     try:
-        from assay.redact import strip_url_credentials
         from assay.spec import SpecError, build_run_spec
         from assay.suites.registry import UnknownSuiteError, get_suite
 
@@ -169,23 +115,10 @@ def run(
         if dataset is not None and not dataset.is_dir():
             _err(f"--dataset {dataset}: no such directory")
             raise typer.Exit(EXIT_FAILED)
-        gates = _parse_gates(assert_ or [], junit)
-        given = {
-            "dataset": str(dataset) if dataset else None, "replay": replay, "generator": generator,
-            # Credentials in the URL stay in this process's environment; the spec holds the public URL.
-            "api_base": strip_url_credentials(api_base), "generator_api_key_env": api_key_env,
-            "target": strip_url_credentials(target) if target and "://" in target else target, "target_file": target_file, "body_template": body_template, "generator_repeats": repeats,
-            "generator_max_tokens": gen_max_tokens, "generator_timeout_s": gen_timeout, "generator_max_retries": gen_retries,
-            "generator_chunk_size": chunk_size, "generator_chunk_overlap": chunk_overlap,
-            "generator_embedding_model": embedding_model, "judges": judge or None, "judge_weights": judge_weight or None,
-            "offline": offline or None, "k": k, "lang": lang, "max_cost": max_cost, "judge_timeout": judge_timeout,
-            "quarantine": quarantine,
-            "allow_symlinks": allow_symlinks, "compare_with": compare_with, "fail_on_regression": fail_on_regression,
-            "out": str(out) if out else None, "store": store, "concurrency": concurrency, "runner": runner,
-            "partition_size": partition_size, "criteria_file": criteria, "max_failed_calls": max_failed_calls,
-        }
+        gates = _parse_gates(flags["assert_"] or [], flags["junit"])
         try:
-            spec, options = build_run_spec(suite, default_dataset=suite_obj.default_dataset, config_file=config, cli=given)
+            spec, options = build_run_spec(suite, default_dataset=suite_obj.default_dataset,
+                                           config_file=flags["config"], cli=run_flags.given(flags))
         except (SpecError, FileNotFoundError) as exc:
             _err(str(exc))
             raise typer.Exit(EXIT_FAILED) from None
@@ -195,7 +128,7 @@ def run(
         # never in the server's environment (it starts below, after every check)
         register_secret_env(*key_variables(spec))
         _preflight(spec, options, suite_obj, gates)
-        if spec.target is not None and replay is None:  # a target is never ignored (assay.spec.replay_with_target)
+        if spec.target is not None and flags["replay"] is None:  # a target is never ignored (assay.spec.replay_with_target)
             echo(f"replay: live (the target {spec.target.identity} answers every case; --target implies --replay live)",
                        err=True)
         server = _start_server_early()
@@ -203,7 +136,7 @@ def run(
         if server is not None:
             server.discard()
         raise
-    _execute(spec, options, verbose, gates=gates, server=server)
+    _execute(spec, options, flags["verbose"], gates=gates, server=server)
 
 
 def _preflight(spec: Any, options: Any, suite: Any = None, gates: Gates | None = None) -> None:

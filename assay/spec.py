@@ -26,6 +26,7 @@ from assay.judges.config import JudgeSpec, JuryConfig
 from assay.judges.criteria import CriteriaError, Criterion, load_criteria_file, parse_criteria
 from assay.partitions import DEFAULT_PARTITION_SIZE
 from assay.redact import public_url
+from assay.run_flags import error_names
 from assay.schemas import JsonObject
 from assay.yaml_files import read_yaml_mapping
 
@@ -48,17 +49,18 @@ class GeneratorSpec(_Strict):
     ``api_key_env`` is the NAME of the variable holding the key, never the key.
     """
 
-    model: str | None = Field(default=None, description="litellm model string, e.g. openai/gpt-4o-mini")
+    model: str | None = Field(default=None, description="litellm model for --replay live, e.g. openai/gpt-4o-mini")
     repeats: int = Field(default=3, ge=1, le=100, description="calls per query (the agent suite's consistency)")
     api_base: str | None = None
-    api_key_env: str | None = None
+    api_key_env: str | None = Field(default=None, description="NAME of the env var holding the generator's key")
     max_tokens: int | None = Field(default=None, ge=1, description="answer length cap (provider default)")
-    timeout_s: float = Field(default=60.0, gt=0, description="per-request timeout, seconds")
-    max_retries: int = Field(default=4, ge=0, description="retries on 429/5xx/timeouts")
+    timeout_s: float = Field(default=60.0, gt=0, description="per-request (per agent call) timeout, seconds")
+    max_retries: int = Field(default=4, ge=0, description="retries on transient errors (429, 5xx, timeouts)")
     retry_base_s: float = Field(default=1.0, gt=0)
     retry_max_s: float = Field(default=30.0, gt=0)
-    chunk_size: int = Field(default=500, ge=1, description="characters per chunk (seed 003: 500)")
-    chunk_overlap: int = Field(default=200, ge=0, description="characters of overlap (seed 003: 200)")
+    # seed 003's chunking: 500 characters, 200 of them overlapping
+    chunk_size: int = Field(default=500, ge=1, description="characters per chunk")
+    chunk_overlap: int = Field(default=200, ge=0, description="overlap in characters")
     embedding_model: str | None = Field(default=None, description="local sentence-transformers model")
 
     @field_validator("api_base")
@@ -102,7 +104,8 @@ class TargetSpec(_Strict):
 
     url: str | None = Field(default=None, description="http(s) endpoint to POST each case to")
     function: str | None = Field(default=None, description="module:function called in-process")
-    body_template: str | None = Field(default=None, description='JSON body, e.g. {"question": "{question}"}')
+    body_template: str | None = Field(
+        default=None, description='JSON body for a URL target, "{field}" filled from the case, e.g. {"question": "{question}"}')
     answer_path: str | None = Field(default=None, description="dotted path of the answer in the reply")
     contexts_path: str | None = Field(default=None, description="dotted path of the retrieved contexts")
     headers: dict[str, str] = Field(default_factory=dict, description="header -> env var NAME (value never stored)")
@@ -278,11 +281,12 @@ class JurySpec(_Strict):
     """
 
     judges: list[JudgeSpec] = Field(default_factory=list, description="empty when offline")
-    offline: bool = False
+    offline: bool = Field(default=False, description="the offline jury (rules, no model calls)")
     offline_weights: list[float] | None = None
     max_retries: int = Field(default=4, ge=0)
-    timeout_s: float = Field(default=60.0, gt=0, allow_inf_nan=False, description="per-request timeout of a judge call, seconds")
-    max_cost_usd: float | None = Field(default=None, ge=0)
+    timeout_s: float = Field(default=60.0, gt=0, allow_inf_nan=False,
+                             description="seconds a judge call may take before it is retried")
+    max_cost_usd: float | None = Field(default=None, ge=0, description="stop sending judge calls past this many USD")
     lang: Lang = "ko"
     reason: str = Field(default="", description="why this jury was chosen, for the report")
     panel: list[PanelJudge] = Field(default_factory=list, description="every judge by name, model, weight")
@@ -319,23 +323,25 @@ class RunSpec(_Strict):
     """Everything that changes a run's results. Recorded in the manifest as ``run_spec``."""
 
     suite: str
-    dataset: str | None = Field(default=None, description="dataset directory; None: the suite's bundled one")
-    replay: ReplayMode = "recorded"
+    dataset: str | None = Field(default=None, description="dataset directory (default: the bundled one)")
+    replay: ReplayMode = Field(default="recorded", description="recorded (read generations.jsonl) or live (regenerate)")
     generator: GeneratorSpec = Field(default_factory=GeneratorSpec)
     target: TargetSpec | None = Field(default=None, description="your own system for --replay live (url or function)")
     jury: JurySpec | None = Field(default=None, description="None: resolved when the run starts (keys or offline)")
     k: int = Field(default=10, ge=1, description="top-k for retrieval metrics")
-    lang: Lang = "ko"
+    lang: Lang = Field(default="ko", description="language of the judge prompts and of the offline feedback: ko or en")
     disagreement_threshold: float = Field(default=3.0, ge=0, description="jury max−min on 0-10 that flags disagreement")
-    quarantine: bool = False
-    allow_symlinks: bool = False
-    compare_with: str | None = Field(default=None, description="baseline run id or 'latest'")
-    fail_on_regression: bool = False
+    quarantine: bool = Field(default=False, description="set rows that fail validation aside instead of stopping")
+    allow_symlinks: bool = Field(default=False, description="let dataset files be symlinks (recorded)")
+    compare_with: str | None = Field(
+        default=None, description="baseline run id, or 'latest', to compare with after publishing")
+    fail_on_regression: bool = Field(
+        default=False, description="with --compare-with: exit 3 on a significant regression")
     criteria: tuple[Criterion, ...] = Field(default=(), description="your criteria, each judged by the jury")
     max_failed_calls: str | None = Field(
         default=None,
-        description="failed target/generator calls a run may have and still complete: a count (3) or a share "
-        "of its calls (5%); None: any failed call leaves the run incomplete (assay/failed_calls.py)",
+        # None: any failed call leaves the run incomplete (assay/failed_calls.py)
+        description="failed calls allowed before the run is incomplete (exit 4): N or a share like 5% (default: 0)",
     )
 
     @field_validator("max_failed_calls", mode="before")
@@ -414,10 +420,11 @@ def check_runner_name(name: str) -> str:
 class RunOptions(_Strict):
     """How a run executes; none of it changes a score, so none of it enters a cache key."""
 
-    out: str = "runs"
-    store: str | None = Field(default=None, description="fsspec URL of the artifact store; default: out")
-    concurrency: int | None = Field(default=None, ge=1, description="LLM calls in flight per provider")
-    runner: str = "threads"
+    out: str = Field(default="runs", description="directory for run directories and caches")
+    store: str | None = Field(default=None, description="artifact store URL (fsspec), default: --out")
+    concurrency: int | None = Field(
+        default=None, ge=1, description="concurrent LLM calls per provider (never changes results)")
+    runner: str = Field(default="threads", description="task runner: threads, dask (local cluster) or dask=ADDRESS")
     partition_size: int = Field(
         default=DEFAULT_PARTITION_SIZE, ge=1,
         description="cases per partition: a larger dataset is scored partition by partition (never changes results)",
@@ -436,10 +443,8 @@ class RunOptions(_Strict):
 
 # Keys a --config file may hold at its top level. A file with only jury keys (the older jury-file
 # form: judges, concurrency, retries, max_cost_usd, lang, offline) still works.
-_SPEC_KEYS = {"suite", "dataset", "replay", "generator", "target", "jury", "k", "lang", "disagreement_threshold",
-              "quarantine", "allow_symlinks", "compare_with", "fail_on_regression", "criteria",
-              "max_failed_calls"}
-_OPTION_KEYS = {"out", "store", "concurrency", "runner", "partition_size"}
+_SPEC_KEYS = set(RunSpec.model_fields)
+_OPTION_KEYS = set(RunOptions.model_fields)
 _JURY_SHORTHAND = {"judges", "offline", "retries", "max_retries", "max_cost_usd", "concurrency_per_provider"}
 
 
@@ -463,7 +468,8 @@ def build_run_spec(
 ) -> tuple[RunSpec, RunOptions]:
     """Merge the config file and command-line values (CLI wins) into a validated spec and options.
 
-    ``cli`` holds only the options the user gave (None means "not given"): dataset, replay,
+    ``cli`` holds only the options the user gave (None means "not given"; ``assay.run_flags.given``
+    makes it from `assay run`'s flags): dataset, replay,
     generator (the model), api_base, generator knobs under ``generator_*``, target (a URL or
     module:function), target_file, target_spec (TargetSpec fields), body_template, judges,
     judge_weights, offline, k, lang, max_cost, judge_timeout, quarantine, allow_symlinks, compare_with,
@@ -562,24 +568,14 @@ def _criteria(config_file: Path | None, file: JsonObject, given: JsonObject) -> 
     return []
 
 
-# Spec fields by the command-line flag that sets them, so errors speak the user's language.
-_FLAGS = {"replay": "--replay", "k": "-k", "lang": "--lang", "generator.model": "--generator",
-          "target.url": "--target", "target.function": "--target", "generator.repeats": "--repeats",
-          "target.body_template": "--body-template", "target.timeout_s": "--gen-timeout",
-          "generator.api_key_env": "--api-key-env", "generator.max_tokens": "--gen-max-tokens",
-          "generator.timeout_s": "--gen-timeout", "generator.max_retries": "--gen-retries",
-          "generator.chunk_size": "--chunk-size", "generator.chunk_overlap": "--chunk-overlap",
-          "concurrency": "--concurrency", "jury.max_cost_usd": "--max-cost",
-          "jury.timeout_s": "--judge-timeout", "max_failed_calls": "--max-failed-calls"}
-
-
 def _readable(exc: ValidationError) -> str:
+    flags = error_names()  # errors name the flag that sets the field
     parts = []
     for error in exc.errors():
         where = ".".join(str(p) for p in error["loc"])
         message = error["msg"].removeprefix("Value error, ")
-        if where in _FLAGS:
-            parts.append(f"{_FLAGS[where]} {error['input']!r}: {message}")
+        if where in flags:
+            parts.append(f"{flags[where]} {error['input']!r}: {message}")
         else:
             parts.append(f"{where}: {message}" if where else message)
-    return "; ".join(parts)
+    return "; ".join(dict.fromkeys(parts))  # a flag that sets two fields (--lang, --gen-timeout) is said once

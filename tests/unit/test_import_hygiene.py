@@ -36,7 +36,7 @@ LAYERS = [
      "assay.timeline", "assay.console", "assay.log_filters", "assay.liveness", "assay.memory", "assay.reexport"},
     {"assay.metrics"},
     {"assay.judges"},
-    {"assay.aggregation", "assay.spec", "assay.artifacts", "assay.failed_calls"},
+    {"assay.aggregation", "assay.spec", "assay.run_flags", "assay.artifacts", "assay.failed_calls"},
     {"assay.validation", "assay.lineage", "assay.replay", "assay.preflight", "assay.run_config"},
     {"assay.rendering", "assay.compare", "assay.calibration", "assay.gates", "assay.runs", "assay.rerun_trust"},
     {"assay.suites"},
@@ -44,7 +44,7 @@ LAYERS = [
     {"assay.tasks"},  # the repository's tasks/ (assay/tasks links to it)
     {"assay.flows"},  # the repository's flows/
     # flows/warm_worker.py is the CLI's resident worker: it runs ``assay.cli`` in its children.
-    {"assay.cli", "assay.cli_as_main", "assay.api", "assay.worker_client", "assay.entry", "assay.flows.warm_worker"},
+    {"assay.cli", "assay.cli_as_main", "assay.run_command", "assay.api", "assay.worker_client", "assay.entry", "assay.flows.warm_worker"},
 ]
 SOURCE_PACKAGES = ("assay", "flows", "tasks")
 # The repository's flows/ and tasks/ are imported as assay.flows and assay.tasks (links under assay/).
