@@ -1,8 +1,10 @@
 """The evaluation steps as plain functions over the artifact store.
 
-Each step reads its inputs by content hash from the store, writes what it produces to the
-store's shared pool and returns a typed ``StepOutput`` naming every artifact with its inputs,
-so the flow records lineage in one loop. Prefect tasks in ``tasks/`` wrap these one-to-one
+Each step is ``step(store, suite, inputs)``, ``inputs`` its one frozen record
+(``assay.step_inputs``; publish and compare take their pydantic ``PublishInputs`` and
+``CompareInputs`` beside the spec or baseline). A step reads its inputs by content hash from
+the store, writes what it produces to the store's shared pool and returns a typed
+``StepOutput`` naming every artifact with its inputs, so the flow records lineage in one loop. Prefect tasks in ``tasks/`` wrap these one-to-one
 (retries, caching, logging); the functions know nothing about Prefect and are tested directly.
 """
 
@@ -43,6 +45,16 @@ from assay.redact import redact_obj
 from assay.rendering.case_view import CaseView
 from assay.schemas import JsonObject, LoadedDataset, RowProblem, ScoreRow
 from assay.spec import RunSpec
+from assay.step_inputs import (
+    AggregateInputs,
+    FamilyInputs,
+    FamilyPartitionInputs,
+    IngestInputs,
+    PartitionInputs,
+    ReplayInputs,
+    Scoring,
+    ValidateInputs,
+)
 from assay.suites.kit import MetricContext, ProgressFn, ReplayContext, Suite
 from assay.suites.kit.criteria import criteria_section, families_of, is_criterion_family, with_criteria
 from assay.suites.kit.rows import ScoreRows
@@ -50,19 +62,15 @@ from assay.suites.kit.suite import DEFAULT_CONCURRENCY
 from assay.validation.containment import contained_copy, refused_paths
 
 
-def _quiet(message: str) -> None:
-    pass
-
-
 # -- ingest -------------------------------------------------------------------------------
-def ingest(store: ArtifactStore, suite: Suite, dataset_dir: str | Path, allow_symlinks: bool = False) -> IngestOutput:
+def ingest(store: ArtifactStore, suite: Suite, inputs: IngestInputs) -> IngestOutput:
     """Snapshot every file of the dataset into the store; the snapshot hash keys all later steps.
 
     Symlinks and paths resolving outside the directory are refused (not read, not stored) and
     listed in the snapshot, so the validation gate fails naming them; ``allow_symlinks`` opts in.
     """
-    root = Path(dataset_dir)
-    refused = [] if allow_symlinks else refused_paths(root)
+    root = Path(inputs.dataset_dir)
+    refused = [] if inputs.allow_symlinks else refused_paths(root)
     with tempfile.TemporaryDirectory(prefix="assay-ingest-") as private:
         source = contained_copy(root, Path(private)) if refused else root
         data = suite.load_dataset(source)
@@ -106,13 +114,13 @@ def load_snapshot(store: ArtifactStore, suite: Suite, snapshot_sha: str, generat
 
 
 # -- validate -----------------------------------------------------------------------------
-def validate(store: ArtifactStore, suite: Suite, snapshot_sha: str, require_generations: bool = False) -> ValidationOutput:
+def validate(store: ArtifactStore, suite: Suite, inputs: ValidateInputs) -> ValidationOutput:
     """The GX gate over the snapshot. ``require_generations`` (a recorded replay): a dataset
     without its recorded generations file fails the gate, naming the file."""
     from assay.validation.gate import run_gate
 
-    data = load_snapshot(store, suite, snapshot_sha)
-    if require_generations and data.generations_missing:
+    data = load_snapshot(store, suite, inputs.snapshot)
+    if inputs.require_generations and data.generations_missing:
         name = data.generations_file or "generations.jsonl"
         data.parse_problems.append(RowProblem(
             row=name, file=name, expectation="recorded generations present",
@@ -146,28 +154,21 @@ def quarantine_record(store: ArtifactStore, validation: ValidationOutput) -> Art
 
 
 # -- replay -------------------------------------------------------------------------------
-def replay(
-    store: ArtifactStore,
-    suite: Suite,
-    snapshot_sha: str,
-    skip_ids: list[str],
-    spec: RunSpec,
-    concurrency: int | None = None,
-    progress: ProgressFn = _quiet,
-) -> ReplayOutput:
+def replay(store: ArtifactStore, suite: Suite, inputs: ReplayInputs) -> ReplayOutput:
     """Recorded: the dataset's generations. Live: regenerate with the suite's live system."""
-    data = load_snapshot(store, suite, snapshot_sha)
-    cases = suite.parse_cases(data, set(skip_ids))
+    spec = inputs.spec
+    data = load_snapshot(store, suite, inputs.snapshot)
+    cases = suite.parse_cases(data, set(inputs.skip_ids))
     wanted = {c.id for c in cases}
     if spec.replay == "recorded":
         generations = suite.recorded_generations(data, cases)
     else:
         ctx = ReplayContext(
             spec=spec,
-            concurrency=concurrency or DEFAULT_CONCURRENCY,
+            concurrency=inputs.concurrency or DEFAULT_CONCURRENCY,
             # where answered target calls are kept, so a rerun re-sends only failures
             call_store=store.path(".assay", "target-calls") if store.is_local else None,
-            progress=progress,
+            progress=inputs.progress,
         )
         generations = suite.live_replay(cases, data, ctx)
     missing = sorted(wanted - {str(g.get("case_id")) for g in generations})
@@ -204,9 +205,7 @@ def _failed(generation: JsonObject) -> bool:
 
 
 # -- partitions ---------------------------------------------------------------------------
-def partition(
-    store: ArtifactStore, suite: Suite, snapshot_sha: str, generations_sha: str, skip_ids: list[str], size: int
-) -> PartitionOutput:
+def partition(store: ArtifactStore, suite: Suite, inputs: PartitionInputs) -> PartitionOutput:
     """Split the cases (with their generations) into partitions of about ``size`` cases.
 
     A partition holds whole groups (``Suite.partition_group``: a patient's turns, a session's
@@ -215,9 +214,10 @@ def partition(
     """
     from assay.partitions import partition_cases
 
-    cases = load_cases(store, suite, snapshot_sha, skip_ids)
+    size = inputs.size
+    cases = load_cases(store, suite, inputs.snapshot, inputs.skip_ids)
     generations: dict[str, list[JsonObject]] = {}
-    for generation in store.iter_jsonl(generations_sha):
+    for generation in store.iter_jsonl(inputs.generations):
         generations.setdefault(str(generation.get("case_id")), []).append(generation)
     parts: list[PartitionInfo] = []
     artifacts: list[Artifact] = []
@@ -250,31 +250,19 @@ def load_partition(store: ArtifactStore, suite: Suite, partition_sha: str) -> tu
 
 
 # -- metrics ------------------------------------------------------------------------------
-def compute_family(
-    store: ArtifactStore,
-    suite: Suite,
-    family_name: str,
-    snapshot_sha: str,
-    generations_sha: str,
-    skip_ids: list[str],
-    spec: RunSpec,
-    call_store_url: str | None,
-    concurrency: int | None = None,
-    progress: ProgressFn = _quiet,
-    send: bool = True,
-) -> FamilyOutput:
+def compute_family(store: ArtifactStore, suite: Suite, inputs: FamilyInputs) -> FamilyOutput:
     """One metric family over every case; a jury family also adopts its judge calls as artifacts.
 
-    ``send=False`` answers remote judges from the call store only (the deep audit's recompute).
+    ``scoring.send=False`` answers remote judges from the call store only (the deep audit's recompute).
     """
-    key = (store.root, suite.name, snapshot_sha, generations_sha, tuple(sorted(skip_ids)))
+    key = (store.root, suite.name, inputs.snapshot, inputs.generations, tuple(sorted(inputs.skip_ids)))
 
     def parse() -> tuple[list[Any], dict[str, Any]]:
-        return load_cases(store, suite, snapshot_sha, skip_ids), suite.parse_generations(store.get_jsonl(generations_sha))
+        return (load_cases(store, suite, inputs.snapshot, inputs.skip_ids),
+                suite.parse_generations(store.get_jsonl(inputs.generations)))
 
     with PARSED_INPUTS.use(key, parse) as (cases, generations):
-        scoring = Scoring(spec, call_store_url, concurrency, progress, send)
-        return _score_family(store, suite, family_name, cases, generations, scoring, None,
+        return _score_family(store, suite, inputs.family, cases, generations, inputs.scoring, None,
                              [names.DATASET_SNAPSHOT, names.GENERATIONS])
 
 
@@ -318,24 +306,11 @@ class _Shared:
 PARSED_INPUTS = SharedInputs()
 
 
-@dataclass(frozen=True)
-class Scoring:
-    """How a metric step scores its cases: the run spec, where judge calls are kept, how many
-    are in flight, where progress goes, and whether remote judges may be asked at all."""
-
-    spec: RunSpec
-    call_store_url: str | None
-    concurrency: int | None = None
-    progress: ProgressFn = _quiet
-    send: bool = True  # False: answer remote judges from the call store only (a deep audit)
-
-
-def compute_family_partition(
-    store: ArtifactStore, suite: Suite, family_name: str, index: int, partition_sha: str, scoring: Scoring
-) -> FamilyOutput:
+def compute_family_partition(store: ArtifactStore, suite: Suite, inputs: FamilyPartitionInputs) -> FamilyOutput:
     """One metric family over one partition's cases (a partitioned run's metric task)."""
-    cases, generations = load_partition(store, suite, partition_sha)
-    return _score_family(store, suite, family_name, cases, generations, scoring, index, [names.partition(index)])
+    cases, generations = load_partition(store, suite, inputs.partition)
+    return _score_family(store, suite, inputs.family, cases, generations, inputs.scoring, inputs.index,
+                         [names.partition(inputs.index)])
 
 
 def _score_family(
@@ -459,21 +434,11 @@ def _jury_stats(runs: list[Any]) -> JuryStats:
 
 
 # -- aggregate ----------------------------------------------------------------------------
-def aggregate(
-    store: ArtifactStore,
-    suite: Suite,
-    snapshot_sha: str,
-    family_scores: dict[str, list[str]],
-    skip_ids: list[str],
-    spec: RunSpec,
-    score_names: dict[str, list[str]] | None = None,
-) -> AggregateOutput:
-    """Per-judge rows → ensemble rows and totals, plus the suite's summary.
-
-    ``family_scores``: family -> its score files (one, or one per partition, in partition
-    order); ``score_names`` names them for lineage (default: the whole-run family files).
-    """
-    cases = load_cases(store, suite, snapshot_sha, skip_ids)
+def aggregate(store: ArtifactStore, suite: Suite, inputs: AggregateInputs) -> AggregateOutput:
+    """Per-judge rows → ensemble rows and totals, plus the suite's summary (``AggregateInputs``
+    says which score files, in which order)."""
+    spec, family_scores = inputs.spec, inputs.family_scores
+    cases = load_cases(store, suite, inputs.snapshot, inputs.skip_ids)
     # The suite reads the score files part by part (ScoreRows) and returns its final rows as an
     # iterable, written here as they come: a 100,000-case run's ~1.7 million rows are never all
     # held at once, neither as typed rows nor as the scores file's text.
@@ -492,7 +457,7 @@ def aggregate(
 
     scores = store.put_jsonl(dumped())
     summary = store.put_json(result.summary.model_dump(mode="json"))
-    named = score_names or {n: [names.family_scores(n)] for n in family_scores}
+    named = inputs.score_names or {n: [names.family_scores(n)] for n in family_scores}
     inputs = [name for n in sorted(named) for name in named[n]]
     return AggregateOutput(
         artifacts=[
