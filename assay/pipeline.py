@@ -369,13 +369,13 @@ class KeptCalls:
 
     def __init__(self, store: ArtifactStore) -> None:
         self.store = store
-        self.shas: dict[str, tuple[JsonObject, str]] = {}
+        self.records_and_shas: dict[str, tuple[JsonObject, str]] = {}  # key -> (record kept, its sha)
 
     def keep(self, key: str, record: JsonObject) -> None:
-        self.shas[key] = (record, self.store.put_json(record))
+        self.records_and_shas[key] = (record, self.store.put_json(record))
 
     def sha(self, key: str, record: JsonObject) -> str:
-        kept = self.shas.get(key)
+        kept = self.records_and_shas.get(key)
         return kept[1] if kept is not None and kept[0] is record else self.store.put_json(record)
 
 
