@@ -18,7 +18,7 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from assay import artifacts as names
 from assay.artifacts import (
@@ -60,6 +60,11 @@ from assay.suites.kit.criteria import criteria_section, families_of, is_criterio
 from assay.suites.kit.rows import ScoreRows
 from assay.suites.kit.suite import DEFAULT_CONCURRENCY
 from assay.validation.containment import contained_copy, refused_paths
+
+if TYPE_CHECKING:  # annotations only: a step imports the jury and pandas when it uses them
+    import pandas as pd
+
+    from assay.judges.runner import JuryRun, JuryRunner
 
 
 # -- ingest -------------------------------------------------------------------------------
@@ -379,7 +384,7 @@ class KeptCalls:
         return kept[1] if kept is not None and kept[0] is record else self.store.put_json(record)
 
 
-def _call_records(runs: list[Any], call_store_url: str | None, keys: list[str]) -> list[tuple[str, JsonObject]]:
+def _call_records(runs: list[JuryRun], call_store_url: str | None, keys: list[str]) -> list[tuple[str, JsonObject]]:
     """Each judge request + raw response this step used (key order): offline judges' from their
     runs, the rest from the call store. Failed calls have none; their raw text is kept in the
     jury runs instead."""
@@ -400,7 +405,7 @@ def _call_records(runs: list[Any], call_store_url: str | None, keys: list[str]) 
 def build_runner(
     spec: RunSpec, call_store_url: str | None, concurrency: int | None, progress: ProgressFn, send: bool = True,
     budget_share: int = 1, on_stored: Callable[[str, JsonObject], None] | None = None,
-) -> Any:
+) -> JuryRunner:
     from assay.judges.config import build_judges
     from assay.judges.runner import JuryRunner
     from assay.judges.store import CallStore
@@ -419,7 +424,7 @@ def build_runner(
     )
 
 
-def _jury_stats(runs: list[Any]) -> JuryStats:
+def _jury_stats(runs: list[JuryRun]) -> JuryStats:
     stats = JuryStats()
     for run in runs:
         for judge in run.judge_stats.values():
@@ -684,12 +689,12 @@ def case_inputs(store: ArtifactStore, suite: Suite, snapshot_sha: str, skip_ids:
 SCORE_COLUMNS = ["case_id", "metric", "family", "judge", "value", "scale", "unscored_reason"]
 
 
-def scores_frame_from(store: ArtifactStore, scores_sha: str) -> Any:
+def scores_frame_from(store: ArtifactStore, scores_sha: str) -> pd.DataFrame:
     """scores.parquet's table: one row per case × metric (× judge for per-judge rows)."""
     return scores_frame(store.get_jsonl(scores_sha))
 
 
-def scores_frame(rows: list[JsonObject]) -> Any:
+def scores_frame(rows: list[JsonObject]) -> pd.DataFrame:
     import pandas as pd
 
     # No rows still gives the table its columns, so an empty run publishes instead of crashing.
@@ -702,7 +707,7 @@ def scores_frame(rows: list[JsonObject]) -> Any:
 PARQUET_CHUNK = 20_000  # score rows per row group of scores.parquet: a bounded table at a time
 
 
-def scores_parquet(store: ArtifactStore, scores_sha: str, listed: set[str] | None) -> tuple[bytes, Any]:
+def scores_parquet(store: ArtifactStore, scores_sha: str, listed: set[str] | None) -> tuple[bytes, pd.DataFrame]:
     """scores.parquet's bytes, written chunk by chunk from the scores file, and the table of the
     cases the report lists (``listed``: their ids; None: every case). A 100,000-case run's table
     (~1.7 million rows) is never one DataFrame."""

@@ -8,13 +8,16 @@ runner a flow run has, so a run records the runner that did the work, never only
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from assay.judges.limits import share_per_process
 from assay.spec import RunOptions, check_runner_name
 
+if TYPE_CHECKING:
+    from prefect.task_runners import TaskRunner
 
-def task_runner_for(name: str) -> Any:
+
+def task_runner_for(name: str) -> TaskRunner | None:
     """The Prefect task runner ``name`` stands for; None for threads (Prefect's default)."""
     check_runner_name(name)
     if name == "threads":
@@ -29,7 +32,7 @@ def task_runner_for(name: str) -> Any:
     )
 
 
-def runner_in_use(task_runner: Any) -> str:
+def runner_in_use(task_runner: TaskRunner) -> str:
     """The name of the runner a flow run has: threads, dask, dask=ADDRESS, or its class name."""
     kind = type(task_runner).__name__
     if kind == "ThreadPoolTaskRunner":
@@ -40,7 +43,7 @@ def runner_in_use(task_runner: Any) -> str:
     return kind
 
 
-def processes_of(task_runner: Any) -> int:
+def processes_of(task_runner: TaskRunner) -> int:
     """How many processes a flow run's tasks may run in at once: one on threads, a Dask
     cluster's worker count (each worker a process with its own per-provider gates). Called
     inside a flow run, on the runner it has."""

@@ -106,7 +106,7 @@ def intent_compute(cases: list[AgentCase], generations: dict[str, AgentGeneratio
     judged: dict[str, dict[str, dict[int, Any]]] = defaultdict(lambda: defaultdict(dict))  # case -> judge -> repeat -> result
     judges = [j.name for j in ctx.jury.judges] if ctx.jury is not None else []
     if items:
-        run = ctx.jury.run(prompt, items)
+        run = ctx.jury_runner().run(prompt, items)
         ctx.jury_runs.append(run)
         ctx.progress(f"jury: {prompt.id} done ({len(items)} calls)")
         for item_id, results in run.results.items():
