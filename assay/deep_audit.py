@@ -109,8 +109,8 @@ def _recompute(scratch: ArtifactStore, calls_url: str, manifest: Manifest, resul
                 name = names.partition_scores(family.name, part.index)
                 if name not in arts:
                     continue
-                inputs = FamilyPartitionInputs(family.name, part.index, part.sha, audit_scoring)
-                output = pipeline.compute_family_partition(scratch, suite, inputs)
+                part_inputs = FamilyPartitionInputs(family.name, part.index, part.sha, audit_scoring)
+                output = pipeline.compute_family_partition(scratch, suite, part_inputs)
                 _compare_rows(scratch, name, arts[name].sha256, output.scores, result)
                 families.setdefault(family.name, []).append(output.scores)
                 score_names.setdefault(family.name, []).append(name)

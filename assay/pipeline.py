@@ -139,11 +139,11 @@ def validate(store: ArtifactStore, suite: Suite, inputs: ValidateInputs) -> Vali
     report = run_gate(suite, data)
     gx_results = getattr(report, "gx_results", [])
     payload = report.model_dump(mode="json", exclude={"gx_results"})
-    inputs = [names.DATASET_SNAPSHOT]
+    sources = [names.DATASET_SNAPSHOT]
     return ValidationOutput(
         artifacts=[
-            Artifact(name=names.VALIDATION_REPORT, sha=store.put_json(payload), inputs=inputs),
-            Artifact(name=names.GX_RESULTS, sha=store.put_json(gx_results), inputs=inputs),
+            Artifact(name=names.VALIDATION_REPORT, sha=store.put_json(payload), inputs=sources),
+            Artifact(name=names.GX_RESULTS, sha=store.put_json(gx_results), inputs=sources),
         ],
         success=bool(report.success),
         failed_ids=sorted(report.failed_row_ids),
@@ -226,7 +226,7 @@ def partition(store: ArtifactStore, suite: Suite, inputs: PartitionInputs) -> Pa
         generations.setdefault(str(generation.get("case_id")), []).append(generation)
     parts: list[PartitionInfo] = []
     artifacts: list[Artifact] = []
-    inputs = [names.DATASET_SNAPSHOT, names.GENERATIONS]
+    sources = [names.DATASET_SNAPSHOT, names.GENERATIONS]
     for index, members in enumerate(partition_cases(cases, suite.partition_group, size)):
         record = {
             "cases": [case.model_dump(mode="json") for case in members],
@@ -236,7 +236,7 @@ def partition(store: ArtifactStore, suite: Suite, inputs: PartitionInputs) -> Pa
         # which prompts print in dataset order, so a partition's case must read back unchanged.
         sha = store.put(json.dumps(redact_obj(record), ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
         parts.append(PartitionInfo(index=index, sha=sha, n_cases=len(members)))
-        artifacts.append(Artifact(name=names.partition(index), sha=sha, inputs=inputs))
+        artifacts.append(Artifact(name=names.partition(index), sha=sha, inputs=sources))
     index_sha = store.put_json({"partition_size": size, "partitions": [p.model_dump() for p in parts]})
     artifacts.append(Artifact(name=names.PARTITION_INDEX, sha=index_sha, inputs=[a.name for a in artifacts]))
     return PartitionOutput(artifacts=artifacts, partitions=parts, index=index_sha)
@@ -463,11 +463,11 @@ def aggregate(store: ArtifactStore, suite: Suite, inputs: AggregateInputs) -> Ag
     scores = store.put_jsonl(dumped())
     summary = store.put_json(result.summary.model_dump(mode="json"))
     named = inputs.score_names or {n: [names.family_scores(n)] for n in family_scores}
-    inputs = [name for n in sorted(named) for name in named[n]]
+    sources = [name for n in sorted(named) for name in named[n]]
     return AggregateOutput(
         artifacts=[
-            Artifact(name=names.SCORES, sha=scores, inputs=inputs, media_type=names.JSONL),
-            Artifact(name=names.SUMMARY, sha=summary, inputs=inputs),
+            Artifact(name=names.SCORES, sha=scores, inputs=sources, media_type=names.JSONL),
+            Artifact(name=names.SUMMARY, sha=summary, inputs=sources),
         ],
         scores=scores,
         summary=summary,

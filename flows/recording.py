@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from prefect.states import Failed
+from prefect.utilities.annotations import NotSet
 
 from assay import timeline
 from assay.artifacts import Artifact, FamilyOutput, ReplayOutput, StepOutput
@@ -72,9 +73,11 @@ class StepRunner:
             self.recorder.save()
 
     # -- running ---------------------------------------------------------------------------
-    def _configured(self, name: str, task: Task[..., JsonObject], refresh: bool = False) -> Task[..., JsonObject]:
+    def _configured(self, name: str, task: Task[..., JsonObject], refresh: bool = False) -> Any:
+        # Any: through Task[..., R], Prefect's call overloads cannot tell return_state=True (a State) from R.
+        # NotSet keeps the task's own setting (none: Prefect's default), as None did.
         return task.with_options(
-            name=name.replace(":", "-"), result_storage=self.storage, refresh_cache=refresh or None
+            name=name.replace(":", "-"), result_storage=self.storage, refresh_cache=True if refresh else NotSet
         )
 
     def run(self, name: str, output_type: type[OutputT], task: Task[..., JsonObject], *args: object) -> OutputT | None:

@@ -178,11 +178,11 @@ def faithfulness_rows(family: str, items: list[tuple[str, Grounded]], jury: _Jur
     extracted = jury.run(extract.id, [(cid, extract.input_model(question=i.question, answer=i.answer)) for cid, i in judged])
     claims: dict[str, list[str]] = {}
     for cid, _ in judged:
-        answered = [r for r in extracted[cid] if r.verdict is not None]
+        answered = [r.verdict for r in extracted[cid] if r.verdict is not None]
         if not answered:
             rows += [_failed(family, cid, FAITHFULNESS, r, "listing the claims") for r in extracted[cid]]
             continue
-        claims[cid] = merged_claims([r.verdict["claims"] for r in answered], MAX_CLAIMS)
+        claims[cid] = merged_claims([verdict["claims"] for verdict in answered], MAX_CLAIMS)
         if not claims[cid]:
             rows.append(ScoreRow.not_applicable(cid, FAITHFULNESS, family, "0-1", NO_CLAIMS))
     contexts = dict(judged)
