@@ -13,6 +13,7 @@ difference in dataset, jury, prompts or code is said first (``strict`` refuses i
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 import numpy as np
@@ -56,7 +57,7 @@ def final_scores(scores: pd.DataFrame) -> pd.DataFrame:
 def compare_scores(
     a: pd.DataFrame,
     b: pd.DataFrame,
-    lower_is_better: set[str] = frozenset(),  # type: ignore[assignment]
+    lower_is_better: AbstractSet[str] = frozenset(),
     resamples: int = DEFAULT_RESAMPLES,
     confidence: float = DEFAULT_CONFIDENCE,
     seed: int = 0,
@@ -207,7 +208,9 @@ class CaseChange(BaseModel):
         return None if self.before is None or self.after is None else self.after - self.before
 
 
-def case_changes(a: pd.DataFrame, b: pd.DataFrame, lower_is_better: set[str] = frozenset(), tolerance: float = 1e-9) -> list[CaseChange]:  # type: ignore[assignment]
+def case_changes(
+    a: pd.DataFrame, b: pd.DataFrame, lower_is_better: AbstractSet[str] = frozenset(), tolerance: float = 1e-9
+) -> list[CaseChange]:
     """Every (case, metric) whose final score differs between the runs, worst change first."""
     merged = final_scores(a).merge(final_scores(b), on=["case_id", "metric"], suffixes=("_a", "_b"))
     out = []

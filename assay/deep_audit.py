@@ -27,6 +27,7 @@ from assay.lineage.code_version import code_version
 from assay.lineage.manifest import Manifest, load_manifest
 from assay.lineage.store import ArtifactNotFound, ArtifactStore
 from assay.spec import RunSpec
+from assay.step_inputs import AggregateInputs, FamilyInputs, FamilyPartitionInputs, PartitionInputs, Scoring
 from assay.suites.kit.criteria import families_of
 from assay.suites.registry import get_suite
 
@@ -91,6 +92,7 @@ def _recompute(scratch: ArtifactStore, calls_url: str, manifest: Manifest, resul
     skip_ids = scratch.get_json(arts[names.QUARANTINE].sha256)["quarantined_ids"] if names.QUARANTINE in arts else []
     families: dict[str, list[str]] = {}
     score_names: dict[str, list[str]] | None = None
+    audit_scoring = Scoring(spec, calls_url, send=False)  # remote judges answered from the call store only
     if names.PARTITION_INDEX in arts:  # scored partition by partition: recompute each partition
         score_names = {}
         stored_index = arts[names.PARTITION_INDEX].sha256
@@ -99,7 +101,7 @@ def _recompute(scratch: ArtifactStore, calls_url: str, manifest: Manifest, resul
             result.recomputed.append(f"{names.PARTITION_INDEX}: the stored file is unusable; partitions not recomputed")
             return 0
         # The partitions are cut again from the snapshot and generations, not taken on trust.
-        split = pipeline.partition(scratch, suite, snapshot, generations, skip_ids, size)
+        split = pipeline.partition(scratch, suite, PartitionInputs(snapshot, generations, tuple(skip_ids), size))
         if split.index != stored_index:
             result.recomputed.append(f"{names.PARTITION_INDEX}: recomputed {split.index[:12]}, stored {stored_index[:12]}")
         for family in families_of(suite, spec):
@@ -107,9 +109,8 @@ def _recompute(scratch: ArtifactStore, calls_url: str, manifest: Manifest, resul
                 name = names.partition_scores(family.name, part.index)
                 if name not in arts:
                     continue
-                output = pipeline.compute_family_partition(
-                    scratch, suite, family.name, part.index, part.sha, pipeline.Scoring(spec, calls_url, send=False)
-                )
+                part_inputs = FamilyPartitionInputs(family.name, part.index, part.sha, audit_scoring)
+                output = pipeline.compute_family_partition(scratch, suite, part_inputs)
                 _compare_rows(scratch, name, arts[name].sha256, output.scores, result)
                 families.setdefault(family.name, []).append(output.scores)
                 score_names.setdefault(family.name, []).append(name)
@@ -117,12 +118,11 @@ def _recompute(scratch: ArtifactStore, calls_url: str, manifest: Manifest, resul
         name = names.family_scores(family.name)
         if name not in arts:
             continue
-        output = pipeline.compute_family(
-            scratch, suite, family.name, snapshot, generations, skip_ids, spec, calls_url, send=False
-        )
+        inputs = FamilyInputs(family.name, snapshot, generations, tuple(skip_ids), audit_scoring)
+        output = pipeline.compute_family(scratch, suite, inputs)
         _compare_rows(scratch, name, arts[name].sha256, output.scores, result)
         families[family.name] = [output.scores]
-    aggregate = pipeline.aggregate(scratch, suite, snapshot, families, skip_ids, spec, score_names)
+    aggregate = pipeline.aggregate(scratch, suite, AggregateInputs(snapshot, families, tuple(skip_ids), spec, score_names))
     if names.SCORES in arts:
         _compare_rows(scratch, names.SCORES, arts[names.SCORES].sha256, aggregate.scores, result)
     if names.SUMMARY in arts and arts[names.SUMMARY].sha256 != aggregate.summary:

@@ -1,8 +1,10 @@
 """The evaluation steps as plain functions over the artifact store.
 
-Each step reads its inputs by content hash from the store, writes what it produces to the
-store's shared pool and returns a typed ``StepOutput`` naming every artifact with its inputs,
-so the flow records lineage in one loop. Prefect tasks in ``tasks/`` wrap these one-to-one
+Each step is ``step(store, suite, inputs)``, ``inputs`` its one frozen record
+(``assay.step_inputs``; publish and compare take their pydantic ``PublishInputs`` and
+``CompareInputs`` beside the spec or baseline). A step reads its inputs by content hash from
+the store, writes what it produces to the store's shared pool and returns a typed
+``StepOutput`` naming every artifact with its inputs, so the flow records lineage in one loop. Prefect tasks in ``tasks/`` wrap these one-to-one
 (retries, caching, logging); the functions know nothing about Prefect and are tested directly.
 """
 
@@ -16,7 +18,7 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from assay import artifacts as names
 from assay.artifacts import (
@@ -43,26 +45,37 @@ from assay.redact import redact_obj
 from assay.rendering.case_view import CaseView
 from assay.schemas import JsonObject, LoadedDataset, RowProblem, ScoreRow
 from assay.spec import RunSpec
+from assay.step_inputs import (
+    AggregateInputs,
+    FamilyInputs,
+    FamilyPartitionInputs,
+    IngestInputs,
+    PartitionInputs,
+    ReplayInputs,
+    Scoring,
+    ValidateInputs,
+)
 from assay.suites.kit import MetricContext, ProgressFn, ReplayContext, Suite
 from assay.suites.kit.criteria import criteria_section, families_of, is_criterion_family, with_criteria
 from assay.suites.kit.rows import ScoreRows
 from assay.suites.kit.suite import DEFAULT_CONCURRENCY
 from assay.validation.containment import contained_copy, refused_paths
 
+if TYPE_CHECKING:  # annotations only: a step imports the jury and pandas when it uses them
+    import pandas as pd
 
-def _quiet(message: str) -> None:
-    pass
+    from assay.judges.runner import JuryRun, JuryRunner
 
 
 # -- ingest -------------------------------------------------------------------------------
-def ingest(store: ArtifactStore, suite: Suite, dataset_dir: str | Path, allow_symlinks: bool = False) -> IngestOutput:
+def ingest(store: ArtifactStore, suite: Suite, inputs: IngestInputs) -> IngestOutput:
     """Snapshot every file of the dataset into the store; the snapshot hash keys all later steps.
 
     Symlinks and paths resolving outside the directory are refused (not read, not stored) and
     listed in the snapshot, so the validation gate fails naming them; ``allow_symlinks`` opts in.
     """
-    root = Path(dataset_dir)
-    refused = [] if allow_symlinks else refused_paths(root)
+    root = Path(inputs.dataset_dir)
+    refused = [] if inputs.allow_symlinks else refused_paths(root)
     with tempfile.TemporaryDirectory(prefix="assay-ingest-") as private:
         source = contained_copy(root, Path(private)) if refused else root
         data = suite.load_dataset(source)
@@ -106,13 +119,13 @@ def load_snapshot(store: ArtifactStore, suite: Suite, snapshot_sha: str, generat
 
 
 # -- validate -----------------------------------------------------------------------------
-def validate(store: ArtifactStore, suite: Suite, snapshot_sha: str, require_generations: bool = False) -> ValidationOutput:
+def validate(store: ArtifactStore, suite: Suite, inputs: ValidateInputs) -> ValidationOutput:
     """The GX gate over the snapshot. ``require_generations`` (a recorded replay): a dataset
     without its recorded generations file fails the gate, naming the file."""
     from assay.validation.gate import run_gate
 
-    data = load_snapshot(store, suite, snapshot_sha)
-    if require_generations and data.generations_missing:
+    data = load_snapshot(store, suite, inputs.snapshot)
+    if inputs.require_generations and data.generations_missing:
         name = data.generations_file or "generations.jsonl"
         data.parse_problems.append(RowProblem(
             row=name, file=name, expectation="recorded generations present",
@@ -126,11 +139,11 @@ def validate(store: ArtifactStore, suite: Suite, snapshot_sha: str, require_gene
     report = run_gate(suite, data)
     gx_results = getattr(report, "gx_results", [])
     payload = report.model_dump(mode="json", exclude={"gx_results"})
-    inputs = [names.DATASET_SNAPSHOT]
+    sources = [names.DATASET_SNAPSHOT]
     return ValidationOutput(
         artifacts=[
-            Artifact(name=names.VALIDATION_REPORT, sha=store.put_json(payload), inputs=inputs),
-            Artifact(name=names.GX_RESULTS, sha=store.put_json(gx_results), inputs=inputs),
+            Artifact(name=names.VALIDATION_REPORT, sha=store.put_json(payload), inputs=sources),
+            Artifact(name=names.GX_RESULTS, sha=store.put_json(gx_results), inputs=sources),
         ],
         success=bool(report.success),
         failed_ids=sorted(report.failed_row_ids),
@@ -146,28 +159,21 @@ def quarantine_record(store: ArtifactStore, validation: ValidationOutput) -> Art
 
 
 # -- replay -------------------------------------------------------------------------------
-def replay(
-    store: ArtifactStore,
-    suite: Suite,
-    snapshot_sha: str,
-    skip_ids: list[str],
-    spec: RunSpec,
-    concurrency: int | None = None,
-    progress: ProgressFn = _quiet,
-) -> ReplayOutput:
+def replay(store: ArtifactStore, suite: Suite, inputs: ReplayInputs) -> ReplayOutput:
     """Recorded: the dataset's generations. Live: regenerate with the suite's live system."""
-    data = load_snapshot(store, suite, snapshot_sha)
-    cases = suite.parse_cases(data, set(skip_ids))
+    spec = inputs.spec
+    data = load_snapshot(store, suite, inputs.snapshot)
+    cases = suite.parse_cases(data, set(inputs.skip_ids))
     wanted = {c.id for c in cases}
     if spec.replay == "recorded":
         generations = suite.recorded_generations(data, cases)
     else:
         ctx = ReplayContext(
             spec=spec,
-            concurrency=concurrency or DEFAULT_CONCURRENCY,
+            concurrency=inputs.concurrency or DEFAULT_CONCURRENCY,
             # where answered target calls are kept, so a rerun re-sends only failures
             call_store=store.path(".assay", "target-calls") if store.is_local else None,
-            progress=progress,
+            progress=inputs.progress,
         )
         generations = suite.live_replay(cases, data, ctx)
     missing = sorted(wanted - {str(g.get("case_id")) for g in generations})
@@ -204,9 +210,7 @@ def _failed(generation: JsonObject) -> bool:
 
 
 # -- partitions ---------------------------------------------------------------------------
-def partition(
-    store: ArtifactStore, suite: Suite, snapshot_sha: str, generations_sha: str, skip_ids: list[str], size: int
-) -> PartitionOutput:
+def partition(store: ArtifactStore, suite: Suite, inputs: PartitionInputs) -> PartitionOutput:
     """Split the cases (with their generations) into partitions of about ``size`` cases.
 
     A partition holds whole groups (``Suite.partition_group``: a patient's turns, a session's
@@ -215,13 +219,14 @@ def partition(
     """
     from assay.partitions import partition_cases
 
-    cases = load_cases(store, suite, snapshot_sha, skip_ids)
+    size = inputs.size
+    cases = load_cases(store, suite, inputs.snapshot, inputs.skip_ids)
     generations: dict[str, list[JsonObject]] = {}
-    for generation in store.iter_jsonl(generations_sha):
+    for generation in store.iter_jsonl(inputs.generations):
         generations.setdefault(str(generation.get("case_id")), []).append(generation)
     parts: list[PartitionInfo] = []
     artifacts: list[Artifact] = []
-    inputs = [names.DATASET_SNAPSHOT, names.GENERATIONS]
+    sources = [names.DATASET_SNAPSHOT, names.GENERATIONS]
     for index, members in enumerate(partition_cases(cases, suite.partition_group, size)):
         record = {
             "cases": [case.model_dump(mode="json") for case in members],
@@ -231,7 +236,7 @@ def partition(
         # which prompts print in dataset order, so a partition's case must read back unchanged.
         sha = store.put(json.dumps(redact_obj(record), ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
         parts.append(PartitionInfo(index=index, sha=sha, n_cases=len(members)))
-        artifacts.append(Artifact(name=names.partition(index), sha=sha, inputs=inputs))
+        artifacts.append(Artifact(name=names.partition(index), sha=sha, inputs=sources))
     index_sha = store.put_json({"partition_size": size, "partitions": [p.model_dump() for p in parts]})
     artifacts.append(Artifact(name=names.PARTITION_INDEX, sha=index_sha, inputs=[a.name for a in artifacts]))
     return PartitionOutput(artifacts=artifacts, partitions=parts, index=index_sha)
@@ -250,31 +255,19 @@ def load_partition(store: ArtifactStore, suite: Suite, partition_sha: str) -> tu
 
 
 # -- metrics ------------------------------------------------------------------------------
-def compute_family(
-    store: ArtifactStore,
-    suite: Suite,
-    family_name: str,
-    snapshot_sha: str,
-    generations_sha: str,
-    skip_ids: list[str],
-    spec: RunSpec,
-    call_store_url: str | None,
-    concurrency: int | None = None,
-    progress: ProgressFn = _quiet,
-    send: bool = True,
-) -> FamilyOutput:
+def compute_family(store: ArtifactStore, suite: Suite, inputs: FamilyInputs) -> FamilyOutput:
     """One metric family over every case; a jury family also adopts its judge calls as artifacts.
 
-    ``send=False`` answers remote judges from the call store only (the deep audit's recompute).
+    ``scoring.send=False`` answers remote judges from the call store only (the deep audit's recompute).
     """
-    key = (store.root, suite.name, snapshot_sha, generations_sha, tuple(sorted(skip_ids)))
+    key = (store.root, suite.name, inputs.snapshot, inputs.generations, tuple(sorted(inputs.skip_ids)))
 
     def parse() -> tuple[list[Any], dict[str, Any]]:
-        return load_cases(store, suite, snapshot_sha, skip_ids), suite.parse_generations(store.get_jsonl(generations_sha))
+        return (load_cases(store, suite, inputs.snapshot, inputs.skip_ids),
+                suite.parse_generations(store.get_jsonl(inputs.generations)))
 
     with PARSED_INPUTS.use(key, parse) as (cases, generations):
-        scoring = Scoring(spec, call_store_url, concurrency, progress, send)
-        return _score_family(store, suite, family_name, cases, generations, scoring, None,
+        return _score_family(store, suite, inputs.family, cases, generations, inputs.scoring, None,
                              [names.DATASET_SNAPSHOT, names.GENERATIONS])
 
 
@@ -318,24 +311,11 @@ class _Shared:
 PARSED_INPUTS = SharedInputs()
 
 
-@dataclass(frozen=True)
-class Scoring:
-    """How a metric step scores its cases: the run spec, where judge calls are kept, how many
-    are in flight, where progress goes, and whether remote judges may be asked at all."""
-
-    spec: RunSpec
-    call_store_url: str | None
-    concurrency: int | None = None
-    progress: ProgressFn = _quiet
-    send: bool = True  # False: answer remote judges from the call store only (a deep audit)
-
-
-def compute_family_partition(
-    store: ArtifactStore, suite: Suite, family_name: str, index: int, partition_sha: str, scoring: Scoring
-) -> FamilyOutput:
+def compute_family_partition(store: ArtifactStore, suite: Suite, inputs: FamilyPartitionInputs) -> FamilyOutput:
     """One metric family over one partition's cases (a partitioned run's metric task)."""
-    cases, generations = load_partition(store, suite, partition_sha)
-    return _score_family(store, suite, family_name, cases, generations, scoring, index, [names.partition(index)])
+    cases, generations = load_partition(store, suite, inputs.partition)
+    return _score_family(store, suite, inputs.family, cases, generations, inputs.scoring, inputs.index,
+                         [names.partition(inputs.index)])
 
 
 def _score_family(
@@ -394,17 +374,17 @@ class KeptCalls:
 
     def __init__(self, store: ArtifactStore) -> None:
         self.store = store
-        self.shas: dict[str, tuple[JsonObject, str]] = {}
+        self.records_and_shas: dict[str, tuple[JsonObject, str]] = {}  # key -> (record kept, its sha)
 
     def keep(self, key: str, record: JsonObject) -> None:
-        self.shas[key] = (record, self.store.put_json(record))
+        self.records_and_shas[key] = (record, self.store.put_json(record))
 
     def sha(self, key: str, record: JsonObject) -> str:
-        kept = self.shas.get(key)
+        kept = self.records_and_shas.get(key)
         return kept[1] if kept is not None and kept[0] is record else self.store.put_json(record)
 
 
-def _call_records(runs: list[Any], call_store_url: str | None, keys: list[str]) -> list[tuple[str, JsonObject]]:
+def _call_records(runs: list[JuryRun], call_store_url: str | None, keys: list[str]) -> list[tuple[str, JsonObject]]:
     """Each judge request + raw response this step used (key order): offline judges' from their
     runs, the rest from the call store. Failed calls have none; their raw text is kept in the
     jury runs instead."""
@@ -425,7 +405,7 @@ def _call_records(runs: list[Any], call_store_url: str | None, keys: list[str]) 
 def build_runner(
     spec: RunSpec, call_store_url: str | None, concurrency: int | None, progress: ProgressFn, send: bool = True,
     budget_share: int = 1, on_stored: Callable[[str, JsonObject], None] | None = None,
-) -> Any:
+) -> JuryRunner:
     from assay.judges.config import build_judges
     from assay.judges.runner import JuryRunner
     from assay.judges.store import CallStore
@@ -444,7 +424,7 @@ def build_runner(
     )
 
 
-def _jury_stats(runs: list[Any]) -> JuryStats:
+def _jury_stats(runs: list[JuryRun]) -> JuryStats:
     stats = JuryStats()
     for run in runs:
         for judge in run.judge_stats.values():
@@ -459,21 +439,11 @@ def _jury_stats(runs: list[Any]) -> JuryStats:
 
 
 # -- aggregate ----------------------------------------------------------------------------
-def aggregate(
-    store: ArtifactStore,
-    suite: Suite,
-    snapshot_sha: str,
-    family_scores: dict[str, list[str]],
-    skip_ids: list[str],
-    spec: RunSpec,
-    score_names: dict[str, list[str]] | None = None,
-) -> AggregateOutput:
-    """Per-judge rows → ensemble rows and totals, plus the suite's summary.
-
-    ``family_scores``: family -> its score files (one, or one per partition, in partition
-    order); ``score_names`` names them for lineage (default: the whole-run family files).
-    """
-    cases = load_cases(store, suite, snapshot_sha, skip_ids)
+def aggregate(store: ArtifactStore, suite: Suite, inputs: AggregateInputs) -> AggregateOutput:
+    """Per-judge rows → ensemble rows and totals, plus the suite's summary (``AggregateInputs``
+    says which score files, in which order)."""
+    spec, family_scores = inputs.spec, inputs.family_scores
+    cases = load_cases(store, suite, inputs.snapshot, inputs.skip_ids)
     # The suite reads the score files part by part (ScoreRows) and returns its final rows as an
     # iterable, written here as they come: a 100,000-case run's ~1.7 million rows are never all
     # held at once, neither as typed rows nor as the scores file's text.
@@ -492,12 +462,12 @@ def aggregate(
 
     scores = store.put_jsonl(dumped())
     summary = store.put_json(result.summary.model_dump(mode="json"))
-    named = score_names or {n: [names.family_scores(n)] for n in family_scores}
-    inputs = [name for n in sorted(named) for name in named[n]]
+    named = inputs.score_names or {n: [names.family_scores(n)] for n in family_scores}
+    sources = [name for n in sorted(named) for name in named[n]]
     return AggregateOutput(
         artifacts=[
-            Artifact(name=names.SCORES, sha=scores, inputs=inputs, media_type=names.JSONL),
-            Artifact(name=names.SUMMARY, sha=summary, inputs=inputs),
+            Artifact(name=names.SCORES, sha=scores, inputs=sources, media_type=names.JSONL),
+            Artifact(name=names.SUMMARY, sha=summary, inputs=sources),
         ],
         scores=scores,
         summary=summary,
@@ -719,12 +689,12 @@ def case_inputs(store: ArtifactStore, suite: Suite, snapshot_sha: str, skip_ids:
 SCORE_COLUMNS = ["case_id", "metric", "family", "judge", "value", "scale", "unscored_reason"]
 
 
-def scores_frame_from(store: ArtifactStore, scores_sha: str) -> Any:
+def scores_frame_from(store: ArtifactStore, scores_sha: str) -> pd.DataFrame:
     """scores.parquet's table: one row per case × metric (× judge for per-judge rows)."""
     return scores_frame(store.get_jsonl(scores_sha))
 
 
-def scores_frame(rows: list[JsonObject]) -> Any:
+def scores_frame(rows: list[JsonObject]) -> pd.DataFrame:
     import pandas as pd
 
     # No rows still gives the table its columns, so an empty run publishes instead of crashing.
@@ -737,7 +707,7 @@ def scores_frame(rows: list[JsonObject]) -> Any:
 PARQUET_CHUNK = 20_000  # score rows per row group of scores.parquet: a bounded table at a time
 
 
-def scores_parquet(store: ArtifactStore, scores_sha: str, listed: set[str] | None) -> tuple[bytes, Any]:
+def scores_parquet(store: ArtifactStore, scores_sha: str, listed: set[str] | None) -> tuple[bytes, pd.DataFrame]:
     """scores.parquet's bytes, written chunk by chunk from the scores file, and the table of the
     cases the report lists (``listed``: their ids; None: every case). A 100,000-case run's table
     (~1.7 million rows) is never one DataFrame."""

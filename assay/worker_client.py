@@ -39,7 +39,6 @@ STATE_NAME = "worker.json"
 HEADER = struct.Struct(">I")  # every message: its length, then that many bytes of JSON
 MAX_MESSAGE = 64 * 1024 * 1024
 CONNECT_TIMEOUT_S = 5.0
-FLOW_PACKAGES = ("flows", "tasks")  # assay.flows, assay.tasks: the flow code code_version leaves out
 EXIT_FAILED = 1
 _decided = False  # once per process: the console entry asks first, assay.cli.main then runs here
 
@@ -52,7 +51,8 @@ def worker_dir(home: Path | None = None) -> Path:
 
 def tree_version() -> str:
     """The code version step caches key on (``assay/``), extended to the flow's own packages."""
-    from assay.lineage.code_version import code_version
+    # FLOW_PACKAGES: the flow code (assay.flows, assay.tasks) code_version leaves out
+    from assay.lineage.code_version import FLOW_PACKAGES, code_version
     from assay.paths import PACKAGE_DIR
 
     digest = hashlib.sha256(code_version().encode())

@@ -151,11 +151,12 @@ def _score_partition(
     from assay import pipeline
     from assay.lineage.store import ArtifactStore
     from assay.spec import RunSpec
+    from assay.step_inputs import FamilyPartitionInputs, Scoring
     from assay.suites.registry import get_suite
 
-    scoring = pipeline.Scoring(RunSpec.model_validate_json(spec_json), call_store_url, concurrency)
-    output = pipeline.compute_family_partition(ArtifactStore(store_url), get_suite(suite), family, index,
-                                               partition_sha, scoring)
+    scoring = Scoring(RunSpec.model_validate_json(spec_json), call_store_url, concurrency)
+    inputs = FamilyPartitionInputs(family, index, partition_sha, scoring)
+    output = pipeline.compute_family_partition(ArtifactStore(store_url), get_suite(suite), inputs)
     return output.model_dump_json()
 
 

@@ -39,7 +39,10 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from assay.spec import RunSpec
 
 SERVER_ENV = {"PREFECT_API_BLOCKS_REGISTER_ON_START": "false", "PREFECT_MEMOIZE_BLOCK_AUTO_REGISTRATION": "false"}
 HEARTBEAT_ENV = ("PREFECT_FLOWS_HEARTBEAT_FREQUENCY", "PREFECT_RUNNER_HEARTBEAT_FREQUENCY")
@@ -62,10 +65,24 @@ FIRST_RUN_MODULES = (
 JUDGE_CALL_MODULES = ("aiohttp",)
 
 
-def warm_modules(spec: Any, first_run: bool) -> tuple[str, ...]:
-    """The modules to import while the server is awaited, for this run (a ``RunSpec``)."""
+def warm_modules(spec: RunSpec, first_run: bool) -> tuple[str, ...]:
+    """The modules to import while the server is awaited, for this run."""
     judged = bool(spec.jury and spec.jury.judges)
     return FLOW_RUN_MODULES + (FIRST_RUN_MODULES if first_run else ()) + (JUDGE_CALL_MODULES if judged else ())
+
+
+class RunServer(Protocol):
+    """What a run asks of the server it started early: this module's temporary one, or assay's
+    local server kept up between runs (``flows/local_server.py``)."""
+
+    @property
+    def api_url(self) -> str: ...
+
+    def wait(self, timeout_s: float, warm: tuple[str, ...] = FLOW_RUN_MODULES) -> None: ...
+
+    def release(self) -> None: ...
+
+    def discard(self) -> None: ...
 
 
 class EarlyServer:
@@ -108,7 +125,7 @@ class EarlyServer:
         timeline.mark("server stopped")
 
 
-def start_early(launch: Callable[[], Any] | None = None) -> Any:
+def start_early(launch: Callable[[], RunServer] | None = None) -> RunServer | None:
     """Start the temporary server now if Prefect would start one (no API URL, not disabled)
     and can still be told where it is (not imported yet); ``launch`` replaces the temporary
     server with another (assay's local server, ``flows/local_server.py``)."""

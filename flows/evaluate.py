@@ -21,7 +21,7 @@ apply_offline_env()  # before prefect/litellm import: telemetry and hub fetches 
 
 from prefect import flow, get_run_logger  # noqa: E402
 from prefect.context import get_run_context  # noqa: E402
-from prefect.states import Completed, Failed  # noqa: E402
+from prefect.states import Completed, Failed, State  # noqa: E402
 
 from assay import artifacts as names  # noqa: E402
 from assay import timeline, workers  # noqa: E402
@@ -60,6 +60,7 @@ from assay.partitions import is_partitioned  # noqa: E402
 from assay.pipeline import quarantine_record, score_gaps  # noqa: E402
 from assay.redact import install_log_redaction, register_secret_env  # noqa: E402
 from assay.run_config import fingerprint_dataset  # noqa: E402
+from assay.schemas import JsonObject  # noqa: E402
 from assay.spec import RunOptions, RunSpec  # noqa: E402
 from assay.suites.kit.criteria import families_of  # noqa: E402
 from assay.suites.registry import get_suite  # noqa: E402
@@ -107,7 +108,7 @@ def evaluate(
     options: RunOptions | None = None,
     run_id: str | None = None,
     parent_run: str | None = None,
-) -> Any:
+) -> State[JsonObject]:
     """Evaluate ``spec.suite`` on ``spec.dataset`` and write an audited run directory.
 
     Ends in a Completed state carrying {"run_id", "run_dir", "status", "steps"}; a failed gate
@@ -207,7 +208,7 @@ def evaluate(
         incomplete = gaps.incomplete
         failed_calls = replayed.failed_calls
         not_measured = failed_calls.banner() if failed_calls and failed_calls.n_failed else None
-        if not_measured and not failed_calls.allowed(spec.max_failed_calls):  # type: ignore[union-attr]
+        if failed_calls is not None and not_measured and not failed_calls.allowed(spec.max_failed_calls):
             incomplete.insert(0, not_measured)  # failed calls are failures, unless --max-failed-calls allows them
         # Compared before publishing, so the comparison is a section of this run's report.
         compared, compare_failed = None, False
@@ -253,7 +254,7 @@ def evaluate(
         steps.prefect_artifacts(run_id, artifacts.get_json(aggregated.summary), artifacts.get(published.sha(names.REPORT_MD)).decode("utf-8"))
         steps.finish("completed", f"{len(manifest.steps)} steps")
         logger.info(f"run {run_id} completed: {artifacts.run_path(run_id)}")
-        return Completed(message="completed", data=steps.outcome("completed"))  # type: ignore[return-value]
+        return Completed(message="completed", data=steps.outcome("completed"))
     except RunStopped as exc:
         logger.warning(str(exc))
         return steps.fail(str(exc), status="stopped")

@@ -13,21 +13,39 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from prefect.states import Failed
+from prefect.utilities.annotations import NotSet
 
 from assay import timeline
 from assay.artifacts import Artifact, FamilyOutput, ReplayOutput, StepOutput
 from assay.cancellation import raise_if_stopped
 from assay.console import console_safe
-from assay.lineage.manifest import RunRecorder, StepRecord
+from assay.lineage.manifest import RunRecorder, RunStatus, StepRecord, StepStatus
 from assay.lineage.openlineage_emit import LiveLineage
 from assay.lineage.store import ArtifactNotFound, CorruptArtifact, StoreWriteError
 from assay.schemas import JsonObject
 
+if TYPE_CHECKING:
+    from prefect import Task
+    from prefect.futures import PrefectFuture
+    from prefect.states import State
+
 OutputT = TypeVar("OutputT", bound=StepOutput)
+
+
+@dataclass(frozen=True)
+class Submitted(Generic[OutputT]):
+    """A step handed to the task runner (``StepRunner.submit``), for ``StepRunner.wait``."""
+
+    future: PrefectFuture[JsonObject]
+    output_type: type[OutputT]
+    task: Task[..., JsonObject]
+    args: tuple[object, ...]
+    started: float
 
 
 class StepRunner:
@@ -55,12 +73,14 @@ class StepRunner:
             self.recorder.save()
 
     # -- running ---------------------------------------------------------------------------
-    def _configured(self, name: str, task: Any, refresh: bool = False) -> Any:
+    def _configured(self, name: str, task: Task[..., JsonObject], refresh: bool = False) -> Any:
+        # Any: through Task[..., R], Prefect's call overloads cannot tell return_state=True (a State) from R.
+        # NotSet keeps the task's own setting (none: Prefect's default), as None did.
         return task.with_options(
-            name=name.replace(":", "-"), result_storage=self.storage, refresh_cache=refresh or None
+            name=name.replace(":", "-"), result_storage=self.storage, refresh_cache=True if refresh else NotSet
         )
 
-    def run(self, name: str, output_type: type[OutputT], task: Any, *args: Any) -> OutputT | None:
+    def run(self, name: str, output_type: type[OutputT], task: Task[..., JsonObject], *args: object) -> OutputT | None:
         """Run a task, adopt its artifacts; None (recorded as failed) if it failed."""
         raise_if_stopped()
         started = time.time()
@@ -69,18 +89,21 @@ class StepRunner:
             state = self._configured(name, task)(*args, return_state=True)
         return self._settle(name, output_type, task, args, state, started)
 
-    def submit(self, name: str, output_type: type[OutputT], task: Any, *args: Any) -> Any:
+    def submit(
+        self, name: str, output_type: type[OutputT], task: Task[..., JsonObject], *args: object
+    ) -> Submitted[OutputT]:
         raise_if_stopped()
         self.lineage.step_started(name)
         future = self._configured(name, task).submit(*args)
-        return (future, output_type, task, args, time.time())
+        return Submitted(future, output_type, task, args, time.time())
 
-    def wait(self, name: str, submitted: Any) -> Any:
-        future, output_type, task, args, started = submitted
-        future.wait()
-        return self._settle(name, output_type, task, args, future.state, started)
+    def wait(self, name: str, submitted: Submitted[OutputT]) -> OutputT | None:
+        submitted.future.wait()
+        return self._settle(name, submitted.output_type, submitted.task, submitted.args, submitted.future.state,
+                            submitted.started)
 
-    def _settle(self, name: str, output_type: type[OutputT], task: Any, args: tuple, state: Any, started: float,
+    def _settle(self, name: str, output_type: type[OutputT], task: Task[..., JsonObject], args: tuple[object, ...],
+                state: State[JsonObject], started: float,
                 note: str = "") -> OutputT | None:
         if state.is_failed() or state.is_crashed():
             error = state.result(raise_on_failure=False)
@@ -152,10 +175,10 @@ class StepRunner:
         jury = (self.recorder.manifest.run_spec or {}).get("jury") or {}
         return len(jury.get("panel") or [])
 
-    def _step(self, name: str, status: str, state: Any, started: float, detail: str = "", sent: int = 0, reused_calls: int = 0) -> None:
+    def _step(self, name: str, status: StepStatus, state: Any, started: float, detail: str = "", sent: int = 0, reused_calls: int = 0) -> None:
         record = StepRecord(
             name=name,
-            status=status,  # type: ignore[arg-type]
+            status=status,
             task_run_id=str(state.state_details.task_run_id) if state.state_details.task_run_id else None,
             started_at=datetime.fromtimestamp(started, UTC).isoformat(timespec="milliseconds"),
             duration_s=round(time.time() - started, 3),
@@ -205,7 +228,7 @@ class StepRunner:
             "steps": [s.model_dump() for s in self.recorder.manifest.steps],
         }
 
-    def finish(self, status: str, message: str) -> None:
+    def finish(self, status: RunStatus, message: str) -> None:
         manifest = self.recorder.manifest
         manifest.prompts = dict(sorted(self.prompts.items()))
         # Corrupt pool objects this run moved aside (here or inside a step) are named in its record.
@@ -227,7 +250,7 @@ class StepRunner:
         record = self.records.get(name)
         return record.detail if record is not None and record.status == "failed" else ""
 
-    def fail(self, message: str, status: str = "failed") -> Any:
+    def fail(self, message: str, status: RunStatus = "failed") -> State[JsonObject]:
         try:
             self.finish(status, message)
         except OSError as exc:  # the store itself is failing (disk full, read-only): say so, once

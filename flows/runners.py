@@ -8,14 +8,24 @@ runner a flow run has, so a run records the runner that did the work, never only
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assay.judges.limits import share_per_process
 from assay.spec import RunOptions, check_runner_name
 
+if TYPE_CHECKING:
+    from prefect.futures import PrefectFuture
+    from prefect.task_runners import TaskRunner
+
+    # What a flow's ``task_runner`` takes (Prefect's own annotation; its runner types are invariant in the future type).
+    FlowTaskRunner = TaskRunner[PrefectFuture[Any]]
+
 
 def task_runner_for(name: str) -> Any:
-    """The Prefect task runner ``name`` stands for; None for threads (Prefect's default)."""
+    """The Prefect task runner ``name`` stands for; None for threads (Prefect's default).
+
+    Any: a ``DaskTaskRunner`` is no ``FlowTaskRunner`` to the checker (Prefect's runner types are
+    invariant in their future type), yet a flow's ``task_runner`` takes only the latter."""
     check_runner_name(name)
     if name == "threads":
         return None
@@ -29,7 +39,7 @@ def task_runner_for(name: str) -> Any:
     )
 
 
-def runner_in_use(task_runner: Any) -> str:
+def runner_in_use(task_runner: FlowTaskRunner) -> str:
     """The name of the runner a flow run has: threads, dask, dask=ADDRESS, or its class name."""
     kind = type(task_runner).__name__
     if kind == "ThreadPoolTaskRunner":
@@ -40,11 +50,15 @@ def runner_in_use(task_runner: Any) -> str:
     return kind
 
 
-def processes_of(task_runner: Any) -> int:
+def processes_of(task_runner: FlowTaskRunner) -> int:
     """How many processes a flow run's tasks may run in at once: one on threads, a Dask
     cluster's worker count (each worker a process with its own per-provider gates). Called
     inside a flow run, on the runner it has."""
     if not runner_in_use(task_runner).startswith("dask"):
+        return 1
+    from prefect_dask import DaskTaskRunner  # a Dask runner is in use: its package is there
+
+    if not isinstance(task_runner, DaskTaskRunner):  # (so the checker knows its client)
         return 1
     # A flow run's Dask runner connects (or starts its local cluster) on first use; its tasks
     # need that client anyway.

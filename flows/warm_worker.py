@@ -34,7 +34,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from assay.flows.local_server import (
     ServerState,
@@ -56,6 +56,9 @@ from assay.worker_client import (
     send_message,
     worker_dir,
 )
+
+if TYPE_CHECKING:  # annotations only
+    from assay.schemas import JsonObject
 
 WORKER_MODULE = "assay.flows.warm_worker"
 POLL_SECONDS = 0.5
@@ -82,7 +85,7 @@ WARM_MODULES = (
 )
 
 
-def read_worker_state(directory: Path) -> dict[str, Any] | None:
+def read_worker_state(directory: Path) -> JsonObject | None:
     try:
         state = json.loads((directory / STATE_NAME).read_text())
     except (OSError, ValueError):
@@ -90,7 +93,7 @@ def read_worker_state(directory: Path) -> dict[str, Any] | None:
     return state if isinstance(state, dict) else None
 
 
-def _is_worker(state: dict[str, Any]) -> bool:
+def _is_worker(state: JsonObject) -> bool:
     """The recorded pid is alive and is the worker started with that token (not a reused pid)."""
     try:
         argv = Path(f"/proc/{int(state['pid'])}/cmdline").read_bytes().split(b"\0")
@@ -99,14 +102,14 @@ def _is_worker(state: dict[str, Any]) -> bool:
     return WORKER_MODULE.encode() in argv and str(state.get("token", "")).encode() in argv
 
 
-def _write_state(directory: Path, state: dict[str, Any]) -> None:
+def _write_state(directory: Path, state: JsonObject) -> None:
     tmp = directory / f"{STATE_NAME}.tmp"
     with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as handle:
         json.dump(state, handle)
     tmp.replace(directory / STATE_NAME)
 
 
-def running_worker(home: Path | None = None) -> dict[str, Any] | None:
+def running_worker(home: Path | None = None) -> JsonObject | None:
     """The worker of this home, if one is up (ready or still importing)."""
     state = read_worker_state(worker_dir(home))
     return state if state is not None and _is_worker(state) else None
@@ -115,7 +118,7 @@ def running_worker(home: Path | None = None) -> dict[str, Any] | None:
 # -- started and stopped by `assay server start|stop` ----------------------------------------------
 
 
-def start(server: ServerState, home: Path | None = None, timeout_s: float = READY_TIMEOUT_S) -> dict[str, Any]:
+def start(server: ServerState, home: Path | None = None, timeout_s: float = READY_TIMEOUT_S) -> JsonObject:
     """Start the worker for ``server`` unless one runs for it; wait until it listens."""
     directory = worker_dir(home)
     stale = running_worker(home)
@@ -141,7 +144,7 @@ def start(server: ServerState, home: Path | None = None, timeout_s: float = READ
     raise RuntimeError(f"the resident worker was not ready within {timeout_s:.0f} s (log: {directory / 'worker.log'})")
 
 
-def _launch(directory: Path, server: ServerState) -> tuple[dict[str, Any], subprocess.Popen[bytes]]:
+def _launch(directory: Path, server: ServerState) -> tuple[JsonObject, subprocess.Popen[bytes]]:
     from assay.flows.ephemeral_server import keyless_env
 
     token = secrets.token_hex(8)
@@ -160,7 +163,7 @@ def _launch(directory: Path, server: ServerState) -> tuple[dict[str, Any], subpr
     return state, process
 
 
-def stop(home: Path | None = None, timeout_s: float = 15.0) -> dict[str, Any] | None:
+def stop(home: Path | None = None, timeout_s: float = 15.0) -> JsonObject | None:
     """Stop this home's worker if one runs; its socket and state file go with it."""
     directory = worker_dir(home)
     if not directory.is_dir():
@@ -174,7 +177,7 @@ def stop(home: Path | None = None, timeout_s: float = 15.0) -> dict[str, Any] | 
     return state
 
 
-def _terminate(state: dict[str, Any], timeout_s: float = 15.0) -> None:
+def _terminate(state: JsonObject, timeout_s: float = 15.0) -> None:
     pid = int(state["pid"])
     with contextlib.suppress(ProcessLookupError):
         os.kill(pid, signal.SIGTERM)
@@ -414,7 +417,7 @@ class Worker:
                 conn.close()
 
 
-def _read_request(conn: socket.socket) -> tuple[dict[str, Any], list[int]]:
+def _read_request(conn: socket.socket) -> tuple[JsonObject, list[int]]:
     from assay.worker_client import HEADER, MAX_MESSAGE
 
     header, fds, _, _ = socket.recv_fds(conn, HEADER.size, 3)
@@ -438,7 +441,7 @@ def _read_request(conn: socket.socket) -> tuple[dict[str, Any], list[int]]:
 # -- a run's child ----------------------------------------------------------------------------------
 
 
-def _run_child(request: dict[str, Any], fds: list[int], inherited: list[socket.socket], own_fds: list[int]) -> None:
+def _run_child(request: JsonObject, fds: list[int], inherited: list[socket.socket], own_fds: list[int]) -> None:
     """Become the client's ``assay`` process for one command, then exit with its status."""
     code = EXIT_FAILED
     try:

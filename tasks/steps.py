@@ -12,6 +12,7 @@ from __future__ import annotations
 from prefect import task
 
 from assay import memory, pipeline, workers
+from assay import step_inputs as step
 from assay.artifacts import CompareInputs, FamilyOutput, PublishInputs, StepOutput, dump
 from assay.compare import RunFacts
 from assay.schemas import JsonObject
@@ -36,21 +37,22 @@ def ingest_dataset(
     store_url: str, suite: str, dataset_dir: str, fingerprint: str, allow_symlinks: bool
 ) -> Json:
     """Snapshot the dataset. ``fingerprint`` (content hash of its files) is the cache key."""
-    return released(pipeline.ingest(open_store(store_url), suite_named(suite), dataset_dir, allow_symlinks))
+    return released(pipeline.ingest(open_store(store_url), suite_named(suite),
+                                    step.IngestInputs(dataset_dir, allow_symlinks)))
 
 
 @task(name="validate", **TASK_OPTIONS)
 def validate_dataset(store_url: str, suite: str, snapshot: str, require_generations: bool) -> Json:
-    return released(pipeline.validate(open_store(store_url), suite_named(suite), snapshot, require_generations))
+    return released(pipeline.validate(open_store(store_url), suite_named(suite),
+                                      step.ValidateInputs(snapshot, require_generations)))
 
 
 @task(name="replay", **TASK_OPTIONS)
 def replay_generations(
     store_url: str, suite: str, snapshot: str, skip_ids: list[str], spec: RunSpec, concurrency: int | None
 ) -> Json:
-    output = pipeline.replay(
-        open_store(store_url), suite_named(suite), snapshot, skip_ids, spec, concurrency, progress_logger("replay")
-    )
+    inputs = step.ReplayInputs(snapshot, tuple(skip_ids), spec, concurrency, progress_logger("replay"))
+    output = pipeline.replay(open_store(store_url), suite_named(suite), inputs)
     return released(output)
 
 
@@ -59,10 +61,9 @@ def compute_metric_family(
     store_url: str, suite: str, family: str, snapshot: str, generations: str, skip_ids: list[str], spec: RunSpec,
     call_store_url: str | None, concurrency: int | None,
 ) -> Json:
-    output = pipeline.compute_family(
-        open_store(store_url), suite_named(suite), family, snapshot, generations, skip_ids, spec, call_store_url,
-        concurrency, progress_logger(f"metrics:{family}"),
-    )
+    scoring = step.Scoring(spec, call_store_url, concurrency, progress_logger(f"metrics:{family}"))
+    inputs = step.FamilyInputs(family, snapshot, generations, tuple(skip_ids), scoring)
+    output = pipeline.compute_family(open_store(store_url), suite_named(suite), inputs)
     return dump(output)
 
 
@@ -71,8 +72,8 @@ def partition_cases(
     store_url: str, suite: str, snapshot: str, generations: str, skip_ids: list[str], partition_size: int
 ) -> Json:
     """Split the cases into partitions; each partition's hash keys its metric tasks."""
-    return released(pipeline.partition(open_store(store_url), suite_named(suite), snapshot, generations, skip_ids,
-                                       partition_size))
+    inputs = step.PartitionInputs(snapshot, generations, tuple(skip_ids), partition_size)
+    return released(pipeline.partition(open_store(store_url), suite_named(suite), inputs))
 
 
 @task(name="metrics-partition", **TASK_OPTIONS)
@@ -91,8 +92,8 @@ def compute_metric_family_partition(
         output = FamilyOutput.model_validate_json(text)
         progress(f"{output.n_rows} score rows (worker process)")
         return dump(output)
-    scoring = pipeline.Scoring(spec, call_store_url, concurrency, progress)
-    output = pipeline.compute_family_partition(open_store(store_url), suite_named(suite), family, index, partition, scoring)
+    inputs = step.FamilyPartitionInputs(family, index, partition, step.Scoring(spec, call_store_url, concurrency, progress))
+    output = pipeline.compute_family_partition(open_store(store_url), suite_named(suite), inputs)
     return dump(output)
 
 
@@ -101,8 +102,8 @@ def aggregate_scores(
     store_url: str, suite: str, snapshot: str, family_scores: dict[str, list[str]], skip_ids: list[str],
     spec: RunSpec, score_names: dict[str, list[str]] | None,
 ) -> Json:
-    return released(pipeline.aggregate(open_store(store_url), suite_named(suite), snapshot, family_scores, skip_ids,
-                                       spec, score_names))
+    inputs = step.AggregateInputs(snapshot, family_scores, tuple(skip_ids), spec, score_names)
+    return released(pipeline.aggregate(open_store(store_url), suite_named(suite), inputs))
 
 
 @task(name="publish", **TASK_OPTIONS)

@@ -17,8 +17,9 @@ RULE_SUFFIXES = (".py", ".json", ".yaml", ".yml")
 SKIPPED_DIRS = {"__pycache__", "_datasets"}  # bytecode; bundled example data (not rules)
 # assay.flows and assay.tasks: Prefect wrappers, not formulas. In a checkout they are links to the
 # repository's flows/ and tasks/, in a wheel real folders; leaving them out keeps the hash (and so
-# every step's cache key) the same however assay is installed.
-FLOW_PACKAGES = {"flows", "tasks"}
+# every step's cache key) the same however assay is installed. In this order, the resident
+# worker's tree hash (``assay.worker_client.tree_version``) adds them back.
+FLOW_PACKAGES = ("flows", "tasks")
 
 
 @functools.cache

@@ -24,6 +24,7 @@ MANIFEST = "manifest.json"
 ATTESTATION = "attestation.intoto.jsonl"  # written by `assay attest` (assay.lineage.attestation)
 SCHEMA_VERSION = 2  # 2: run_spec + options replace parameters
 StepStatus = Literal["ran", "reused", "failed", "skipped"]
+RunStatus = Literal["running", "completed", "incomplete", "failed", "failed_validation", "stopped"]
 
 class RunIntegrityError(RuntimeError):
     """A run file whose bytes no longer match the hash its manifest recorded, or a run that
@@ -110,7 +111,7 @@ class Manifest(BaseModel):
     schema_version: int = SCHEMA_VERSION
     run_id: str
     suite: str
-    status: Literal["running", "completed", "incomplete", "failed", "failed_validation", "stopped"] = "running"
+    status: RunStatus = "running"
     message: str = ""
     created_at: str
     finished_at: str | None = None
@@ -306,8 +307,8 @@ class RunRecorder:
             self.store.write_bytes(self.store.run_path(self.run_dir, MANIFEST), data)
             self.root_hash = record["root_hash"]  # of the manifest as last saved
 
-    def finish(self, status: str, message: str = "") -> None:
-        self.manifest.status = status  # type: ignore[assignment]
+    def finish(self, status: RunStatus, message: str = "") -> None:
+        self.manifest.status = status
         self.manifest.message = message
         self.manifest.finished_at = now_iso()
         self.save()

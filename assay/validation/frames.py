@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
@@ -41,7 +42,7 @@ def text_length(value: Any) -> int | None:
     return len(value.strip()) if isinstance(value, str) else None
 
 
-def schema_errors(record: JsonObject, model: type[BaseModel], checked: set[str] = frozenset()) -> str | None:  # type: ignore[assignment]
+def schema_errors(record: JsonObject, model: type[BaseModel], checked: AbstractSet[str] = frozenset()) -> str | None:
     """Pydantic errors that no dedicated expectation reports, as one line (None when the row
     parses). Errors of a ``checked`` field that is missing or outside its allowed set are left
     to that field's own expectation, so each mistake is reported once."""

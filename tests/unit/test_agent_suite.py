@@ -6,6 +6,7 @@ from assay import pipeline
 from assay.lineage.store import ArtifactStore
 from assay.schemas import ScoreRow
 from assay.spec import JurySpec, PanelJudge, RunSpec
+from assay.step_inputs import IngestInputs, ValidateInputs
 from assay.suites.agent.schema import AgentCase
 from assay.suites.agent.summary import aggregate, repeat_labels
 from assay.suites.registry import get_suite
@@ -31,7 +32,8 @@ def test_the_gate_names_each_bad_row(tmp_path):
     ])
     store = ArtifactStore(str(tmp_path / "store"))
     suite = get_suite("agent")
-    validation = pipeline.validate(store, suite, pipeline.ingest(store, suite, data).snapshot)
+    snapshot = pipeline.ingest(store, suite, IngestInputs(data)).snapshot
+    validation = pipeline.validate(store, suite, ValidateInputs(snapshot))
     text = validation.text
     assert not validation.success
     assert "q2" in text and "latency_class" in text  # not SINGLE or MULTI
@@ -78,7 +80,8 @@ def test_the_seeds_own_field_names_are_read(tmp_path):
     suite = get_suite("agent")
     loaded = suite.load_dataset(data)
     store = ArtifactStore(str(tmp_path / "store"))
-    assert pipeline.validate(store, suite, pipeline.ingest(store, suite, data).snapshot).success
+    snapshot = pipeline.ingest(store, suite, IngestInputs(data)).snapshot
+    assert pipeline.validate(store, suite, ValidateInputs(snapshot)).success
     case = suite.parse_cases(loaded, set())[0]
     gen = AgentGeneration.model_validate(suite.recorded_generations(loaded, [case])[0])
     assert case.latency_class == "MULTI" and [c.repeat for c in gen.calls] == [0, 1]

@@ -11,6 +11,7 @@ import pytest
 from assay import pipeline
 from assay.lineage.snapshots import materialize
 from assay.lineage.store import ArtifactStore
+from assay.step_inputs import IngestInputs, ValidateInputs
 from assay.suites.registry import get_suite
 from tests.conftest import ROOT
 
@@ -41,9 +42,9 @@ def test_a_symlink_in_the_knowledge_base_is_not_read_and_the_gate_names_it(tmp_p
     (rag_copy / "kb" / "linked_dir").symlink_to(secret_file.parent, target_is_directory=True)
     store = ArtifactStore(str(tmp_path / "store"))
     suite = get_suite("rag_qa")
-    ingest = pipeline.ingest(store, suite, rag_copy)
+    ingest = pipeline.ingest(store, suite, IngestInputs(rag_copy))
     assert not any(SECRET in data for data in pool_bytes(tmp_path / "store"))
-    validation = pipeline.validate(store, suite, ingest.snapshot)
+    validation = pipeline.validate(store, suite, ValidateInputs(ingest.snapshot))
     assert not validation.success
     assert "kb/company/leak.md" in validation.text and "is a symlink" in validation.text
     assert "kb/linked_dir" in validation.text and "--allow-symlinks" in validation.text
@@ -53,17 +54,17 @@ def test_allow_symlinks_opts_in(tmp_path, rag_copy, secret_file):
     (rag_copy / "kb" / "company" / "linked.md").symlink_to(rag_copy / "kb" / "company" / "overview.md")
     store = ArtifactStore(str(tmp_path / "store"))
     suite = get_suite("rag_qa")
-    refused = pipeline.ingest(store, suite, rag_copy)
-    allowed = pipeline.ingest(store, suite, rag_copy, allow_symlinks=True)
+    refused = pipeline.ingest(store, suite, IngestInputs(rag_copy))
+    allowed = pipeline.ingest(store, suite, IngestInputs(rag_copy, allow_symlinks=True))
     assert "kb/company/linked.md" not in " ".join(refused.files)
     assert any("linked.md" in name for name in allowed.files)
-    assert pipeline.validate(store, suite, allowed.snapshot).success
+    assert pipeline.validate(store, suite, ValidateInputs(allowed.snapshot)).success
 
 
 def test_a_snapshot_edited_extended_or_linked_on_disk_is_repaired_before_it_is_read(tmp_path, rag_copy, secret_file):
     store = ArtifactStore(str(tmp_path / "store"))
     suite = get_suite("rag_qa")
-    snapshot = pipeline.ingest(store, suite, rag_copy).snapshot
+    snapshot = pipeline.ingest(store, suite, IngestInputs(rag_copy)).snapshot
     root = materialize(store, snapshot)
     assert root.is_relative_to(tmp_path / "store")  # in the run store, not a shared temp dir
     original = (root / "generations.jsonl").read_bytes()

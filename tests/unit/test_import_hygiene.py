@@ -40,7 +40,7 @@ LAYERS = [
     {"assay.validation", "assay.lineage", "assay.replay", "assay.preflight", "assay.run_config"},
     {"assay.rendering", "assay.compare", "assay.calibration", "assay.gates", "assay.runs", "assay.rerun_trust"},
     {"assay.suites"},
-    {"assay.pipeline", "assay.deep_audit", "assay.importing", "assay.workers"},
+    {"assay.pipeline", "assay.step_inputs", "assay.deep_audit", "assay.importing", "assay.workers"},
     {"assay.tasks"},  # the repository's tasks/ (assay/tasks links to it)
     {"assay.flows"},  # the repository's flows/
     # flows/warm_worker.py is the CLI's resident worker: it runs ``assay.cli`` in its children.

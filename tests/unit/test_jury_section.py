@@ -27,3 +27,9 @@ def test_dropped_judge_is_named_with_reason_and_weight_zero():
     text = jury_section(scores_frame(rows), jury, "Answers")
     assert "c (weight 0, dropped)" in text and "a (weight 0.34)" in text and "b (weight 0.33)" in text
     assert "- c: permanent: AuthenticationError (401)" in text
+
+
+def test_a_summary_without_a_jury_gets_one_line_saying_so():
+    """A summary's ``jury`` is None when the run had no jury: the section says so, it does not fail."""
+    text = jury_section(scores_frame(_rows()), None, "Answers")
+    assert text == "Answers were not judged: the run had no jury."

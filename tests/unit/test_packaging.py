@@ -10,8 +10,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from assay.lineage.code_version import FLOW_PACKAGES
+
 ROOT = Path(__file__).resolve().parents[2]
-FLOW_PACKAGES = ("flows", "tasks")
 # A module named by a string: "flows.x", "-m tasks.y", "from flows.x import …", "import tasks"
 MODULE_IN_TEXT = re.compile(r"^(flows|tasks)(\.\w+)+$|(-m|\bfrom|\bimport)\s+(flows|tasks)\b")
 # It imports another project's top-level tasks and flows, installed beside the wheel, on purpose.

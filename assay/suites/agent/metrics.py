@@ -107,13 +107,13 @@ def intent_compute(cases: list[AgentCase], generations: dict[str, AgentGeneratio
     judged: dict[str, dict[str, dict[int, Any]]] = defaultdict(lambda: defaultdict(dict))  # case -> judge -> repeat -> result
     judges = [j.name for j in ctx.jury.judges] if ctx.jury is not None else []
     if items:
-        run = ctx.jury.run(prompt, items)
+        run = ctx.jury_runner().run(prompt, items)
         ctx.jury_runs.append(run)
         ctx.progress(f"jury: {prompt.id} done ({len(items)} calls)")
-        for item_id, results in run.results.items():
-            case_id, _, repeat = item_id.rpartition("#")
-            for result in results:
-                judged[case_id][result.judge][int(repeat)] = result
+        for item_id, item_results in run.results.items():
+            case_id, _, repeat_number = item_id.rpartition("#")
+            for judge_result in item_results:
+                judged[case_id][judge_result.judge][int(repeat_number)] = judge_result
     for case_id, repeats in order.items():
         for judge in judges:
             results = judged[case_id][judge]

@@ -183,7 +183,7 @@ def report_sections(
         ReportSection("Slowest queries", _short_md([by_id[i] for i in summary.slowest], "mean seconds")),
         ReportSection("Least consistent queries", _short_md([by_id[i] for i in summary.least_consistent], "consistency")),
         ReportSection("Query details", "\n\n".join(_query_md(q) for q in summary.queries)),
-        ReportSection("Jury", jury_section(scores, summary.jury, "Agent messages", ["intent"])),  # type: ignore[arg-type]
+        ReportSection("Jury", jury_section(scores, summary.jury, "Agent messages", ["intent"])),
         ReportSection("How to read these numbers", GUIDE),
     ]
 

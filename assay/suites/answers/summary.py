@@ -70,7 +70,7 @@ def report_sections(
         ReportSection("Unscored", _unscored(final)),
     ]
     if any(m in JUDGED for m in summary.metrics):
-        sections.append(ReportSection("Jury", jury_section(scores, summary.jury, "Answers", JUDGED)))  # type: ignore[arg-type]
+        sections.append(ReportSection("Jury", jury_section(scores, summary.jury, "Answers", JUDGED)))
     sections.append(ReportSection("How to read these numbers", _guide()))
     return sections
 

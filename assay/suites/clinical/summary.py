@@ -142,7 +142,7 @@ def report_sections(scores: pd.DataFrame, summary: ClinicalSummary, cases: list[
         ReportSection("By patient", _by_patient_md(summary)),
         ReportSection("Per turn", _per_turn_md(summary)),
         ReportSection("Turn details", "\n\n".join(_turn_md(t, generations.get(t.case_id)) for t in summary.turns)),
-        ReportSection("Jury", jury_section(scores, summary.jury, "Answers", JURY_METRICS)),  # type: ignore[arg-type]
+        ReportSection("Jury", jury_section(scores, summary.jury, "Answers", JURY_METRICS)),
         ReportSection("How to read these numbers", GUIDE),
     ]
 

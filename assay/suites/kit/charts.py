@@ -8,15 +8,20 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from assay.rendering.tables import fmt
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 CHART_DPI = 110
 BAR_COLOR = "#4C72B0"
 
 
-def pyplot() -> Any:
+def pyplot() -> ModuleType:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -25,7 +30,7 @@ def pyplot() -> Any:
     return plt
 
 
-def png(fig: Any) -> bytes:
+def png(fig: Figure) -> bytes:
     plt = pyplot()
     buffer = io.BytesIO()
     fig.tight_layout()
@@ -35,7 +40,7 @@ def png(fig: Any) -> bytes:
 
 
 def bars(
-    ax: Any, values: Mapping[str, float], ylim: tuple[float, float], good: float, title: str,
+    ax: Axes, values: Mapping[str, float], ylim: tuple[float, float], good: float, title: str,
     digits: int = 3, colors: list[str] | None = None, good_label: str | None = None,
 ) -> None:
     """Vertical bars with their values printed above and a dashed 'good' line."""
@@ -79,8 +84,8 @@ def group_chart(
 ) -> bytes | None:
     """One metric's mean per group (``Summary`` group tables such as ``by_scenario``), groups
     without a score left out; None when no group has one."""
-    values = {group: means[metric] for group, means in groups.items() if means.get(metric) is not None}
-    return hbar_chart(values, xlim, good, xlabel, title) if values else None  # type: ignore[arg-type]
+    values = {group: value for group, means in groups.items() if (value := means.get(metric)) is not None}
+    return hbar_chart(values, xlim, good, xlabel, title) if values else None
 
 
 def drawn(charts: Mapping[str, bytes | None]) -> dict[str, bytes]:

@@ -28,7 +28,7 @@ from assay.spec import RunSpec
 from assay.suites.kit.families import missing_generation, verdict_rows
 from assay.suites.kit.rows import RowSpool, ScoreRows
 from assay.suites.kit.suite import AggregateResult, MetricContext, MetricFamily, Suite
-from assay.suites.kit.summary import JurySummary, JuryTally, ensemble, jury_section, metric_stats
+from assay.suites.kit.summary import JurySummary, JuryTally, Summary, ensemble, jury_section, metric_stats
 
 if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
     import pandas as pd
@@ -123,7 +123,7 @@ def criterion_family(suite: Suite, criterion: Criterion, offline: bool = False) 
                 items.append((case.id, prompt.input_model.model_validate(field_values(suite, case, generation, criterion.reads))))
         if not items:
             return rows
-        run = ctx.jury.run(prompt, items)
+        run = ctx.jury_runner().run(prompt, items)
         ctx.jury_runs.append(run)
         ctx.progress(f"jury: criterion {criterion.name} done")
         field = next(iter(prompt.score_fields))
@@ -199,7 +199,7 @@ def _merged(suite_jury: JurySummary | None, criteria: JurySummary) -> JurySummar
 
 
 # -- the report ------------------------------------------------------------------------------
-def criteria_section(scores: pd.DataFrame, summary: Any, spec: RunSpec) -> ReportSection | None:
+def criteria_section(scores: pd.DataFrame, summary: Summary, spec: RunSpec) -> ReportSection | None:
     """Each criterion as the jury judged it: rubric, steps, scale, the fields it reads, its
     prompt version and hash, its mean; then each judge's score beside the ensemble (``scores``:
     the report's listed cases)."""

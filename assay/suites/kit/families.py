@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
@@ -20,13 +20,17 @@ from assay.schemas import JsonObject, ScoreRow
 from assay.spec import RunSpec
 from assay.suites.kit.suite import MetricContext, MetricFamily
 
+if TYPE_CHECKING:
+    from assay.judges.base import JudgeResult
+    from assay.judges.prompts.base import Prompt
+
 NO_GENERATION = "no generation recorded for this case"
 PROGRESS_EVERY = 5  # cases between progress lines of an automatic family (at least; ten lines at most)
 
 MetricScales = Mapping[str, str] | Callable[[RunSpec], Mapping[str, str]]
 
 
-def missing_generation(gen: Any) -> str | None:
+def missing_generation(gen: BaseModel | None) -> str | None:
     """Why a case cannot be judged: no generation, or the generator failed on it."""
     if gen is None:
         return NO_GENERATION
@@ -79,7 +83,7 @@ class JuryPrompt:
     metrics: Mapping[str, str] | None = None
     details: Callable[[str, JsonObject], JsonObject] = field(default=lambda metric, verdict: {})
 
-    def prompt(self) -> Any:
+    def prompt(self) -> Prompt:
         from assay.judges.prompts import get_prompt
 
         return get_prompt(self.prompt_id)
@@ -93,7 +97,7 @@ class JuryPrompt:
         return {metric: scale_of(prompt, f) for metric, f in self.fields().items()}
 
 
-def scale_of(prompt: Any, field_name: str) -> str:
+def scale_of(prompt: Prompt, field_name: str) -> str:
     """A prompt field's scale as a row names it: "1-5", "0-10", "0-1", or "count"."""
     if field_name in prompt.score_fields:
         lo, hi = prompt.score_fields[field_name]
@@ -128,7 +132,7 @@ def JuryFamily(  # noqa: N802 - reads as a declaration, like a class
         for jp in prompts:
             prompt = jp.prompt()
             fields, scales = jp.fields(), jp.scales()
-            run = ctx.jury.run(prompt, items)
+            run = ctx.jury_runner().run(prompt, items)
             ctx.jury_runs.append(run)
             ctx.progress(f"jury: {prompt.id} done")
             for case_id, results in run.results.items():
@@ -143,8 +147,8 @@ def JuryFamily(  # noqa: N802 - reads as a declaration, like a class
 def verdict_rows(
     family: str,
     case_id: str,
-    result: Any,
-    prompt: Any,
+    result: JudgeResult,
+    prompt: Prompt,
     fields: Mapping[str, str],
     scales: Mapping[str, str],
     details: Callable[[str, JsonObject], JsonObject],

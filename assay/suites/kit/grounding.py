@@ -20,7 +20,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
@@ -29,6 +29,10 @@ from assay.metrics import grounding as g
 from assay.schemas import JsonObject, ScoreRow
 from assay.suites.kit.families import missing_generation, verdict_rows
 from assay.suites.kit.suite import MetricContext, MetricFamily
+
+if TYPE_CHECKING:
+    from assay.judges.base import JudgeResult
+    from assay.judges.runner import JuryRunner
 
 FAITHFULNESS, ANSWER_RELEVANCY, CONTEXT_RELEVANCE = "faithfulness", "answer_relevancy", "context_relevance"
 FIGURE_SUPPORT = "figure_support"
@@ -82,7 +86,7 @@ def GroundingFamily(  # noqa: N802 - reads as a declaration, like a class
                         metrics=lambda spec: list(GROUNDING_METRICS))
 
 
-def llm_runner(jury: Any) -> Any:
+def llm_runner(jury: JuryRunner | None) -> JuryRunner | None:
     """The run's jury runner limited to its LLM judges (same store, retries and budget); None
     when it has none. Offline judges have no rule for these prompts."""
     if jury is None:
@@ -100,16 +104,16 @@ def llm_runner(jury: Any) -> Any:
 class _Jury:
     """Runs one prompt over a batch and records the run for lineage; keeps the budget shared."""
 
-    def __init__(self, ctx: MetricContext, runner: Any) -> None:
+    def __init__(self, ctx: MetricContext, runner: JuryRunner) -> None:
         self.ctx, self.runner = ctx, runner
 
-    def run(self, prompt_id: str, items: list[tuple[str, BaseModel]]) -> dict[str, list[Any]]:
+    def run(self, prompt_id: str, items: list[tuple[str, BaseModel]]) -> dict[str, list[JudgeResult]]:
         if not items:
             return {}
         from assay.judges.prompts import get_prompt
 
         run = self.runner.run(get_prompt(prompt_id), items)
-        self.ctx.jury.spent_usd = self.runner.spent_usd  # the run's whole budget, not the LLM judges' share
+        self.ctx.jury_runner().spent_usd = self.runner.spent_usd  # the run's whole budget, not the LLM judges' share
         self.ctx.jury_runs.append(run)
         self.ctx.progress(f"jury: {prompt_id} done ({len(items)} items)")
         return run.results
@@ -174,11 +178,11 @@ def faithfulness_rows(family: str, items: list[tuple[str, Grounded]], jury: _Jur
     extracted = jury.run(extract.id, [(cid, extract.input_model(question=i.question, answer=i.answer)) for cid, i in judged])
     claims: dict[str, list[str]] = {}
     for cid, _ in judged:
-        answered = [r for r in extracted[cid] if r.verdict is not None]
+        answered = [r.verdict for r in extracted[cid] if r.verdict is not None]
         if not answered:
             rows += [_failed(family, cid, FAITHFULNESS, r, "listing the claims") for r in extracted[cid]]
             continue
-        claims[cid] = merged_claims([r.verdict["claims"] for r in answered], MAX_CLAIMS)
+        claims[cid] = merged_claims([verdict["claims"] for verdict in answered], MAX_CLAIMS)
         if not claims[cid]:
             rows.append(ScoreRow.not_applicable(cid, FAITHFULNESS, family, "0-1", NO_CLAIMS))
     contexts = dict(judged)

@@ -33,10 +33,11 @@ from assay.spec import RunSpec
 from assay.suites.kit.rows import ScoreRows
 from assay.suites.kit.summary import Summary
 
-if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
+if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas (nor the judges' runner)
     import pandas as pd
 
     from assay.judges.prompts import Prompt
+    from assay.judges.runner import JuryRun, JuryRunner
 
 ProgressFn = Callable[[str], None]
 CaseT = TypeVar("CaseT", bound=BaseModel)
@@ -54,10 +55,16 @@ class MetricContext:
 
     spec: RunSpec
     concurrency: int = DEFAULT_CONCURRENCY
-    jury: Any = None  # assay.judges.runner.JuryRunner, set when the family needs judges
+    jury: JuryRunner | None = None  # set when the family needs judges
     progress: ProgressFn = lambda message: None
     dataset_root: Path | None = None
-    jury_runs: list[Any] = field(default_factory=list)  # JuryRun records, stored for lineage
+    jury_runs: list[JuryRun] = field(default_factory=list)  # stored for lineage
+
+    def jury_runner(self) -> JuryRunner:
+        """The run's jury, for a judged family (the metric step sets it for every ``uses_jury``)."""
+        if self.jury is None:
+            raise ValueError("a judged metric family ran without the run's jury")
+        return self.jury
 
 
 @dataclass(frozen=True)

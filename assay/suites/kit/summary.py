@@ -11,7 +11,7 @@ import statistics
 import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -21,6 +21,7 @@ from assay.spec import PanelJudge, RunSpec
 
 if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
     import pandas as pd
+    from _typeshed import SupportsRichComparison
 
 
 class MetricStats(BaseModel):
@@ -168,10 +169,10 @@ def ensemble(rows: Sequence[ScoreRow], spec: RunSpec) -> list[ScoreRow]:
 
 def jury_section(
     scores: pd.DataFrame,
-    jury: JurySummary,
+    jury: JurySummary | None,
     subject: str,
     metrics: Iterable[str] | None = None,
-    order: Callable[[str, str], Any] | None = None,
+    order: Callable[[str, str], SupportsRichComparison] | None = None,
     digits: int = 3,
     rules: str = "",
 ) -> str:
@@ -180,7 +181,10 @@ def jury_section(
 
     ``subject`` names what was judged ("Answers", "Reports"); ``metrics`` limits the table to
     judged metrics; ``order(case, metric)`` sorts its rows; ``rules`` explains the ensemble.
+    ``jury`` is a summary's, None when the run had no jury: the section then says so in one line.
     """
+    if jury is None:
+        return f"{subject} were not judged: the run had no jury."
     kind = "**offline jury** (deterministic judges, no LLM calls)" if jury.offline else "LLM jury"
     names = ", ".join(
         f"{md_text(j.name)} (weight 0, dropped)" if j.name in jury.dropped else f"{md_text(j.name)} (weight {j.weight:g})"

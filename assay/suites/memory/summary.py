@@ -155,7 +155,7 @@ def report_sections(
         ReportSection("By scenario", _by_scenario_md(summary)),
         ReportSection("Per query (worst first)", _per_query_md(summary)),
         ReportSection("Query details", "\n\n".join(_query_md(q, generations.get(q.case_id)) for q in summary.queries)),
-        ReportSection("Jury", jury_section(scores, summary.jury, "Memories", CRITERIA)),  # type: ignore[arg-type]
+        ReportSection("Jury", jury_section(scores, summary.jury, "Memories", CRITERIA)),
         ReportSection("How to read these numbers", GUIDE),
     ]
 

@@ -135,7 +135,7 @@ def report_sections(
     sections.append(ReportSection("Retrieval misses and gaps", _gaps(final, cases, generations, k)))
     judged = (*ANSWER_METRICS, *JUDGED_GROUNDING)
     if any(m in judged for m in metrics):
-        sections.append(ReportSection("Jury", jury_section(scores, summary.jury, "Answers", judged)))  # type: ignore[arg-type]
+        sections.append(ReportSection("Jury", jury_section(scores, summary.jury, "Answers", judged)))
     sections.append(ReportSection("How to read these numbers", _guide()))
     return sections
 

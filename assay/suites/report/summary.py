@@ -28,6 +28,7 @@ from assay.schemas import JsonObject, ScoreRow
 from assay.spec import RunSpec
 from assay.suites.kit import (
     AggregateResult,
+    JurySummary,
     ReportSection,
     Summary,
     ensemble,
@@ -132,6 +133,15 @@ def _judge_rank(name: str | None, order: list[str]) -> tuple[int, str]:
 
 def _metric_rank(metric: str) -> int:
     return METRICS.index(metric) if metric in METRICS else len(METRICS)
+
+
+def _jury_rules(jury: JurySummary | None) -> str:
+    """How the report's jury combines its judges (nothing when the run had no jury)."""
+    if jury is None:
+        return ""
+    return ("Factual accuracy, coherence and relevance: weighted mean, or the median when max − min ≥ "
+            f"{jury.disagreement_threshold:g} (flagged). Hallucination count: median; "
+            "citation accuracy: minimum. A judge that failed is dropped and the weights renormalised.")
 
 
 def _reason(row: ScoreRow | None, metric: str) -> str:
@@ -361,11 +371,9 @@ def report_sections(
         ReportSection("Per query", _per_query_table(summary)),
         ReportSection("Per query details", "\n\n".join(_case_md(info) for info in summary.cases)),
         ReportSection("Jury", jury_section(
-            scores, summary.jury, "Reports",  # type: ignore[arg-type]
+            scores, summary.jury, "Reports",
             order=lambda case, metric: (rank.get(case, len(rank)), case, _metric_rank(metric)), digits=2,
-            rules=(f"Factual accuracy, coherence and relevance: weighted mean, or the median when max − min ≥ "
-                   f"{summary.jury.disagreement_threshold:g} (flagged). Hallucination count: median; "  # type: ignore[union-attr]
-                   "citation accuracy: minimum. A judge that failed is dropped and the weights renormalised."),
+            rules=_jury_rules(summary.jury),
         )),
     ]
     unscored = [f"- **{md_text(i.case_id)}** {m}: {md_text(why)}" for i in summary.cases for m, why in i.unscored.items()]
