@@ -22,13 +22,17 @@ demo: install
 browser:
 	sh .ci/ensure-browser
 
-## test: the whole test suite, offline (the slowest tests listed at the end: where CI's minutes go)
+## test: the whole test suite, offline (the slowest tests listed at the end: where CI's minutes go).
+## TEST_WORKERS pytest-xdist processes, one test file each at a time (--dist loadfile), so a file's
+## module fixtures (a Prefect server, deployments, a bundled run) are made once; TEST_WORKERS=0: serial.
+TEST_WORKERS ?= 2
+XDIST = -n $(TEST_WORKERS) --dist loadfile
 test: install browser
-	$(PY) -m pytest -q --durations=40
+	$(PY) -m pytest -q $(XDIST) --durations=40
 
 ## test-fast: unit tests only (no Prefect server, no model loads)
 test-fast: install
-	$(PY) -m pytest -q tests/unit -m "not slow"
+	$(PY) -m pytest -q $(XDIST) tests/unit -m "not slow"
 
 ## postgres: Debian's postgresql server binaries (apt-get when missing) for the PostgreSQL-backed server test
 postgres:

@@ -97,9 +97,10 @@ def answers(port: int) -> bool:
 
 
 @pytest.fixture
-def home(tmp_path):
-    """A PREFECT_HOME whose servers are stopped at the end, whatever the test did."""
-    home = tmp_path / "prefect-home"
+def home(short_tmp_path):
+    """A PREFECT_HOME whose servers are stopped at the end, whatever the test did (a short path:
+    the resident worker's socket lives under it)."""
+    home = short_tmp_path / "prefect-home"
     home.mkdir()
     yield home
     stop(home)

@@ -34,9 +34,10 @@ from tests.conftest import ROOT
 
 
 @pytest.fixture
-def home(tmp_path, monkeypatch):
-    """A PREFECT_HOME of its own, an environment that would use the kept server, a fresh decision."""
-    monkeypatch.setenv("PREFECT_HOME", str(tmp_path / "prefect-home"))
+def home(short_tmp_path, monkeypatch):
+    """A PREFECT_HOME of its own (a short path: the worker's socket lives under it), an environment
+    that would use the kept server, a fresh decision."""
+    monkeypatch.setenv("PREFECT_HOME", str(short_tmp_path / "prefect-home"))
     for name in ("PREFECT_API_URL", "ASSAY_WORKER", "ASSAY_SERVER_IDLE_SECONDS", "ASSAY_EARLY_SERVER",
                  "PREFECT_SERVER_EPHEMERAL_ENABLED"):
         monkeypatch.delenv(name, raising=False)
