@@ -51,7 +51,7 @@ def test_freezing_the_long_lived_objects_happens_once_and_a_jury_run_keeps_it(mo
     processes) leaves the process's frozen set as it found it instead of unfreezing it."""
     from assay.judges.base import JudgeResult, LocalJudge
     from assay.judges.runner import JuryRunner
-    from tests.unit.test_jury_runner import PROMPT, items
+    from tests.unit.judges.test_runner import PROMPT, items
 
     class Echo(LocalJudge):
         name, model, weight = "echo", "offline/echo", 1.0

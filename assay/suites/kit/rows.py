@@ -64,7 +64,7 @@ class ScoreRows:
 
 def _row_and_line(line: bytes) -> tuple[ScoreRow, bytes]:
     # pydantic's own JSON parser: the same row as json.loads + model_validate (NaN and
-    # Infinity included, tests/unit/test_score_rows.py), at a fraction of the cost.
+    # Infinity included, tests/unit/suites/kit/test_rows.py), at a fraction of the cost.
     return ScoreRow.model_validate_json(line), line
 
 

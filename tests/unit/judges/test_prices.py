@@ -8,14 +8,12 @@ import json
 import subprocess
 import sys
 import threading
-from pathlib import Path
 
 import pytest
 
 import assay  # noqa: F401  (offline switches before litellm)
 from assay.judges import prices
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.conftest import ROOT
 
 UNKNOWN = ["openai/bench-judge", "openai/judge-a", "openai/my-local-model", "openai/hung-judge", "openai/x",
            "openai/Qwen/Qwen2.5-7B-Instruct", "openai/llama-3.1-8b-instruct", "openai/claude-sonnet-4-5",
@@ -83,7 +81,7 @@ import json, sys
 import assay
 from assay.judges.llm import LiteLLMJudge
 from assay.judges.runner import JuryRunner
-from tests.unit.test_llm_judge import PROMPT, Item
+from tests.unit.judges.test_llm import PROMPT, Item
 base, model = sys.argv[1], sys.argv[2]
 runner = JuryRunner([LiteLLMJudge(model, api_base=base, transport="lean")], concurrency_per_provider=4)
 run = runner.run(PROMPT, [(f"c{i}", Item(question="q", answer=f"a{i}")) for i in range(8)])

@@ -26,6 +26,7 @@ from assay.spec import GeneratorSpec, RunSpec
 from assay.suites.kit import ReplayContext
 from assay.suites.rag_qa.live import ANSWER_SYSTEM_PROMPT, live_generations
 from assay.suites.rag_qa.schema import RagCase, RagGeneration
+from tests.conftest import ROOT
 from tests.support.openai_server import Fault, OpenAICompatServer
 
 ANSWER = "하늘여행사는 2008년에 설립되었습니다."
@@ -252,7 +253,7 @@ def test_importing_does_not_pull_in_torch_or_litellm() -> None:
         "heavy = [m for m in ('torch', 'sentence_transformers', 'litellm') if m in sys.modules]\n"
         "assert not heavy, heavy\n"
     )
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[2])
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
 
 
 # --- the real bundled model ---------------------------------------------------------------

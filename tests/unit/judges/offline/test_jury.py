@@ -7,7 +7,6 @@ import json
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -25,12 +24,12 @@ from assay.judges.offline import (
 )
 from assay.judges.offline import text as tx
 from assay.judges.prompts import all_prompts, get_prompt
+from tests.conftest import ROOT
 
 SAMPLE_INPUTS = {p.id: dict(p.example) for p in all_prompts()}
 # Prompts that need a language model (the grounding family): the offline jury has no rule for them.
 OFFLINE_PROMPTS = [p for p in all_prompts() if not p.llm_only]
 
-ROOT = Path(__file__).resolve().parents[2]
 JURY = offline_jury()
 RULES = offline_jury(fitted=False)  # rag_answer from the rules alone: their exact contract
 LABELLED = ROOT / "datasets" / "judgments" / "labelled.jsonl"

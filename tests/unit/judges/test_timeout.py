@@ -11,7 +11,7 @@ from assay.judges.config import build_judges
 from assay.judges.llm import LiteLLMJudge
 from assay.spec import SpecError, build_run_spec
 from tests.support.openai_server import Fault
-from tests.unit.test_llm_judge import judge_once, server, transport  # noqa: F401  (fixtures)
+from tests.unit.judges.test_llm import judge_once, server, transport  # noqa: F401  (fixtures)
 
 DATASET = {"default_dataset": Path("datasets/rag_qa")}
 

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
 
 import pytest
 
 from bench import jury_agreement as ja
+from tests.conftest import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 V2 = ROOT / "bench" / "heldout" / "v2"
 
 RAG_ROW = {

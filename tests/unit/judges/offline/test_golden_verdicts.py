@@ -10,8 +10,9 @@ import pytest
 
 from assay.judges.offline import offline_jury
 from assay.judges.prompts import all_prompts, get_prompt
+from tests.conftest import ROOT
 
-GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+GOLDEN = ROOT / "tests" / "golden"
 PROMPT_IDS = sorted((p.id for p in all_prompts()), key=len, reverse=True)
 
 

@@ -7,7 +7,6 @@ import hashlib
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -26,9 +25,8 @@ from assay.judges.llm import (
 )
 from assay.judges.store import request_key
 from assay.judges.verdicts import json_objects
+from tests.conftest import ROOT
 from tests.support.openai_server import Fault, OpenAICompatServer, schema_filling_responder
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 class Verdict(BaseModel):

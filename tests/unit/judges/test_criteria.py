@@ -23,6 +23,7 @@ from assay.suites.kit.criteria import (
     with_criteria,
 )
 from assay.suites.registry import get_suite, suite_names
+from tests.conftest import ROOT
 from tests.support.cli import cli
 
 CITES = {
@@ -238,9 +239,8 @@ DOC_BLOCK = re.compile(r"<!-- criteria-file: (?P<suite>[a-z_]+) -->\n```yaml\n(?
 
 
 def test_every_criteria_file_in_the_docs_is_valid_for_its_suite():
-    root = Path(__file__).resolve().parents[2]
     checked: dict[str, list[str]] = {}
-    for page in [root / "README.md", *sorted((root / "docs").rglob("*.md"))]:
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
         for block in DOC_BLOCK.finditer(page.read_text(encoding="utf-8")):
             criteria = parse_criteria(yaml.safe_load(block["body"])["criteria"], f"{page.name}")
             spec = RunSpec(suite=block["suite"], criteria=criteria)
@@ -254,8 +254,7 @@ def test_every_criteria_file_in_the_docs_is_valid_for_its_suite():
 def test_the_docs_commands_name_each_criteria_file_they_define():
     """Each `--criteria NAME` in a docs page's shell examples names a file one of its blocks
     defines (``# NAME`` on the block's first line), so the example runs as written."""
-    root = Path(__file__).resolve().parents[2]
-    for page in [root / "README.md", root / "docs" / "criteria.md", root / "docs" / "coming-from.md"]:
+    for page in [ROOT / "README.md", ROOT / "docs" / "criteria.md", ROOT / "docs" / "coming-from.md"]:
         text = page.read_text(encoding="utf-8")
         defined = {m["body"].splitlines()[0].lstrip("# ").strip() for m in DOC_BLOCK.finditer(text)}
         used = set(re.findall(r"--criteria ([\w.-]+\.ya?ml)", text))
