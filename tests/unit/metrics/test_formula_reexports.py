@@ -4,13 +4,13 @@ and importing the old module imports no suite until a name is used."""
 
 from __future__ import annotations
 
-import ast
 import importlib
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+
+from tests.support.module_names import defined_public_names
 
 # old module -> the suite's module it re-exports
 MOVED = {
@@ -19,24 +19,10 @@ MOVED = {
 }
 
 
-def _defined_names(module: str) -> set[str]:
-    """The public names a module's file defines at top level (functions, classes, constants)."""
-    tree = ast.parse(Path(importlib.import_module(module).__file__).read_text(encoding="utf-8"))
-    names: set[str] = set()
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef | ast.ClassDef):
-            names.add(node.name)
-        elif isinstance(node, ast.Assign):
-            names |= {n.id for target in node.targets for n in ast.walk(target) if isinstance(n, ast.Name)}
-        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            names.add(node.target.id)
-    return {name for name in names if not name.startswith("_")}
-
-
 @pytest.mark.parametrize(("old", "new"), sorted(MOVED.items()))
 def test_every_moved_name_is_importable_from_the_old_path_and_is_the_same_object(old, new):
     old_module, new_module = importlib.import_module(old), importlib.import_module(new)
-    assert set(old_module.__all__) == _defined_names(new), "the re-export's names and the suite module's differ"
+    assert set(old_module.__all__) == defined_public_names(new), "the re-export's names and the suite module's differ"
     assert sorted(dir(old_module)) == sorted(old_module.__all__)
     for name in old_module.__all__:
         assert getattr(old_module, name) is getattr(new_module, name), name

@@ -7,18 +7,17 @@ identity (its hash goes into judge call keys, cached verdicts and lineage)."""
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import importlib
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from assay.judges.prompts import base as registry_module
 from assay.judges.prompts import get_prompt
 from assay.suites.registry import get_suite, register_suite
+from tests.support.module_names import defined_public_names
 
 # old module -> the suite's module it re-exports
 MOVED = {f"assay.judges.prompts.{suite}": f"assay.suites.{suite}.prompts" for suite in ("agent", "clinical", "memory", "report")}
@@ -59,23 +58,10 @@ def _fresh(code: str) -> list[str]:
     return out.stdout.split()
 
 
-def _defined_names(module: str) -> set[str]:
-    tree = ast.parse(Path(importlib.import_module(module).__file__).read_text(encoding="utf-8"))
-    names: set[str] = set()
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef | ast.ClassDef):
-            names.add(node.name)
-        elif isinstance(node, ast.Assign):
-            names |= {n.id for target in node.targets for n in ast.walk(target) if isinstance(n, ast.Name)}
-        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            names.add(node.target.id)
-    return {name for name in names if not name.startswith("_")}
-
-
 @pytest.mark.parametrize(("old", "new"), sorted(MOVED.items()))
 def test_every_name_of_an_old_prompt_module_is_the_suite_modules_own(old, new):
     old_module, new_module = importlib.import_module(old), importlib.import_module(new)
-    assert set(old_module.__all__) == _defined_names(new)
+    assert set(old_module.__all__) == defined_public_names(new)
     assert sorted(dir(old_module)) == sorted(old_module.__all__)
     for name in old_module.__all__:
         assert getattr(old_module, name) is getattr(new_module, name), name
