@@ -803,7 +803,7 @@ def server_status() -> None:
     echo(f"url:      {state.api_url}\npid:      {state.pid}\nstarted:  {started}\n"
                f"idle:     stops after {state.idle_seconds:g} s without a run\n"
                f"healthy:  {'yes' if healthy(state.api_url) else 'no (starting?)'}\nlog:      {directory / 'server.log'}")
-    from assay.flows.warm_worker import describe
+    from assay.flows.worker_control import describe
 
     echo(describe())
 
@@ -812,7 +812,7 @@ def server_status() -> None:
 def server_stop() -> None:
     """Stop the local server for this PREFECT_HOME, if one runs."""
     from assay.flows.local_server import server_dir, stop
-    from assay.flows.warm_worker import stop as stop_worker
+    from assay.flows.worker_control import stop as stop_worker
 
     worker = stop_worker()
     state = stop()
@@ -825,7 +825,7 @@ def server_stop() -> None:
 @server_app.command("start")
 def server_start() -> None:
     """Start the local server (or find it) and the resident worker that runs `assay run` warm."""
-    from assay.flows.warm_worker import start_beside_server
+    from assay.flows.worker_control import start_beside_server
 
     try:
         echo(start_beside_server())
