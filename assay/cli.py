@@ -26,6 +26,7 @@ from assay.cancellation import RunStopped
 from assay.console import echo, secho  # every line printed passes console_safe
 
 if TYPE_CHECKING:
+    from assay.flows.runners import FlowTaskRunner
     from assay.rendering.case_view import CaseView
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Auditable, rerunnable evaluation runs on Prefect.")
@@ -229,7 +230,7 @@ def rerun(
     _execute(spec, options, verbose, parent_run=rid)
 
 
-def task_runner_for(spec: str) -> Any:
+def task_runner_for(spec: str) -> FlowTaskRunner | None:
     """The task runner ``--runner`` names (``flows/runners.py``); a bad name is a usage error."""
     from assay.flows.runners import task_runner_for as runner_named
 

@@ -58,11 +58,12 @@ from assay.step_inputs import (
 from assay.suites.kit import MetricContext, ProgressFn, ReplayContext, Suite
 from assay.suites.kit.criteria import criteria_section, families_of, is_criterion_family, with_criteria
 from assay.suites.kit.rows import ScoreRows
-from assay.suites.kit.suite import DEFAULT_CONCURRENCY
+from assay.suites.kit.suite import DEFAULT_CONCURRENCY, CaseT, GenT, SummaryT
 from assay.validation.containment import contained_copy, refused_paths
 
 if TYPE_CHECKING:  # annotations only: a step imports the jury and pandas when it uses them
     import pandas as pd
+    from pydantic import BaseModel
 
     from assay.judges.runner import JuryRun, JuryRunner
 
@@ -101,7 +102,9 @@ def ingest(store: ArtifactStore, suite: Suite, inputs: IngestInputs) -> IngestOu
     )
 
 
-def load_snapshot(store: ArtifactStore, suite: Suite, snapshot_sha: str, generations: bool = True) -> LoadedDataset:
+def load_snapshot(
+    store: ArtifactStore, suite: Suite[CaseT, GenT, SummaryT], snapshot_sha: str, generations: bool = True
+) -> LoadedDataset:
     """Load the dataset from its snapshot, rebuilt in the store and verified by hash on every read.
 
     Steps read the snapshot rather than the user's directory, so a step's result depends
@@ -242,12 +245,16 @@ def partition(store: ArtifactStore, suite: Suite, inputs: PartitionInputs) -> Pa
     return PartitionOutput(artifacts=artifacts, partitions=parts, index=index_sha)
 
 
-def load_cases(store: ArtifactStore, suite: Suite, snapshot_sha: str, skip_ids: Sequence[str] = ()) -> list[Any]:
+def load_cases(
+    store: ArtifactStore, suite: Suite[CaseT, GenT, SummaryT], snapshot_sha: str, skip_ids: Sequence[str] = ()
+) -> list[CaseT]:
     """The typed cases that passed the gate (quarantined ones skipped), without the generations."""
     return suite.parse_cases(load_snapshot(store, suite, snapshot_sha, generations=False), set(skip_ids))
 
 
-def load_partition(store: ArtifactStore, suite: Suite, partition_sha: str) -> tuple[list[Any], dict[str, Any]]:
+def load_partition(
+    store: ArtifactStore, suite: Suite[CaseT, GenT, SummaryT], partition_sha: str
+) -> tuple[list[CaseT], dict[str, GenT]]:
     """A partition's typed cases and generations (by case id), as the metric families take them."""
     record = store.get_json(partition_sha)
     cases = [suite.case_model.model_validate(case) for case in record["cases"]]
@@ -262,7 +269,7 @@ def compute_family(store: ArtifactStore, suite: Suite, inputs: FamilyInputs) -> 
     """
     key = (store.root, suite.name, inputs.snapshot, inputs.generations, tuple(sorted(inputs.skip_ids)))
 
-    def parse() -> tuple[list[Any], dict[str, Any]]:
+    def parse() -> tuple[list[BaseModel], dict[str, BaseModel]]:
         return (load_cases(store, suite, inputs.snapshot, inputs.skip_ids),
                 suite.parse_generations(store.get_jsonl(inputs.generations)))
 

@@ -8,7 +8,7 @@ runner a flow run has, so a run records the runner that did the work, never only
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from assay.judges.limits import share_per_process
 from assay.spec import RunOptions, check_runner_name
@@ -21,11 +21,8 @@ if TYPE_CHECKING:
     FlowTaskRunner = TaskRunner[PrefectFuture[Any]]
 
 
-def task_runner_for(name: str) -> Any:
-    """The Prefect task runner ``name`` stands for; None for threads (Prefect's default).
-
-    Any: a ``DaskTaskRunner`` is no ``FlowTaskRunner`` to the checker (Prefect's runner types are
-    invariant in their future type), yet a flow's ``task_runner`` takes only the latter."""
+def task_runner_for(name: str) -> FlowTaskRunner | None:
+    """The Prefect task runner ``name`` stands for; None for threads (Prefect's default)."""
     check_runner_name(name)
     if name == "threads":
         return None
@@ -33,10 +30,14 @@ def task_runner_for(name: str) -> Any:
 
     address = name.partition("=")[2]
     if address:
-        return DaskTaskRunner(address=address)
-    return DaskTaskRunner(
-        cluster_kwargs={"n_workers": 2, "threads_per_worker": 2, "processes": True, "dashboard_address": None}
-    )
+        dask = DaskTaskRunner(address=address)
+    else:
+        dask = DaskTaskRunner(
+            cluster_kwargs={"n_workers": 2, "threads_per_worker": 2, "processes": True, "dashboard_address": None}
+        )
+    # A flow's task_runner is typed FlowTaskRunner, which a DaskTaskRunner (a runner of Dask
+    # futures) is not to the checker: Prefect's runner types are invariant in their future type.
+    return cast("FlowTaskRunner", dask)
 
 
 def runner_in_use(task_runner: FlowTaskRunner) -> str:

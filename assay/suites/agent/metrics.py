@@ -9,6 +9,7 @@ aggregate (summary.py) from the per-repeat labels kept in the jury rows' details
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel
@@ -79,7 +80,7 @@ def judge_input(case: AgentCase, parsed: JsonObject) -> BaseModel:
     })
 
 
-def intent_compute(cases: list[AgentCase], generations: dict[str, AgentGeneration], ctx: MetricContext) -> list[ScoreRow]:
+def intent_compute(cases: list[AgentCase], generations: Mapping[str, AgentGeneration], ctx: MetricContext) -> list[ScoreRow]:
     """The jury reads every repeat's assistantMessage (item id ``<case>#<repeat>``). A call that
     failed (error, timeout, bad JSON, no message) is FAILED (0) with label ERROR, as the seed's
     rubric reads "무관/무응답/실패", without asking a judge. Per judge: the mean over repeats, with

@@ -4,7 +4,6 @@ case has one, and the reference-free grounding metrics for every case."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from pydantic import BaseModel
 
@@ -38,11 +37,11 @@ def _feedback(metric: str, verdict: JsonObject) -> JsonObject:
     return {"feedback": str(verdict.get("feedback", ""))[:500]}
 
 
-def _correctness_family() -> MetricFamily:
+def _correctness_family() -> MetricFamily[AnswerCase, AnswerGeneration]:
     """The rag_answer jury over the cases with a reference; the others are not applicable."""
     judged = JuryFamily(CORRECTNESS, [JuryPrompt(ANSWER_PROMPT, CORRECTNESS_METRICS, _feedback)], correctness_input)
 
-    def compute(cases: list[Any], generations: Mapping[str, BaseModel], ctx: MetricContext) -> list[ScoreRow]:
+    def compute(cases: list[AnswerCase], generations: Mapping[str, AnswerGeneration], ctx: MetricContext) -> list[ScoreRow]:
         without = [c for c in cases if not c.reference]
         rows = [ScoreRow.not_applicable(c.id, m, CORRECTNESS, "1-5", NO_REFERENCE) for c in without for m in CORRECTNESS_METRICS]
         with_reference = [c for c in cases if c.reference]

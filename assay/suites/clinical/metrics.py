@@ -4,6 +4,7 @@ faithfulness and answer relevance."""
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 from pydantic import BaseModel
 
@@ -69,7 +70,7 @@ def patient_text(case: ClinicalCase) -> str:
     return "\n".join(lines)
 
 
-def dialogues(cases: list[ClinicalCase], generations: dict[str, ClinicalAnswer]) -> dict[str, list[tuple[int, str, str]]]:
+def dialogues(cases: list[ClinicalCase], generations: Mapping[str, ClinicalAnswer]) -> dict[str, list[tuple[int, str, str]]]:
     """patient -> its turns in order as (turn, question, the run's answer)."""
     out: dict[str, list[tuple[int, str, str]]] = {}
     for case in sorted(cases, key=lambda c: (c.patient_id, c.turn)):
@@ -94,12 +95,12 @@ def judge_input(case: ClinicalCase, gen: ClinicalAnswer, talks: dict[str, list[t
     )
 
 
-def _jury_compute(cases: list[ClinicalCase], generations: dict[str, ClinicalAnswer], ctx: MetricContext) -> list[ScoreRow]:
+def _jury_compute(cases: list[ClinicalCase], generations: Mapping[str, ClinicalAnswer], ctx: MetricContext) -> list[ScoreRow]:
     """The jury family over the batch, each judge input carrying its patient's dialogue so far
     (this run's answers), built once per batch."""
     talks = dialogues(cases, generations)
-    family = JuryFamily(JURY, [JuryPrompt(PROMPT, details=verdict_details)],
-                        lambda case, gen, _ctx: judge_input(case, gen, talks))
+    family: MetricFamily[ClinicalCase, ClinicalAnswer] = JuryFamily(
+        JURY, [JuryPrompt(PROMPT, details=verdict_details)], lambda case, gen, _ctx: judge_input(case, gen, talks))
     return family.compute(cases, generations, ctx)
 
 

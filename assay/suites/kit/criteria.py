@@ -27,7 +27,7 @@ from assay.schemas import ScoreRow
 from assay.spec import RunSpec
 from assay.suites.kit.families import missing_generation, verdict_rows
 from assay.suites.kit.rows import RowSpool, ScoreRows
-from assay.suites.kit.suite import AggregateResult, MetricContext, MetricFamily, Suite
+from assay.suites.kit.suite import AggregateResult, CaseWithId, MetricContext, MetricFamily, Suite
 from assay.suites.kit.summary import JurySummary, JuryTally, Summary, ensemble, jury_section, metric_stats
 
 if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas
@@ -78,13 +78,13 @@ def criteria_problems(suite: Suite, spec: RunSpec) -> list[str]:
     return out
 
 
-def field_values(suite: Suite, case: BaseModel, generation: BaseModel, reads: Sequence[str]) -> dict[str, str]:
+def field_values(suite: Suite, case: CaseWithId, generation: BaseModel, reads: Sequence[str]) -> dict[str, str]:
     """The fields a criterion reads, each as the text the judge is shown."""
     out = {}
     for name in reads:
         if name in suite.derived_fields:
             value = suite.derived_fields[name](case, generation)
-        elif name in type(case).model_fields:
+        elif name in suite.case_model.model_fields:  # the suite's cases are of its case model
             value = getattr(case, name)
         else:
             value = getattr(generation, name)
@@ -105,13 +105,15 @@ def families_of(suite: Suite, spec: RunSpec) -> list[MetricFamily]:
     return families + [criterion_family(suite, criterion, offline) for criterion in spec.criteria]
 
 
-def criterion_family(suite: Suite, criterion: Criterion, offline: bool = False) -> MetricFamily:
+def criterion_family(
+    suite: Suite, criterion: Criterion, offline: bool = False
+) -> MetricFamily[CaseWithId, BaseModel]:
     """One criterion over every case; ``offline``: the jury is the offline one, which is never
     asked (it cannot read a rubric), so every case is unscored with that reason."""
     name = family_name(criterion)
     metric, scale = criterion.name, criterion.scale_text
 
-    def compute(cases: list[Any], generations: Mapping[str, BaseModel], ctx: MetricContext) -> list[ScoreRow]:
+    def compute(cases: list[CaseWithId], generations: Mapping[str, BaseModel], ctx: MetricContext) -> list[ScoreRow]:
         rows: list[ScoreRow] = []
         items = []
         for case in cases:
@@ -119,7 +121,7 @@ def criterion_family(suite: Suite, criterion: Criterion, offline: bool = False) 
             reason = NEEDS_LLM if offline else missing_generation(generation)
             if reason:
                 rows.append(ScoreRow.unscored(case.id, metric, name, scale, reason))
-            else:
+            elif generation is not None:  # always so without a reason; the check tells the type checker
                 items.append((case.id, prompt.input_model.model_validate(field_values(suite, case, generation, criterion.reads))))
         if not items:
             return rows
@@ -144,7 +146,9 @@ def _reason(metric: str, verdict: Any) -> dict[str, Any]:
 
 
 # -- aggregate -------------------------------------------------------------------------------
-def with_criteria(result: AggregateResult, rows: ScoreRows, cases: Sequence[Any], spec: RunSpec) -> AggregateResult:
+def with_criteria(
+    result: AggregateResult, rows: ScoreRows, cases: Sequence[CaseWithId], spec: RunSpec
+) -> AggregateResult:
     """The suite's result with the criteria added: their ensemble rows (the kit's jury rule)
     and per-judge rows after the suite's rows, and their means, scales and jury figures in the
     summary. Read part by part, like the suite's own rows."""

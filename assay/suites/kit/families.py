@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
 from assay.schemas import JsonObject, ScoreRow
 from assay.spec import RunSpec
-from assay.suites.kit.suite import MetricContext, MetricFamily
+from assay.suites.kit.suite import FamilyCaseT, FamilyGenT, MetricContext, MetricFamily
 
 if TYPE_CHECKING:
     from assay.judges.base import JudgeResult
@@ -41,16 +41,18 @@ def missing_generation(gen: BaseModel | None) -> str | None:
 def AutomaticFamily(  # noqa: N802 - reads as a declaration, like a class
     name: str,
     metrics: MetricScales,
-    score: Callable[[Any, Any, MetricContext], list[ScoreRow]],
+    score: Callable[[FamilyCaseT, FamilyGenT, MetricContext], list[ScoreRow]],
     description: str = "",
-) -> MetricFamily:
+) -> MetricFamily[FamilyCaseT, FamilyGenT]:
     """Metrics computed from a case and its generation alone (no judges).
 
     ``metrics`` maps each metric to its scale, or is a function of the run parameters that
     does (e.g. ``ndcg@{k}``); it names the unscored rows of a case without a generation.
     """
 
-    def compute(cases: list[Any], generations: Mapping[str, BaseModel], ctx: MetricContext) -> list[ScoreRow]:
+    def compute(
+        cases: list[FamilyCaseT], generations: Mapping[str, FamilyGenT], ctx: MetricContext
+    ) -> list[ScoreRow]:
         scales = metrics(ctx.spec) if callable(metrics) else metrics
         rows: list[ScoreRow] = []
         every = max(PROGRESS_EVERY, len(cases) // 10)  # each line is a log record the server stores
@@ -108,12 +110,14 @@ def scale_of(prompt: Prompt, field_name: str) -> str:
 def JuryFamily(  # noqa: N802 - reads as a declaration, like a class
     name: str,
     prompts: Sequence[JuryPrompt],
-    to_input: Callable[[Any, Any, MetricContext], BaseModel],
+    to_input: Callable[[FamilyCaseT, FamilyGenT, MetricContext], BaseModel],
     description: str = "",
-) -> MetricFamily:
+) -> MetricFamily[FamilyCaseT, FamilyGenT]:
     """Metrics judged by the run's jury, one prompt after another over every usable case."""
 
-    def compute(cases: list[Any], generations: Mapping[str, BaseModel], ctx: MetricContext) -> list[ScoreRow]:
+    def compute(
+        cases: list[FamilyCaseT], generations: Mapping[str, FamilyGenT], ctx: MetricContext
+    ) -> list[ScoreRow]:
         rows: list[ScoreRow] = []
         items = []
         for case in cases:
@@ -125,7 +129,7 @@ def JuryFamily(  # noqa: N802 - reads as a declaration, like a class
                     for jp in prompts
                     for metric, scale in jp.scales().items()
                 ]
-            else:
+            elif gen is not None:  # always so without a reason; the check tells the type checker
                 items.append((case.id, to_input(case, gen, ctx)))
         if not items:
             return rows

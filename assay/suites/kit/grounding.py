@@ -28,7 +28,7 @@ from assay.judges.ensemble import normalize_claim
 from assay.metrics import grounding as g
 from assay.schemas import JsonObject, ScoreRow
 from assay.suites.kit.families import missing_generation, verdict_rows
-from assay.suites.kit.suite import MetricContext, MetricFamily
+from assay.suites.kit.suite import FamilyCaseT, FamilyGenT, MetricContext, MetricFamily
 
 if TYPE_CHECKING:
     from assay.judges.base import JudgeResult
@@ -62,10 +62,12 @@ class Grounded:
 
 def GroundingFamily(  # noqa: N802 - reads as a declaration, like a class
     name: str,
-    read: Callable[[Any, Any, MetricContext], Grounded],
+    read: Callable[[FamilyCaseT, FamilyGenT, MetricContext], Grounded],
     description: str = "reference-free: faithfulness, answer relevancy, context relevance",
-) -> MetricFamily:
-    def compute(cases: list[Any], generations: Mapping[str, BaseModel], ctx: MetricContext) -> list[ScoreRow]:
+) -> MetricFamily[FamilyCaseT, FamilyGenT]:
+    def compute(
+        cases: list[FamilyCaseT], generations: Mapping[str, FamilyGenT], ctx: MetricContext
+    ) -> list[ScoreRow]:
         runner = llm_runner(ctx.jury)
         scales = OFFLINE_SCALES if runner is None else JUDGED_SCALES
         rows: list[ScoreRow] = []
@@ -75,7 +77,7 @@ def GroundingFamily(  # noqa: N802 - reads as a declaration, like a class
             reason = missing_generation(gen)
             if reason:
                 rows += [ScoreRow.unscored(case.id, m, name, s, reason) for m, s in scales.items()]
-            else:
+            elif gen is not None:  # always so without a reason; the check tells the type checker
                 items.append((case.id, read(case, gen, ctx)))
         if runner is None:
             return rows + [row for cid, item in items for row in offline_rows(name, cid, item)]

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, get_args, get_origin
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, get_args, get_origin
 
 from pydantic import BaseModel
 from typing_extensions import TypeVar  # a TypeVar with a default: Suite[Case, Generation] still reads
@@ -43,6 +43,18 @@ ProgressFn = Callable[[str], None]
 CaseT = TypeVar("CaseT", bound=BaseModel)
 GenT = TypeVar("GenT", bound=BaseModel)
 SummaryT = TypeVar("SummaryT", bound=Summary, default=Summary)
+
+
+class CaseWithId(Protocol):
+    """What a metric family needs of a case: its id (every suite's case model has one)."""
+
+    @property
+    def id(self) -> str: ...
+
+
+# A family's case and generation types: any case with an id, any generation model.
+FamilyCaseT = TypeVar("FamilyCaseT", bound=CaseWithId)
+FamilyGenT = TypeVar("FamilyGenT", bound=BaseModel)
 
 
 DEFAULT_CONCURRENCY = 8  # calls in flight when the run's options leave it open
@@ -79,7 +91,7 @@ class ReplayContext:
 
 
 @dataclass(frozen=True)
-class MetricFamily:
+class MetricFamily(Generic[FamilyCaseT, FamilyGenT]):
     """A group of metrics computed together in one task (e.g. all retrieval metrics).
 
     Usually built with ``AutomaticFamily`` or ``JuryFamily``; a family with unusual needs can
@@ -87,7 +99,7 @@ class MetricFamily:
     """
 
     name: str
-    compute: Callable[[list[Any], Mapping[str, BaseModel], MetricContext], list[ScoreRow]]
+    compute: Callable[[list[FamilyCaseT], Mapping[str, FamilyGenT], MetricContext], list[ScoreRow]]
     uses_jury: bool = False
     description: str = ""
     # The metrics its rows name, for the run's spec, when known before scoring (the kit's

@@ -4,7 +4,6 @@ reference where a case has one (seed 003 §4), reference-free otherwise (``kit.g
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from pydantic import BaseModel
 
@@ -108,14 +107,14 @@ def grounded(case: RagCase, gen: RagGeneration, ctx: MetricContext) -> Grounded:
     return Grounded(question=case.question, answer=gen.answer, contexts=[c.text for c in gen.retrieved[: ctx.spec.k]])
 
 
-def _answer_family() -> MetricFamily:
+def _answer_family() -> MetricFamily[RagCase, RagGeneration]:
     """A case with a reference answer: the rag_answer jury, as seed 003 judges it. A case without
     one: the reference-free grounding metrics instead (its rag_answer metrics are not applicable).
     A dataset where every case has a reference sends exactly the calls it always did."""
     judged = JuryFamily(ANSWER, [JuryPrompt(ANSWER_PROMPT, details=_feedback)], answer_input)
     reference_free = GroundingFamily(ANSWER, grounded)
 
-    def compute(cases: list[Any], generations: Mapping[str, BaseModel], ctx: MetricContext) -> list[ScoreRow]:
+    def compute(cases: list[RagCase], generations: Mapping[str, RagGeneration], ctx: MetricContext) -> list[ScoreRow]:
         with_reference = [c for c in cases if c.reference_answer]
         without = [c for c in cases if not c.reference_answer]
         rows = judged.compute(with_reference, generations, ctx) if with_reference else []
