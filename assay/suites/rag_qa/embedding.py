@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from assay.replay.chunking import Chunk
+from assay.suites.rag_qa.chunking import Chunk
 
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
