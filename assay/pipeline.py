@@ -233,7 +233,7 @@ def partition(store: ArtifactStore, suite: Suite, inputs: PartitionInputs) -> Pa
     for index, members in enumerate(partition_cases(cases, suite.partition_group, size)):
         record = {
             "cases": [case.model_dump(mode="json") for case in members],
-            "generations": [g for case in members for g in generations.get(case.id, [])],  # type: ignore[attr-defined]
+            "generations": [g for case in members for g in generations.get(case.id, [])],
         }
         # Not put_json: its sorted keys would reorder the cases' own mappings (a patient's labs),
         # which prompts print in dataset order, so a partition's case must read back unchanged.

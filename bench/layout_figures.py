@@ -7,8 +7,10 @@ Prints, for the tree (default: this checkout):
 - per suite, the lines of Python outside ``assay/suites/<name>/`` that only that suite uses: a
   module counts when every module that imports it (static imports, ``__init__`` re-exports not
   counted as uses) is in that suite's folder or is itself such a module (to a fixed point), or
-  when its file name names the suite and no other suite imports it; a module that is only a lazy
-  re-export of moved code (an old import path kept working) is not counted;
+  when its file name names the suite and nothing else imports it (a module that shared code
+  imports is shared, whatever its name: ``validation/report.py`` is the gate's report, not the
+  report suite's); a module that is only a lazy re-export of moved code (an old import path kept
+  working) is not counted;
 - ``Any`` in public signatures (parameters and returns of public functions and methods) of
   ``flows/``, ``tasks/``, ``assay/pipeline.py`` and ``assay/suites/kit/``;
 - ``# type: ignore`` comments in ``assay/``, ``flows/``, ``tasks/``.
@@ -22,9 +24,10 @@ from collections import defaultdict
 from pathlib import Path
 
 VERBOSE = "-v" in sys.argv
-SUITES = ("rag_qa", "agent", "memory", "clinical", "report")
+SUITES = ("rag_qa", "agent", "memory", "clinical", "report", "answers")
+# "answers", not "answer": shared modules say "answer" (judges/offline/answer_core.py)
 NAME_HINTS = {"rag_qa": ("rag",), "agent": ("agent",), "memory": ("memory",), "clinical": ("clinical",),
-              "report": ("report",)}
+              "report": ("report",), "answers": ("answers",)}
 
 
 def module_name(root: Path, path: Path) -> str:
@@ -86,8 +89,8 @@ def suite_only_lines(root: Path) -> dict[str, int]:
             named = [s for s in SUITES if name.count(".") > 1 and any(h in path.stem for h in NAME_HINTS[s])]
             if len(users) == 1 and None not in users:
                 owner[name] = next(iter(users))  # imported only from one suite's code
-            elif len(named) == 1 and not users - {named[0], None}:
-                owner[name] = named[0]  # named after one suite, used by no other (shared registries may import it)
+            elif len(named) == 1 and users <= {named[0]}:
+                owner[name] = named[0]  # named after one suite, imported by nothing else (shared code included)
             else:
                 continue
             changed = True

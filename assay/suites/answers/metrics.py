@@ -7,13 +7,14 @@ from collections.abc import Mapping
 
 from pydantic import BaseModel
 
+from assay.judges.prompts.rag import RAG_ANSWER
 from assay.schemas import JsonObject, ScoreRow
 from assay.suites.answers.schema import AnswerCase, AnswerGeneration
 from assay.suites.kit import JuryFamily, JuryPrompt, MetricContext, MetricFamily
 from assay.suites.kit.grounding import Grounded, GroundingFamily
 
 CORRECTNESS, GROUNDING = "correctness", "grounding"
-ANSWER_PROMPT = "rag_answer"
+ANSWER_PROMPT = RAG_ANSWER.id  # the shared prompt rag_qa judges with too
 # rag_answer's accuracy is correctness against the reference; its relevance is left out here:
 # answer_relevancy (reference-free) is this suite's relevance.
 CORRECTNESS_METRICS = {"correctness": "accuracy", "completeness": "completeness"}
@@ -21,9 +22,7 @@ NO_REFERENCE = "no reference answer for this case"
 
 
 def correctness_input(case: AnswerCase, gen: AnswerGeneration, ctx: MetricContext) -> BaseModel:
-    from assay.judges.prompts import get_prompt
-
-    return get_prompt(ANSWER_PROMPT).input_model.model_validate({
+    return RAG_ANSWER.input_model.model_validate({
         "question": case.input, "generated_answer": gen.output, "reference_answer": case.reference or "",
         "contexts": [c.text for c in gen.contexts[: ctx.spec.k]],
     })

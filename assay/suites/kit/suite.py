@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, get_args, get_origin
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, get_args, get_origin
 
 from pydantic import BaseModel
 from typing_extensions import TypeVar  # a TypeVar with a default: Suite[Case, Generation] still reads
@@ -40,9 +40,6 @@ if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas (nor t
     from assay.judges.runner import JuryRun, JuryRunner
 
 ProgressFn = Callable[[str], None]
-CaseT = TypeVar("CaseT", bound=BaseModel)
-GenT = TypeVar("GenT", bound=BaseModel)
-SummaryT = TypeVar("SummaryT", bound=Summary, default=Summary)
 
 
 class CaseWithId(Protocol):
@@ -51,6 +48,35 @@ class CaseWithId(Protocol):
     @property
     def id(self) -> str: ...
 
+
+class CaseRecord(CaseWithId, Protocol):
+    """What the kit needs of a suite's case: the id it groups, selects and stores cases by, and
+    the pydantic model's validate and dump. A protocol, since a type cannot say "a BaseModel
+    with an id"; where the kit needs the model itself it asks with the two functions below."""
+
+    @classmethod
+    def model_validate(cls, obj: object) -> Self: ...
+
+    def model_dump(self, *, mode: str = "python") -> dict[str, object]: ...
+
+
+def case_model_class(model: type[CaseRecord]) -> type[BaseModel]:
+    """A suite's case model as the pydantic model it must be (``CaseRecord`` cannot say so)."""
+    if not issubclass(model, BaseModel):
+        raise TypeError(f"a suite's case model must be a pydantic model, not {model.__name__}")
+    return model
+
+
+def case_record(case: CaseRecord) -> BaseModel:
+    """A case as the pydantic model it must be (``CaseRecord`` cannot say so)."""
+    if not isinstance(case, BaseModel):
+        raise TypeError(f"a suite's case must be a pydantic model, not {type(case).__name__}")
+    return case
+
+
+CaseT = TypeVar("CaseT", bound=CaseRecord)
+GenT = TypeVar("GenT", bound=BaseModel)
+SummaryT = TypeVar("SummaryT", bound=Summary, default=Summary)
 
 # A family's case and generation types: any case with an id, any generation model.
 FamilyCaseT = TypeVar("FamilyCaseT", bound=CaseWithId)
@@ -228,7 +254,7 @@ class Suite(Generic[CaseT, GenT, SummaryT]):
 
         Rows without a usable id failed the gate and can only reach here when quarantined.
         """
-        fields = set(self.case_model.model_fields)
+        fields = set(case_model_class(self.case_model).model_fields)
         return [
             self.case_model.model_validate({k: v for k, v in record.items() if k in fields})
             for record in data.records
@@ -242,12 +268,12 @@ class Suite(Generic[CaseT, GenT, SummaryT]):
     def partition_group(self, case: CaseT) -> str:
         """Cases that must be scored in the same partition share a group (default: each case
         its own); a suite whose metrics read several cases together names what joins them."""
-        return case.id  # type: ignore[attr-defined,no-any-return]
+        return case.id
 
     def recorded_generations(self, data: LoadedDataset, cases: list[CaseT]) -> list[JsonObject]:
         """The recorded outputs of the system under test, one per case: by default the rows of
         the dataset's generations file whose ``case_id`` is a case that passed the gate."""
-        wanted = {c.id for c in cases}  # type: ignore[attr-defined]
+        wanted = {c.id for c in cases}
         return [{k: v for k, v in g.items() if k != "_line"} for g in data.generations if str(g.get("case_id")) in wanted]
 
     def live_replay(self, cases: list[CaseT], data: LoadedDataset, ctx: ReplayContext) -> list[JsonObject]:
@@ -287,7 +313,7 @@ class Suite(Generic[CaseT, GenT, SummaryT]):
 
         The default lists the case record's fields as input and the generation's as output;
         suites override it to name their fields and show their contexts."""
-        return default_case_view(case, generation)
+        return default_case_view(case_record(case), generation)
 
     def report_sections(
         self, scores: pd.DataFrame, summary: SummaryT, cases: list[CaseT], generations: dict[str, GenT]

@@ -76,8 +76,8 @@ def retrieve(
 ) -> list[list[JsonObject]]:
     """Build the index once and return, per case, its top-k chunks as RetrievedChunk dicts
     (source, text, score = cosine similarity), best first."""
-    from assay.replay.chunking import chunk_documents
-    from assay.replay.embedding import EmbeddingIndex, load_model
+    from assay.suites.rag_qa.chunking import chunk_documents
+    from assay.suites.rag_qa.embedding import EmbeddingIndex, load_model
 
     chunks = chunk_documents(Path(kb_root), spec.generator.chunk_size, spec.generator.chunk_overlap)
     started = time.perf_counter()

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from pydantic import BaseModel
 
-from assay.metrics import retrieval as r
+from assay.judges.prompts.rag import RAG_ANSWER
 from assay.schemas import JsonObject, ScoreRow
 from assay.spec import RunSpec
 from assay.suites.kit import (
@@ -19,10 +19,11 @@ from assay.suites.kit import (
     missing_generation,
 )
 from assay.suites.kit.grounding import GROUNDING_METRICS, Grounded, GroundingFamily
+from assay.suites.rag_qa import retrieval_metrics as r
 from assay.suites.rag_qa.schema import RagCase, RagGeneration, normalize_source
 
 ANSWER_METRICS = ("accuracy", "completeness", "relevance")
-ANSWER_PROMPT = "rag_answer"
+ANSWER_PROMPT = RAG_ANSWER.id  # the shared prompt the answers suite judges with too
 RETRIEVAL, ANSWER = "retrieval", "answer"
 
 
@@ -87,9 +88,7 @@ def retrieval_rows(case: RagCase, gen: RagGeneration, ctx: MetricContext) -> lis
 
 def answer_input(case: RagCase, gen: RagGeneration, ctx: MetricContext) -> BaseModel:
     """What the rag_answer judges read: the question, the answer, the reference, the top-k contexts."""
-    from assay.judges.prompts import get_prompt
-
-    return get_prompt(ANSWER_PROMPT).input_model.model_validate(
+    return RAG_ANSWER.input_model.model_validate(
         {
             "question": case.question,
             "generated_answer": gen.answer,

@@ -7,7 +7,6 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from assay.metrics.retrieval import quality_label
 from assay.rendering.tables import fmt, markdown_table, md_text
 from assay.schemas import ScoreRow
 from assay.spec import RunSpec
@@ -27,6 +26,7 @@ from assay.suites.kit import (
 from assay.suites.kit.charts import bars, drawn, group_chart, png, pyplot
 from assay.suites.kit.grounding import FIGURE_SUPPORT, GROUNDING_METRICS, OFFLINE_SCALES
 from assay.suites.rag_qa.metrics import ANSWER_METRICS, JUDGED_GROUNDING, retrieval_metric_names
+from assay.suites.rag_qa.retrieval_metrics import quality_label
 from assay.suites.rag_qa.schema import RagCase, RagGeneration
 
 if TYPE_CHECKING:  # annotations only: looking a suite up loads no pandas

@@ -3,6 +3,7 @@ flow calls delegate to the functions the suite declares, so a suite.py states on
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -20,6 +21,7 @@ from assay.suites.kit import (
     Summary,
     SummaryFunctions,
 )
+from assay.suites.kit.suite import case_model_class
 from assay.suites.registry import get_suite
 
 
@@ -127,6 +129,25 @@ def test_what_a_suite_leaves_out_has_the_old_defaults(tmp_path):
     assert suite.validation_parameters(data) == {"min_cases": 1}
     assert suite.charts(EMPTY) == {}
     assert suite.metric_names(RunSpec(suite="plain")) is None
+
+
+def test_the_id_defaults_read_the_cases_ids_and_a_case_that_is_no_pydantic_model_is_named(tmp_path):
+    suite = PlainSuite()
+    cases = [Case(id="c1", question="q?"), Case(id="c2", question="r?")]
+    data = LoadedDataset(suite="plain", root=tmp_path, records=[], generations=[
+        {"case_id": "c2", "answer": "b", "_line": 2}, {"case_id": "c9", "answer": "x", "_line": 3}])
+    assert [suite.partition_group(c) for c in cases] == ["c1", "c2"]
+    assert suite.recorded_generations(data, cases) == [{"case_id": "c2", "answer": "b"}]
+    assert suite.case_view(cases[0], None).inputs[0].text == "q?"
+
+    @dataclass
+    class NotAModel:  # a case with an id, but no pydantic model
+        id: str
+
+    with pytest.raises(TypeError, match="a suite's case must be a pydantic model, not NotAModel"):
+        suite.case_view(NotAModel("c1"), None)
+    with pytest.raises(TypeError, match="a suite's case model must be a pydantic model, not NotAModel"):
+        case_model_class(NotAModel)
 
 
 def test_a_suite_that_neither_declares_nor_overrides_is_refused_when_made():

@@ -21,9 +21,9 @@ import numpy as np
 import pytest
 
 import assay  # noqa: F401  (offline switches before litellm is imported)
-from assay.replay import embedding
 from assay.spec import GeneratorSpec, RunSpec
 from assay.suites.kit import ReplayContext
+from assay.suites.rag_qa import embedding
 from assay.suites.rag_qa.live import ANSWER_SYSTEM_PROMPT, live_generations
 from assay.suites.rag_qa.schema import RagCase, RagGeneration
 from tests.conftest import ROOT
@@ -249,7 +249,7 @@ def test_run_wide_configuration_errors_raise_before_any_request(
 
 def test_importing_does_not_pull_in_torch_or_litellm() -> None:
     code = (
-        "import sys, assay.replay.chunking, assay.replay.embedding, assay.suites.rag_qa.live\n"
+        "import sys, assay.suites.rag_qa.chunking, assay.suites.rag_qa.embedding, assay.suites.rag_qa.live\n"
         "heavy = [m for m in ('torch', 'sentence_transformers', 'litellm') if m in sys.modules]\n"
         "assert not heavy, heavy\n"
     )

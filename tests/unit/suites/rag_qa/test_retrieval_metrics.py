@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from assay.metrics.retrieval import (
+from assay.suites.rag_qa.retrieval_metrics import (
     _dcg,
     keyword_coverage,
     ndcg_at_k,

@@ -1,4 +1,4 @@
-"""assay.replay.chunking: langchain RecursiveCharacterTextSplitter semantics, without langchain."""
+"""assay.suites.rag_qa.chunking: langchain RecursiveCharacterTextSplitter semantics, without langchain."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assay.replay.chunking import Chunk, chunk_documents, split_spans, split_text
+from assay.suites.rag_qa.chunking import Chunk, chunk_documents, split_spans, split_text
 
 # Expected outputs produced by langchain_text_splitters 1.1.3
 # RecursiveCharacterTextSplitter(chunk_size=..., chunk_overlap=...).split_text(text).
