@@ -106,3 +106,25 @@ def test_forget_drops_every_kept_object(tmp_path: Path) -> None:
     assert gx_session.kept()["suites"] >= 3
     gx_session.forget()
     assert gx_session.kept() == {"contexts": 0, "sources": 0, "batch_definitions": 0, "suites": 0}
+
+
+def test_the_resident_worker_keeps_every_suites_validation_and_no_thread() -> None:
+    """The worker validates each registered suite's bundled dataset before it forks: every
+    suite's GX objects kept for the children, and no thread left (GX's progress bars would start
+    tqdm's monitor; a worker with a thread refuses to serve)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import threading\n"
+        "from assay.flows.warm_worker import _validate_demos\n"
+        "from assay.suites.registry import suite_names\n"
+        "from assay.validation import gx_session\n"
+        "_validate_demos()\n"
+        "print(threading.active_count(), gx_session.kept()['sources'], len(suite_names()))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    threads, sources, suites = map(int, done.stdout.split())
+    assert threads == 1
+    assert sources == suites > 1
