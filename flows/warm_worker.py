@@ -95,6 +95,7 @@ def _warm() -> None:
         except ImportError:
             pass
     _load_suites()
+    _validate_demos()
     from assay.judges.offline.text import analyse
     from assay.suites.kit.charts import hbar_chart
 
@@ -122,6 +123,29 @@ def _load_suites() -> None:
         except Exception:  # noqa: BLE001 - a plugin suite that fails to load fails in its own run, as without a worker
             pass
     built_in()
+
+
+def _validate_demos() -> None:
+    """Every registered suite's validation gate run once on its bundled dataset: the children
+    find Great Expectations' context, data sources, assets and built suites kept
+    (``assay.validation.gx_session``) and GX's first-use work done."""
+    from tqdm import tqdm
+
+    from assay.suites.registry import get_suite, suite_names
+    from assay.validation.gate import run_gate
+
+    # GX's progress bars would start tqdm's monitor thread here, and a worker with a thread
+    # cannot fork safely; a child's first bar starts its own with the interval put back.
+    interval, tqdm.monitor_interval = tqdm.monitor_interval, 0
+    try:
+        for name in suite_names():
+            try:
+                suite = get_suite(name)
+                run_gate(suite, suite.load_dataset(suite.default_dataset))
+            except Exception:  # noqa: BLE001 - a demo that cannot be validated leaves its run to build what it needs
+                pass
+    finally:
+        tqdm.monitor_interval = interval
 
 
 def _server_alive(directory: Path, server_token: str) -> bool:

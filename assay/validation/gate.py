@@ -14,13 +14,12 @@ An expectation's ``meta.why`` (optional) is appended to each problem it reports.
 from __future__ import annotations
 
 import json
-import logging
 import math
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from assay.schemas import JsonObject, LoadedDataset, RowProblem
+from assay.validation.gx_session import session
 from assay.validation.report import ExpectationOutcome, ValidationReport
 
 if TYPE_CHECKING:
@@ -56,48 +55,38 @@ def run_gate(suite: GatedSuite, data: LoadedDataset) -> ValidationReport:
     params = suite.validation_parameters(data)
     specs = {table: _load_suite_json(suite.expectations_dir, table, params) for table in frames}
 
-    gx = _import_gx()
-    from great_expectations.data_context.types.base import ProgressBarsConfig
-
-    context = gx.get_context(mode="ephemeral")  # one per call: in memory, nothing written
-    context.variables.progress_bars = ProgressBarsConfig(globally=False, metric_calculations=False)
-    source = context.data_sources.add_pandas(name=f"assay_{suite.name}")
-
     problems: list[RowProblem] = list(data.parse_problems)
     outcomes: list[ExpectationOutcome] = []
     failed_ids: set[str] = set()
     gx_results: list[JsonObject] = []
-    for table, frame in frames.items():
-        spec = specs[table]
-        expectation_suite = gx.ExpectationSuite(
-            name=spec.get("name") or f"{suite.name}.{table}",
-            expectations=_build_expectations(spec, Path(suite.expectations_dir) / f"{table}.json"),
-            meta=spec.get("meta") or {},
-        )
-        batch = (
-            source.add_dataframe_asset(name=table)
-            .add_batch_definition_whole_dataframe("all rows")
-            .get_batch(batch_parameters={"dataframe": frame})
-        )
-        id_column = next((c for c in ROW_ID_COLUMNS if c in frame.columns), None)
-        index_columns = [c for c in (id_column, LINE_COLUMN) if c and c in frame.columns]
-        result = batch.validate(
-            expectation_suite,
-            expectation_parameters=params,
-            result_format={
-                "result_format": "COMPLETE",
-                "unexpected_index_column_names": index_columns,
-                "return_unexpected_index_query": False,
-            },
-        )
-        result_json = _jsonable(result.to_json_dict())
-        result_json["table"] = table
-        gx_results.append(result_json)
-        for res in result_json["results"]:
-            outcome, row_problems, ids = _read_result(res, table, frame, id_column)
-            outcomes.append(outcome)
-            problems.extend(row_problems)
-            failed_ids |= ids
+    # The context, data source, assets and built suites are this process's, kept between
+    # validations (gx_session); only the frames and the parameters are this validation's.
+    with session(f"assay_{suite.name}") as gx_now:
+        for table, frame in frames.items():
+            spec = specs[table]
+            path = Path(suite.expectations_dir) / f"{table}.json"
+            expectation_suite = gx_now.suite(path, spec.get("name") or f"{suite.name}.{table}", spec, _build_expectations)
+            batch = gx_now.batch(table, frame)
+            id_column = next((c for c in ROW_ID_COLUMNS if c in frame.columns), None)
+            index_columns = [c for c in (id_column, LINE_COLUMN) if c and c in frame.columns]
+            result = batch.validate(
+                expectation_suite,
+                expectation_parameters=params,
+                result_format={
+                    "result_format": "COMPLETE",
+                    "unexpected_index_column_names": index_columns,
+                    "return_unexpected_index_query": False,
+                },
+            )
+            result_json = _jsonable(result.to_json_dict())
+            result_json["table"] = table
+            gx_results.append(result_json)
+            for res in result_json["results"]:
+                outcome, row_problems, ids = _read_result(res, table, frame, id_column)
+                outcomes.append(outcome)
+                problems.extend(row_problems)
+                failed_ids |= ids
+        gx_version = gx_now.gx.__version__
 
     failed_lines: dict[str, set[int]] = {}
     for p in problems:
@@ -111,22 +100,9 @@ def run_gate(suite: GatedSuite, data: LoadedDataset) -> ValidationReport:
         expectations=outcomes,
         failed_row_ids=failed_ids,
         failed_lines={f: sorted(lines) for f, lines in failed_lines.items()},
-        gx_version=gx.__version__,
+        gx_version=gx_version,
         gx_results=gx_results,
     )
-
-
-def _import_gx() -> Any:
-    # No usage statistics from an offline tool; GX's own loggers only speak on errors.
-    os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
-    import great_expectations as gx
-
-    # After the import: GX configures its own loggers while importing.
-    logging.getLogger("great_expectations").setLevel(logging.ERROR)
-    for name in list(logging.root.manager.loggerDict):
-        if name.startswith("great_expectations."):
-            logging.getLogger(name).setLevel(logging.ERROR)
-    return gx
 
 
 def _load_suite_json(directory: Path, table: str, params: JsonObject) -> JsonObject:

@@ -114,6 +114,19 @@ def test_embedded_json_escapes_line_separators():
     assert embedded_json(M(s="a\u2028b</script>")) == '{"s":"a\\u2028b\\u003c/script\\u003e"}'
 
 
+@pytest.mark.parametrize("text", [
+    "", "plain ascii", "한국어 <b>굵게</b> & 끝", "&&<<>>\u2028\u2029</script><!--", "\\u003c already escaped & <",
+    "混合 text \u2028 with <every> & one \u2029" * 50,
+])
+def test_the_script_escape_is_one_character_at_a_time(text):
+    """Each character escaped as a table lookup per character would (the reference below), and
+    nothing an escape adds is escaped again, whatever the order of the passes."""
+    from assay.rendering.explorer import _JSON_ESCAPES, escaped_for_script
+
+    assert escaped_for_script(text) == text.translate(str.maketrans(_JSON_ESCAPES))
+    assert not re.search("[<>&\u2028\u2029]", escaped_for_script(text))
+
+
 def test_a_published_page_gives_back_its_explorer_data():
     from assay.rendering.explorer import embedded_explorer
 
