@@ -26,6 +26,7 @@ from assay.cancellation import RunStopped
 from assay.console import echo, secho  # every line printed passes console_safe
 
 if TYPE_CHECKING:
+    from assay.flows.ephemeral_server import RunServer
     from assay.flows.runners import FlowTaskRunner
     from assay.rendering.case_view import CaseView
 
@@ -39,7 +40,7 @@ EXIT_THRESHOLD = 5  # --assert METRIC>=VALUE missed
 EXIT_STOPPED = 143  # 128 + SIGTERM, as shells report it
 # In a resident worker's child (flows/warm_worker.py): the kept server's lease it took for this run,
 # which the run uses as a server it found up (its modules warmed, no heartbeats, released at the end).
-worker_lease: Any = None
+worker_lease: RunServer | None = None
 
 
 def _err(message: str) -> None:
@@ -240,7 +241,7 @@ def task_runner_for(spec: str) -> FlowTaskRunner | None:
         raise typer.BadParameter(str(exc), param_hint="--runner") from None
 
 
-def _start_server_early() -> Any:
+def _start_server_early() -> RunServer | None:
     """The server this run uses: assay's local server that outlives runs (found or started,
     ``flows/local_server.py``), or with ``ASSAY_SERVER_IDLE_SECONDS=0`` a temporary one that
     stops when this process exits; ``None`` when Prefect's API is configured elsewhere."""
@@ -262,7 +263,7 @@ def _start_server_early() -> Any:
 
 
 def _execute(spec: Any, options: Any, verbose: bool, parent_run: str | None = None, gates: Gates | None = None,
-             server: Any = None) -> None:
+             server: RunServer | None = None) -> None:
     from assay import timeline
 
     _prepare_prefect(verbose)
