@@ -114,8 +114,28 @@ def without_secrets(env: dict[str, str]) -> dict[str, str]:
             if name not in dropped and not name.upper().endswith(_SECRET_SUFFIXES)}
 
 
+# (the environment as last read, the registered names then, the values found): every stored
+# record asks for the values (twice a judge call), and working them out from the environment
+# costs ~0.1 ms; they are worked out again whenever the environment or the names changed.
+_values_seen: tuple[dict[Any, Any], frozenset[str], tuple[str, ...]] | None = None
+
+
 def secret_values() -> list[str]:
     """Current values of every secret-bearing variable, longest first (so overlaps mask fully)."""
+    global _values_seen
+    # os.environ's own mapping (bytes to bytes): every change made through os.environ is a
+    # change of this dict, so comparing it with a copy is exact, and takes ~2 µs.
+    environment = getattr(os.environ, "_data", None)
+    seen = _values_seen
+    if environment is not None and seen is not None and seen[0] == environment and seen[1] == _registered:
+        return list(seen[2])
+    values = _secret_values_now()
+    if environment is not None:
+        _values_seen = (dict(environment), frozenset(_registered), tuple(values))
+    return values
+
+
+def _secret_values_now() -> list[str]:
     values = {os.environ.get(n, "") for n in _secret_env_names()}
     values |= _json_header_values(os.environ.get("ASSAY_AGENT_HEADERS", ""))
     for full in _stored_credentials().values():
