@@ -546,3 +546,17 @@ def test_each_stored_record_is_handed_on_while_the_run_goes_on(server, tmp_path)
     again: dict[str, dict] = {}
     runner([judge(server)], store=store, on_stored=lambda key, record: again.setdefault(key, record)).run(PROMPT, items(4))
     assert again == {}
+
+
+def test_a_run_on_the_main_thread_never_formats_its_result(server, monkeypatch):
+    """``asyncio.run`` on the main thread formats its SIGINT handler, whose text holds the main
+    task and so its result: the repr of a JuryRun of thousands of results (~0.2 s each time)."""
+    import threading
+
+    from assay.judges.runner import JuryRun
+
+    assert threading.current_thread() is threading.main_thread()
+    formatted: list[int] = []
+    monkeypatch.setattr(JuryRun, "__repr__", lambda self: formatted.append(1) or "JuryRun(...)")
+    run = runner([judge(server)]).run(PROMPT, items(3))
+    assert len(run.results) == 3 and formatted == []
