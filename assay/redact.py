@@ -213,11 +213,12 @@ def redacted_json(value: Any, values: list[str] | None = None) -> str:
     return json.dumps(redact_obj(value, values), ensure_ascii=False, sort_keys=True, default=str)
 
 
-def redacted_canonical_json(value: Any, values: list[str] | None = None) -> bytes:
+def redacted_canonical_json(value: Any, values: list[str] | None = None, encoded: bytes | None = None) -> bytes:
     """``canonical_json(redact_obj(value))``, without the walk when nothing in the canonical
-    text could be a secret (the rule of ``redacted_json``)."""
+    text could be a secret (the rule of ``redacted_json``). ``encoded``: ``canonical_json(value)``
+    when the caller has it already."""
     values = secret_values() if values is None else values
-    data = canonical_json(value)
+    data = canonical_json(value) if encoded is None else encoded
     if _nothing_to_redact(data.decode("utf-8"), values):
         return data
     redacted = redact_obj(value, values)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit
 
+from assay.hashing import canonical_json
 from assay.judges.prices import litellm_module, lookup, prices
 from assay.schemas import JsonObject
 
@@ -65,6 +66,10 @@ class Call:
     messages: list[JsonObject]
     params: JsonObject
     timeout_s: float
+    # The canonical JSON of messages and params when the caller has it (``JudgeRequest``): the
+    # lean transport splices it into the body instead of encoding 9 KB of messages again.
+    messages_json: bytes | None = None
+    params_json: bytes | None = None
 
 
 class Transport(Protocol):
@@ -146,14 +151,13 @@ class OpenAICompatTransport:
         import aiohttp
 
         assert call.api_base, "the lean transport needs an api_base"
-        body = {"model": call.model.split("/", 1)[1], "messages": call.messages, **call.params}
         headers = {"Content-Type": "application/json", **call.headers}
         if call.api_key and "Authorization" not in headers:
             headers["Authorization"] = f"Bearer {call.api_key}"
         url = call.api_base.rstrip("/") + "/chat/completions"
         session = await _session(call.api_base)
         async with session.post(
-            url, data=json.dumps(body, ensure_ascii=False).encode("utf-8"), headers=headers,
+            url, data=request_body(call), headers=headers,
             timeout=aiohttp.ClientTimeout(total=call.timeout_s),
         ) as response:
             data = await response.read()
@@ -165,6 +169,18 @@ class OpenAICompatTransport:
         output_tokens = int(usage.get("completion_tokens") or 0)
         input_rate, output_rate = await prices(call.model)  # looked up once per model (assay.judges.prices)
         return Reply(raw_text, input_tokens, output_tokens, input_tokens * input_rate + output_tokens * output_rate)
+
+
+def request_body(call: Call) -> bytes:
+    """The chat-completions body: the model's name, the messages, then every param as a member.
+    With the call's canonical JSON of messages and params, those bytes are spliced in as they are
+    (a JSON object either way; the parts are never re-encoded per call)."""
+    name = call.model.split("/", 1)[1]
+    if call.messages_json is None or call.params_json is None or {"model", "messages"} & call.params.keys():
+        return json.dumps({"model": name, "messages": call.messages, **call.params}, ensure_ascii=False).encode("utf-8")
+    params = call.params_json[1:-1]  # a canonical object's members: b"{" + members + b"}"
+    return (b'{"model":' + canonical_json(name) + b',"messages":' + call.messages_json
+            + (b"," + params if params else b"") + b"}")
 
 
 def _error_message(data: bytes) -> str:
