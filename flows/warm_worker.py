@@ -95,6 +95,9 @@ def _warm() -> None:
         except ImportError:
             pass
     _load_suites()
+    from assay.judges.prices import read_price_map
+
+    read_price_map()  # a lean judge's price lookup, in every judged run
     from assay.judges.offline.text import analyse
     from assay.suites.kit.charts import hbar_chart
 

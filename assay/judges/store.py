@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -41,6 +42,9 @@ def request_key(
 ) -> str:
     """sha256 (hex) of the canonical JSON of the request content; never of keys or headers."""
     return sha256_json({"model": model, "api_base": api_base, "messages": messages, "params": params})
+
+
+_KEY = re.compile(r"[0-9a-f]{8,}")  # a request key: sha256 hex (at least 8 digits)
 
 
 class UntrustedRecord(Exception):
@@ -119,6 +123,7 @@ class CallStore:
         if "://" not in self.root or self.root.startswith("file://"):
             self._local = Path(self.root.removeprefix("file://"))
             self._local.mkdir(parents=True, exist_ok=True)
+            self._local_root = str(self._local)
             self._fs = None
         else:
             import fsspec
@@ -136,7 +141,7 @@ class CallStore:
         return self._local is not None
 
     def _relpath(self, key: str) -> str:
-        if len(key) < 8 or not all(c in "0123456789abcdef" for c in key):
+        if not _KEY.fullmatch(key):
             raise ValueError(f"not a request key: {key!r}")
         return f"{key[:2]}/{key}.json"
 
@@ -153,7 +158,9 @@ class CallStore:
         """
         try:
             if self._local is not None:
-                data = (self._local / self._relpath(key)).read_bytes()
+                # os.path and open, not pathlib: a miss (every call of a fresh run) costs one failed open
+                with open(os.path.join(self._local_root, self._relpath(key)), "rb") as handle:
+                    data = handle.read()
             else:
                 data = self._fs.cat_file(f"{self._fs_root.rstrip('/')}/{self._relpath(key)}")
         except FileNotFoundError:

@@ -61,3 +61,13 @@ def test_a_record_is_stamped_and_encoded_as_it_would_be_whole(tmp_path, monkeypa
         written = store.write_once(request.key, record, request.record_json)
         assert written.data == canonical_json(written.record)
         assert store.get(request.key) == written.record  # it hashes to its key and its digest holds
+
+
+def test_only_a_hex_request_key_names_a_file(tmp_path):
+    import pytest
+
+    store = CallStore(str(tmp_path / "calls"))
+    assert store.get("ab" * 32) is None
+    for bad in ("../../etc/passwd", "AB" * 32, "abcdef1", "ab" * 32 + "\n", "ab" * 31 + "g0", ""):
+        with pytest.raises(ValueError, match="not a request key"):
+            store.get(bad)
