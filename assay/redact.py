@@ -186,11 +186,32 @@ def redact(text: str, values: list[str] | None = None) -> str:
     return text
 
 
+# Short strings come back again and again in stored records (keys, a verdict schema's texts, a
+# prompt's system message): each one's redaction is kept, for the secret values it was made
+# with. (values, {text: redacted}), replaced whole when the values change, so a thread that
+# holds the old pair never reads another value's answer.
+_SHORT = 256
+_MOST_KEPT = 20_000
+_short_redactions: tuple[list[str], dict[str, str]] = ([], {})
+
+
+def _redact_short(text: str, values: list[str]) -> str:
+    global _short_redactions
+    kept_for, kept = _short_redactions
+    if kept_for != values or len(kept) >= _MOST_KEPT:
+        kept_for, kept = list(values), {}
+        _short_redactions = (kept_for, kept)
+    found = kept.get(text)
+    if found is None:
+        found = kept[text] = redact(text, values)
+    return found
+
+
 def redact_obj(value: Any, values: list[str] | None = None) -> Any:
     """Redact every string inside a JSON-like value (dict keys too)."""
     values = secret_values() if values is None else values
     if isinstance(value, str):
-        return redact(value, values)
+        return _redact_short(value, values) if len(value) <= _SHORT else redact(value, values)
     if isinstance(value, dict):
         return {redact_obj(k, values): redact_obj(v, values) for k, v in value.items()}
     if isinstance(value, list | tuple):
