@@ -232,8 +232,7 @@ class LiteLLMJudge:
             if api_key is None and self.transport.name != "litellm":
                 api_key = os.environ.get("OPENAI_API_KEY")  # what litellm's openai/ provider reads
             reply = await self.transport.send(
-                Call(self.model, api_base, api_key, auth_headers, request.messages, request.params, self.timeout_s,
-                     request.messages_json, request.params_json)
+                Call(self.model, api_base, api_key, auth_headers, request.messages, request.params, self.timeout_s)
             )
         except Exception as exc:
             result.latency_s = time.perf_counter() - started

@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit
 
-from assay.hashing import canonical_json
 from assay.judges.prices import litellm_module, lookup, prices
 from assay.schemas import JsonObject
 
@@ -66,10 +65,6 @@ class Call:
     messages: list[JsonObject]
     params: JsonObject
     timeout_s: float
-    # The canonical JSON of messages and params when the caller has it (``JudgeRequest``): the
-    # lean transport splices it into the body instead of encoding 9 KB of messages again.
-    messages_json: bytes | None = None
-    params_json: bytes | None = None
 
 
 class Transport(Protocol):
@@ -172,15 +167,11 @@ class OpenAICompatTransport:
 
 
 def request_body(call: Call) -> bytes:
-    """The chat-completions body: the model's name, the messages, then every param as a member.
-    With the call's canonical JSON of messages and params, those bytes are spliced in as they are
-    (a JSON object either way; the parts are never re-encoded per call)."""
-    name = call.model.split("/", 1)[1]
-    if call.messages_json is None or call.params_json is None or {"model", "messages"} & call.params.keys():
-        return json.dumps({"model": name, "messages": call.messages, **call.params}, ensure_ascii=False).encode("utf-8")
-    params = call.params_json[1:-1]  # a canonical object's members: b"{" + members + b"}"
-    return (b'{"model":' + canonical_json(name) + b',"messages":' + call.messages_json
-            + (b"," + params if params else b"") + b"}")
+    """The chat-completions body: the model's name, the messages, then every param, in that order
+    and each as given. Not canonical JSON (sorted keys): a verdict schema's properties must reach
+    the model in the order the verdict model declares them, since structured output follows it."""
+    body = {"model": call.model.split("/", 1)[1], "messages": call.messages, **call.params}
+    return json.dumps(body, ensure_ascii=False).encode("utf-8")
 
 
 def _error_message(data: bytes) -> str:

@@ -1,5 +1,5 @@
-"""A judge request's canonical JSON is made once and spliced into its key, its request body and
-its stored record: every one of those must be the bytes encoding it whole gives."""
+"""A judge request's canonical JSON is made once and spliced into its key and its stored record:
+each must be the bytes encoding it whole gives. The request body is not canonical (its order counts)."""
 
 from __future__ import annotations
 
@@ -36,15 +36,39 @@ def test_a_requests_key_and_record_part_are_those_of_the_whole(model, api_base, 
     assert request.record_json == canonical_json({"messages": messages, "params": params})
 
 
-@settings(max_examples=100)
-@given(MESSAGES, PARAMS)
-def test_the_lean_body_holds_the_model_name_messages_and_every_param(messages, params):
-    request = JudgeRequest("openai/judge-ü", "http://127.0.0.1:1/v1", messages, params)
-    call = Call("openai/judge-ü", "http://127.0.0.1:1/v1", None, {}, messages, params, 5.0,
-                request.messages_json, request.params_json)
-    expected = {"model": "judge-ü", "messages": messages, **params}
-    assert json.loads(request_body(call)) == expected
-    assert json.loads(request_body(Call("openai/judge-ü", None, None, {}, messages, params, 5.0))) == expected
+def test_the_lean_body_keeps_the_order_the_verdict_schema_declares():
+    """Not canonical JSON: structured output follows the schema's property order, so sorting it
+    changed what a model (and the loopback judge) answered, and so the stored raw text."""
+    import asyncio
+
+    from pydantic import BaseModel
+
+    from assay.judges.llm import LiteLLMJudge, response_format_for
+    from tests.support.openai_server import OpenAICompatServer
+
+    class Verdict(BaseModel):
+        feedback: str
+        accuracy: int
+        completeness: int
+
+    class Prompt:
+        id, verdict_model = "order", Verdict
+
+        def messages(self, item, lang):
+            return [{"role": "system", "content": "평가"}, {"role": "user", "content": item.feedback}]
+
+    item = Verdict(feedback="질문", accuracy=1, completeness=1)
+    with OpenAICompatServer() as server:
+        judge = LiteLLMJudge("openai/judge", api_base=server.base_url, transport="lean", max_tokens=64)
+        result = asyncio.run(judge.ajudge(Prompt(), item, "c1"))
+        sent = server.requests[0].body
+    assert result.ok
+    assert list(sent) == ["model", "messages", "temperature", "max_tokens", "response_format"]
+    assert list(sent["response_format"]["json_schema"]["schema"]["properties"]) == ["feedback", "accuracy", "completeness"]
+    messages = Prompt().messages(item, "ko")
+    params = {"temperature": 0.2, "max_tokens": 64, "response_format": response_format_for(Verdict)}
+    assert request_body(Call("openai/judge", None, None, {}, messages, params, 5.0)) == json.dumps(
+        {"model": "judge", "messages": messages, **params}, ensure_ascii=False).encode("utf-8")
 
 
 def test_a_record_is_stamped_and_encoded_as_it_would_be_whole(tmp_path, monkeypatch):
