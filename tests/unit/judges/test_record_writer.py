@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+import pytest
+
 from assay.hashing import canonical_json
 from assay.judges.record_writer import RecordWriter
 from assay.judges.store import CallStore
@@ -31,17 +33,20 @@ class FailingStore(CallStore):
         return super().write_once(key, record, request_json)
 
 
-def test_every_record_is_written_on_the_writers_thread_before_close_returns(tmp_path):
+@pytest.mark.parametrize("on_thread", [True, False, None])
+def test_every_record_is_written_in_order_before_close_returns(tmp_path, on_thread):
     store = CallStore(str(tmp_path / "calls"))
     handed: list[tuple[str, str, bytes]] = []
-    writer = RecordWriter(store, lambda key, rec, data: handed.append((key, threading.current_thread().name, data)))
+    writer = RecordWriter(store, lambda key, rec, data: handed.append((key, threading.current_thread().name, data)),
+                          on_thread=on_thread)
     records = [record(i) for i in range(50)]
     for r in records:
         writer.put(key_of(r), r)
     writer.close()
     keys = [key_of(r) for r in records]
     assert [key for key, _, _ in handed] == keys  # in the order they came
-    assert {name for _, name, _ in handed} == {"assay-call-store"}  # never the caller's thread
+    # a local store is written on the caller's thread unless told otherwise
+    assert {name for _, name, _ in handed} == {"assay-call-store" if on_thread else threading.current_thread().name}
     assert all(data == Path(store.path(key)).read_bytes() == canonical_json(writer.stored[key]) for key, _, data in handed)
     assert all(writer.stored[key] == store.get(key) for key in keys) and writer.errors == []
 
@@ -68,3 +73,18 @@ def test_a_record_another_writer_stored_first_is_kept_and_not_handed_on(tmp_path
     writer.put(key_of(first), first)
     writer.close()
     assert handed == [] and writer.stored == {} and store.get(key_of(first))["response"]["raw_text"] == "the other writer's"
+
+
+def test_a_remote_stores_records_are_written_on_the_writers_thread():
+    """An fsspec store's write waits on the network: on a thread of its own, never the loop's."""
+    import uuid
+
+    store = CallStore(f"memory://assay-writer-{uuid.uuid4().hex}/calls")
+    names: set[str] = set()
+    writer = RecordWriter(store, lambda key, rec, data: names.add(threading.current_thread().name))
+    assert writer.on_thread
+    records = [record(i) for i in range(10)]
+    for r in records:
+        writer.put(key_of(r), r)
+    writer.close()
+    assert names == {"assay-call-store"} and all(store.get(key_of(r)) == writer.stored[key_of(r)] for r in records)
