@@ -204,7 +204,6 @@ class JuryRunner:
         if len(set(case_ids)) != len(case_ids):
             raise ValueError("case ids must be unique within a run")
         state = _RunState(self, prompt, total=len(items) * len(self.judges))
-        writer = state.writer
         for judge in self.judges:
             prepare = getattr(judge, "prepare_calls", None)  # e.g. a price lookup, started before any call
             if prepare is not None:
@@ -227,8 +226,6 @@ class JuryRunner:
         try:
             await asyncio.gather(*(caller() for _ in range(self.callers(len(calls)))))
         finally:
-            if writer is not None:
-                writer.close()  # the answered calls' records all written: at most a few are left
             if freeze:
                 gc.unfreeze()
             from assay.judges.transport import close_sessions
@@ -366,7 +363,7 @@ class _RunState:
                 if judge.offline:
                     self.offline_records[key] = stamped(key, self._record(judge, request, result))
                 elif self.writer is not None:
-                    self.writer.put(key, self._record(judge, request, result), request.record_json)
+                    await self.writer.put(key, self._record(judge, request, result), request.record_json)
                 return result
             if result.error_kind not in RETRYABLE or attempt > self.runner.max_retries:
                 return result
@@ -529,7 +526,7 @@ class _RunState:
             request_keys=[r.request_key for r in flat if r.request_key],
         )
         run.call_records.update(self.stored_records)
-        if self.writer is not None:  # closed: every record it wrote is in
+        if self.writer is not None:  # every write was awaited: all are in
             run.call_records.update(self.writer.stored)
         run.call_records.update(self.offline_records)
         return run

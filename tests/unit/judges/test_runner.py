@@ -587,4 +587,4 @@ def test_a_store_that_fails_some_writes_costs_no_verdict_and_the_run_says_which(
     assert all("No space left" in e for e in run.store_errors)
     assert sorted(run.call_records) == sorted(set(run.request_keys) - set(failed))  # what was written, when the run returned
     assert all(store.get(k) == run.call_records[k] for k in run.call_records)
-    assert threads == {threading.current_thread().name}  # a local store: written on the run's own loop thread
+    assert threads and threading.current_thread().name not in threads  # written off the run's loop thread
