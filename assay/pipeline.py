@@ -383,8 +383,9 @@ class KeptCalls:
         self.store = store
         self.records_and_shas: dict[str, tuple[JsonObject, str]] = {}  # key -> (record kept, its sha)
 
-    def keep(self, key: str, record: JsonObject) -> None:
-        self.records_and_shas[key] = (record, self.store.put_json(record))
+    def keep(self, key: str, record: JsonObject, encoded: bytes | None = None) -> None:
+        """``encoded``: ``canonical_json(record)``, as the call store wrote it, if the caller has it."""
+        self.records_and_shas[key] = (record, self.store.put_json(record, encoded))
 
     def sha(self, key: str, record: JsonObject) -> str:
         kept = self.records_and_shas.get(key)
@@ -411,7 +412,7 @@ def _call_records(runs: list[JuryRun], call_store_url: str | None, keys: list[st
 
 def build_runner(
     spec: RunSpec, call_store_url: str | None, concurrency: int | None, progress: ProgressFn, send: bool = True,
-    budget_share: int = 1, on_stored: Callable[[str, JsonObject], None] | None = None,
+    budget_share: int = 1, on_stored: Callable[[str, JsonObject, bytes], None] | None = None,
 ) -> JuryRunner:
     from assay.judges.config import build_judges
     from assay.judges.runner import JuryRunner

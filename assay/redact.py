@@ -114,8 +114,28 @@ def without_secrets(env: dict[str, str]) -> dict[str, str]:
             if name not in dropped and not name.upper().endswith(_SECRET_SUFFIXES)}
 
 
+# (the environment as last read, the registered names then, the values found): every stored
+# record asks for the values (twice a judge call), and working them out from the environment
+# costs ~0.1 ms; they are worked out again whenever the environment or the names changed.
+_values_seen: tuple[dict[Any, Any], frozenset[str], tuple[str, ...]] | None = None
+
+
 def secret_values() -> list[str]:
     """Current values of every secret-bearing variable, longest first (so overlaps mask fully)."""
+    global _values_seen
+    # os.environ's own mapping (bytes to bytes): every change made through os.environ is a
+    # change of this dict, so comparing it with a copy is exact, and takes ~2 µs.
+    environment = getattr(os.environ, "_data", None)
+    seen = _values_seen
+    if environment is not None and seen is not None and seen[0] == environment and seen[1] == _registered:
+        return list(seen[2])
+    values = _secret_values_now()
+    if environment is not None:
+        _values_seen = (dict(environment), frozenset(_registered), tuple(values))
+    return values
+
+
+def _secret_values_now() -> list[str]:
     values = {os.environ.get(n, "") for n in _secret_env_names()}
     values |= _json_header_values(os.environ.get("ASSAY_AGENT_HEADERS", ""))
     for full in _stored_credentials().values():
@@ -166,11 +186,32 @@ def redact(text: str, values: list[str] | None = None) -> str:
     return text
 
 
+# Short strings come back again and again in stored records (keys, a verdict schema's texts, a
+# prompt's system message): each one's redaction is kept, for the secret values it was made
+# with. (values, {text: redacted}), replaced whole when the values change, so a thread that
+# holds the old pair never reads another value's answer.
+_SHORT = 256
+_MOST_KEPT = 20_000
+_short_redactions: tuple[list[str], dict[str, str]] = ([], {})
+
+
+def _redact_short(text: str, values: list[str]) -> str:
+    global _short_redactions
+    kept_for, kept = _short_redactions
+    if kept_for != values or len(kept) >= _MOST_KEPT:
+        kept_for, kept = list(values), {}
+        _short_redactions = (kept_for, kept)
+    found = kept.get(text)
+    if found is None:
+        found = kept[text] = redact(text, values)
+    return found
+
+
 def redact_obj(value: Any, values: list[str] | None = None) -> Any:
     """Redact every string inside a JSON-like value (dict keys too)."""
     values = secret_values() if values is None else values
     if isinstance(value, str):
-        return redact(value, values)
+        return _redact_short(value, values) if len(value) <= _SHORT else redact(value, values)
     if isinstance(value, dict):
         return {redact_obj(k, values): redact_obj(v, values) for k, v in value.items()}
     if isinstance(value, list | tuple):
@@ -193,11 +234,12 @@ def redacted_json(value: Any, values: list[str] | None = None) -> str:
     return json.dumps(redact_obj(value, values), ensure_ascii=False, sort_keys=True, default=str)
 
 
-def redacted_canonical_json(value: Any, values: list[str] | None = None) -> bytes:
+def redacted_canonical_json(value: Any, values: list[str] | None = None, encoded: bytes | None = None) -> bytes:
     """``canonical_json(redact_obj(value))``, without the walk when nothing in the canonical
-    text could be a secret (the rule of ``redacted_json``)."""
+    text could be a secret (the rule of ``redacted_json``). ``encoded``: ``canonical_json(value)``
+    when the caller has it already."""
     values = secret_values() if values is None else values
-    data = canonical_json(value)
+    data = canonical_json(value) if encoded is None else encoded
     if _nothing_to_redact(data.decode("utf-8"), values):
         return data
     redacted = redact_obj(value, values)

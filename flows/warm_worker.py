@@ -96,6 +96,9 @@ def _warm() -> None:
             pass
     _load_suites()
     _validate_demos()
+    from assay.judges.prices import read_price_map
+
+    read_price_map()  # a lean judge's price lookup, in every judged run
     from assay.judges.offline.text import analyse
     from assay.suites.kit.charts import hbar_chart
 

@@ -11,11 +11,13 @@ import functools
 import hashlib
 import inspect
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
 
+from assay.hashing import canonical_json, canonical_members, sha256_bytes
 from assay.schemas import JsonObject
 
 ErrorKind = Literal["transient", "permanent", "malformed", "budget"]
@@ -58,6 +60,29 @@ class JudgeRequest:
     api_base: str | None
     messages: list[JsonObject]
     params: JsonObject = field(default_factory=dict)
+
+    # Each part's canonical JSON is made once and spliced into the key, the request body and
+    # the stored record (a request is never changed once built).
+    @cached_property
+    def messages_json(self) -> bytes:
+        return canonical_json(self.messages)
+
+    @cached_property
+    def params_json(self) -> bytes:
+        return canonical_json(self.params)
+
+    @cached_property
+    def key(self) -> str:
+        """The call-store key: ``assay.judges.store.request_key`` of this request."""
+        return sha256_bytes(canonical_members({
+            "model": canonical_json(self.model), "api_base": canonical_json(self.api_base),
+            "messages": self.messages_json, "params": self.params_json,
+        }))
+
+    @property
+    def record_json(self) -> bytes:
+        """``canonical_json`` of the ``request`` part of its call record: messages and params."""
+        return canonical_members({"messages": self.messages_json, "params": self.params_json})
 
 
 @runtime_checkable

@@ -68,6 +68,7 @@ def public_api_base(api_base: str | None) -> str | None:
     return urlunsplit((parts.scheme, netloc, parts.path, "", "")) if parts.scheme else api_base
 
 
+@lru_cache(maxsize=256)  # asked twice per call (its limit and its gate): a URL parse each time
 def provider_of(model: str, api_base: str | None) -> str:
     """Concurrency bucket: the api_base host:port if given, else the model's provider prefix."""
     if api_base:

@@ -48,7 +48,8 @@ from pydantic import BaseModel, Field, PrivateAttr
 from assay.cancellation import raise_if_stopped
 from assay.judges.base import Judge, JudgeRequest, JudgeResult, Usage
 from assay.judges.limits import AdaptiveLimit, provider_gate
-from assay.judges.store import CallStore, UntrustedRecord, now_iso, request_key, stamped
+from assay.judges.record_writer import RecordWriter
+from assay.judges.store import CallStore, UntrustedRecord, now_iso, stamped
 from assay.judges.verdicts import MalformedReply
 from assay.schemas import JsonObject
 
@@ -151,7 +152,7 @@ class JuryRunner:
         lang: str = "ko",
         progress: Callable[[str], None] | None = None,
         send: bool = True,
-        on_stored: Callable[[str, JsonObject], None] | None = None,
+        on_stored: Callable[[str, JsonObject, bytes], None] | None = None,
     ) -> None:
         names = [j.name for j in judges]
         duplicates = sorted(n for n, c in Counter(names).items() if c > 1)
@@ -169,8 +170,9 @@ class JuryRunner:
         self.lang = lang
         self.progress = progress or (lambda message: None)
         self.send = send  # False: answer remote judges from the store only (a deep audit)
-        # Called on the writer's thread with each record this runner wrote to the store, right
-        # after it is written: a caller keeps it as evidence while later calls are in flight.
+        # Called on the writer's thread with each record this runner wrote to the store and its
+        # bytes as stored, right after it is written: a caller keeps it as evidence while later
+        # calls are in flight.
         self.on_stored = on_stored
         self._rng = random.Random()
         self.spent_usd = 0.0  # over all run() calls: max_cost_usd bounds the runner's total
@@ -181,9 +183,21 @@ class JuryRunner:
         try:
             asyncio.get_running_loop()
         except RuntimeError:
-            return asyncio.run(self.arun(prompt, items))
+            return self._run_on_a_new_loop(prompt, items)
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="assay-jury") as pool:
-            return pool.submit(lambda: asyncio.run(self.arun(prompt, items))).result()
+            return pool.submit(self._run_on_a_new_loop, prompt, items).result()
+
+    def _run_on_a_new_loop(self, prompt: Any, items: list[tuple[str, BaseModel]]) -> JuryRun:
+        """``asyncio.run(self.arun(...))``, but the main task returns nothing: on the main thread
+        ``asyncio.run`` formats its SIGINT handler, whose text holds the main task's repr and so
+        its result's; a JuryRun of thousands of results takes ~0.2 s to repr, twice a run."""
+        box: list[JuryRun] = []
+
+        async def main() -> None:
+            box.append(await self.arun(prompt, items))
+
+        asyncio.run(main())
+        return box[0]
 
     async def arun(self, prompt: Any, items: list[tuple[str, BaseModel]]) -> JuryRun:
         case_ids = [case_id for case_id, _ in items]
@@ -253,10 +267,10 @@ class _RunState:
         self.max_call_cost: dict[str, float] = {}
         self.limits: dict[str, AdaptiveLimit] = {}
         self.inflight: dict[str, asyncio.Future[JudgeResult]] = {}
-        self.store_errors: list[str] = []
         self.untrusted_records: list[str] = []
         self.offline_records: dict[str, JsonObject] = {}
-        self.stored_records: dict[str, JsonObject] = {}  # remote calls' records, as the store holds them
+        self.stored_records: dict[str, JsonObject] = {}  # records read back from the store
+        self.writer = RecordWriter(runner.store, runner.on_stored) if runner.store is not None else None
 
     def limit(self, judge: Judge) -> AdaptiveLimit | None:
         if judge.offline:
@@ -291,7 +305,7 @@ class _RunState:
 
     async def _call(self, judge: Judge, case_id: str, item: BaseModel) -> JudgeResult:
         request = self.request(judge, item)
-        key = request_key(request.model, request.api_base, request.messages, request.params)
+        key = request.key
         if judge.offline:
             return await self._send(judge, case_id, item, request, key)
         # An identical request already in this run (duplicate case, same model twice) is sent
@@ -325,7 +339,7 @@ class _RunState:
         self, judge: Judge, case_id: str, item: BaseModel, request: JudgeRequest, key: str
     ) -> JudgeResult:
         """Attempts with retries; stores the first successful result."""
-        store, stats = self.runner.store, self.stats[judge.name]
+        stats = self.stats[judge.name]
         total = Usage()
         attempt = 0
         while True:
@@ -348,33 +362,13 @@ class _RunState:
             if result.ok:
                 if judge.offline:
                     self.offline_records[key] = stamped(key, self._record(judge, request, result))
-                elif store is not None:
-                    await self._put(store, key, self._record(judge, request, result))
+                elif self.writer is not None:
+                    await self.writer.put(key, self._record(judge, request, result), request.record_json)
                 return result
             if result.error_kind not in RETRYABLE or attempt > self.runner.max_retries:
                 return result
             stats.retries += 1
             await asyncio.sleep(self.runner.backoff_s(attempt))
-
-    async def _put(self, store: CallStore, key: str, record: JsonObject) -> None:
-        # A store outage must not throw away an answer already paid for: keep the verdict,
-        # report the missing record (an audit will also flag it).
-        try:
-            stored = await asyncio.to_thread(self._write, store, key, record)
-            if stored is not None:  # None: another writer's record was there first; read it later
-                self.stored_records[key] = stored
-        except Exception as exc:
-            self.store_errors.append(f"{key}: {type(exc).__name__}: {exc}"[:500])
-
-    def _write(self, store: CallStore, key: str, record: JsonObject) -> JsonObject | None:
-        """The store's write and the caller's ``on_stored``, in one hop to a thread."""
-        _, stored = store.write(key, record)
-        if stored is not None and self.runner.on_stored is not None:
-            try:
-                self.runner.on_stored(key, stored)
-            except Exception:  # noqa: BLE001 - the caller keeps the record again later, and fails there
-                pass
-        return stored
 
     async def _attempt(
         self, judge: Judge, case_id: str, item: BaseModel, request: JudgeRequest
@@ -527,11 +521,13 @@ class _RunState:
             dropped_judges=dropped,
             budget_exhausted=self.budget.exhausted,
             spent_usd=self.budget.spent - self.budget.before,
-            store_errors=self.store_errors,
+            store_errors=list(self.writer.errors) if self.writer is not None else [],
             untrusted_records=self.untrusted_records,
             request_keys=[r.request_key for r in flat if r.request_key],
         )
         run.call_records.update(self.stored_records)
+        if self.writer is not None:  # every write was awaited: all are in
+            run.call_records.update(self.writer.stored)
         run.call_records.update(self.offline_records)
         return run
 

@@ -25,12 +25,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from assay.atomic_files import atomic_write
-from assay.hashing import canonical_json, sha256_json
+from assay.hashing import canonical_json, canonical_members, sha256_json
 from assay.redact import redact_obj
 from assay.schemas import JsonObject
 from assay.signing import SIGNING_KEY_ENV, digest_matches, record_digest, signing_key
@@ -41,6 +42,9 @@ def request_key(
 ) -> str:
     """sha256 (hex) of the canonical JSON of the request content; never of keys or headers."""
     return sha256_json({"model": model, "api_base": api_base, "messages": messages, "params": params})
+
+
+_KEY = re.compile(r"[0-9a-f]{8,}")  # a request key: sha256 hex (at least 8 digits)
 
 
 class UntrustedRecord(Exception):
@@ -80,10 +84,33 @@ def now_iso() -> str:
 def stamped(key: str, record: JsonObject) -> JsonObject:
     """``record`` as the store keeps it: with its key, the sha256 of its response part and the
     ``digest`` of the whole (an HMAC with ``ASSAY_SIGNING_KEY`` when set; ``assay.signing``)."""
+    return stamped_and_encoded(key, record)[0]
+
+
+def stamped_and_encoded(key: str, record: JsonObject, request_json: bytes | None = None) -> tuple[JsonObject, bytes]:
+    """``stamped(key, record)`` and its ``canonical_json``, each member encoded once: the digest
+    covers the members but the digest, the stored bytes all of them. ``request_json``: the
+    canonical JSON of ``record["request"]`` when the caller has it (``JudgeRequest.record_json``)."""
     out = {k: v for k, v in record.items() if k != "digest"}
     out.update(key=key, response_sha256=sha256_json(record.get("response")))
     out.setdefault("created_at", now_iso())
-    return {**out, "digest": record_digest(_digested(out))}
+    if not all(isinstance(name, str) for name in out):  # not a record's shape: encode it whole
+        stamped_record = {**out, "digest": record_digest(_digested(out))}
+        return stamped_record, canonical_json(stamped_record)
+    members = {name: request_json if name == "request" and request_json is not None else canonical_json(value)
+               for name, value in out.items()}
+    digest = record_digest(canonical_members(members))  # = _digested(out)
+    members["digest"] = canonical_json(digest)
+    return {**out, "digest": digest}, canonical_members(members)
+
+
+class Written(NamedTuple):
+    """One ``CallStore.write_once``: where, the record as stored (None: another writer's record
+    was there first and is kept) and the bytes this write made of it."""
+
+    path: str
+    record: JsonObject | None
+    data: bytes
 
 
 class CallStore:
@@ -96,6 +123,7 @@ class CallStore:
         if "://" not in self.root or self.root.startswith("file://"):
             self._local = Path(self.root.removeprefix("file://"))
             self._local.mkdir(parents=True, exist_ok=True)
+            self._local_root = str(self._local)
             self._fs = None
         else:
             import fsspec
@@ -113,7 +141,7 @@ class CallStore:
         return self._local is not None
 
     def _relpath(self, key: str) -> str:
-        if len(key) < 8 or not all(c in "0123456789abcdef" for c in key):
+        if not _KEY.fullmatch(key):
             raise ValueError(f"not a request key: {key!r}")
         return f"{key[:2]}/{key}.json"
 
@@ -130,7 +158,9 @@ class CallStore:
         """
         try:
             if self._local is not None:
-                data = (self._local / self._relpath(key)).read_bytes()
+                # os.path and open, not pathlib: a miss (every call of a fresh run) costs one failed open
+                with open(os.path.join(self._local_root, self._relpath(key)), "rb") as handle:
+                    data = handle.read()
             else:
                 data = self._fs.cat_file(f"{self._fs_root.rstrip('/')}/{self._relpath(key)}")
         except FileNotFoundError:
@@ -167,24 +197,29 @@ class CallStore:
     def write(self, key: str, record: JsonObject) -> tuple[str, JsonObject | None]:
         """``put``, also returning the record as stored (what ``get`` would read back), so a
         writer need not read it again; None when another writer's record was already there."""
+        written = self.write_once(key, record)
+        return written.path, written.record
+
+    def write_once(self, key: str, record: JsonObject, request_json: bytes | None = None) -> Written:
+        """``write``, also returning the stored bytes (``canonical_json`` of the stored record).
+        ``request_json``: the canonical JSON of ``record["request"]``, when the caller has it."""
         # The response redacted (a reply may echo a key or header value); the request is kept as
         # it is, since it must still hash to ``key``.
-        record = stamped(key, {**record, "response": redact_obj(record.get("response"))})
-        data = canonical_json(record)
+        record, data = stamped_and_encoded(key, {**record, "response": redact_obj(record.get("response"))}, request_json)
         if self._local is None:
             target = f"{self._fs_root.rstrip('/')}/{self._relpath(key)}"
             if self._fs.exists(target):
-                return self.path(key), None
+                return Written(self.path(key), None, data)
             self._fs.pipe_file(target, data)  # object stores replace whole objects: atomic
-            return self.path(key), record
+            return Written(self.path(key), record, data)
         target_path = self._local / self._relpath(key)
         if target_path.parent not in self._made_dirs:
             target_path.parent.mkdir(parents=True, exist_ok=True)
             self._made_dirs.add(target_path.parent)
         # Write-once: a record already there (another writer's) is kept.
         if not atomic_write(target_path, data, mode=0o644, write_once=True):
-            return str(target_path), None
-        return str(target_path), record
+            return Written(str(target_path), None, data)
+        return Written(str(target_path), record, data)
 
     def keys(self) -> list[str]:
         """All stored keys (sorted); for audits and tests."""

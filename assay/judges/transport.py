@@ -146,14 +146,13 @@ class OpenAICompatTransport:
         import aiohttp
 
         assert call.api_base, "the lean transport needs an api_base"
-        body = {"model": call.model.split("/", 1)[1], "messages": call.messages, **call.params}
         headers = {"Content-Type": "application/json", **call.headers}
         if call.api_key and "Authorization" not in headers:
             headers["Authorization"] = f"Bearer {call.api_key}"
         url = call.api_base.rstrip("/") + "/chat/completions"
         session = await _session(call.api_base)
         async with session.post(
-            url, data=json.dumps(body, ensure_ascii=False).encode("utf-8"), headers=headers,
+            url, data=request_body(call), headers=headers,
             timeout=aiohttp.ClientTimeout(total=call.timeout_s),
         ) as response:
             data = await response.read()
@@ -165,6 +164,14 @@ class OpenAICompatTransport:
         output_tokens = int(usage.get("completion_tokens") or 0)
         input_rate, output_rate = await prices(call.model)  # looked up once per model (assay.judges.prices)
         return Reply(raw_text, input_tokens, output_tokens, input_tokens * input_rate + output_tokens * output_rate)
+
+
+def request_body(call: Call) -> bytes:
+    """The chat-completions body: the model's name, the messages, then every param, in that order
+    and each as given. Not canonical JSON (sorted keys): a verdict schema's properties must reach
+    the model in the order the verdict model declares them, since structured output follows it."""
+    body = {"model": call.model.split("/", 1)[1], "messages": call.messages, **call.params}
+    return json.dumps(body, ensure_ascii=False).encode("utf-8")
 
 
 def _error_message(data: bytes) -> str:

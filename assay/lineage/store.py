@@ -238,8 +238,10 @@ class ArtifactStore:
 
     # Structured records are redacted on the way in: whatever a step builds, no credential is
     # ever persisted (raw put() keeps bytes as given: dataset files, rendered reports).
-    def put_json(self, obj: Any) -> str:
-        return self.put(redacted_canonical_json(obj))
+    def put_json(self, obj: Any, encoded: bytes | None = None) -> str:
+        """``encoded``: ``canonical_json(obj)`` when the caller has made it already (the same
+        bytes are stored either way)."""
+        return self.put(redacted_canonical_json(obj, encoded=encoded))
 
     def get_json(self, sha: str) -> Any:
         return json.loads(self.get(sha))

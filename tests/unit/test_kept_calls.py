@@ -14,9 +14,9 @@ class CountingStore(ArtifactStore):
         super().__init__(root)
         self.puts = 0
 
-    def put_json(self, obj):
+    def put_json(self, obj, encoded=None):
         self.puts += 1
-        return super().put_json(obj)
+        return super().put_json(obj, encoded)
 
 
 def record(i: int) -> dict:
@@ -50,3 +50,20 @@ def test_a_record_not_kept_or_another_object_is_put_at_the_end(tmp_path):
     assert kept.sha(first["key"], read_again) == kept.sha(first["key"], first)
     assert store.puts == 2
     assert kept.sha("f" * 64, record(2)) == ArtifactStore(str(tmp_path / "x")).put_json(record(2))
+
+
+def test_a_record_kept_with_the_call_stores_bytes_is_stored_as_put_json_stores_it(tmp_path, monkeypatch):
+    """The call store hands on the bytes it wrote (the record's canonical JSON, its request not
+    redacted: it must hash to its key); the artifact is still the redacted record's."""
+    from assay.hashing import canonical_json
+
+    monkeypatch.setenv("KEPT_PROBE_API_KEY", "kept-probe-secret-123")
+    store = CountingStore(str(tmp_path / "store"))
+    kept = KeptCalls(store)
+    plain, leaky = record(1), record(2)
+    leaky["request"]["messages"] = [{"role": "user", "content": "the key is kept-probe-secret-123"}]
+    for r in (plain, leaky):
+        kept.keep(r["key"], r, canonical_json(r))
+    fresh = ArtifactStore(str(tmp_path / "other"))
+    assert [kept.sha(r["key"], r) for r in (plain, leaky)] == [fresh.put_json(r) for r in (plain, leaky)]
+    assert b"kept-probe-secret-123" not in store.get(kept.sha(leaky["key"], leaky))

@@ -154,3 +154,59 @@ def test_put_json_bytes_are_the_walked_redaction_whatever_the_shortcut(value):
         assert redacted_canonical_json(value) == canonical_json(redact_obj(value))
     finally:
         del os.environ["MY_GATEWAY_TOKEN"]
+
+
+def test_secret_values_follow_every_change_of_the_environment_and_are_worked_out_once_otherwise(monkeypatch):
+    import assay.redact as redaction
+
+    worked_out = []
+    now = redaction._secret_values_now
+    monkeypatch.setattr(redaction, "_secret_values_now", lambda: worked_out.append(1) or now())
+    monkeypatch.setenv("CACHE_PROBE_API_KEY", "first-probe-value")
+    assert "first-probe-value" in redaction.secret_values()
+    assert "first-probe-value" in redaction.secret_values()
+    assert len(worked_out) == 1  # nothing changed: the values found last time
+    monkeypatch.setenv("CACHE_PROBE_API_KEY", "second-probe-value")  # changed in place
+    assert "second-probe-value" in redaction.secret_values() and "first-probe-value" not in redaction.secret_values()
+    monkeypatch.setenv("PLAIN_NAMED_VARIABLE", "registered-later-value")
+    assert "registered-later-value" not in redaction.secret_values()
+    register_secret_env("PLAIN_NAMED_VARIABLE")
+    assert "registered-later-value" in redaction.secret_values()
+    monkeypatch.delenv("CACHE_PROBE_API_KEY")
+    assert "second-probe-value" not in redaction.secret_values()
+    values = redaction.secret_values()
+    values.clear()  # a caller's list is its own
+    assert "registered-later-value" in redaction.secret_values()
+
+
+@given(_JSONISH)
+def test_the_walk_gives_what_redacting_every_string_gives_twice_over(value):
+    """redact_obj keeps short strings' redactions (for the values they were made with): the walk
+    must still give what redacting each string afresh gives, the first time and the next."""
+    import os
+
+    from assay.redact import secret_values
+
+    def afresh(v, values):
+        if isinstance(v, str):
+            return redact(v, values)
+        if isinstance(v, dict):
+            return {afresh(k, values): afresh(x, values) for k, x in v.items()}
+        if isinstance(v, list | tuple):
+            return [afresh(x, values) for x in v]
+        return v
+
+    os.environ["MY_GATEWAY_TOKEN"] = "gw-token-98765"
+    try:
+        values = secret_values()
+        assert redact_obj(value) == afresh(value, values) == redact_obj(value)
+    finally:
+        del os.environ["MY_GATEWAY_TOKEN"]
+
+
+def test_a_kept_redaction_is_never_used_for_other_secret_values(monkeypatch):
+    monkeypatch.setenv("ROTATING_API_KEY", "first-rotating-secret")
+    assert redact_obj({"k": "uses first-rotating-secret"}) == {"k": "uses ***"}
+    monkeypatch.setenv("ROTATING_API_KEY", "second-rotating-secret")
+    assert redact_obj({"k": "uses first-rotating-secret"}) == {"k": "uses first-rotating-secret"}
+    assert redact_obj(["uses second-rotating-secret"]) == ["uses ***"]

@@ -112,3 +112,17 @@ def test_a_failing_shortcut_falls_back_to_litellm_and_never_leaves_a_call_waitin
     monkeypatch.setattr(prices, "_lookups", {})
     assert prices.lookup("openai/judge-a").result(timeout=60) == (0.0, 0.0)
     assert prices.lookup("openai/gpt-4o").result(timeout=60) == prices._litellm_price_of("openai/gpt-4o")
+
+
+def test_the_price_map_can_be_read_ahead_and_only_when_litellm_would_read_it(monkeypatch):
+    """The resident worker reads it before forking its runs (flows/warm_worker.py)."""
+    prices._bundled_map.cache_clear()
+    monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "False")
+    prices.read_price_map()
+    assert prices._bundled_map.cache_info().currsize == 0  # litellm would fetch a remote map: nothing to read
+    monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    prices.read_price_map()
+    assert prices._bundled_map.cache_info().currsize == 1
+    misses = prices._bundled_map.cache_info().misses
+    assert prices.unpriced_in_bundled_map("openai/bench-judge")
+    assert prices._bundled_map.cache_info().misses == misses  # the lookup used what was read ahead

@@ -11,6 +11,7 @@ import asyncio
 import hashlib
 import json
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -18,6 +19,7 @@ import pytest
 from pydantic import BaseModel, Field
 
 import assay  # noqa: F401  (offline switches before litellm)
+from assay.hashing import canonical_json
 from assay.judges.base import JudgeResult, LocalJudge
 from assay.judges.llm import LiteLLMJudge
 from assay.judges.runner import JuryRunner
@@ -386,6 +388,7 @@ def test_real_prompt_with_offline_jury_and_llm_judge(server, tmp_path):
 
 RULE_MODULE = '''
 import json
+from assay.hashing import canonical_json
 from assay.judges.base import JudgeResult, LocalJudge
 
 
@@ -530,12 +533,18 @@ def test_each_stored_record_is_handed_on_while_the_run_goes_on(server, tmp_path)
     ``on_stored`` costs no verdict and no record."""
     store = CallStore(str(tmp_path / "calls"))
     handed: dict[str, dict] = {}
-    run = runner([judge(server)], store=store, on_stored=lambda key, record: handed.setdefault(key, record)).run(
-        PROMPT, items(4))
+    handed_bytes: dict[str, bytes] = {}
+
+    def keep(key, record, data):
+        handed[key], handed_bytes[key] = record, data
+
+    run = runner([judge(server)], store=store, on_stored=keep).run(PROMPT, items(4))
     assert sorted(handed) == sorted(run.request_keys)
     assert all(handed[key] is run.call_records[key] and handed[key] == store.get(key) for key in handed)
+    # the bytes handed on are the stored file's, the record's canonical JSON
+    assert all(handed_bytes[key] == Path(store.path(key)).read_bytes() == canonical_json(handed[key]) for key in handed)
 
-    def broken(key, record):
+    def broken(key, record, data):
         raise OSError("disk full")
 
     other = CallStore(str(tmp_path / "other"))
@@ -544,5 +553,38 @@ def test_each_stored_record_is_handed_on_while_the_run_goes_on(server, tmp_path)
     assert sorted(failed.call_records) == sorted(failed.request_keys)
     # a reused record was not written by this run: nothing handed on
     again: dict[str, dict] = {}
-    runner([judge(server)], store=store, on_stored=lambda key, record: again.setdefault(key, record)).run(PROMPT, items(4))
+    runner([judge(server)], store=store, on_stored=lambda key, record, data: again.setdefault(key, record)).run(
+        PROMPT, items(4))
     assert again == {}
+
+
+def test_a_run_on_the_main_thread_never_formats_its_result(server, monkeypatch):
+    """``asyncio.run`` on the main thread formats its SIGINT handler, whose text holds the main
+    task and so its result: the repr of a JuryRun of thousands of results (~0.2 s each time)."""
+    from assay.judges.runner import JuryRun
+
+    assert threading.current_thread() is threading.main_thread()
+    formatted: list[int] = []
+    monkeypatch.setattr(JuryRun, "__repr__", lambda self: formatted.append(1) or "JuryRun(...)")
+    run = runner([judge(server)]).run(PROMPT, items(3))
+    assert len(run.results) == 3 and formatted == []
+
+
+def test_a_store_that_fails_some_writes_costs_no_verdict_and_the_run_says_which(server, tmp_path):
+    class HalfBroken(CallStore):
+        def write_once(self, key, record, request_json=None):
+            if int(key, 16) % 2:
+                raise OSError(28, "No space left on device")
+            return super().write_once(key, record, request_json)
+
+    store = HalfBroken(str(tmp_path / "calls"))
+    threads: set[str] = set()
+    run = runner([judge(server)], store=store,
+                 on_stored=lambda key, record, data: threads.add(threading.current_thread().name)).run(PROMPT, items(12))
+    assert all(r.ok for results in run.results.values() for r in results)
+    failed = sorted(k for k in run.request_keys if int(k, 16) % 2)
+    assert failed and sorted(e.split(":", 1)[0] for e in run.store_errors) == failed
+    assert all("No space left" in e for e in run.store_errors)
+    assert sorted(run.call_records) == sorted(set(run.request_keys) - set(failed))  # what was written, when the run returned
+    assert all(store.get(k) == run.call_records[k] for k in run.call_records)
+    assert threads and threading.current_thread().name not in threads  # written off the run's loop thread
