@@ -1,5 +1,6 @@
 """assay.reexport.lazy_reexport: an old module path hands out the moved module's own objects,
-importing it on first use only, and refuses names that did not move."""
+importing it on first use only, and refuses names that did not move; and every public module that
+moved into a suite's folder stays importable from its old path that way."""
 
 from __future__ import annotations
 
@@ -9,6 +10,16 @@ import sys
 import pytest
 
 from assay.reexport import lazy_reexport, lazy_reexports
+from tests.support.module_names import assert_reexports, imports_before_and_after_first_use
+
+# old public module -> the suite's module it re-exports (only that suite uses the code)
+MOVED = {
+    "assay.metrics.report": "assay.suites.report.formulas",
+    "assay.metrics.agent": "assay.suites.agent.formulas",
+    "assay.metrics.retrieval": "assay.suites.rag_qa.retrieval_metrics",
+    "assay.replay.chunking": "assay.suites.rag_qa.chunking",
+    "assay.replay.embedding": "assay.suites.rag_qa.embedding",
+}
 
 
 def test_the_moved_names_are_the_new_modules_objects_and_nothing_else_is():
@@ -37,3 +48,13 @@ def test_names_from_several_modules_come_each_from_its_own():
     assert dir_() == ["dedent", "rgb_to_hsv"]
     with pytest.raises(AttributeError, match="module 'old.package' has no attribute 'wrap'"):
         getattr_("wrap")  # textwrap's, but not a moved name
+
+
+@pytest.mark.parametrize(("old", "new"), sorted(MOVED.items()))
+def test_every_moved_name_is_importable_from_the_old_path_and_is_the_same_object(old, new):
+    assert_reexports(old, new)
+
+
+@pytest.mark.parametrize(("old", "new"), sorted(MOVED.items()))
+def test_importing_the_old_path_imports_no_suite_until_a_name_is_used(old, new):
+    assert imports_before_and_after_first_use(old, new) == ["False", "True"]
