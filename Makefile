@@ -25,7 +25,10 @@ browser:
 ## module fixtures (a Prefect server, deployments, a bundled run) are made once; TEST_WORKERS=0: serial.
 TEST_WORKERS ?= 2
 XDIST = -n $(TEST_WORKERS) --dist loadfile
+## Where PYTHONDONTWRITEBYTECODE is set (CI), no interpreter writes bytecode: every one the tests start
+## (runs, workers, flow-run processes) compiled assay's modules again (~0.6 CPU s each) until compiled here once.
 test: install browser
+	$(PY) -m compileall -q -j 0 assay
 	$(PY) -m pytest -q $(XDIST) --durations=40
 
 ## test-fast: unit tests only (no Prefect server, no model loads)

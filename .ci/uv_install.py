@@ -68,8 +68,10 @@ def main() -> int:
     if cert and os.path.exists(cert):
         env["SSL_CERT_FILE"] = cert  # a proxy's CA that pip trusts
     # pip picks the best match across every index; uv's default stops at the first index naming a package
-    command = [uv, "pip", "install", "--quiet", "--python", python, "--index-strategy", "unsafe-best-match",
-               *uv_flags(settings), *args]
+    # --compile-bytecode as pip does: where PYTHONDONTWRITEBYTECODE is set (CI), nothing is compiled at
+    # import time either, and every interpreter would compile Prefect, torch, GX... again (imports 2x slower)
+    command = [uv, "pip", "install", "--quiet", "--compile-bytecode", "--python", python,
+               "--index-strategy", "unsafe-best-match", *uv_flags(settings), *args]
     print("+ " + " ".join(shlex.quote(c) for c in command), file=sys.stderr)
     return subprocess.run(command, env=env).returncode
 
