@@ -25,11 +25,11 @@ browser:
 ## module fixtures (a Prefect server, deployments, a bundled run) are made once; TEST_WORKERS=0: serial.
 TEST_WORKERS ?= 2
 XDIST = -n $(TEST_WORKERS) --dist loadfile
-## Where PYTHONDONTWRITEBYTECODE is set (CI), no interpreter writes bytecode: every one the tests start
-## (runs, workers, flow-run processes) compiled assay's modules again (~0.6 CPU s each) until compiled here once.
+## Where PYTHONDONTWRITEBYTECODE is set (CI), no interpreter writes bytecode and every one the tests start
+## (runs, workers, flow-run processes) compiled prefect, GX, pandas, assay... again (imports 2x slower). The
+## tests unset it: the first interpreter to import a module writes its bytecode for the others.
 test: install browser
-	$(PY) -m compileall -q -j 0 assay
-	$(PY) -m pytest -q $(XDIST) --durations=40
+	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -q $(XDIST) --durations=40
 
 ## test-fast: unit tests only (no Prefect server, no model loads)
 test-fast: install

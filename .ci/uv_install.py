@@ -68,9 +68,10 @@ def main() -> int:
     if cert and os.path.exists(cert):
         env["SSL_CERT_FILE"] = cert  # a proxy's CA that pip trusts
     # pip picks the best match across every index; uv's default stops at the first index naming a package
-    # --compile-bytecode as pip does: where PYTHONDONTWRITEBYTECODE is set (CI), nothing is compiled at
-    # import time either, and every interpreter would compile Prefect, torch, GX... again (imports 2x slower)
-    command = [uv, "pip", "install", "--quiet", "--compile-bytecode", "--python", python,
+    # No --compile-bytecode: compiling all 2.2 GB of dependencies costs ~87 CPU s, most of it for modules
+    # nothing imports (sympy, transformers' model zoo...). `make test` lets interpreters write the bytecode
+    # of what they do import (~27 CPU s, once), even where PYTHONDONTWRITEBYTECODE is set.
+    command = [uv, "pip", "install", "--quiet", "--python", python,
                "--index-strategy", "unsafe-best-match", *uv_flags(settings), *args]
     print("+ " + " ".join(shlex.quote(c) for c in command), file=sys.stderr)
     return subprocess.run(command, env=env).returncode
