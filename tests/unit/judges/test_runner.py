@@ -410,7 +410,13 @@ def load_rule_judge(path: Path, score: float):
     spec = importlib.util.spec_from_file_location(f"rule_judge_{int(score)}", path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # as for any imported module; the version reads its file
-    spec.loader.exec_module(module)
+    # Python trusts a cached .pyc whose source has the same size and mtime second: the rewrite a
+    # moment later would load the first version's bytecode. A user's edit comes seconds later.
+    dont_write_before, sys.dont_write_bytecode = sys.dont_write_bytecode, True
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.dont_write_bytecode = dont_write_before
     return module.RuleJudge()
 
 
