@@ -5,11 +5,13 @@ stops its server at the end."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -96,17 +98,26 @@ def answers(port: int) -> bool:
     return healthy(f"http://127.0.0.1:{port}/api")
 
 
+@contextlib.contextmanager
+def servers_stopped_after(home: Path) -> Iterator[Path]:
+    """``home``, whose servers are stopped at the end, whatever was done with it."""
+    try:
+        yield home
+    finally:
+        stop(home)
+        for pid in supervisors(home):
+            os.kill(pid, 15)
+            wait_gone(pid, 15)
+
+
 @pytest.fixture
 def home(short_tmp_path):
     """A PREFECT_HOME whose servers are stopped at the end, whatever the test did (a short path:
     the resident worker's socket lives under it)."""
     home = short_tmp_path / "prefect-home"
     home.mkdir()
-    yield home
-    stop(home)
-    for pid in supervisors(home):
-        os.kill(pid, 15)
-        wait_gone(pid, 15)
+    with servers_stopped_after(home):
+        yield home
 
 
 def assay(home: Path, idle: float, *args: str) -> subprocess.CompletedProcess[str]:
