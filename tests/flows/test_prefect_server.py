@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 from tests.support.cli import cli
+from tests.support.openai_server import Fault, OpenAICompatServer
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -175,7 +176,7 @@ class Served:
     env: dict[str, str]
     runs: dict[str, FlowRun]  # by deployment name, and "runner-mismatch", "incomplete"
     worker_output: str
-    judge_server: Any  # the loopback judge the incomplete run calls (401 until a test clears it)
+    judge_server: OpenAICompatServer  # the loopback judge the incomplete run calls (401 until a test clears it)
 
 
 JUDGE_KEY = "sk-server-test-key"
@@ -185,7 +186,6 @@ JUDGE_KEY = "sk-server-test-key"
 def served(deployed, tmp_path_factory):
     """Every deployment's run, a run asking for a runner its entrypoint lacks, and a memory run
     whose every judge answers 401: started, then served by one worker lifetime."""
-    from tests.support.openai_server import Fault, OpenAICompatServer
 
     def out_for(name: str) -> Path:
         return tmp_path_factory.mktemp(name) / "runs"
