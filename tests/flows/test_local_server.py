@@ -1,15 +1,18 @@
 """assay's local Prefect server that outlives one CLI run (``flows/local_server.py``): the next
 run reuses it, it stops by itself when idle or when its state file goes, concurrent starts make
-one server, and a stale state file is replaced. Every process here is a real one; each test
-stops its server at the end."""
+one server, and a stale state file is replaced. Every process here is a real one; each test (or
+the fixture two tests share) stops its server at the end."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -96,17 +99,26 @@ def answers(port: int) -> bool:
     return healthy(f"http://127.0.0.1:{port}/api")
 
 
+@contextlib.contextmanager
+def servers_stopped_after(home: Path) -> Iterator[Path]:
+    """``home``, whose servers are stopped at the end, whatever was done with it."""
+    try:
+        yield home
+    finally:
+        stop(home)
+        for pid in supervisors(home):
+            os.kill(pid, 15)
+            wait_gone(pid, 15)
+
+
 @pytest.fixture
 def home(short_tmp_path):
     """A PREFECT_HOME whose servers are stopped at the end, whatever the test did (a short path:
     the resident worker's socket lives under it)."""
     home = short_tmp_path / "prefect-home"
     home.mkdir()
-    yield home
-    stop(home)
-    for pid in supervisors(home):
-        os.kill(pid, 15)
-        wait_gone(pid, 15)
+    with servers_stopped_after(home):
+        yield home
 
 
 def assay(home: Path, idle: float, *args: str) -> subprocess.CompletedProcess[str]:
@@ -148,33 +160,6 @@ def test_the_server_stops_by_itself_after_the_idle_period_but_not_during_a_lease
     assert supervisors(home) == []
 
 
-def test_concurrent_starts_make_one_server_which_stops_when_its_state_file_goes(home):
-    clients = [client(home, 120) for _ in range(3)]
-    results = [result_of(c) for c in clients]
-    assert len({(r["pid"], r["port"]) for r in results}) == 1, results
-    assert sum(r["started_here"] for r in results) == 1
-    assert supervisors(home) == [results[0]["pid"]]
-
-    (server_dir(home) / "state.json").unlink()
-    assert wait_gone(results[0]["pid"], 30), "the server did not stop when its state file was removed"
-    assert not answers(results[0]["port"])
-
-
-def test_a_stale_state_file_is_replaced(home):
-    directory = server_dir(home)
-    directory.mkdir(parents=True)
-    dead = subprocess.Popen(["true"])
-    dead.wait()
-    for pid in (dead.pid, os.getpid()):  # a dead pid, then a live one that is not our supervisor
-        stale = ServerState(pid=pid, port=9, started=0.0, token="0" * 16, prefect_version=prefect_version(),
-                            prefect_home=str(home.resolve()), idle_seconds=120)
-        (directory / "state.json").write_text(json.dumps(stale.__dict__))
-        result = result_of(client(home, 120))
-        assert result["started_here"] and result["pid"] != pid and result["port"] != 9
-        stop(home)
-        assert wait_gone(result["pid"], 15)
-
-
 def environ_of(pid: int) -> dict[str, str]:
     raw = Path(f"/proc/{pid}/environ").read_bytes()
     return dict(item.decode().split("=", 1) for item in raw.split(b"\0") if b"=" in item)
@@ -193,18 +178,61 @@ SECRETS = {"OPENAI_API_KEY": "sk-provider-key-value-1", "RAG_SERVICE_TOKEN": "ra
 SECRET_CLIENT = "from assay.redact import register_secret_env; register_secret_env('PLAIN_NAMED_KEY')\n" + CLIENT
 
 
-def test_the_kept_server_and_its_supervisor_hold_no_key_or_header_variable(home):
+@dataclass
+class StartedAtOnce:
+    home: Path
+    results: list[dict]  # what each client printed
+    environs: dict[int, dict[str, str]]  # of the supervisor and its server, read while they ran
+
+
+@pytest.fixture(scope="module")
+def started_at_once(tmp_path_factory):
+    """Three clients started at once, each with a run's keys and header variables in its
+    environment (registering a plainly named one as `assay run --api-key-env` does): whichever
+    starts the kept server, the supervisor's and the server's environments are read while up."""
+    home = tmp_path_factory.mktemp("at-once") / "prefect-home"
+    home.mkdir()
+    with servers_stopped_after(home):
+        clients = [subprocess.Popen([sys.executable, "-c", SECRET_CLIENT], cwd=ROOT, env=env_for(home, 120, **SECRETS),
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(3)]
+        results = [result_of(c) for c in clients]
+        supervisor = results[0]["pid"]
+        yield StartedAtOnce(home, results, {pid: environ_of(pid) for pid in [supervisor, *children_of(supervisor)]})
+
+
+def test_concurrent_starts_make_one_server_which_stops_when_its_state_file_goes(started_at_once):
+    home, results = started_at_once.home, started_at_once.results
+    assert len({(r["pid"], r["port"]) for r in results}) == 1, results
+    assert sum(r["started_here"] for r in results) == 1
+    assert supervisors(home) == [results[0]["pid"]]
+
+    (server_dir(home) / "state.json").unlink()
+    assert wait_gone(results[0]["pid"], 30), "the server did not stop when its state file was removed"
+    assert not answers(results[0]["port"])
+
+
+def test_the_kept_server_and_its_supervisor_hold_no_key_or_header_variable(started_at_once):
     """Issue 33, item 8: a run's keys do not stay in the detached server's environment."""
-    process = subprocess.Popen([sys.executable, "-c", SECRET_CLIENT], cwd=ROOT, env=env_for(home, 120, **SECRETS),
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    state = result_of(process)
-    server_pids = children_of(state["pid"])
-    assert server_pids, "the supervisor started no server"
-    for pid in [state["pid"], *server_pids]:
-        env = environ_of(pid)
+    assert len(started_at_once.environs) > 1, "the supervisor started no server"
+    for pid, env in started_at_once.environs.items():
         assert not set(SECRETS) & set(env), (pid, sorted(set(SECRETS) & set(env)))
         assert not any(value in "\0".join(env.values()) for value in SECRETS.values())
-        assert env["PREFECT_HOME"] == str(home)  # what the server needs is still there
+        assert env["PREFECT_HOME"] == str(started_at_once.home)  # what the server needs is still there
+
+
+def test_a_stale_state_file_is_replaced(home):
+    directory = server_dir(home)
+    directory.mkdir(parents=True)
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    for pid in (dead.pid, os.getpid()):  # a dead pid, then a live one that is not our supervisor
+        stale = ServerState(pid=pid, port=9, started=0.0, token="0" * 16, prefect_version=prefect_version(),
+                            prefect_home=str(home.resolve()), idle_seconds=120)
+        (directory / "state.json").write_text(json.dumps(stale.__dict__))
+        result = result_of(client(home, 120))
+        assert result["started_here"] and result["pid"] != pid and result["port"] != 9
+        stop(home)
+        assert wait_gone(result["pid"], 15)
 
 
 def test_the_temporary_server_holds_no_key_or_header_variable(monkeypatch):

@@ -20,9 +20,23 @@ def thread_run(prefect_server, tmp_path_factory):
     return out, run_id_of(output)
 
 
-def test_dask_local_cluster_gives_identical_scores(thread_run, tmp_path):
+@pytest.fixture(scope="module")
+def dask_cluster(prefect_server):
+    """The local cluster `--runner dask` starts (2 worker processes of 2 threads), started once for
+    both Dask runs here and joined by address (`--runner dask=ADDRESS`): starting a cluster is
+    most of a Dask run's CPU. `--runner dask` starting its own is run by test_concurrency_budget
+    and the Dask deployment in test_prefect_server. Its workers have ASSAY_WORKERS=1 (worker
+    pools switched on whatever the machine), as the partition test needs."""
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=2, processes=True, dashboard_address=None,
+                      env={"ASSAY_WORKERS": "1"}) as cluster:
+        yield f"dask={cluster.scheduler_address}"
+
+
+def test_dask_local_cluster_gives_identical_scores(thread_run, dask_cluster, tmp_path):
     out, run_id = thread_run
-    result, output = cli("run", "rag_qa", "--offline", "--out", str(tmp_path), "--runner", "dask")
+    result, output = cli("run", "rag_qa", "--offline", "--out", str(tmp_path), "--runner", dask_cluster)
     assert result.exit_code == 0, output
     dask_id = run_id_of(output)
     manifest = load_manifest(ArtifactStore(str(tmp_path)), dask_id)
@@ -32,13 +46,13 @@ def test_dask_local_cluster_gives_identical_scores(thread_run, tmp_path):
     pd.testing.assert_frame_equal(a, b)
 
 
-def test_partitions_on_dask_or_in_a_memory_store_are_scored_in_place(thread_run, tmp_path, monkeypatch):
+def test_partitions_on_dask_or_in_a_memory_store_are_scored_in_place(thread_run, dask_cluster, tmp_path, monkeypatch):
     """Dask's workers are daemonic (no worker pool inside them) and a memory store is one
     process's: both score the offline jury's partitions in place, with the same scores."""
     monkeypatch.setenv("ASSAY_WORKERS", "1")  # switched on (the default from 2 cores) whatever the machine
     out, run_id = thread_run
     pools = workers.pools_started()
-    result, output = cli("run", "rag_qa", "--offline", "--out", str(tmp_path), "--runner", "dask",
+    result, output = cli("run", "rag_qa", "--offline", "--out", str(tmp_path), "--runner", dask_cluster,
                          "--partition-size", "7")
     assert result.exit_code == 0, output
     dask_parted = pd.read_parquet(tmp_path / run_id_of(output) / "scores.parquet")

@@ -12,15 +12,13 @@ import secrets
 import shutil
 import subprocess
 import tempfile
-import time
-import urllib.error
-import urllib.request
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from tests.flows.test_prefect_server import BIN, ROOT, free_port, prefect, run_worker_once, wait_healthy
+from tests.flows.test_prefect_server import BIN, ROOT, api, free_port, prefect, run_worker_once, wait_healthy
+from tests.support.cli import cli
 
 pytestmark = pytest.mark.slow
 
@@ -120,24 +118,6 @@ def postgres_server(tmp_path_factory):
         cluster.stop()
 
 
-def api(env: dict[str, str], method: str, path: str, body: dict | None = None) -> object:
-    """One call of the Prefect REST API; a 503 (Prefect's "retry me" for a busy database) is retried."""
-    for attempt in range(6):
-        request = urllib.request.Request(
-            f"{env['PREFECT_API_URL']}{path}", method=method, headers={"Content-Type": "application/json"},
-            data=json.dumps(body).encode() if body is not None else None,
-        )
-        try:
-            with urllib.request.urlopen(request, timeout=60) as response:
-                text = response.read()
-            return json.loads(text) if text else None
-        except urllib.error.HTTPError as exc:
-            if exc.code != 503 or attempt == 5:
-                raise
-            time.sleep(2 + attempt * 2)
-    raise AssertionError("unreachable")
-
-
 def test_a_scheduled_suite_deployment_runs_on_a_prefect_server_backed_by_postgresql(postgres_server, tmp_path):
     env, cluster = postgres_server
     prefect(env, "work-pool", "create", "assay-local", "--type", "process")
@@ -172,8 +152,8 @@ def test_a_scheduled_suite_deployment_runs_on_a_prefect_server_backed_by_postgre
     (run_dir,) = [p for p in out.iterdir() if (p / "manifest.json").exists()]
     manifest = json.loads((run_dir / "manifest.json").read_text())
     assert manifest["status"] == "completed" and manifest["prefect"]["flow_run_id"] == nightly["id"]
-    audit = subprocess.run([str(BIN / "assay"), "audit", str(run_dir)], capture_output=True, text=True, cwd=ROOT, env=env)
-    assert audit.returncode == 0 and "audit PASSED" in audit.stdout, audit.stdout + audit.stderr
+    audit, output = cli("audit", str(run_dir))
+    assert audit.exit_code == 0 and "audit PASSED" in output, output
 
     # The database password reaches neither the run's evidence nor the worker's output.
     assert cluster.password not in worker_output

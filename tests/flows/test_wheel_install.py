@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -92,10 +93,21 @@ def notebook_dir(tmp_path) -> Path:
     return tmp_path
 
 
-def run_installed(site: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess:
+@pytest.fixture(scope="module")
+def prefect_home(tmp_path_factory) -> Iterator[Path]:
+    """The installed copy's PREFECT_HOME: its first run leaves the local server up for the next
+    (a user's default path), and it is stopped here, so no server outlives the tests."""
+    from assay.flows.local_server import stop
+
+    home = tmp_path_factory.mktemp("prefect-home")
+    yield home
+    stop(home)
+
+
+def run_installed(site: Path, cwd: Path, home: Path, *args: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PREFECT_", "ASSAY_"))}
-    # A temporary server per run: a local server kept up for the next run would outlive the test.
-    env.update(PYTHONPATH=str(site), PREFECT_HOME=str(cwd / "prefect-home"), ASSAY_SERVER_IDLE_SECONDS="0")
+    # The server stops by itself after two idle minutes should the fixture's stop not be reached.
+    env.update(PYTHONPATH=str(site), PREFECT_HOME=str(home), ASSAY_SERVER_IDLE_SECONDS="120")
     return subprocess.run(
         [sys.executable, "-c", "from assay.cli import app; app()", *args],
         capture_output=True, text=True, cwd=cwd, env=env, timeout=600,
@@ -122,15 +134,15 @@ def test_every_import_gets_its_own_module(installed, notebook_dir):
 
 
 @pytest.mark.parametrize("suite", ["rag_qa", "report", "clinical"])
-def test_bundled_suites_run_from_a_wheel_install(installed, suite, notebook_dir):
+def test_bundled_suites_run_from_a_wheel_install(installed, suite, notebook_dir, prefect_home):
     where = subprocess.run(
         [sys.executable, "-c", "import assay, assay.paths; print(assay.__file__); print(assay.paths.datasets_dir())"],
         capture_output=True, text=True, cwd=notebook_dir, env={**os.environ, "PYTHONPATH": str(installed)}, check=True,
     ).stdout.split()
     assert where[0].startswith(str(installed)) and where[1].startswith(str(installed))
-    result = run_installed(installed, notebook_dir, "run", suite, "--offline", "--out", str(notebook_dir / "runs"))
+    result = run_installed(installed, notebook_dir, prefect_home, "run", suite, "--offline", "--out", str(notebook_dir / "runs"))
     assert result.returncode == 0, result.stdout + result.stderr
     run_dir = next((notebook_dir / "runs").glob(f"{suite}-*"))
     assert (run_dir / "report.html").is_file() and (run_dir / "scores.parquet").is_file()
-    audit = run_installed(installed, notebook_dir, "audit", str(run_dir))
+    audit = run_installed(installed, notebook_dir, prefect_home, "audit", str(run_dir))
     assert audit.returncode == 0 and "audit PASSED" in audit.stdout, audit.stdout + audit.stderr
