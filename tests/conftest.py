@@ -2,6 +2,7 @@ import os
 import shutil
 import sys
 import tempfile
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -35,10 +36,18 @@ os.environ["ASSAY_SERVER_IDLE_SECONDS"] = "0"
 
 @pytest.fixture(scope="session")
 def prefect_server():
-    """One temporary Prefect server (SQLite) for every flow test in the session."""
+    """One temporary Prefect server (SQLite) for every flow test in the session, started with the
+    settings assay's own temporary server uses (``SERVER_ENV``: no block catalogue registered at
+    start, about 5 CPU s of each start; a run's result storage registers its own block type)."""
     from prefect.testing.utilities import prefect_test_harness
 
-    with prefect_test_harness(server_startup_timeout=120):
+    from assay.flows.ephemeral_server import SERVER_ENV
+
+    with ExitStack() as stack:
+        with pytest.MonkeyPatch.context() as env:
+            for name, value in SERVER_ENV.items():
+                env.setenv(name, os.environ.get(name, value))  # read by the server process as it starts
+            stack.enter_context(prefect_test_harness(server_startup_timeout=120))
         yield
 
 

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from assay.timeline import PREFIX as TIMELINE_PREFIX
+from tests.support.cli import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 HEAVY = ("great_expectations", "litellm", "torch", "sentence_transformers", "matplotlib")
@@ -57,7 +58,5 @@ def test_an_identical_rerun_reuses_every_step_imports_no_step_library_and_passes
     assert marks.index("server launched") < marks.index("spec built") < marks.index("server healthy")
     assert timeline["totals"]["manifest saves"][0] == 2  # the start and the end: reused steps add none
 
-    audit = subprocess.run(
-        [sys.executable, "-m", "assay.cli", "audit", rerun_dir], cwd=ROOT, capture_output=True, text=True, timeout=300
-    )
-    assert audit.returncode == 0, audit.stdout + audit.stderr
+    result, output = cli("audit", rerun_dir)  # in-process: the runs above are the fresh interpreters
+    assert result.exit_code == 0, output
