@@ -28,6 +28,7 @@ from contextlib import contextmanager
 
 Charts = dict[str, bytes]
 TIMEOUT_S = 120.0  # a child that has not answered by then is stopped, and the charts drawn here
+EXIT_GRACE_S = 10.0  # a child that sent its charts: time to finish exiting before it is stopped
 _FRAME = struct.Struct("!IQ")  # name length, data length
 _END = b"\xff" * _FRAME.size  # after the last frame: the child finished
 
@@ -81,27 +82,32 @@ class Pending:
         if self._pid is None or self._fd is None:
             return None
         payload = _read_until_eof(self._fd, time.monotonic() + TIMEOUT_S)
-        status = self._stop_child()
-        if payload is None or status != 0:
+        # The end of the pipe comes before the child has finished exiting (a large process takes
+        # a while to give back its memory): it is given EXIT_GRACE_S to, a child still sending
+        # or stuck none. A complete payload ends with _END, sent only after draw() returned.
+        self._stop_child(grace_s=EXIT_GRACE_S if payload is not None else 0.0)
+        if payload is None:
             return None
         try:
             return decode(payload)
         except (ValueError, UnicodeDecodeError):
             return None
 
-    def _stop_child(self) -> int | None:
-        """Close the pipe, stop the child if it still runs, reap it; its exit status."""
+    def _stop_child(self, grace_s: float = 0.0) -> None:
+        """Close the pipe; reap the child, stopped if it has not exited within ``grace_s``."""
         pid, fd, self._pid, self._fd = self._pid, self._fd, None, None
         if fd is not None:
             os.close(fd)
         if pid is None:
-            return None
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done == 0:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-            _, status = os.waitpid(pid, 0)
-        return os.waitstatus_to_exitcode(status)
+            return
+        deadline = time.monotonic() + grace_s
+        while os.waitpid(pid, os.WNOHANG)[0] == 0:
+            if time.monotonic() >= deadline:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                return
+            time.sleep(0.005)
 
     def close(self) -> None:
         self._stop_child()

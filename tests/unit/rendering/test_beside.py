@@ -38,6 +38,31 @@ def test_charts_drawn_beside_are_the_bytes_drawn_here() -> None:
     assert pid is not None and gone(pid)
 
 
+def test_charts_from_a_child_slow_to_exit_are_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pipe ends before the child has exited (a large process takes a while to give back
+    its memory): its complete charts are used, not drawn again here."""
+    real_exit = os._exit
+
+    def slow_exit(code: int) -> None:  # only the child calls it
+        time.sleep(1.0)
+        real_exit(code)
+
+    monkeypatch.setattr(os, "_exit", slow_exit)
+    parent = os.getpid()
+    drawn_here = []
+
+    def counted() -> dict[str, bytes]:
+        if os.getpid() == parent:
+            drawn_here.append(1)
+        return draw()
+
+    with beside.drawn_beside(counted) as pending:
+        pid = pending._pid  # noqa: SLF001
+        assert pending.result() == draw()
+        assert pending.drawn_beside and not drawn_here
+    assert pid is not None and gone(pid)
+
+
 def test_a_child_that_fails_leaves_the_drawing_here() -> None:
     parent = os.getpid()
 
