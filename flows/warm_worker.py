@@ -76,7 +76,7 @@ WARM_MODULES = (
     "assay.preflight", "assay.rerun_trust", "assay.gates", "assay.flows.console", "anyio._backends._asyncio",
     "assay.validation.gate", "assay.validation.report", "assay.aggregation", "assay.metrics.agreement",
     "assay.judges.runner", "assay.lineage.attestation", "fsspec.implementations.chained",
-    "assay.rendering.publish", "markdown", "markdown.extensions.attr_list", "markdown.extensions.codehilite",
+    "assay.rendering.publish", "assay.rendering.beside", "markdown", "markdown.extensions.attr_list", "markdown.extensions.codehilite",
     "markdown.extensions.fenced_code", "markdown.extensions.tables", "pygments.formatters",
     "pyarrow.parquet", "pyarrow.pandas_compat",
 )
