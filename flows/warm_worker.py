@@ -137,8 +137,8 @@ def complete_deferred_models(packages: tuple[str, ...] = ("prefect", "assay")) -
     as before. How many were built."""
     from pydantic import BaseModel
 
-    seen: set[type] = set()
-    stack: list[type] = [BaseModel]
+    seen: set[type[BaseModel]] = set()
+    stack: list[type[BaseModel]] = [BaseModel]
     built = 0
     while stack:
         for model in stack.pop().__subclasses__():

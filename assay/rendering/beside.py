@@ -114,7 +114,7 @@ class Pending:
 
 
 def _read_until_eof(fd: int, deadline: float) -> bytes | None:
-    chunks = []
+    chunks: list[bytes] = []
     while True:
         left = deadline - time.monotonic()
         if left <= 0 or not select.select([fd], [], [], left)[0]:
