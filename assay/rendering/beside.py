@@ -100,14 +100,17 @@ class Pending:
             os.close(fd)
         if pid is None:
             return
-        deadline = time.monotonic() + grace_s
-        while os.waitpid(pid, os.WNOHANG)[0] == 0:
-            if time.monotonic() >= deadline:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-                return
-            time.sleep(0.005)
+        # ChildProcessError: already reaped by someone else (a process that ignores SIGCHLD
+        # has its children reaped by the system): nothing left to stop.
+        with contextlib.suppress(ChildProcessError):
+            deadline = time.monotonic() + grace_s
+            while os.waitpid(pid, os.WNOHANG)[0] == 0:
+                if time.monotonic() >= deadline:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGKILL)
+                    os.waitpid(pid, 0)
+                    return
+                time.sleep(0.005)
 
     def close(self) -> None:
         self._stop_child()

@@ -63,6 +63,18 @@ def test_charts_from_a_child_slow_to_exit_are_used(monkeypatch: pytest.MonkeyPat
     assert pid is not None and gone(pid)
 
 
+def test_a_process_that_ignores_sigchld_still_gets_the_child_s_charts() -> None:
+    """Such a process's children are reaped by the system: waiting for one finds none."""
+    import signal
+
+    before = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    try:
+        with beside.drawn_beside(draw) as pending:
+            assert pending.result() == draw() and pending.drawn_beside
+    finally:
+        signal.signal(signal.SIGCHLD, before)
+
+
 def test_a_child_that_fails_leaves_the_drawing_here() -> None:
     parent = os.getpid()
 
