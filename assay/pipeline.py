@@ -572,6 +572,16 @@ class _MetricTally:
 # -- publish ------------------------------------------------------------------------------
 def publish(store: ArtifactStore, suite: Suite, spec: RunSpec, inputs: PublishInputs) -> PublishOutput:
     """report.md, report.html, scores.parquet and charts, each with the artifacts it was made from."""
+    from assay.rendering.beside import drawn_beside
+
+    summary = suite.load_summary(store.get_json(inputs.summary))
+    # The charts need only the summary: drawn in a child while this process does the rest.
+    with drawn_beside(lambda: suite.charts(summary)) as charts:
+        return _published(store, suite, spec, inputs, summary, charts.result)
+
+
+def _published(store: ArtifactStore, suite: Suite, spec: RunSpec, inputs: PublishInputs, summary: Any,
+               charts: Callable[[], dict[str, bytes]]) -> PublishOutput:
     from assay.rendering.publish import judges_line, render_report
     from assay.rendering.render import ReportHeader
 
@@ -612,7 +622,6 @@ def publish(store: ArtifactStore, suite: Suite, spec: RunSpec, inputs: PublishIn
     generations = suite.parse_generations(
         [g for g in store.iter_jsonl(inputs.generations) if str(g.get("case_id")) in shown_ids]
     )
-    summary = suite.load_summary(store.get_json(inputs.summary))
     report = render_report(
         suite,
         header,
@@ -623,6 +632,7 @@ def publish(store: ArtifactStore, suite: Suite, spec: RunSpec, inputs: PublishIn
         _jury_runs_for_report(store, inputs.jury_runs, shown_ids),
         comparison,
         criteria_section(listed, summary, spec),
+        charts,
     )
     sources = [names.SCORES, names.SUMMARY, names.GENERATIONS, names.VALIDATION_REPORT]
     sources += sorted(inputs.jury_runs)

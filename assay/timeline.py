@@ -5,7 +5,9 @@
     assay-timeline {"marks": [["cli", 1764046472.12], ...], "totals": {"manifest saves": [8, 0.031]}}
 
 Marks are wall-clock times (``time.time()``), so a caller that noted when it launched the
-process (``bench/rerun.py``) can place interpreter start-up and imports too. Totals sum the
+process (``bench/rerun.py``) can place interpreter start-up and imports too. Beside them,
+``"cpu"`` gives the process's CPU seconds (every thread, user and system) at each mark: on a
+shared machine a phase's wall seconds include waiting for a core, its CPU seconds do not. Totals sum the
 seconds and count of a repeated cost (each manifest save, each step's cache check); notes, when
 any, are facts beside them (``"notes": {...}``). With the variable unset, ``mark``, ``timed`` and
 ``note`` cost one dictionary lookup.
@@ -26,6 +28,7 @@ ENV = "ASSAY_TIMELINE"
 PREFIX = "assay-timeline "
 
 _marks: list[tuple[str, float]] = []
+_cpu: list[tuple[str, float]] = []  # the process's CPU seconds at each mark
 _totals: dict[str, list[float]] = {}
 _notes: dict[str, object] = {}
 _lock = threading.Lock()
@@ -43,6 +46,7 @@ def mark(label: str) -> None:
     with _lock:
         _register()
         _marks.append((label, time.time()))
+        _cpu.append((label, time.process_time()))
 
 
 @contextmanager
@@ -81,7 +85,9 @@ def _register() -> None:
 
 def _emit() -> None:
     _marks.append(("exit", time.time()))
+    _cpu.append(("exit", time.process_time()))
     record = {"marks": [[label, round(at, 4)] for label, at in _marks],
+              "cpu": [[label, round(seconds, 4)] for label, seconds in _cpu],
               "totals": {label: [int(n), round(s, 4)] for label, (n, s) in _totals.items()}}
     if _notes:
         record["notes"] = dict(_notes)

@@ -76,7 +76,7 @@ WARM_MODULES = (
     "assay.preflight", "assay.rerun_trust", "assay.gates", "assay.flows.console", "anyio._backends._asyncio",
     "assay.validation.gate", "assay.validation.report", "assay.aggregation", "assay.metrics.agreement",
     "assay.judges.runner", "assay.lineage.attestation", "fsspec.implementations.chained",
-    "assay.rendering.publish", "markdown", "markdown.extensions.attr_list", "markdown.extensions.codehilite",
+    "assay.rendering.publish", "assay.rendering.beside", "markdown", "markdown.extensions.attr_list", "markdown.extensions.codehilite",
     "markdown.extensions.fenced_code", "markdown.extensions.tables", "pygments.formatters",
     "pyarrow.parquet", "pyarrow.pandas_compat",
 )
@@ -95,6 +95,7 @@ def _warm() -> None:
         except ImportError:
             pass
     _load_suites()
+    complete_deferred_models()
     _validate_demos()
     from assay.judges.prices import read_price_map
 
@@ -126,6 +127,30 @@ def _load_suites() -> None:
         except Exception:  # noqa: BLE001 - a plugin suite that fails to load fails in its own run, as without a worker
             pass
     built_in()
+
+
+def complete_deferred_models(packages: tuple[str, ...] = ("prefect", "assay")) -> int:
+    """Build the pydantic models of ``packages`` whose build pydantic deferred (a forward
+    reference not yet defined when the class was made): each would be built on its first use,
+    in every child (Prefect's client and state schemas while a flow run is created, ~0.1 CPU s).
+    Each is built from its own module's names only; one that cannot be built yet stays deferred,
+    as before. How many were built."""
+    from pydantic import BaseModel
+
+    seen: set[type[BaseModel]] = set()
+    stack: list[type[BaseModel]] = [BaseModel]
+    built = 0
+    while stack:
+        for model in stack.pop().__subclasses__():
+            if model in seen:
+                continue
+            seen.add(model)
+            stack.append(model)
+            deferred = not model.__dict__.get("__pydantic_complete__", True)
+            if deferred and model.__module__.split(".")[0] in packages:
+                with contextlib.suppress(Exception):  # a model pydantic cannot build yet stays as it was
+                    built += bool(model.model_rebuild(raise_errors=False, _types_namespace={}))
+    return built
 
 
 def _validate_demos() -> None:

@@ -6,7 +6,7 @@ here, so this module knows nothing of stores or Prefect.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,10 +45,12 @@ def render_report(
     jury_runs: list[JsonObject],
     comparison: ReportSection | None = None,
     criteria: ReportSection | None = None,
+    charts_drawn: Callable[[], dict[str, bytes]] | None = None,
 ) -> RenderedReport:
     """The suite's sections, the comparison with a baseline, your criteria beside the suite's
     jury, the jury's cost account, charts, and both page formats (the HTML one with the case
-    explorer)."""
+    explorer). ``charts_drawn``: the suite's charts of ``summary`` when they are being drawn
+    elsewhere already (``assay.rendering.beside``); None draws them here."""
     sections = suite.report_sections(scores, summary, cases, generations)
     if comparison is not None:
         sections.insert(1, comparison)  # right after the headline
@@ -58,7 +60,7 @@ def render_report(
     costs = jury_cost_section(jury_runs)
     if costs is not None:
         sections.insert(len(sections) - 1, costs)  # before the suite's reading guide
-    charts = suite.charts(summary)
+    charts = charts_drawn() if charts_drawn is not None else suite.charts(summary)
     header = header.model_copy(update={"charts": sorted(charts)})
     markdown_text = render_markdown(header, sections)
     explorer = case_explorer(suite, header, scores, summary, cases, generations, jury_runs)

@@ -38,6 +38,9 @@ def import_gx() -> Any:
     os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
     import great_expectations as gx
 
+    from assay.validation import gx_kwargs
+
+    gx_kwargs.install(gx)  # one configuration per kwargs lookup, not one per key
     # After the import: GX configures its own loggers while importing.
     logging.getLogger("great_expectations").setLevel(logging.ERROR)
     for name in list(logging.root.manager.loggerDict):

@@ -30,3 +30,52 @@ def test_a_warning_the_worker_showed_shows_again_in_a_child():
         _forget_warnings()
         warn_here()
         assert len(shown) == 2
+
+
+def _deferred_models(module_name: str):
+    """Two models in a fresh module of that name: one whose forward reference is defined after
+    it (deferred, buildable later), one whose reference is never defined."""
+    import sys
+    import types
+
+    module = types.ModuleType(module_name)
+    sys.modules[module_name] = module
+    exec(  # noqa: S102 - the module's own source, as a file would hold it
+        "from pydantic import BaseModel\n"
+        "class Outer(BaseModel):\n    inner: 'Inner'\n"
+        "class Broken(BaseModel):\n    missing: 'NeverDefined'\n"
+        "class Inner(BaseModel):\n    x: int\n",
+        module.__dict__,
+    )
+    return module
+
+
+def test_deferred_models_are_built_before_the_worker_forks():
+    from assay.flows.warm_worker import complete_deferred_models
+
+    module = _deferred_models("assay._deferred_models_for_a_test")
+    try:
+        assert not module.Outer.__pydantic_complete__ and not module.Broken.__pydantic_complete__
+        assert complete_deferred_models(("assay",)) >= 1
+        assert module.Outer.__pydantic_complete__  # built from its module's own names
+        assert module.Outer.model_validate({"inner": {"x": 1}}).inner.x == 1
+        assert not module.Broken.__pydantic_complete__  # cannot be built: left as it was, no error
+        with pytest.raises(Exception, match="not fully defined"):
+            module.Broken.model_validate({"missing": 1})
+    finally:
+        import sys
+
+        del sys.modules["assay._deferred_models_for_a_test"]
+
+
+def test_models_of_other_packages_are_left_to_their_first_use():
+    from assay.flows.warm_worker import complete_deferred_models
+
+    module = _deferred_models("elsewhere_deferred_models_for_a_test")
+    try:
+        complete_deferred_models(("assay",))
+        assert not module.Outer.__pydantic_complete__
+    finally:
+        import sys
+
+        del sys.modules["elsewhere_deferred_models_for_a_test"]
