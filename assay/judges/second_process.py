@@ -36,13 +36,12 @@ import struct
 import threading
 import time
 import traceback
-import zlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from assay import cancellation
+from assay import cancellation, timeline
 from assay.hashing import canonical_json
 from assay.judges.base import JudgeResult
 from assay.judges.limits import ProviderGate, provider_gate
@@ -56,6 +55,11 @@ SWITCH = "ASSAY_JUDGE_PROCESSES"
 MIN_CALLS = 200  # below this the fork and the merge cost more than a second core gives back
 STARTUP_S = 30.0  # the child's first frame must come within this
 HEARTBEAT_S = 1.0
+# The child's share of the cases and of the in-flight slots. More than half: the parent also
+# parses the step's inputs, keeps the child's records as evidence and writes the scores, and in
+# a run its other families (retrieval) share its interpreter; measured per call, the child's
+# calls cost about a fifth less CPU than the parent's (docs/performance.md).
+CHILD_SHARE = 0.6
 
 _FRAME = struct.Struct(">cI")  # kind, payload length
 STARTED, HEARTBEAT, STORED, READ_BACK, DONE, FAILED = b"S", b"H", b"R", b"C", b"D", b"X"
@@ -76,8 +80,24 @@ def should_split(runner: JuryRunner, n_calls: int) -> bool:
 
 
 def sides(items: list[tuple[str, BaseModel]]) -> list[bool]:
-    """Per case, True if the child judges it: about half, identical inputs on the same side."""
-    return [zlib.crc32(item.model_dump_json().encode("utf-8")) % 2 == 1 for _, item in items]
+    """Per case, True if the child judges it: about ``CHILD_SHARE`` of them, equal inputs on the
+    same side (their requests are equal: sent once, the others share the answer, as in one
+    process)."""
+    return [hash(_frozen(item)) % 10 < CHILD_SHARE * 10 for _, item in items]
+
+
+def _frozen(value: Any) -> Any:
+    """``value`` as nested tuples, so it hashes by content: equal inputs, equal hashes (Python's
+    string hash, ~1 µs for a case's few KB of text; a JSON dump of each case took 0.4 s here)."""
+    if isinstance(value, BaseModel):
+        return (type(value).__qualname__, *(_frozen(v) for v in value.__dict__.values()))
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, dict):
+        return tuple((k, _frozen(v)) for k, v in value.items())
+    if isinstance(value, (str, int, float, bool, bytes)) or value is None:
+        return value
+    return repr(value)  # anything else: its text decides
 
 
 @dataclass
@@ -94,6 +114,7 @@ class SecondProcess:
     done: dict[str, Any] | None = None
     failure: str | None = None
     _reader: threading.Thread | None = None
+    _slots_lock: threading.Lock = field(default_factory=threading.Lock)
 
     def start_reading(self, on_stored: OnStored | None) -> None:
         """Read the child's frames on a thread as they come (its pipe must never fill up);
@@ -103,16 +124,22 @@ class SecondProcess:
         self._reader.start()
 
     def wait(self) -> None:
-        """Until the child has reported everything (or failed); its slots given back."""
+        """Until the child has reported everything (or failed) and ended."""
         try:
             if self._reader is not None:
                 self._reader.join()
         finally:
+            self.give_back_slots()
             _reap(self.pid)
-            for gate, taken in self.held:
-                for _ in range(taken):
-                    gate.release()
-            self.held = []
+
+    def give_back_slots(self) -> None:
+        """The child's share of the gates, given back as soon as it has no call out: this
+        process's calls may be waiting for them (two split runs at once hold a share each)."""
+        with self._slots_lock:
+            held, self.held = self.held, []
+        for gate, taken in held:
+            for _ in range(taken):
+                gate.release()
 
     def _read(self, on_stored: OnStored | None) -> None:
         stream = _Frames(self.read_fd)
@@ -147,6 +174,8 @@ class SecondProcess:
         finally:
             if self.done is None:
                 _signal(self.pid, signal.SIGKILL)
+                _reap(self.pid)  # none of its calls is out any more
+            self.give_back_slots()
             os.close(self.read_fd)
 
 
@@ -155,10 +184,11 @@ def fork(runner: JuryRunner, prompt: Any, items: list[tuple[str, BaseModel]]) ->
     (None, every index) when the gates have no slots to spare for it."""
     judges = runner.judges
     n = len(judges)
-    theirs = sides(items)
+    with timeline.timed("judge calls: cases split between two processes"):
+        theirs = sides(items)
     there = [i * n + j for i, side in enumerate(theirs) if side for j in range(n)]
     here = [i * n + j for i, side in enumerate(theirs) if not side for j in range(n)]
-    share = runner.concurrency_per_provider // 2
+    share = round(runner.concurrency_per_provider * CHILD_SHARE)
     held: list[tuple[ProviderGate, int]] = []
     for provider in sorted({judge.provider for judge in judges}):
         gate = provider_gate(provider, runner.concurrency_per_provider)
@@ -174,10 +204,12 @@ def fork(runner: JuryRunner, prompt: Any, items: list[tuple[str, BaseModel]]) ->
             gate.release()
         held[i] = (gate, slots)
     read_fd, write_fd = os.pipe()
-    pid = os.fork()
+    timeline.mark("judge calls: forking a second process")
+    pid = os.fork()  # not inside a timed block: the child must not take the timeline's lock
     if pid == 0:  # the child: never returns
         os.close(read_fd)
         _child(runner, prompt, items, there, slots, write_fd)
+    timeline.mark("judge calls: second process forked")
     os.close(write_fd)
     worst_call_s = max(getattr(judge, "timeout_s", 60.0) for judge in judges) + runner.backoff_max_s
     child = SecondProcess(pid, read_fd, there, held, idle_limit_s=worst_call_s + STARTUP_S)
