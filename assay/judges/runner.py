@@ -48,7 +48,7 @@ from pydantic import BaseModel, Field, PrivateAttr
 from assay.cancellation import raise_if_stopped
 from assay.judges.base import Judge, JudgeRequest, JudgeResult, Usage
 from assay.judges.limits import AdaptiveLimit, provider_gate
-from assay.judges.record_writer import RecordWriter
+from assay.judges.record_writer import OnStored, RecordWriter
 from assay.judges.store import CallStore, UntrustedRecord, now_iso, stamped
 from assay.judges.verdicts import MalformedReply
 from assay.schemas import JsonObject
@@ -155,7 +155,7 @@ class JuryRunner:
         lang: str = "ko",
         progress: Callable[[str], None] | None = None,
         send: bool = True,
-        on_stored: Callable[[str, JsonObject, bytes], None] | None = None,
+        on_stored: OnStored | None = None,
     ) -> None:
         names = [j.name for j in judges]
         duplicates = sorted(n for n, c in Counter(names).items() if c > 1)

@@ -157,11 +157,11 @@ class SecondProcess:
                 kind, payload = frame
                 limit = self.idle_limit_s
                 if kind in (STORED, READ_BACK):
-                    key, data = payload[:64].decode("ascii"), payload[64:]
+                    key, kept_sha, data = payload[:64].decode("ascii"), payload[64:128].decode("ascii").strip(), payload[128:]
                     record = json.loads(data)
                     self.records.append((key, record, kind == STORED))
                     if kind == STORED and on_stored is not None:
-                        _keep(on_stored, key, record, data)
+                        _keep(on_stored, key, record, data, kept_sha)
                 elif kind == DONE:
                     self.done = json.loads(payload)
                     return
@@ -256,7 +256,15 @@ def _child(runner: JuryRunner, prompt: Any, items: list[tuple[str, BaseModel]], 
         out.send(STARTED, b"")
         runner.concurrency_per_provider = slots
         runner.progress = lambda message: None  # the parent reports progress
-        runner.on_stored = lambda key, record, data: out.send(STORED, key.encode("ascii") + data)
+        keep = runner.on_stored if getattr(runner.on_stored, "adopt", None) is not None else None
+
+        def stored(key: str, record: JsonObject, data: bytes) -> None:
+            # kept here (in the same store) when the parent can adopt it, else by the parent
+            kept_sha = keep(key, record, data) if keep is not None else None
+            sha = kept_sha if isinstance(kept_sha, str) else ""
+            out.send(STORED, key.encode("ascii") + sha.ljust(64).encode("ascii") + data)
+
+        runner.on_stored = stored
         import asyncio
 
         box: list[tuple[_RunState, list[JudgeResult | None]]] = []
@@ -271,7 +279,7 @@ def _child(runner: JuryRunner, prompt: Any, items: list[tuple[str, BaseModel]], 
         asyncio.run(main())
         state, results = box[0]
         for key, record in state.stored_records.items():
-            out.send(READ_BACK, key.encode("ascii") + canonical_json(record))
+            out.send(READ_BACK, key.encode("ascii") + b" " * 64 + canonical_json(record))
         done = {
             "results": [results[i].model_dump(mode="json") for i in there],  # type: ignore[union-attr]
             "stats": {name: stats.model_dump() for name, stats in state.stats.items()},
@@ -290,9 +298,15 @@ def _child(runner: JuryRunner, prompt: Any, items: list[tuple[str, BaseModel]], 
         os._exit(status)  # no atexit handlers, no flush of what the parent's threads buffered
 
 
-def _keep(on_stored: OnStored, key: str, record: JsonObject, data: bytes) -> None:
+def _keep(on_stored: OnStored, key: str, record: JsonObject, data: bytes, kept_sha: str) -> None:
+    """``on_stored`` for a record the child stored; one that can ``adopt`` takes what the child
+    kept in its place (``kept_sha``) instead of keeping it again."""
+    adopt = getattr(on_stored, "adopt", None)
     try:
-        on_stored(key, record, data)
+        if kept_sha and adopt is not None:
+            adopt(key, record, kept_sha)
+        else:
+            on_stored(key, record, data)
     except Exception:  # noqa: BLE001 - as the record writer: the caller keeps the record again later
         pass
 

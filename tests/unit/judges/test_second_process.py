@@ -214,3 +214,27 @@ def test_a_forked_child_starts_with_fresh_gates() -> None:
     os.waitpid(pid, 0)
     gate.release()
     gate.release()
+
+
+def test_the_childs_records_are_kept_as_artifacts_there_and_adopted_here(server, tmp_path, monkeypatch) -> None:
+    from assay.lineage.store import ArtifactStore
+    from assay.pipeline import KeptCalls
+
+    class CountingStore(ArtifactStore):
+        puts = 0
+
+        def put_json(self, obj, encoded=None):
+            CountingStore.puts += 1  # counted in this process only: the child's puts are its own
+            return super().put_json(obj, encoded)
+
+    monkeypatch.setenv(second_process.SWITCH, "2")
+    store = CountingStore(str(tmp_path / "artifacts"))
+    kept = KeptCalls(store)
+    run = runner(server, tmp_path / "calls", on_stored=kept).run(Prompt(), items(30))
+    here = sum(1 for key in run.call_records if key in kept.records_and_shas)
+    assert here == len(run.call_records) == 60
+    fresh = ArtifactStore(str(tmp_path / "fresh"))
+    for key, record in run.call_records.items():
+        assert kept.sha(key, record) == fresh.put_json(record)  # the child's bytes are put_json's
+        assert store.get(kept.sha(key, record)) == fresh.get(fresh.put_json(record))
+    assert 0 < CountingStore.puts < 60  # the parent kept only its own calls' records
