@@ -55,8 +55,8 @@ def test_partitions_share_one_concurrency_budget_per_provider(prefect_server, sl
 
 
 def test_judge_calls_split_over_two_processes_stay_within_the_budget(prefect_server, slow_judge, tmp_path, monkeypatch):
-    """Every partition's jury judges part of its calls in a forked child (forced here, whatever
-    the run's size): the provider still sees at most N calls in flight, and the scores are
+    """Every partition's jury judges part of its calls in a forked child (``ASSAY_JUDGE_PROCESSES=2``,
+    whatever the run's size here): the provider still sees at most N calls in flight, and the scores are
     byte for byte those of the same run in one process, with the same artifacts."""
     dataset = tmp_path / "rag_qa"
     shutil.copytree(ROOT / "datasets" / "rag_qa", dataset)
@@ -64,6 +64,8 @@ def test_judge_calls_split_over_two_processes_stay_within_the_budget(prefect_ser
             "--concurrency", str(LIMIT), "--runner", "threads"]
     for judge in ("openai/a", "openai/b", "openai/c"):
         args += ["--judge", judge]
+    monkeypatch.setattr("assay.judges.second_process.MIN_CALLS", 1)  # each partition's few calls too
+    monkeypatch.setattr("assay.workers.usable_cores", lambda: 2)
     outputs = {}
     for processes in ("2", "1"):
         monkeypatch.setenv("ASSAY_JUDGE_PROCESSES", processes)

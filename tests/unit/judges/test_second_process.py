@@ -79,6 +79,8 @@ def stored_files(root: Path) -> dict[str, dict]:
 @pytest.fixture
 def server(monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    monkeypatch.setattr(second_process, "MIN_CALLS", 1)  # split the tests' small runs too
+    monkeypatch.setattr("assay.workers.usable_cores", lambda: 2)
     with OpenAICompatServer(latency_s=0.02) as server:
         yield server
 
@@ -159,20 +161,19 @@ def test_a_child_stored_answer_is_reused_when_the_parent_takes_over(server, tmp_
     assert sum(s.reused for s in run.judge_stats.values()) == 4
 
 
-def test_only_large_runs_with_two_cores_split(server, tmp_path, monkeypatch) -> None:
-    monkeypatch.delenv(second_process.SWITCH, raising=False)
-    monkeypatch.setattr("assay.workers.usable_cores", lambda: 2)
+def test_only_asked_for_large_runs_with_two_cores_split(server, tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(second_process, "MIN_CALLS", 200)
     jury = runner(server, tmp_path / "calls")
-    assert not second_process.should_split(jury, second_process.MIN_CALLS - 1)
-    assert second_process.should_split(jury, second_process.MIN_CALLS)
+    monkeypatch.delenv(second_process.SWITCH, raising=False)
+    assert not second_process.should_split(jury, 10_000)  # off unless asked for
+    monkeypatch.setenv(second_process.SWITCH, "1")
+    assert not second_process.should_split(jury, 10_000)
+    monkeypatch.setenv(second_process.SWITCH, "2")
+    assert not second_process.should_split(jury, 199)
+    assert second_process.should_split(jury, 200)
     assert not second_process.should_split(runner(server, tmp_path / "c", max_cost_usd=1.0), 10_000)  # one budget's accounting
     assert not second_process.should_split(runner(server, tmp_path / "c", send=False), 10_000)
     monkeypatch.setattr("assay.workers.usable_cores", lambda: 1)
-    assert not second_process.should_split(jury, 10_000)
-    monkeypatch.setenv(second_process.SWITCH, "2")
-    assert second_process.should_split(jury, 2)
-    monkeypatch.setenv(second_process.SWITCH, "1")
-    monkeypatch.setattr("assay.workers.usable_cores", lambda: 2)
     assert not second_process.should_split(jury, 10_000)
 
 
