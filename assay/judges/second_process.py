@@ -14,12 +14,14 @@ parent's runners and the child together never have more than ``--concurrency`` c
 to a provider. Identical requests (duplicate cases) go to the same side, so each is sent once,
 as in one process: the cases are split by a hash of their typed input.
 
-Off by default: measured on this project's shared 2-core machine, a 960-call judge step at 50 ms
-took 0.90 of its time in one process, but at 200 ms 1.10 (the fork of a large process and its
-copy-on-write pages cost more than a second core gave back to a latency-bound step; see
-docs/performance.md). ``ASSAY_JUDGE_PROCESSES=2`` turns it on for a run with at least
-``MIN_CALLS`` remote calls on two usable cores, no cost budget (one process's accounting), no
-offline judge and a local call store (or none).
+Only where it pays: a run with at least ``MIN_CALLS`` remote calls on two usable cores, no cost
+budget (one process's accounting), no offline judge, a local call store (or none), and a core
+to spare (the 1-minute load average at most the usable cores; the run itself counts for about
+one). Measured on a 2-core machine (docs/performance.md): at load 1.3-2 a 960-call judge step
+took 0.81 of its time at 50 ms and the same at 200 ms; at load 8-14 it took 0.90 at 50 ms but
+1.10 at 200 ms (the fork of a large process and its copy-on-write pages cost more than a busy
+second core gave back). ``ASSAY_JUDGE_PROCESSES=1`` keeps every run in one process, ``=2`` splits
+whatever the load.
 
 Fork safety: the parent process has other threads (Prefect's, other families'). The child runs
 only its own event loop and the standard library, aiohttp and pydantic on it; the judge modules
@@ -71,10 +73,14 @@ def should_split(runner: JuryRunner, n_calls: int) -> bool:
     """True when this run's calls are to be judged in two processes (see the module doc)."""
     from assay.workers import usable_cores
 
-    if os.environ.get(SWITCH, "").strip() != "2" or not hasattr(os, "fork"):
-        return False  # off unless asked for: measured slower at a 200 ms judge (docs/performance.md)
-    if n_calls < MIN_CALLS or usable_cores() < 2:
+    switch = os.environ.get(SWITCH, "").strip()
+    if switch == "1" or not hasattr(os, "fork"):
         return False
+    cores = usable_cores()
+    if n_calls < MIN_CALLS or cores < 2:
+        return False
+    if switch != "2" and os.getloadavg()[0] > cores:
+        return False  # no core to spare: measured slower then at a 200 ms judge (docs/performance.md)
     store = runner.store
     return (runner.send and runner.max_cost_usd is None and runner.concurrency_per_provider >= 2
             and not any(judge.offline for judge in runner.judges) and (store is None or store.local))

@@ -161,16 +161,22 @@ def test_a_child_stored_answer_is_reused_when_the_parent_takes_over(server, tmp_
     assert sum(s.reused for s in run.judge_stats.values()) == 4
 
 
-def test_only_asked_for_large_runs_with_two_cores_split(server, tmp_path, monkeypatch) -> None:
+def test_only_large_runs_with_a_core_to_spare_split(server, tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(second_process, "MIN_CALLS", 200)
-    jury = runner(server, tmp_path / "calls")
     monkeypatch.delenv(second_process.SWITCH, raising=False)
-    assert not second_process.should_split(jury, 10_000)  # off unless asked for
-    monkeypatch.setenv(second_process.SWITCH, "1")
-    assert not second_process.should_split(jury, 10_000)
-    monkeypatch.setenv(second_process.SWITCH, "2")
+    load = [1.5]
+    monkeypatch.setattr(second_process.os, "getloadavg", lambda: (load[0], 0.0, 0.0))
+    jury = runner(server, tmp_path / "calls")
     assert not second_process.should_split(jury, 199)
     assert second_process.should_split(jury, 200)
+    load[0] = 2.5  # no core to spare on 2
+    assert not second_process.should_split(jury, 10_000)
+    monkeypatch.setenv(second_process.SWITCH, "2")  # whatever the load
+    assert second_process.should_split(jury, 10_000)
+    monkeypatch.setenv(second_process.SWITCH, "1")
+    load[0] = 0.0
+    assert not second_process.should_split(jury, 10_000)
+    monkeypatch.delenv(second_process.SWITCH)
     assert not second_process.should_split(runner(server, tmp_path / "c", max_cost_usd=1.0), 10_000)  # one budget's accounting
     assert not second_process.should_split(runner(server, tmp_path / "c", send=False), 10_000)
     monkeypatch.setattr("assay.workers.usable_cores", lambda: 1)
