@@ -195,8 +195,8 @@ class JuryRunner:
         ``asyncio.run`` formats its SIGINT handler, whose text holds the main task's repr and so
         its result's; a JuryRun of thousands of results takes ~0.2 s to repr, twice a run.
 
-        With ``ASSAY_JUDGE_PROCESSES=2`` a large run judges part of its calls in a child process
-        (``assay.judges.second_process``), forked here, before this thread's loop exists."""
+        A large run judges part of its calls in a child process when a core is free
+        (``assay.judges.second_process.should_split``), forked here, before this thread's loop exists."""
         from assay.judges import second_process
 
         _check_unique(items)
