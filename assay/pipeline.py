@@ -345,7 +345,7 @@ def _score_family(
         share = sum(f.uses_jury for f in families)
         kept = KeptCalls(store) if partition is None else None
         ctx.jury = build_runner(scoring.spec, scoring.call_store_url, scoring.concurrency, scoring.progress, scoring.send,
-                                budget_share=share, on_stored=kept.keep if kept else None)
+                                budget_share=share, on_stored=kept)
     rows = family.compute(cases, generations, ctx)
     scores = store.put_jsonl(r.model_dump(mode="json") for r in rows)
     output = FamilyOutput(family=family_name, scores=scores, n_rows=len(rows), partition=partition)
@@ -383,9 +383,18 @@ class KeptCalls:
         self.store = store
         self.records_and_shas: dict[str, tuple[JsonObject, str]] = {}  # key -> (record kept, its sha)
 
-    def keep(self, key: str, record: JsonObject, encoded: bytes | None = None) -> None:
+    def keep(self, key: str, record: JsonObject, encoded: bytes | None = None) -> str:
         """``encoded``: ``canonical_json(record)``, as the call store wrote it, if the caller has it."""
-        self.records_and_shas[key] = (record, self.store.put_json(record, encoded))
+        sha = self.store.put_json(record, encoded)
+        self.records_and_shas[key] = (record, sha)
+        return sha
+
+    __call__ = keep  # the jury runner's ``on_stored``
+
+    def adopt(self, key: str, record: JsonObject, sha: str) -> None:
+        """A record the judge step's second process kept in this store (``keep`` there, which
+        returned ``sha``): the same bytes, not encoded and hashed again here."""
+        self.records_and_shas[key] = (record, sha)
 
     def sha(self, key: str, record: JsonObject) -> str:
         kept = self.records_and_shas.get(key)
@@ -412,7 +421,7 @@ def _call_records(runs: list[JuryRun], call_store_url: str | None, keys: list[st
 
 def build_runner(
     spec: RunSpec, call_store_url: str | None, concurrency: int | None, progress: ProgressFn, send: bool = True,
-    budget_share: int = 1, on_stored: Callable[[str, JsonObject, bytes], None] | None = None,
+    budget_share: int = 1, on_stored: Callable[[str, JsonObject, bytes], object] | None = None,
 ) -> JuryRunner:
     from assay.judges.config import build_judges
     from assay.judges.runner import JuryRunner

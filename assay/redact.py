@@ -20,6 +20,7 @@ back at call time, so they reach the HTTP client and nothing else.
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import os
 import re
@@ -300,7 +301,15 @@ def call_endpoint(url: str | None) -> tuple[str | None, dict[str, str]]:
     """Where to send a call and the headers it needs, for a public URL: user-info from the
     command line becomes an HTTP Basic ``Authorization`` header (what an HTTP client does with
     it; litellm's async transport cannot), the query string stays on the URL."""
-    full = with_url_credentials(url)
+    # Asked once per judge call: worked out again only when the URL or the stored credentials change.
+    full, headers = _endpoint(url, os.environ.get(_CREDENTIALS_ENV))
+    return full, dict(headers)
+
+
+@functools.lru_cache(maxsize=64)
+def _endpoint(url: str | None, stored: str | None) -> tuple[str | None, dict[str, str]]:
+    """``call_endpoint(url)`` with ``stored`` as the stored credentials' variable's value."""
+    full = _stored_credentials(stored).get(url, url) if url else url
     if not full:
         return full, {}
     parts = urlsplit(full)
@@ -315,9 +324,10 @@ def call_endpoint(url: str | None) -> tuple[str | None, dict[str, str]]:
     return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment)), {"Authorization": f"Basic {token}"}
 
 
-def _stored_credentials() -> dict[str, str]:
+def _stored_credentials(text: str | None = None) -> dict[str, str]:
+    """The stored credentials: ``text`` (the variable's value) or the environment's."""
     try:
-        stored = json.loads(os.environ.get(_CREDENTIALS_ENV, "{}"))
+        stored = json.loads(text if text is not None else os.environ.get(_CREDENTIALS_ENV, "{}"))
     except json.JSONDecodeError:
         return {}
     return stored if isinstance(stored, dict) else {}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import threading
 import time
 from collections import deque
@@ -143,6 +144,16 @@ class ProviderGate:
         self.inflight += 1
         self.most_inflight = max(self.most_inflight, self.inflight)
 
+    def take_free(self, wanted: int) -> int:
+        """Take up to ``wanted`` slots that are free now, without waiting (none while others
+        queue for one); how many were taken. Each is given back with ``release``: a second
+        process's share of the ceiling is held here while its calls are out."""
+        with self._lock:
+            taken = 0 if self._waiters else max(0, min(wanted, self.ceiling - self.inflight))
+            for _ in range(taken):
+                self._take()
+            return taken
+
     def _grant(self, waiter: asyncio.Future[None]) -> None:
         if waiter.done():  # cancelled while the slot was on its way: pass it on
             self.release()
@@ -166,6 +177,17 @@ def share_per_process(concurrency: int, processes: int) -> int:
 
 _GATES: dict[tuple[str, int], ProviderGate] = {}
 _GATES_LOCK = threading.Lock()
+
+
+def _fresh_gates_in_a_forked_child() -> None:
+    """A forked child starts with no gates: the slots it inherited are its parent's calls, and a
+    lock another thread held at the fork would never be released there."""
+    global _GATES_LOCK
+    _GATES.clear()
+    _GATES_LOCK = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_fresh_gates_in_a_forked_child)
 
 
 def provider_gate(provider: str, ceiling: int) -> ProviderGate:

@@ -58,6 +58,7 @@ def response_format_for(verdict_model: type[BaseModel]) -> JsonObject:
     }
 
 
+@lru_cache(maxsize=256)  # a judge asks it for every request it builds
 def public_api_base(api_base: str | None) -> str | None:
     """``api_base`` without user:password or query string, so it is safe to hash and store."""
     if not api_base:

@@ -39,6 +39,18 @@ _lookups: dict[str, Future[Prices]] = {}
 _lookups_lock = threading.Lock()
 
 
+def _after_fork_in_child() -> None:
+    """A forked child keeps the lookups that finished; one under way had its thread in the
+    parent only (it would never finish here), and its lock may have been held by another thread."""
+    global _lookups_lock
+    for model in [m for m, future in _lookups.items() if not future.done()]:
+        del _lookups[model]
+    _lookups_lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 def lookup(model: str) -> Future[Prices]:
     """The price lookup for ``model``: started on first request, shared by every later one."""
     with _lookups_lock:

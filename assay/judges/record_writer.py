@@ -19,7 +19,7 @@ from collections.abc import Callable
 from assay.judges.store import CallStore
 from assay.schemas import JsonObject
 
-OnStored = Callable[[str, JsonObject, bytes], None]
+OnStored = Callable[[str, JsonObject, bytes], object]  # what it returns is not used
 
 
 class RecordWriter:

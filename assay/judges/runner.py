@@ -39,19 +39,22 @@ import json
 import math
 import random
 from collections import Counter
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field, PrivateAttr
 
 from assay.cancellation import raise_if_stopped
 from assay.judges.base import Judge, JudgeRequest, JudgeResult, Usage
 from assay.judges.limits import AdaptiveLimit, provider_gate
-from assay.judges.record_writer import RecordWriter
+from assay.judges.record_writer import OnStored, RecordWriter
 from assay.judges.store import CallStore, UntrustedRecord, now_iso, stamped
 from assay.judges.verdicts import MalformedReply
 from assay.schemas import JsonObject
+
+if TYPE_CHECKING:
+    from assay.judges.second_process import SecondProcess
 
 # Output tokens assumed for a judge's first budgeted call, before any reply was seen; later
 # estimates use the largest reply observed for that judge in this run.
@@ -152,7 +155,7 @@ class JuryRunner:
         lang: str = "ko",
         progress: Callable[[str], None] | None = None,
         send: bool = True,
-        on_stored: Callable[[str, JsonObject, bytes], None] | None = None,
+        on_stored: OnStored | None = None,
     ) -> None:
         names = [j.name for j in judges]
         duplicates = sorted(n for n, c in Counter(names).items() if c > 1)
@@ -190,48 +193,89 @@ class JuryRunner:
     def _run_on_a_new_loop(self, prompt: Any, items: list[tuple[str, BaseModel]]) -> JuryRun:
         """``asyncio.run(self.arun(...))``, but the main task returns nothing: on the main thread
         ``asyncio.run`` formats its SIGINT handler, whose text holds the main task's repr and so
-        its result's; a JuryRun of thousands of results takes ~0.2 s to repr, twice a run."""
+        its result's; a JuryRun of thousands of results takes ~0.2 s to repr, twice a run.
+
+        A large run judges part of its calls in a child process when a core is free
+        (``assay.judges.second_process.should_split``), forked here, before this thread's loop exists."""
+        from assay.judges import second_process
+
+        _check_unique(items)
+        child, here = None, None
+        if second_process.should_split(self, len(items) * len(self.judges)):
+            child, here = second_process.fork(self, prompt, items)
         box: list[JuryRun] = []
 
         async def main() -> None:
-            box.append(await self.arun(prompt, items))
+            box.append(await self.arun(prompt, items, child, here))
 
-        asyncio.run(main())
+        try:
+            asyncio.run(main())
+        finally:
+            if child is not None:
+                child.wait()  # already waited for unless the run failed: the child and its slots
         return box[0]
 
-    async def arun(self, prompt: Any, items: list[tuple[str, BaseModel]]) -> JuryRun:
-        case_ids = [case_id for case_id, _ in items]
-        if len(set(case_ids)) != len(case_ids):
-            raise ValueError("case ids must be unique within a run")
+    async def arun(
+        self, prompt: Any, items: list[tuple[str, BaseModel]], child: SecondProcess | None = None,
+        here: list[int] | None = None,
+    ) -> JuryRun:
+        """Every judge on every case; with ``child``, only the calls ``here`` (indices in case
+        order x judge order) are judged on this loop and the child's are merged in."""
+        _check_unique(items)
+        state, calls, results = self._start(prompt, items)
+        if child is not None:
+            child.start_reading(self.on_stored)
+        with _collector_frozen():
+            try:
+                await self._judge(state, calls, results, range(len(calls)) if here is None else here)
+                if child is not None:
+                    from assay.judges.second_process import merge
+
+                    await asyncio.to_thread(child.wait)
+                    left = merge(child, state, results)
+                    if left:  # the child failed: its calls are judged here (answers it stored are reused)
+                        await self._judge(state, calls, results, left)
+            finally:
+                from assay.judges.transport import close_sessions
+
+                await close_sessions()  # HTTP sessions are bound to this loop, which ends with the run
+        return state.finish(items, results)
+
+    async def judge_some(
+        self, prompt: Any, items: list[tuple[str, BaseModel]], indices: list[int]
+    ) -> tuple[_RunState, list[JudgeResult | None]]:
+        """The calls ``indices`` of a run over ``items`` (a second process's share), unfinished:
+        its state and the results by call index."""
+        state, calls, results = self._start(prompt, items)
+        with _collector_frozen():
+            try:
+                await self._judge(state, calls, results, indices)
+            finally:
+                from assay.judges.transport import close_sessions
+
+                await close_sessions()
+        return state, results
+
+    def _start(self, prompt: Any, items: list[tuple[str, BaseModel]]) -> tuple[_RunState, list[Call], list[Any]]:
         state = _RunState(self, prompt, total=len(items) * len(self.judges))
         for judge in self.judges:
             prepare = getattr(judge, "prepare_calls", None)  # e.g. a price lookup, started before any call
             if prepare is not None:
                 prepare()
         calls = [(judge, case_id, item) for case_id, item in items for judge in self.judges]
-        results: list[JudgeResult] = [None] * len(calls)  # type: ignore[list-item]  # each filled once
-        pending = iter(enumerate(calls))
+        return state, calls, [None] * len(calls)  # each result filled once
+
+    async def _judge(self, state: _RunState, calls: list[Call], results: list[Any], indices: Iterable[int]) -> None:
+        """The calls ``indices``, each taken once and in order by the callers under way."""
+        wanted = list(indices)
+        pending = iter(wanted)
 
         async def caller() -> None:
-            for index, (judge, case_id, item) in pending:  # shared: each call is taken once, in order
+            for index in pending:  # shared by every caller
+                judge, case_id, item = calls[index]
                 results[index] = await state.call(judge, case_id, item)
 
-        # Everything alive now (imported modules, litellm's price map, Prefect) outlives the
-        # run; frozen, the collector stops rescanning those ~10^5 objects while thousands of
-        # short calls allocate. Unfrozen afterwards: no lasting change to the process. A process
-        # that froze its libraries already (``assay.memory.freeze_long_lived``) keeps them so.
-        freeze = gc.get_freeze_count() == 0
-        if freeze:
-            gc.freeze()
-        try:
-            await asyncio.gather(*(caller() for _ in range(self.callers(len(calls)))))
-        finally:
-            if freeze:
-                gc.unfreeze()
-            from assay.judges.transport import close_sessions
-
-            await close_sessions()  # HTTP sessions are bound to this loop, which ends with the run
-        return state.finish(items, results)
+        await asyncio.gather(*(caller() for _ in range(self.callers(len(wanted)))))
 
     def callers(self, n_calls: int) -> int:
         """How many calls are under way at once (built, waiting for a slot, sent or retrying).
@@ -530,6 +574,31 @@ class _RunState:
             run.call_records.update(self.writer.stored)
         run.call_records.update(self.offline_records)
         return run
+
+
+Call = tuple[Judge, str, BaseModel]  # (judge, case id, typed input)
+
+
+def _check_unique(items: list[tuple[str, BaseModel]]) -> None:
+    case_ids = [case_id for case_id, _ in items]
+    if len(set(case_ids)) != len(case_ids):
+        raise ValueError("case ids must be unique within a run")
+
+
+@contextlib.contextmanager
+def _collector_frozen() -> Iterator[None]:
+    """Everything alive now (imported modules, litellm's price map, Prefect) outlives the run;
+    frozen, the collector stops rescanning those ~10^5 objects while thousands of short calls
+    allocate. Unfrozen afterwards: no lasting change to the process. A process that froze its
+    libraries already (``assay.memory.freeze_long_lived``) keeps them so."""
+    freeze = gc.get_freeze_count() == 0
+    if freeze:
+        gc.freeze()
+    try:
+        yield
+    finally:
+        if freeze:
+            gc.unfreeze()
 
 
 def _add(a: Usage, b: Usage) -> Usage:

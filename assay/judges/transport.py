@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import threading
 import weakref
 from dataclasses import dataclass
@@ -204,6 +205,17 @@ def read_completion(data: bytes) -> tuple[JsonObject, str | None]:
 _sessions: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, aiohttp.ClientSession]] = weakref.WeakKeyDictionary()
 _closers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
 _sessions_lock = threading.Lock()
+
+
+def _after_fork_in_child() -> None:
+    """A forked child opens its sessions on its own loops (the inherited ones stay keyed by the
+    parent's loops, never run here); a lock another thread held at the fork would never be
+    released here."""
+    global _sessions_lock
+    _sessions_lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 async def _session(api_base: str) -> Any:

@@ -52,3 +52,31 @@ def test_partitions_share_one_concurrency_budget_per_provider(prefect_server, sl
     metric_steps = [s for s in manifest.steps if s.name.startswith("metrics:")]
     assert len(metric_steps) == 7 * 3 and all(s.status == "reused" for s in metric_steps)
     assert slow_judge.count() == 0
+
+
+def test_judge_calls_split_over_two_processes_stay_within_the_budget(prefect_server, slow_judge, tmp_path, monkeypatch):
+    """Every partition's jury judges part of its calls in a forked child (``ASSAY_JUDGE_PROCESSES=2``,
+    whatever the run's size here): the provider still sees at most N calls in flight, and the scores are
+    byte for byte those of the same run in one process, with the same artifacts."""
+    dataset = tmp_path / "rag_qa"
+    shutil.copytree(ROOT / "datasets" / "rag_qa", dataset)
+    args = ["run", "rag_qa", "--dataset", str(dataset), "--api-base", slow_judge.base_url, "--partition-size", "7",
+            "--concurrency", str(LIMIT), "--runner", "threads"]
+    for judge in ("openai/a", "openai/b", "openai/c"):
+        args += ["--judge", judge]
+    monkeypatch.setattr("assay.judges.second_process.MIN_CALLS", 1)  # each partition's few calls too
+    monkeypatch.setattr("assay.workers.usable_cores", lambda: 2)
+    outputs = {}
+    for processes in ("2", "1"):
+        monkeypatch.setenv("ASSAY_JUDGE_PROCESSES", processes)
+        slow_judge.reset_counts()
+        out = tmp_path / f"runs-{processes}"
+        result, output = cli(*args, "--out", str(out))
+        assert result.exit_code == 0, output
+        store = ArtifactStore(str(out))
+        manifest = load_manifest(store, run_id_of(output))
+        outputs[processes] = {name: entry.sha256 for name, entry in manifest.artifacts.items()}
+        if processes == "2":
+            assert 1 < slow_judge.max_in_flight <= LIMIT, slow_judge.max_in_flight
+    assert outputs["2"]["scores/all.jsonl"] == outputs["1"]["scores/all.jsonl"]
+    assert outputs["2"].keys() == outputs["1"].keys()

@@ -67,3 +67,15 @@ def test_a_record_kept_with_the_call_stores_bytes_is_stored_as_put_json_stores_i
     fresh = ArtifactStore(str(tmp_path / "other"))
     assert [kept.sha(r["key"], r) for r in (plain, leaky)] == [fresh.put_json(r) for r in (plain, leaky)]
     assert b"kept-probe-secret-123" not in store.get(kept.sha(leaky["key"], leaky))
+
+
+def test_an_adopted_record_gives_the_sha_it_was_kept_with_and_is_not_put_again(tmp_path):
+    """The judge step's second process keeps its records in the same store and sends their shas."""
+    store = CountingStore(str(tmp_path / "store"))
+    elsewhere = KeptCalls(ArtifactStore(str(tmp_path / "store")))  # the other process's KeptCalls
+    kept = KeptCalls(store)
+    r = record(3)
+    sha = elsewhere(r["key"], r)  # callable: the jury runner's on_stored
+    kept.adopt(r["key"], r, sha)
+    assert kept.sha(r["key"], r) == sha == ArtifactStore(str(tmp_path / "x")).put_json(r)
+    assert store.puts == 0

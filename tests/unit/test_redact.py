@@ -81,6 +81,20 @@ def test_url_user_info_becomes_a_basic_header_at_call_time_and_its_encoding_is_a
     assert call_endpoint("http://127.0.0.1:9/v1") == ("http://127.0.0.1:9/v1", {})
 
 
+def test_a_call_endpoint_follows_the_credentials_given_later(monkeypatch):
+    """Asked once per judge call and kept: but only while the stored credentials are the same."""
+    from assay.redact import call_endpoint
+
+    monkeypatch.delenv("ASSAY_URL_CREDENTIALS", raising=False)
+    public = "http://127.0.0.1:8001/v1"
+    assert call_endpoint(public) == (public, {})
+    call_endpoint(public)[1]["Authorization"] = "changed by a caller"  # a caller's copy, not the kept one
+    assert call_endpoint(public) == (public, {})
+    strip_url_credentials("http://eve:other-pass@127.0.0.1:8001/v1")
+    url, headers = call_endpoint(public)
+    assert url == public and headers["Authorization"].startswith("Basic ")
+
+
 @given(st.lists(st.sampled_from(["Bearer ", "Basic ", "sk-", "AIza", "api_key=", "X-API-KEY: ", "https://u:p@h/",
                                  "abcdefghijklmnop0123456789", " ", "\"", ":", "=", "a1b2", "가나다"]), max_size=12))
 def test_the_marker_search_never_skips_a_shape_that_would_match(parts):
