@@ -164,12 +164,15 @@ def test_a_child_stored_answer_is_reused_when_the_parent_takes_over(server, tmp_
 def test_only_large_runs_with_a_core_to_spare_split(server, tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(second_process, "MIN_CALLS", 200)
     monkeypatch.delenv(second_process.SWITCH, raising=False)
+    monkeypatch.setattr("assay.workers.usable_cores", lambda: 2)
     load = [1.5]
     monkeypatch.setattr(second_process.os, "getloadavg", lambda: (load[0], 0.0, 0.0))
     jury = runner(server, tmp_path / "calls")
     assert not second_process.should_split(jury, 199)
     assert second_process.should_split(jury, 200)
-    load[0] = 2.5  # no core to spare on 2
+    load[0] = 2.9  # the run and its local judge on 2 cores: a core still idles now and then
+    assert second_process.should_split(jury, 10_000)
+    load[0] = 3.1  # no core to spare on 2
     assert not second_process.should_split(jury, 10_000)
     monkeypatch.setenv(second_process.SWITCH, "2")  # whatever the load
     assert second_process.should_split(jury, 10_000)
