@@ -32,18 +32,11 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from assay import cancellation
+from assay.cores import usable_cores
 
 _POOL: ProcessPoolExecutor | None = None
 _LOCK = threading.Lock()
 _STARTED = 0  # pools this process has started (a run's log and tests read it)
-
-
-def usable_cores() -> int:
-    """Cores this process may run on (its CPU affinity, not the machine's count)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
 
 
 def _warm_worker() -> None:

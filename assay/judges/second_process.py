@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from assay import cancellation, timeline
+from assay import cores as machine_cores
 from assay.hashing import canonical_json
 from assay.judges.base import JudgeResult
 from assay.judges.limits import ProviderGate, provider_gate
@@ -73,12 +74,10 @@ STARTED, HEARTBEAT, STORED, READ_BACK, DONE, FAILED = b"S", b"H", b"R", b"C", b"
 
 def should_split(runner: JuryRunner, n_calls: int) -> bool:
     """True when this run's calls are to be judged in two processes (see the module doc)."""
-    from assay.workers import usable_cores
-
     switch = os.environ.get(SWITCH, "").strip()
     if switch == "1" or not hasattr(os, "fork"):
         return False
-    cores = usable_cores()
+    cores = machine_cores.usable_cores()
     if n_calls < MIN_CALLS or cores < 2:
         return False
     if switch != "2" and os.getloadavg()[0] > cores + 1:

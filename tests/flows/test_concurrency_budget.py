@@ -66,6 +66,7 @@ def test_judge_calls_split_over_two_processes_stay_within_the_budget(prefect_ser
         args += ["--judge", judge]
     monkeypatch.setattr("assay.judges.second_process.MIN_CALLS", 1)  # each partition's few calls too
     monkeypatch.setattr("assay.workers.usable_cores", lambda: 2)
+    monkeypatch.setattr("assay.cores.usable_cores", lambda: 2)
     outputs = {}
     for processes in ("2", "1"):
         monkeypatch.setenv("ASSAY_JUDGE_PROCESSES", processes)

@@ -33,7 +33,7 @@ def test_import_sets_offline_switches():
 LAYERS = [
     {"assay", "assay.offline", "assay.paths", "assay.hashing", "assay.redact", "assay.schemas",
      "assay.yaml_files", "assay.cancellation", "assay.partitions", "assay.atomic_files", "assay.signing",
-     "assay.timeline", "assay.console", "assay.log_filters", "assay.liveness", "assay.memory", "assay.reexport"},
+     "assay.timeline", "assay.console", "assay.log_filters", "assay.liveness", "assay.memory", "assay.reexport", "assay.cores"},
     {"assay.metrics"},
     {"assay.judges"},
     {"assay.aggregation", "assay.spec", "assay.run_flags", "assay.artifacts", "assay.failed_calls"},

@@ -80,7 +80,7 @@ def stored_files(root: Path) -> dict[str, dict]:
 def server(monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     monkeypatch.setattr(second_process, "MIN_CALLS", 1)  # split the tests' small runs too
-    monkeypatch.setattr("assay.workers.usable_cores", lambda: 2)
+    monkeypatch.setattr("assay.cores.usable_cores", lambda: 2)
     with OpenAICompatServer(latency_s=0.02) as server:
         yield server
 
@@ -164,7 +164,7 @@ def test_a_child_stored_answer_is_reused_when_the_parent_takes_over(server, tmp_
 def test_only_large_runs_with_a_core_to_spare_split(server, tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(second_process, "MIN_CALLS", 200)
     monkeypatch.delenv(second_process.SWITCH, raising=False)
-    monkeypatch.setattr("assay.workers.usable_cores", lambda: 2)
+    monkeypatch.setattr("assay.cores.usable_cores", lambda: 2)
     load = [1.5]
     monkeypatch.setattr(second_process.os, "getloadavg", lambda: (load[0], 0.0, 0.0))
     jury = runner(server, tmp_path / "calls")
@@ -182,7 +182,7 @@ def test_only_large_runs_with_a_core_to_spare_split(server, tmp_path, monkeypatc
     monkeypatch.delenv(second_process.SWITCH)
     assert not second_process.should_split(runner(server, tmp_path / "c", max_cost_usd=1.0), 10_000)  # one budget's accounting
     assert not second_process.should_split(runner(server, tmp_path / "c", send=False), 10_000)
-    monkeypatch.setattr("assay.workers.usable_cores", lambda: 1)
+    monkeypatch.setattr("assay.cores.usable_cores", lambda: 1)
     assert not second_process.should_split(jury, 10_000)
 
 
