@@ -147,9 +147,7 @@ class SecondProcess:
         process's calls may be waiting for them (two split runs at once hold a share each)."""
         with self._slots_lock:
             held, self.held = self.held, []
-        for gate, taken in held:
-            for _ in range(taken):
-                gate.release()
+        _give_back(held)
 
     def _read(self, on_stored: OnStored | None) -> None:
         stream = _Frames(self.read_fd)
@@ -205,14 +203,10 @@ def fork(runner: JuryRunner, prompt: Any, items: list[tuple[str, BaseModel]]) ->
         held.append((gate, gate.take_free(share)))
     slots = min(taken for _, taken in held)
     if not there or not here or slots < 1:
-        for gate, taken in held:
-            for _ in range(taken):
-                gate.release()
+        _give_back(held)
         return None, list(range(len(items) * n))
-    for i, (gate, taken) in enumerate(held):  # every provider gets the same share in the child
-        for _ in range(taken - slots):
-            gate.release()
-        held[i] = (gate, slots)
+    _give_back([(gate, taken - slots) for gate, taken in held])  # every provider: the same share in the child
+    held = [(gate, slots) for gate, _ in held]
     read_fd, write_fd = os.pipe()
     timeline.mark("judge calls: forking a second process")
     pid = os.fork()  # not inside a timed block: the child must not take the timeline's lock
@@ -224,6 +218,13 @@ def fork(runner: JuryRunner, prompt: Any, items: list[tuple[str, BaseModel]]) ->
     worst_call_s = max(getattr(judge, "timeout_s", 60.0) for judge in judges) + runner.backoff_max_s
     child = SecondProcess(pid, read_fd, there, held, idle_limit_s=worst_call_s + STARTUP_S)
     return child, here
+
+
+def _give_back(held: list[tuple[ProviderGate, int]]) -> None:
+    """Release each gate's slots taken for the child."""
+    for gate, taken in held:
+        for _ in range(taken):
+            gate.release()
 
 
 def merge(child: SecondProcess, state: _RunState, results: list[Any]) -> list[int]:
