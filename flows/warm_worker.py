@@ -281,7 +281,14 @@ class Worker:
             for fd in fds:
                 os.close(fd)
             return
-        pid = os.fork()
+        try:
+            pid = os.fork()
+        except (OSError, RuntimeError) as exc:  # no memory, or a library's fork guard: the client runs it
+            send_message(conn, {"refused": f"the worker could not fork ({type(exc).__name__})"})
+            conn.close()
+            for fd in fds:
+                os.close(fd)
+            return
         if pid == 0:  # the child never returns
             _run_child(request, fds, [listener, conn, *(c for c in self.children.values() if c)], self._fds)
         for fd in fds:

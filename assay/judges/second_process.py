@@ -28,9 +28,10 @@ whatever the load.
 Fork safety: the parent process has other threads (Prefect's, other families'). The child runs
 only its own event loop and the standard library, aiohttp and pydantic on it; the judge modules
 re-create their locks in a forked child (``os.register_at_fork``), the child logs nothing and
-ends with ``os._exit``. If it does not report within ``STARTUP_S`` or goes silent for longer than
-a call can take, or fails, the parent stops it and judges its calls itself (answers it already
-stored are reused from the call store).
+ends with ``os._exit``. A fork the process refuses (a library's fork guard in another thread,
+no memory) leaves the run in one process. If the child does not report within ``STARTUP_S``
+or goes silent for longer than a call can take, or fails, the parent stops it and judges its
+calls itself (answers it already stored are reused from the call store).
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ SWITCH = "ASSAY_JUDGE_PROCESSES"
 MIN_CALLS = 200  # below this the fork and the merge cost more than a second core gives back
 STARTUP_S = 30.0  # the child's first frame must come within this
 HEARTBEAT_S = 1.0
+FORK_ATTEMPTS, FORK_RETRY_S = 3, 0.01  # a refused fork is retried briefly, then the run stays in one process
 # The child's share of the cases and of the in-flight slots. More than half: the parent also
 # parsed the step's inputs, reads the child's frames, writes the scores, and shares its
 # interpreter with the run's other families (retrieval).
@@ -209,7 +211,13 @@ def fork(runner: JuryRunner, prompt: Any, items: list[tuple[str, BaseModel]]) ->
     held = [(gate, slots) for gate, _ in held]
     read_fd, write_fd = os.pipe()
     timeline.mark("judge calls: forking a second process")
-    pid = os.fork()  # not inside a timed block: the child must not take the timeline's lock
+    pid = _fork_or_none()
+    if pid is None:  # no fork now: every call judged here, as in one process
+        os.close(read_fd)
+        os.close(write_fd)
+        _give_back(held)
+        timeline.mark("judge calls: no second process (fork refused)")
+        return None, list(range(len(items) * n))
     if pid == 0:  # the child: never returns
         os.close(read_fd)
         _child(runner, prompt, items, there, slots, write_fd)
@@ -218,6 +226,21 @@ def fork(runner: JuryRunner, prompt: Any, items: list[tuple[str, BaseModel]]) ->
     worst_call_s = max(getattr(judge, "timeout_s", 60.0) for judge in judges) + runner.backoff_max_s
     child = SecondProcess(pid, read_fd, there, held, idle_limit_s=worst_call_s + STARTUP_S)
     return child, here
+
+
+def _fork_or_none(attempts: int = FORK_ATTEMPTS) -> int | None:
+    """``os.fork()``'s pid, or None when the process refuses to fork now. A library in another
+    thread may forbid it for a moment (filelock's audit hook raises RuntimeError while a lock
+    changes hands) and the system may lack the memory or processes (OSError): a short retry,
+    then the run goes on in one process. Not inside a timed block: the child must not take the
+    timeline's lock."""
+    for attempt in range(attempts):
+        try:
+            return os.fork()
+        except (RuntimeError, OSError):
+            if attempt + 1 < attempts:
+                time.sleep(FORK_RETRY_S)
+    return None
 
 
 def _give_back(held: list[tuple[ProviderGate, int]]) -> None:

@@ -148,7 +148,7 @@ def _start(draw: Callable[[], Charts]) -> tuple[int | None, int | None]:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)  # 3.12+: fork with threads (handled above)
             pid = os.fork()
-    except OSError:
+    except (OSError, RuntimeError):  # no memory, or a library's fork guard (filelock's) in another thread
         os.close(read_fd)
         os.close(write_fd)
         return None, None

@@ -79,3 +79,33 @@ def test_models_of_other_packages_are_left_to_their_first_use():
         import sys
 
         del sys.modules["elsewhere_deferred_models_for_a_test"]
+
+
+def test_a_refused_fork_sends_the_run_back_to_its_client(tmp_path, monkeypatch):
+    import os
+    import socket
+
+    from assay.flows import warm_worker
+    from assay.worker_client import read_message, send_message
+
+    def refused() -> int:  # filelock's fork guard while another thread changes a lock
+        raise RuntimeError("os.fork is unsafe while filelock is changing descriptor ownership")
+
+    monkeypatch.setattr(warm_worker.os, "fork", refused)
+    worker = warm_worker.Worker(tmp_path, "token", "server-token", "")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(str(tmp_path / "s"))
+    listener.listen(1)
+    client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    client.connect(str(tmp_path / "s"))
+    read_end, write_end = os.pipe()
+    try:
+        send_message(client, {"identity": worker.identity, "argv": []}, fds=[read_end, write_end, write_end])
+        worker._accept(listener)  # noqa: SLF001
+        assert read_message(client) == {"refused": "the worker could not fork (RuntimeError)"}
+        assert worker.children == {}  # nothing started: the client runs it (a refused reply)
+    finally:
+        for sock in (client, listener):
+            sock.close()
+        os.close(read_end)
+        os.close(write_end)

@@ -248,3 +248,21 @@ def test_the_childs_records_are_kept_as_artifacts_there_and_adopted_here(server,
         assert kept.sha(key, record) == fresh.put_json(record)  # the child's bytes are put_json's
         assert store.get(kept.sha(key, record)) == fresh.get(fresh.put_json(record))
     assert 0 < CountingStore.puts < 60  # the parent kept only its own calls' records
+
+
+def test_a_refused_fork_leaves_the_run_in_one_process(server, tmp_path, monkeypatch) -> None:
+    # filelock's fork guard raises this while another thread changes a lock's descriptor (seen in CI)
+    attempts = []
+
+    def refused() -> int:
+        attempts.append(1)
+        raise RuntimeError("os.fork is unsafe while filelock is changing descriptor ownership")
+
+    monkeypatch.setenv(second_process.SWITCH, "2")
+    monkeypatch.setattr(second_process.os, "fork", refused)
+    run = runner(server, tmp_path / "calls").run(Prompt(), items(30))
+    assert len(attempts) == second_process.FORK_ATTEMPTS
+    assert all(r.ok for rs in run.results.values() for r in rs) and len(run.results) == 30
+    assert server.count(status=200) == 2 * 30  # every call judged here, once
+    gate = provider_gate(runner(server, None).judges[0].provider, LIMIT)
+    assert gate.inflight == 0  # the slots taken for the child given back

@@ -133,3 +133,13 @@ def test_a_payload_cut_short_or_malformed_is_refused() -> None:
     for broken in (payload[:-1], payload[:5], payload + b"x", b""):
         with pytest.raises(ValueError):
             beside.decode(broken)
+
+
+def test_a_refused_fork_draws_the_charts_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refused() -> int:  # filelock's fork guard while another thread changes a lock (seen in CI)
+        raise RuntimeError("os.fork is unsafe while filelock is changing descriptor ownership")
+
+    monkeypatch.setattr(beside.os, "fork", refused)
+    with beside.drawn_beside(draw) as pending:
+        assert pending._pid is None  # noqa: SLF001
+        assert pending.result() == draw() and not pending.drawn_beside
