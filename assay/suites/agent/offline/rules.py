@@ -397,10 +397,8 @@ CAPS: tuple[tuple[str, Callable[[Case], Msg | str]], ...] = (
 
 
 def _band(s: float) -> str:
-    for floor, verdict in ((0.9, "PERFECT"), (0.65, "GOOD"), (0.5, "PARTIAL"), (0.3, "WEAK")):
-        if s >= floor:
-            return verdict
-    return "RELATED_BUT_WRONG"
+    bands = ((0.9, "PERFECT"), (0.65, "GOOD"), (0.5, "PARTIAL"), (0.3, "WEAK"))
+    return next((verdict for floor, verdict in bands if s >= floor), "RELATED_BUT_WRONG")
 
 
 def graded(c: Case) -> JsonObject:
@@ -430,18 +428,12 @@ def _score_action(c: Case) -> None:
         c.label = c.wanted
     if c.wanted is None or c.label == "OTHER":
         c.action = 0.5
-    elif c.wanted == c.label:
-        c.action = 1.0
-    else:
-        c.action = 0.5 if frozenset({c.wanted, c.label}) in tx.NEAR_INTENTS else 0.0
+    else:  # (``near`` is still this pair's: a relabelled write is the asked action)
+        c.action = 1.0 if c.wanted == c.label else 0.5 if near else 0.0
 
 
 def _first_verdict(rules: tuple[Rule, ...], c: Case) -> JsonObject | None:
-    for rule in rules:
-        verdict = rule(c)
-        if verdict is not None:
-            return verdict
-    return None
+    return next((verdict for rule in rules if (verdict := rule(c)) is not None), None)
 
 
 class AgentRules(RuleSet):

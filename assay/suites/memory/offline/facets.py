@@ -96,11 +96,8 @@ def _counter_type(word: str) -> str:
     for alias, unit in C.counter_aliases.items():
         if word.startswith(alias):
             return unit
-    local = next(
-        (c for c in (*C.local_counters, *sorted(C.list_counters, key=len, reverse=True)) if word.startswith(c)),
-        None,
-    )
-    return local or "amount"
+    local = (*C.local_counters, *sorted(C.list_counters, key=len, reverse=True))
+    return next((c for c in local if word.startswith(c)), "amount")
 
 
 # The answer types an interrogative wants, first match wins (before the Korean counter, after it).
