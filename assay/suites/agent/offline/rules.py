@@ -110,8 +110,7 @@ def _vague(request: str, message: str) -> bool:
     words = [w for w in _target_words(acts.strip_extra_cues(message)) if not w.isdigit()]
     if not words:
         return bool(acts.actions_in(message))
-    vague = C.vague_words
-    return all(w in vague or w[:2] in own or len(w) < 2 or w.startswith("님") for w in words)
+    return all(w in C.vague_words or w[:2] in own or len(w) < 2 or w.startswith("님") for w in words)
 
 
 def _shares_a_word(request: str, message: str) -> bool:
