@@ -576,6 +576,24 @@ RULES_ONLY_CASES = [
         {"relevance": [10, 10], "noise": [3, 3]},
         "two flagged sentences, 1.5 each",
     ),
+    case(
+        "some_answered",
+        "one-of-two-facets",
+        "자전거 체인 언제 갈았고 얼마 들었지?",
+        "자전거 체인 교체: 2026-04-12, 동네 자전거포.",
+        ["자전거"],
+        {"relevance": [8, 8], "completeness": [6, 6], "accuracy": [9, 9]},
+        "the date is there, the cost only its topic: (10 + 3) / 2",
+    ),
+    case(
+        "some_query_word",
+        "a-shared-word-not-the-subject",
+        "최종 면접 날짜 언제야?",
+        "최종 목표는 마라톤 완주.",
+        [],
+        {"relevance": [3, 3], "completeness": [1, 1], "accuracy": [6, 6]},
+        "only 최종 is shared, which says when, not what",
+    ),
 ]
 
 
