@@ -2,7 +2,7 @@
 
 The offline rules turn each judge's signals (for rag answers: coverages N, P, Q, figure
 conflicts, claim findings, facts and concepts said, ``RagRules.rag_signals``; for memories:
-facets answered, query coverage, stale values, other targets, noise, ``MemorySignals``) into
+facets answered, query coverage, stale values, other targets, noise, the memory rules' ``_signals``) into
 scores by hand-set cut-offs, and the ensemble averages the three judges. Each rules round lifted
 the labelled set it read and barely moved the next blind one. This bench asks whether fitting
 the combination does better: it fits models on the same signals (each judge's rule scores and

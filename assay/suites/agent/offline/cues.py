@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
@@ -28,10 +29,11 @@ class AgentCues(BaseModel):
     statuses: dict[str, Words]
     destination_generic: Words
     generic_qualifiers: Words
-    person_words: Words
-    application_words: Words
-    role_nouns: Words
-    vague_words: Words
+    person_words: frozenset[StrictStr]
+    application_words: frozenset[StrictStr]
+    role_nouns: frozenset[StrictStr]
+    vague_words: frozenset[StrictStr]
+    regexes: dict[str, re.Pattern[str]]  # compiled on load
 
 
 def load(path: Path) -> AgentCues:

@@ -19,8 +19,6 @@ from assay.judges.offline import text as tx
 from assay.judges.offline.lang import available, pack
 from assay.suites.agent.offline import actions as acts
 
-SEPARATOR = re.compile(r"\s*[-—_=*~]{2,}\s*")
-
 
 def without_filler(request: str, message: str, keep: Iterable[re.Pattern[str]] = ()) -> tuple[str, tuple[str, ...]]:
     """The reply without its filler sentences, and those sentences ((message, ()) when it has
@@ -42,7 +40,7 @@ def _before_trailer(sentences: list[str]) -> list[str]:
     """The sentences before a separator line ("---", "___"): what follows one is a trailer (a
     signature, a footer), not the reply."""
     for i, sentence in enumerate(sentences):
-        if i and SEPARATOR.fullmatch(sentence):
+        if i and acts.RE["separator"].fullmatch(sentence):
             return sentences[:i]
     return sentences
 

@@ -8,18 +8,15 @@ import re
 from assay.judges.offline import text as tx
 from assay.metrics.figure_forms import canonical_figures
 from assay.suites.memory.offline.cues import cues
-from assay.suites.memory.offline.facets import ORDINAL_UNITS, SYNONYM_GROUPS, canonical
+from assay.suites.memory.offline.facets import SYNONYM_GROUPS, canonical
 
 C = cues()
+RE = C.regexes
 FEE_SUFFIXES = ("료", "비")
 _OWNER_RE = re.compile(
     r"(?<![가-힣A-Za-z])("
     + "|".join(sorted(map(re.escape, frozenset(C.other_people)), key=len, reverse=True))
     + r")(?:의|은|는|이|가|'s)?(?![가-힣A-Za-z])"
-)
-# A numbered item's label ("1번 통", "3호", "#2"), not a frequency ("주 2번").
-ITEM_LABEL_RE = re.compile(
-    r"(?<![주월일년달회\d]\s)(?<![주월일년달회\d])(#\s?\d+|\d+\s*(?:번|호)(?=\s*[가-힣A-Za-z])(?!\s*(?:씩|에|째|만|정도|이상|이하|더)))"
 )
 Entry = tuple[str, tx.Quantity]  # (item label, value)
 Pool = dict[str, list[Entry]]  # subject -> its values
@@ -30,7 +27,7 @@ def _values(figures: list[tx.Quantity]) -> list[tx.Quantity]:
     "1인 30,000원")."""
     return [
         f for n, f in enumerate(figures)
-        if f.unit not in ORDINAL_UNITS and not (f.value == 1 and f.counter and n + 1 < len(figures))
+        if f.unit not in C.ordinal_units and not (f.value == 1 and f.counter and n + 1 < len(figures))
     ] or figures[:1]  # fmt: skip
 
 
@@ -59,7 +56,7 @@ def _segment_entries(seg: str, seen: Pool, later: Pool) -> None:
             owner = found.group(1) if found else ""
         if not words:
             continue
-        item = ITEM_LABEL_RE.findall(plain[: at if at >= 0 else len(plain)])
+        item = RE["item_label"].findall(plain[: at if at >= 0 else len(plain)])
         subject = f"{owner} {canonical(_subject_word(before, words))}".strip()
         (later if n else seen).setdefault(subject, []).append((item[-1].replace(" ", "") if item else "", value))
 

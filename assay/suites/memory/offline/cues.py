@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
@@ -39,7 +40,13 @@ class MemoryCues(BaseModel):
     user_aliases: tuple[str, ...]
     titles: tuple[str, ...]
     synonyms: tuple[str, ...]
+    time_units: frozenset[str]
+    duration_units: frozenset[str]
+    ordinal_units: frozenset[str]
+    counter_aliases: dict[str, str]
+    local_counters: tuple[str, ...]
     list_counters: frozenset[str]
+    regexes: dict[str, re.Pattern[str]]  # compiled on load
 
 
 @cache

@@ -13,61 +13,9 @@ from assay.judges.offline.scoring import Units
 from assay.suites.memory.offline.cues import cues
 
 C = cues()
-TIME_UNITS = frozenset({"년", "월", "일", "시", "분", "주"})
-DURATION_UNITS = frozenset({"년", "개월", "월", "주", "일", "시간", "분", "초"})
-ORDINAL_UNITS = frozenset({"단계", "위", "차", "회"})  # 2단계, 3위, 주 2회: not amounts
-COUNTER_ALIASES = {"퍼센트": "%", "프로": "%", "%": "%"}
-LOCAL_COUNTERS = ("박",)  # counters the figure reader does not carry (3박 reads as 3)
+RE = C.regexes  # the named patterns of ``rules/cues.yaml``
 SYNONYM_GROUPS: tuple[frozenset[str], ...] = tuple(frozenset(g.split()) for g in C.synonyms)
 
-# A quoted or reminding verb ("바뀌었다고 했잖아") says what was said: no head word.
-QUOTE_RE = re.compile(r"\S+(?:다고|라고|냐고|다며|라며|다면서|라면서)$|\S*잖아\S*$")
-FACET_SPLIT_RE = re.compile(r"(?:이랑|랑|하고|그리고|및|뭐고|,)\s+")
-# A question mark before another question, not before a request or a reason.
-NEXT_QUESTION_RE = re.compile(
-    r"\?\s+(?=[^?]*(?:\?|[나까냐니지야어돼]|되나|해)\s*$)(?![^?]*(?:줘|주세요|려고|라서|니까)\s*\??\s*$)"
-)
-INTERROGATIVE_RE = re.compile(r"몇|언제|얼마|며칠|어디|누구|뭐|무엇")
-VERB_JOIN_RE = re.compile(r"(?<=[가-힣]고)\s+")
-ASKED_AND_RE = re.compile(r"(?:^|\s)(?:언제|어디|얼마|누구|뭐|무엇|며칠)(?:이|였|이었)?고$")
-# A clause that recalls what was said before the question ("회비 올렸다며,"): context.
-REMINDER_END_RE = re.compile(
-    r"(?:다며|라며|다면서|라면서|잖아|잖아요|다던데|라던데|던데|는데|대|했지만|(?:다고|라고)\s?했지|(?:다고|라고)\s?했잖아)[.,!]?\s*$"
-)
-COUNTER_RE = re.compile(r"몇\s*([가-힣A-Za-z%]+)")
-WEEKDAY_RE = re.compile(r"[월화수목금토일]요일|[월화수목금토일]·|오전|오후|새벽|저녁|아침")
-NUMBER_WORD_RE = re.compile(r"\S*\d\S*")
-COPULA_RE = re.compile(r"([가-힣A-Za-z]+?)(?:이야|이지|이었지|였지|이에요|예요|인가요|이었어|였어)")
-_ID_WORDS = r"(?:전화\s*번호|폰\s*번호|휴대폰|핸드폰|연락처|번호|이메일|메일(?:\s*주소)?|계좌|품번|코드|모델명)"
-# An identifier asked for, not mentioned ("번호 뭐였지", "어느 메일로", "what is the phone number").
-IDENTIFIER_QUESTION_RE = re.compile(
-    rf"(?:어느|어떤|무슨)\s*{_ID_WORDS}|{_ID_WORDS}\S{{0,3}}\s*(?:뭐|뭔|무엇|알려)"
-    r"|(?i:\b(?:what|which)\b(?:\s+\S+){0,4}?\s+(?:phone|number|e-?mail|code|account)\b)"
-)
-# A written identifier: an address, a code, a number with hyphens, an account ID, a model.
-IDENTIFIER_RE = re.compile(
-    r"[\w.+-]+@[\w-]+\.[\w.]+|\b[A-Z]{1,5}-?\d{3,}\b|\d+(?:-\d+)+|(?:\bID|아이디)\s*[:：]?\s*[A-Za-z][\w.-]{2,}"
-    r"|\b[A-Z][a-z]+(?:\s[A-Z][a-z]+)*\s\d{3,5}\b"
-)
-DATE_FORM_RE = re.compile(r"\d{4}-\d{1,2}(?:-\d{1,2})?|\d{1,2}-\d{1,2}")
-EN_TIME_RE = re.compile(r"(?i)\b(?:when|what (?:day|date|time|month)|which (?:day|date|month))\b")
-EN_DURATION_RE = re.compile(r"(?i)\bhow long\b|\bhow many (?:minutes|hours|days|weeks|months|years)\b")
-EN_AMOUNT_RE = re.compile(r"(?i)\bhow (?:much|many)\b")
-DEADLINE_RE = re.compile(r"\d\s*(?:일|월|시|/\d+|\.\d+)?\)?\s*까지")
-PROGRESS_QUESTION_RE = re.compile(r"어디까지|몇\s*(?:쪽|페이지|챕터)|(?i:\bhow far\b|\bwhich (?:page|chapter)\b)")
-# How far a reading or a course got: a page, a chapter, a share, or finished/half.
-PROGRESS_RE = re.compile(
-    r"\d+\s*(?:쪽|페이지|장|챕터|과|강|단원|%|퍼센트)|\bp\.?\s?\d+|(?i:\b(?:page|chapter|lesson|unit)\s?\d+)"
-    r"|절반|반쯤|반 정도|끝까지|다 읽|완독|완주|마쳤|끝냈|(?i:\bhalfway\b|\bfinished\b)"
-)
-RATIO_QUESTION_RE = re.compile(r"몇\s*(?:대|:)\s*몇")
-RATIO_RE = re.compile(r"(?<![\d:])\d\s*:\s*\d(?![\d:])|\d+\s*대\s*\d+")  # 2:1, 3 대 1; not 10:30
-MONTH_QUESTION_RE = re.compile(
-    r"(?<![가-힣])달(?:이|은|는)?\s*언제|(?:무슨|어느|몇)\s*달|(?i:\b(?:what|which) month\b)"
-)
-_SPAN_RE = re.compile(r"\d+\s*(?:년|개월|달|주)\s*(?:계약|약정|동안|간)")
-_LIST_RE = re.compile(r"[:：]\s*[^,，:]+(?:[,，]\s*[^,，:]+){2,}")
-_YEAR_MONTH_RE = re.compile(r"(?<![\d-])((?:19|20)\d\d)-(0?[1-9]|1[0-2])(?![\d-])")
 # The kinds of value a facet wants that the feedback names (``memory.want_<kind>`` messages);
 # any other want is a counter ("명"), named by ``memory.want_counter``.
 WANT_KINDS = frozenset({"", "amount", "duration", "time", "progress", "identifier", "ratio", "kilo"})
@@ -86,7 +34,7 @@ class Facet:
 
 def query_parts(query: str) -> list[str]:
     """The query cut into the things it asks ("예산이랑 무게", "언제 갈았고 얼마 들었는지")."""
-    parts = [p for q in NEXT_QUESTION_RE.split(tx.normalize(query)) for p in FACET_SPLIT_RE.split(q) if p.strip()] or [
+    parts = [p for q in RE["next_question"].split(tx.normalize(query)) for p in RE["facet_split"].split(q) if p.strip()] or [
         query
     ]
     return merge_reminders([q for p in parts for q in split_joined_questions(p)])
@@ -99,11 +47,11 @@ def read_facets(query: str, memory: str, units: Callable[[str], Units]) -> list[
     for part in query_parts(query):
         words = [
             w for w in tx.strip_fillers(part).split()
-            if (not NUMBER_WORD_RE.fullmatch(w) or w in memory) and not QUOTE_RE.fullmatch(w.rstrip(".?!,"))
+            if (not RE["number_word"].fullmatch(w) or w in memory) and not RE["quote"].fullmatch(w.rstrip(".?!,"))
         ]  # fmt: skip
         head = units(" ".join(w for w in words if not w.startswith(C.head_stop)))
         stems = tuple(
-            w for w in (*tx.stems(" ".join(words)), *(w for w in words if NUMBER_WORD_RE.fullmatch(w)))
+            w for w in (*tx.stems(" ".join(words)), *(w for w in words if RE["number_word"].fullmatch(w)))
             if len(w) >= 2 and not w.startswith(C.head_stop)
         )  # fmt: skip
         if not head and out:
@@ -120,7 +68,7 @@ def merge_reminders(parts: list[str]) -> list[str]:
     out: list[str] = []
     carry = ""
     for i, part in enumerate(parts):
-        if i + 1 < len(parts) and REMINDER_END_RE.search(part) and not INTERROGATIVE_RE.search(part):
+        if i + 1 < len(parts) and RE["reminder_end"].search(part) and not RE["interrogative"].search(part):
             carry = f"{carry}, {part}" if carry else part
             continue
         out.append(f"{carry}, {part}" if carry else part)
@@ -131,9 +79,9 @@ def merge_reminders(parts: list[str]) -> list[str]:
 def split_joined_questions(part: str) -> list[str]:
     """Two questions joined by a verb's -고 ("언제 갈았고 얼마 들었는지"), an interrogative on
     both sides or one ending in -고 ("언제고"); "언제 가고 싶다고" is one question."""
-    for m in VERB_JOIN_RE.finditer(part):
+    for m in RE["verb_join"].finditer(part):
         left, right = part[: m.start()], part[m.end() :]
-        if ASKED_AND_RE.search(left) or (INTERROGATIVE_RE.search(left) and INTERROGATIVE_RE.search(right)):
+        if RE["asked_and"].search(left) or (RE["interrogative"].search(left) and RE["interrogative"].search(right)):
             return [left, *split_joined_questions(right)]
     return [part]
 
@@ -144,28 +92,25 @@ def _counter_type(word: str) -> str:
         return "kilo"
     for unit in sorted(tx.UNITS, key=len, reverse=True):
         if word.startswith(unit):
-            return COUNTER_ALIASES.get(unit, unit) if unit != "시" else "time"
-    for alias, unit in COUNTER_ALIASES.items():
+            return C.counter_aliases.get(unit, unit) if unit != "시" else "time"
+    for alias, unit in C.counter_aliases.items():
         if word.startswith(alias):
             return unit
-    local = next(
-        (c for c in (*LOCAL_COUNTERS, *sorted(C.list_counters, key=len, reverse=True)) if word.startswith(c)),
-        None,
-    )
-    return local or "amount"
+    local = (*C.local_counters, *sorted(C.list_counters, key=len, reverse=True))
+    return next((c for c in local if word.startswith(c)), "amount")
 
 
 # The answer types an interrogative wants, first match wins (before the Korean counter, after it).
 _TYPE_BEFORE_COUNTER = (
-    (EN_TIME_RE.search, "time"),
-    (EN_DURATION_RE.search, "duration"),
-    (EN_AMOUNT_RE.search, "amount"),
-    (RATIO_QUESTION_RE.search, "ratio"),  # 몇 대 몇: not a count of vehicles
+    (RE["en_time"].search, "time"),
+    (RE["en_duration"].search, "duration"),
+    (RE["en_amount"].search, "amount"),
+    (RE["ratio_question"].search, "ratio"),  # 몇 대 몇: not a count of vehicles
 )
 _TYPE_AFTER_COUNTER = (
-    (lambda p: IDENTIFIER_QUESTION_RE.search(p) and not tx.has_any(p, ("얼마", "몇")), "identifier"),
-    (PROGRESS_QUESTION_RE.search, "progress"),
-    (MONTH_QUESTION_RE.search, "월"),
+    (lambda p: RE["identifier_question"].search(p) and not tx.has_any(p, ("얼마", "몇")), "identifier"),
+    (RE["progress_question"].search, "progress"),
+    (RE["month_question"].search, "월"),
     (lambda p: tx.has_any(p, C.time_question), "time"),
 )
 
@@ -175,7 +120,7 @@ def answer_type(part: str) -> str:
     for test, want in _TYPE_BEFORE_COUNTER:
         if test(part):
             return want
-    counter = COUNTER_RE.search(part)
+    counter = RE["counter"].search(part)
     if counter:
         return _counter_type(counter.group(1))
     for test, want in _TYPE_AFTER_COUNTER:
@@ -194,12 +139,12 @@ def _counted(want: str, sentence: str) -> bool:
 
 _TYPED = {
     "kilo": lambda s, found: any(q.unit in ("kg", "km") for q in found) or bool(re.search(r"\d\s*(?:키로|킬로)", s)),
-    "ratio": lambda s, found: bool(RATIO_RE.search(s)),
-    "progress": lambda s, found: bool(PROGRESS_RE.search(s)),
-    "identifier": lambda s, found: any(is_identifier(m.group()) for m in IDENTIFIER_RE.finditer(s)),
-    "time": lambda s, found: any(q.unit in TIME_UNITS for q in found) or bool(WEEKDAY_RE.search(s)),
-    "duration": lambda s, found: any(q.unit in DURATION_UNITS for q in found),
-    "amount": lambda s, found: any(q.unit not in TIME_UNITS and q.unit not in ORDINAL_UNITS for q in found),
+    "ratio": lambda s, found: bool(RE["ratio"].search(s)),
+    "progress": lambda s, found: bool(RE["progress"].search(s)),
+    "identifier": lambda s, found: any(is_identifier(m.group()) for m in RE["identifier"].finditer(s)),
+    "time": lambda s, found: any(q.unit in C.time_units for q in found) or bool(RE["weekday"].search(s)),
+    "duration": lambda s, found: any(q.unit in C.duration_units for q in found),
+    "amount": lambda s, found: any(q.unit not in C.time_units and q.unit not in C.ordinal_units for q in found),
 }
 
 
@@ -209,7 +154,7 @@ def typed(want: str, sentence: str, found: list[tx.Quantity]) -> bool:
         return True
     if want in C.list_counters and not has_unit(found, want):
         return _counted(want, sentence)
-    if want in LOCAL_COUNTERS:
+    if want in C.local_counters:
         return _counted(want, sentence)
     if want in _TYPED:
         return _TYPED[want](sentence, found)
@@ -217,7 +162,7 @@ def typed(want: str, sentence: str, found: list[tx.Quantity]) -> bool:
 
 
 def has_unit(found: list[tx.Quantity], unit: str) -> bool:
-    return any(COUNTER_ALIASES.get(q.unit, q.unit) == unit for q in found)
+    return any(C.counter_aliases.get(q.unit, q.unit) == unit for q in found)
 
 
 def is_identifier(found: str) -> bool:
@@ -225,13 +170,13 @@ def is_identifier(found: str) -> bool:
     hold four digits or more (010-4821-7730, 85112-3)."""
     if "@" in found or found[0].isalpha():
         return True
-    return not DATE_FORM_RE.fullmatch(found) and len(re.sub(r"\D", "", found)) >= 4
+    return not RE["date_form"].fullmatch(found) and len(re.sub(r"\D", "", found)) >= 4
 
 
 def counted_list(want: str, sentence: str) -> bool:
     """A count of things asked (몇 권/명) and a list of them (two 《…》 titles, or three items
     after a colon): the count is there to be read by counting."""
-    return want in C.list_counters and (sentence.count("《") >= 2 or bool(_LIST_RE.search(sentence)))
+    return want in C.list_counters and (sentence.count("《") >= 2 or bool(RE["list"].search(sentence)))
 
 
 def end_from_start(facet: Facet, sentence: str, found: list[tx.Quantity]) -> bool:
@@ -239,8 +184,8 @@ def end_from_start(facet: Facet, sentence: str, found: list[tx.Quantity]) -> boo
     return (
         facet.want == "time"
         and any(w.startswith(C.end_words) for w in (*facet.attribute, *facet.words))
-        and any(q.unit in TIME_UNITS for q in found)
-        and bool(_SPAN_RE.search(sentence))
+        and any(q.unit in C.time_units for q in found)
+        and bool(RE["span"].search(sentence))
     )
 
 
@@ -260,7 +205,7 @@ def names(sentence: str, attributes: tuple[str, ...]) -> bool:
     if not attributes:
         return True
     low = sentence.lower()
-    if any(a.startswith(C.deadline_words) for a in attributes) and DEADLINE_RE.search(sentence):
+    if any(a.startswith(C.deadline_words) for a in attributes) and RE["deadline"].search(sentence):
         return True
     return any(s in low or (len(s) >= 3 and not s.isascii() and s[:-1] in low) for a in attributes for s in synonyms(a))
 
@@ -272,7 +217,7 @@ def _word_before(own: str, memory: str) -> str | None:
         stem = tx.strip_suffix(word)
         if stem in C.rate_words:
             continue
-        if NUMBER_WORD_RE.fullmatch(stem):
+        if RE["number_word"].fullmatch(stem):
             if stem in memory:
                 return stem
             continue
@@ -292,7 +237,7 @@ def _noun_after(part: str, at: re.Match[str]) -> str | None:
     if at.group(0) == "몇" and not glued:
         after = after[1:]  # "몇 시 …": skip the counter
     words = after[0].split() if after else []
-    noun = COPULA_RE.fullmatch(re.sub(r"[?!.,]", "", words[0])) if words else None
+    noun = RE["copula"].fullmatch(re.sub(r"[?!.,]", "", words[0])) if words else None
     if noun and len(noun.group(1)) >= 2 and not noun.group(1).startswith((*C.type_words, *C.head_stop)):
         return noun.group(1)
     return None
@@ -310,7 +255,7 @@ def attribute(part: str, memory: str) -> tuple[str, ...]:
 
 def year_month(sentence: str) -> str:
     """A year-month "2026-02" read as the date it is (2026년 2월), not as two bare figures."""
-    return _YEAR_MONTH_RE.sub(lambda m: f"{m.group(1)}년 {int(m.group(2))}월", sentence)
+    return RE["year_month"].sub(lambda m: f"{m.group(1)}년 {int(m.group(2))}월", sentence)
 
 
 def want_label(want: str) -> Msg:

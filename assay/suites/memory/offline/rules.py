@@ -7,12 +7,11 @@ memory says it is not settled. A base reading (``BASE_READINGS``, first that app
 that, and adjustments (``ADJUSTMENTS``, in order) lower it for a stale value, another target's
 value (``targets.py``), conflicting values (``conflicts.py``) and count the noise. Unless the
 judge runs on rules alone, the fitted stage (``stage.py``) then reads the scores with
-``MemorySignals`` and gives the final relevance, completeness and noise.
+its signals (``_signals``) and gives the final relevance, completeness and noise.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar
@@ -40,52 +39,19 @@ from assay.suites.memory.offline.facets import (
 from assay.suites.memory.offline.stage import STAGE
 
 C = cues()
+RE = C.regexes
 BOILERPLATE = (*tx.GREETING_CUES, *C.boilerplate)
 RESOLVED = (*tx.STALE_CUES, *C.resolved)
 OFF_TOPIC_WEIGHT = 3.0
 FLAGGED_WEIGHT = 1.5
 CHATTY_MIN, CHATTY_WEIGHT = 3, 8.5  # 3+ small-talk sentences, half the memory or more: chatty
 TARGET_ERROR_NOISE = 4  # another target's value is noise for this query (labels: 4-5)
-_MENTION_RE = re.compile(r"이야기|얘기|논의|언급|관심|대화|상의|말함|말했|talked|discussed|mentioned|interested")
-_SPECIFIC_RE = re.compile(r"\d|[《〈'\"‘“「]|:\s*\S")  # a figure, a quoted name, "label: value"
-# A dated update ("2026-11-24 업데이트: …로 변경"), not any sentence with 변경.
-_DATED_UPDATE_RE = re.compile(
-    r"(?i)^\s*(?:\(?(?:19|20)\d\d[-./]\d{1,2}(?:[-./]\d{1,2})?\)?|\d{1,2}월\s*\d{1,2}일)\S*\s*(?:업데이트|update|변경|수정)"
-    r"|^\s*(?:업데이트|update[sd]?)\b|업데이트\s*[:：]"
-)
 
 # The base readings' notes, said in the feedback.
 NOTES = {
     name: say(f"memory.reading_{name}")
     for name in ("glossary", "typed", "mention", "specific", "entity", "elsewhere", "scripts", "unrelated")
 }
-
-
-@dataclass(frozen=True)
-class MemorySignals:
-    """What the rules read off a memory, for the fitted stage: q, the query's core words in the
-    memory; facets answered / topic only / undecided; scripts and bridges; the adjustments that
-    fired; sentences flagged (notices, resolved items), off the query, and small talk."""
-
-    q: float
-    facets: int
-    answered: int
-    topic_only: int
-    undecided: int
-    other_script: bool
-    bridged: bool
-    unrelated: bool
-    vague: bool
-    stale: bool
-    unknown_update: bool
-    confused: bool
-    conflicts: int
-    updated: bool
-    superseded: bool
-    sentences: int
-    flagged: int
-    off_topic: int
-    chatter: int
 
 
 @dataclass
@@ -164,11 +130,11 @@ def _summary(relevance: float) -> Msg:
 
 def mention_only(sentence: str) -> bool:
     """Only that a topic came up ("PT에 대해 이야기함"): no fact to judge."""
-    return bool(_MENTION_RE.search(sentence)) and not _SPECIFIC_RE.search(sentence)
+    return bool(RE["mention"].search(sentence)) and not RE["specific"].search(sentence)
 
 
 def dated_update(sentence: str) -> bool:
-    return bool(_DATED_UPDATE_RE.search(sentence)) and not tx.has_any(sentence, BOILERPLATE)
+    return bool(RE["dated_update"].search(sentence)) and not tx.has_any(sentence, BOILERPLATE)
 
 
 def _shortcut(item: MemoryInput, tag: str) -> JsonObject | None:
@@ -396,7 +362,7 @@ class MemoryRules(RuleSet):
         refined = fitted.refine(STAGE, self.signal, verdict, signals)
         return {**refined, "summary": _summary(float(refined["relevance"]))}
 
-    def memory_rule_verdict(self, item: MemoryInput) -> tuple[JsonObject, MemorySignals | None]:
+    def memory_rule_verdict(self, item: MemoryInput) -> tuple[JsonObject, dict[str, float] | None]:
         """The rules' verdict and the signals it was read from (None for the shortcuts)."""
         tag = f"[{self.signal}]"
         shortcut = _shortcut(item, tag)
@@ -530,7 +496,7 @@ class MemoryRules(RuleSet):
         self._sort_sentences(r, s, ctx)
         others = len(r.sentences) - len(s.flagged)
         raw = FLAGGED_WEIGHT * len(s.flagged) + (OFF_TOPIC_WEIGHT * len(s.off_topic) / others if others else 0.0)
-        s.chatter = [sent for sent in s.off_topic if not _SPECIFIC_RE.search(sent)]
+        s.chatter = [sent for sent in s.off_topic if not RE["specific"].search(sent)]
         if len(s.chatter) >= CHATTY_MIN and others and len(s.chatter) / others >= 0.5:
             raw = max(raw, CHATTY_WEIGHT * len(s.chatter) / others)
             s.notes.append(say("memory.chatter", count=len(s.chatter)))
@@ -573,11 +539,20 @@ def _counted_end_only(r: Reading, facet: Facet, c: int) -> bool:
     return end_from_start(facet, r.sentence(c), r.figures_of(c)) and not names(r.sentence(c), facet.attribute)
 
 
-def _signals(r: Reading, m: Match, s: Score) -> MemorySignals:
-    return MemorySignals(
-        q=r.q, facets=len(r.facets), answered=len(s.answered_by), topic_only=len(m.topic_only),
-        undecided=len(m.undecided), other_script=r.other_script, bridged=s.bridged or s.entity_bridge,
-        unrelated=s.unrelated, vague=s.vague, stale=s.stale, unknown_update=s.unknown_update,
-        confused=bool(s.confused), conflicts=len(s.conflicts), updated=s.updated, superseded=s.superseded,
-        sentences=len(r.sentences), flagged=len(s.flagged), off_topic=len(s.off_topic), chatter=len(s.chatter),
-    )  # fmt: skip
+def _signals(r: Reading, m: Match, s: Score) -> dict[str, float]:
+    """What the rules read off a memory, as the fitted stage's features (``stage.py``): Q, the
+    query's core words in the memory; the shares of facets answered, on the topic only and
+    undecided; scripts and bridges; the adjustments that fired; the sentences flagged (notices,
+    resolved items), and the shares of the others off the query and small talk."""
+    facets = max(len(r.facets), 1)
+    others = max(len(r.sentences) - len(s.flagged), 1)
+    return {
+        "Q": r.q, "facets": float(len(r.facets)), "answered": len(s.answered_by) / facets,
+        "topic only": len(m.topic_only) / facets, "undecided": len(m.undecided) / facets,
+        "other script": float(r.other_script), "bridged": float(s.bridged or s.entity_bridge),
+        "unrelated": float(s.unrelated), "mention only": float(s.vague), "stale": float(s.stale),
+        "update unknown": float(s.unknown_update), "other target": float(bool(s.confused)),
+        "conflicts": float(bool(s.conflicts)), "updated": float(s.updated), "superseded": float(s.superseded),
+        "sentences": float(len(r.sentences)), "notices": float(len(s.flagged)),
+        "off query": len(s.off_topic) / others, "small talk": len(s.chatter) / others,
+    }  # fmt: skip

@@ -10,13 +10,9 @@ conflict and update findings, and the share of sentences off the query or small 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from assay.judges.offline.fitted import Stage, rule_scores
 from assay.schemas import JsonObject
-
-if TYPE_CHECKING:
-    from assay.suites.memory.offline.rules import MemorySignals
 
 MEMORY_FIELDS = ("relevance", "completeness", "accuracy", "noise")
 # The memory forests give these; accuracy stays the rules': its labels sit on a few conventions
@@ -26,24 +22,10 @@ MEMORY_FIELDS = ("relevance", "completeness", "accuracy", "noise")
 MEMORY_FITTED = ("relevance", "completeness", "noise")
 
 
-def memory_features(rule_verdict: JsonObject, signals: MemorySignals | None) -> dict[str, float]:
-    """One judge's features for one memory (``signals`` is None when the rules took a shortcut)."""
-    out = rule_scores(rule_verdict, MEMORY_FIELDS, signals is None)
-    if signals is None:
-        return out
-    s = signals
-    facets = max(s.facets, 1)
-    others = max(s.sentences - s.flagged, 1)
-    out |= {
-        "Q": s.q, "facets": float(s.facets),
-        "answered": s.answered / facets, "topic only": s.topic_only / facets, "undecided": s.undecided / facets,
-        "other script": float(s.other_script), "bridged": float(s.bridged), "unrelated": float(s.unrelated),
-        "mention only": float(s.vague), "stale": float(s.stale), "update unknown": float(s.unknown_update),
-        "other target": float(s.confused), "conflicts": float(s.conflicts > 0), "updated": float(s.updated),
-        "superseded": float(s.superseded), "sentences": float(s.sentences), "notices": float(s.flagged),
-        "off query": s.off_topic / others, "small talk": s.chatter / others,
-    }  # fmt: skip
-    return out
+def memory_features(rule_verdict: JsonObject, signals: dict[str, float] | None) -> dict[str, float]:
+    """One judge's features for one memory: its rule scores, whether the rules took a shortcut
+    (``signals`` is None), and the signals the rules read (``rules._signals``)."""
+    return rule_scores(rule_verdict, MEMORY_FIELDS, signals is None) | (signals or {})
 
 
 STAGE = Stage(

@@ -11,9 +11,8 @@ from assay.suites.memory.offline.cues import cues
 from assay.suites.memory.offline.facets import SYNONYM_GROUPS, Facet, names, typed
 
 C = cues()
+RE = C.regexes
 PEOPLE = C.person_aliases  # other people, each under its words
-_MINE_RE = re.compile(r"(?:^|\s)(?:내|제|나의|my)\s+([가-힣A-Za-z]{2,})", re.I)
-_NAMED_OTHER_RE = re.compile(r"[가-힣]{1,3}\s?(?:씨|님)(?![가-힣])")  # "지우 씨", "박 대리님"
 _ASKED_PERSON_RE = re.compile(
     r"(?:^|\s)(" + "|".join(re.escape(a) for g in PEOPLE for a in sorted(g, key=len, reverse=True)) + ")(?![a-z])"
 )
@@ -97,7 +96,7 @@ def confused_target(
 def other_person(query: str, answering: list[str]) -> tuple[str, str] | None:
     """The user's own thing asked ("내 자동차세") and every answering clause files it under
     another person named right before it ("어머니 자동차세"): (asked, other)."""
-    mine = _MINE_RE.search(tx.normalize(query))
+    mine = RE["mine"].search(tx.normalize(query))
     if not answering or not mine:
         return None
     thing = tx.strip_suffix(mine.group(1))
@@ -127,7 +126,7 @@ def _person_named(sentence: str, asked: tuple[str, ...]) -> str | None:
     other = next((a for g in (*PEOPLE, C.user_aliases) if g is not asked for a in g if a.strip() in low), None)
     if other is not None:
         return other.strip()
-    named = _NAMED_OTHER_RE.search(sentence)
+    named = RE["named_other"].search(sentence)
     return named.group() if named else None
 
 

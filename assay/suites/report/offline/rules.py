@@ -109,8 +109,7 @@ class ReportRules(RuleSet):
         a = self._report_claims(item)
         claims = a["claims"]
         issues: list[Msg] = []
-        tags_total = sum(len(c["tags"]) for c in claims)
-        tags_ok = sum(len(c["tags"]) for c in claims if c["supported"])
+        tags_ok, tags_total = _tags(claims)
         if claims:
             supported = sum(c["supported"] for c in claims) / len(claims)
             cited = sum(bool(c["tags"]) for c in claims) / len(claims)
@@ -208,13 +207,17 @@ class ReportRules(RuleSet):
         cases += [_case("exaggeration", say("report.sentence", index=e["index"]),
                         say("report.exaggeration_case", text=e["text"], cue=e["cue"]), 1)
                   for e in a["exaggerations"]]  # fmt: skip
-        tags_total = sum(len(c["tags"]) for c in a["claims"])
-        tags_ok = sum(len(c["tags"]) for c in a["claims"] if c["supported"])
+        tags_ok, tags_total = _tags(a["claims"])
         return {
             "hallucination_count": len(cases),
             "hallucinations": cases,
             "citation_accuracy": round(tags_ok / tags_total, 4) if tags_total else 1.0,
         }
+
+
+def _tags(claims: list[JsonObject]) -> tuple[int, int]:
+    """(the tags of supported claims, every tag): the share of correct citations."""
+    return sum(len(c["tags"]) for c in claims if c["supported"]), sum(len(c["tags"]) for c in claims)
 
 
 def _claim_issue(c: JsonObject) -> Msg | None:

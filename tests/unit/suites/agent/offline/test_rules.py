@@ -4,6 +4,7 @@ end-to-end cases are the golden tables ``tests/golden/agent_intent_*.jsonl``."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -67,6 +68,16 @@ def test_an_unknown_action_in_the_cue_table_is_named(tmp_path):
     path = tmp_path / "cues.yaml"
     path.write_text(agent_cues.CUES_FILE.read_text(encoding="utf-8").replace("  DELETE:", "  ERASE:"))
     with pytest.raises(ValueError, match="action_cues.*ERASE"):
+        agent_cues.load(path)
+
+
+def test_the_named_patterns_are_the_ones_the_rules_read(tmp_path):
+    package = Path(agent_cues.__file__).parent
+    read = {name for path in package.glob("*.py") for name in re.findall(r'RE\["(\w+)"\]', path.read_text("utf-8"))}
+    assert read == set(agent_cues.cues().regexes)
+    path = tmp_path / "cues.yaml"
+    path.write_text(GOOD_TABLE + "  broken: (unclosed\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"cues\.yaml: key 'regexes\.broken': .*regular expression"):
         agent_cues.load(path)
 
 

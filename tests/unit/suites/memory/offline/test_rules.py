@@ -5,6 +5,9 @@ fitted verdicts hold too are golden rows (``tests/golden/memory_usefulness_cases
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from assay.judges.offline import offline_jury
@@ -43,6 +46,16 @@ def test_a_wrong_key_in_the_cue_table_names_the_file_and_the_key(tmp_path):
         cues.cues(path)
 
 
+def test_the_named_patterns_are_the_ones_the_rules_read(tmp_path):
+    package = Path(cues.__file__).parent
+    read = {name for path in package.glob("*.py") for name in re.findall(r'RE\["(\w+)"\]', path.read_text("utf-8"))}
+    assert read == set(cues.cues().regexes)
+    path = tmp_path / "cues.yaml"
+    path.write_text(cues.CUES_PATH.read_text(encoding="utf-8") + "  broken: (unclosed\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"cues\.yaml: key 'regexes\.broken': .*regular expression"):
+        cues.cues(path)
+
+
 # -- facets.py: what the query asks ------------------------------------------------------------
 
 
@@ -76,7 +89,7 @@ def test_query_parts_split_questions_and_keep_a_recalled_clause():
     assert len(facets.merge_reminders(["언제 바뀌었다고 했지", "지금 한 건에 얼마야"])) == 2
     assert facets.merge_reminders(["회비 올렸다며", "지금 얼마야"]) == ["회비 올렸다며, 지금 얼마야"]
     # a request after the question mark is no second question
-    assert facets.NEXT_QUESTION_RE.split("모임비 얼마였지? 총액도 계산해줘") == ["모임비 얼마였지? 총액도 계산해줘"]
+    assert facets.RE["next_question"].split("모임비 얼마였지? 총액도 계산해줘") == ["모임비 얼마였지? 총액도 계산해줘"]
 
 
 def test_the_attribute_is_the_word_the_interrogative_asks_about():
@@ -87,11 +100,11 @@ def test_the_attribute_is_the_word_the_interrogative_asks_about():
 
 
 def test_typed_values():
-    assert facets.RATIO_RE.search("2 대 1로 섞기") and not facets.RATIO_RE.search("모임 10:30 출발")
-    assert facets.IDENTIFIER_RE.search("카톡 아이디: baker_kim") and facets.IDENTIFIER_RE.search("LINE ID sato_mill77")
-    assert not facets.IDENTIFIER_RE.search("ID 확인 필요")
-    assert facets.IDENTIFIER_RE.search("Digital piano: Yamaha Clavinova 745 (bought 2025)")
-    assert not facets.IDENTIFIER_RE.search("Lessons cost 45000 won")
+    assert facets.RE["ratio"].search("2 대 1로 섞기") and not facets.RE["ratio"].search("모임 10:30 출발")
+    assert facets.RE["identifier"].search("카톡 아이디: baker_kim") and facets.RE["identifier"].search("LINE ID sato_mill77")
+    assert not facets.RE["identifier"].search("ID 확인 필요")
+    assert facets.RE["identifier"].search("Digital piano: Yamaha Clavinova 745 (bought 2025)")
+    assert not facets.RE["identifier"].search("Lessons cost 45000 won")
     assert facets.is_identifier("010-4821-7730") and not facets.is_identifier("2027-03-08")
     assert facets.typed("박", "그린호텔 2박 예약", quantities("그린호텔 2박 예약"))
     assert facets.counted_list("권", "올해 읽은 책: 《총균쇠》, 《데미안》, 《파친코》.")
@@ -562,6 +575,24 @@ RULES_ONLY_CASES = [
         [],
         {"relevance": [10, 10], "noise": [3, 3]},
         "two flagged sentences, 1.5 each",
+    ),
+    case(
+        "some_answered",
+        "one-of-two-facets",
+        "자전거 체인 언제 갈았고 얼마 들었지?",
+        "자전거 체인 교체: 2026-04-12, 동네 자전거포.",
+        ["자전거"],
+        {"relevance": [8, 8], "completeness": [6, 6], "accuracy": [9, 9]},
+        "the date is there, the cost only its topic: (10 + 3) / 2",
+    ),
+    case(
+        "some_query_word",
+        "a-shared-word-not-the-subject",
+        "최종 면접 날짜 언제야?",
+        "최종 목표는 마라톤 완주.",
+        [],
+        {"relevance": [3, 3], "completeness": [1, 1], "accuracy": [6, 6]},
+        "only 최종 is shared, which says when, not what",
     ),
 ]
 
