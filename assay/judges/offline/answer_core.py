@@ -176,16 +176,20 @@ def _number(raw: str | float) -> str:
     return str(int(value)) if value.is_integer() else f"{value:g}"
 
 
+def _alternatives(words: Iterable[str]) -> str:
+    """The words as a regular expression's alternatives, longest first ("eighteen" before "eight")."""
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
 @lru_cache(maxsize=64)
 def _clock_pattern(markers: tuple[str, ...]) -> re.Pattern[str]:
-    alternatives = "|".join(re.escape(m) for m in sorted(markers, key=len, reverse=True))
-    return re.compile(rf"(?<![\d:])(\d{{1,2}})(?::(\d{{2}}))?\s*({alternatives})(?![\w])", re.IGNORECASE)
+    pattern = rf"(?<![\d:])(\d{{1,2}})(?::(\d{{2}}))?\s*({_alternatives(markers)})(?![\w])"
+    return re.compile(pattern, re.IGNORECASE)
 
 
 @lru_cache(maxsize=64)
 def _words_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
-    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-    return re.compile(rf"(?<![\w'])({alternatives})(?![\w'])", re.IGNORECASE)
+    return re.compile(rf"(?<![\w'])({_alternatives(words)})(?![\w'])", re.IGNORECASE)
 
 
 def digitised(text: str, lang: LanguagePack) -> str:
@@ -204,9 +208,7 @@ def digitised(text: str, lang: LanguagePack) -> str:
 def _number_run_pattern(first: tuple[str, ...], rest: tuple[str, ...]) -> re.Pattern[str]:
     """A run of number words joined by spaces or hyphens ("twenty-one", "two hundred"); it opens
     with a word that is always a figure (a soft one such as "one" may follow)."""
-    opens, then = (
-        "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) for words in (first, rest)
-    )
+    opens, then = _alternatives(first), _alternatives(rest)
     return re.compile(rf"(?<![\w'])(?:{opens})(?:[\s-]+(?:{then}))*(?![\w'])", re.IGNORECASE)
 
 
@@ -345,7 +347,7 @@ def negation_parity(sentence: str, lang: LanguagePack) -> int:
 
 def clauses(text: str, lang: LanguagePack) -> list[str]:
     """The text's sentences split at commas and the pack's joining words."""
-    joins = "|".join(re.escape(j) for j in sorted(lang.clause_joins, key=len, reverse=True))
+    joins = _alternatives(lang.clause_joins)
     pattern = rf"[,;:()]\s*|\s+(?:{joins})\s+" if joins else r"[,;:()]\s*"
     return [c for s in sentences(text) for c in re.split(pattern, s, flags=re.IGNORECASE) if c.strip()]
 
