@@ -271,9 +271,7 @@ def char_ngrams(text: str, sizes: tuple[int, ...] = (2, 3)) -> Counter[str]:
         word = strip_suffix(word, keep=1)
         padded = f" {word} "
         for n in sizes:
-            if len(padded) < n:
-                continue
-            for i in range(len(padded) - n + 1):
+            for i in range(len(padded) - n + 1):  # none when the word is shorter than n
                 gram = padded[i : i + n]
                 if gram.strip():
                     grams[gram] += 1
