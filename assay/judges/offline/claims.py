@@ -366,13 +366,16 @@ def _polarity(text: str, morphs: tuple[tx.Morph, ...]) -> int:
 _PREDICATE_TAGS = frozenset({"VV", "VA", "VX", "VCP", "XSV", "XSA"})
 
 
-def _at(morphs: tuple[tx.Morph, ...], k: int, tags: str | Collection[str], lemmas: Collection[str] | None = None) -> bool:
+def _at(
+    morphs: tuple[tx.Morph, ...], k: int, tags: str | Collection[str], lemmas: Collection[str] | None = None
+) -> bool:
     """Morpheme ``k`` is in the text, has the tag (or one of the tags) and, given ``lemmas``,
     one of them."""
     if not 0 <= k < len(morphs):
         return False
     m = morphs[k]
-    return (m.tag == tags if isinstance(tags, str) else m.tag in tags) and (lemmas is None or m.lemma in lemmas)
+    tagged = m.tag == tags if isinstance(tags, str) else m.tag in tags
+    return tagged and (lemmas is None or m.lemma in lemmas)
 
 
 def _clause_final_modifier(morphs: tuple[tx.Morph, ...], k: int) -> bool:
@@ -1024,7 +1027,9 @@ def _home(
 Labelled = tuple[tx.Quantity, str, str | Msg]  # (figure, how the text reads it, as written or said)
 
 
-def _relabelled(rule: str, cap: int, key: str, answer: Sequence[Labelled], reference: Sequence[Labelled]) -> list[Finding]:
+def _relabelled(
+    rule: str, cap: int, key: str, answer: Sequence[Labelled], reference: Sequence[Labelled]
+) -> list[Finding]:
     """The finding ``rule`` on the first figure both texts state but read another way (a span
     before ↔ after its event, a limit ↔ a wait, a charge per one period ↔ per another), quoting
     the answer's and the reference's writing of it."""

@@ -44,6 +44,7 @@ class LanguagePack(BaseModel):
     # aside); every list defaults to empty.
     stopwords: frozenset[str] = frozenset()
     negations: frozenset[str] = frozenset()
+    negation_endings: tuple[str, ...] = ()
     antonyms: tuple[tuple[str, str], ...] = ()
     refusals: tuple[str, ...] = ()
     hedges: tuple[str, ...] = ()
@@ -52,6 +53,7 @@ class LanguagePack(BaseModel):
     number_words: dict[str, float] = Field(default_factory=dict)
     soft_number_words: frozenset[str] = frozenset()
     calendar_words: dict[str, str] = Field(default_factory=dict)
+    calendar_kinds: dict[str, str] = Field(default_factory=dict)
     months_beside_day: dict[str, str] = Field(default_factory=dict)
     clock: dict[str, str] = Field(default_factory=dict)
     figure_rewrites: tuple[tuple[str, str], ...] = ()
@@ -62,6 +64,7 @@ class LanguagePack(BaseModel):
     refusal_subjects: frozenset[str] = frozenset()
     name_questions: frozenset[str] = frozenset()
     second_asks: frozenset[str] = frozenset()
+    ask_joins: frozenset[str] = frozenset()
     answer_particles: dict[str, str] = Field(default_factory=dict)
     clause_joins: frozenset[str] = frozenset()
     suffixes: tuple[str, ...] = ()
