@@ -95,7 +95,7 @@ def _compiled(loader: CueLoader, node: yaml.Node) -> re.Pattern[str] | tuple[re.
     try:
         if isinstance(node, yaml.SequenceNode):
             return tuple(re.compile(pattern) for pattern in loader.construct_sequence(node))
-        return re.compile(loader.construct_scalar(node))  # type: ignore[arg-type]
+        return re.compile(loader.construct_scalar(node))
     except re.error as exc:
         raise ValueError(f"line {node.start_mark.line + 1}: not a regular expression ({exc})") from None
 
