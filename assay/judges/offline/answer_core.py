@@ -176,16 +176,20 @@ def _number(raw: str | float) -> str:
     return str(int(value)) if value.is_integer() else f"{value:g}"
 
 
+def _alternatives(words: Iterable[str]) -> str:
+    """The words as a regular expression's alternatives, longest first ("eighteen" before "eight")."""
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
 @lru_cache(maxsize=64)
 def _clock_pattern(markers: tuple[str, ...]) -> re.Pattern[str]:
-    alternatives = "|".join(re.escape(m) for m in sorted(markers, key=len, reverse=True))
-    return re.compile(rf"(?<![\d:])(\d{{1,2}})(?::(\d{{2}}))?\s*({alternatives})(?![\w])", re.IGNORECASE)
+    pattern = rf"(?<![\d:])(\d{{1,2}})(?::(\d{{2}}))?\s*({_alternatives(markers)})(?![\w])"
+    return re.compile(pattern, re.IGNORECASE)
 
 
 @lru_cache(maxsize=64)
 def _words_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
-    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-    return re.compile(rf"(?<![\w'])({alternatives})(?![\w'])", re.IGNORECASE)
+    return re.compile(rf"(?<![\w'])({_alternatives(words)})(?![\w'])", re.IGNORECASE)
 
 
 def digitised(text: str, lang: LanguagePack) -> str:
@@ -204,9 +208,7 @@ def digitised(text: str, lang: LanguagePack) -> str:
 def _number_run_pattern(first: tuple[str, ...], rest: tuple[str, ...]) -> re.Pattern[str]:
     """A run of number words joined by spaces or hyphens ("twenty-one", "two hundred"); it opens
     with a word that is always a figure (a soft one such as "one" may follow)."""
-    opens, then = (
-        "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) for words in (first, rest)
-    )
+    opens, then = _alternatives(first), _alternatives(rest)
     return re.compile(rf"(?<![\w'])(?:{opens})(?:[\s-]+(?:{then}))*(?![\w'])", re.IGNORECASE)
 
 
@@ -266,7 +268,8 @@ def figures(text: str, lang: LanguagePack) -> list[Figure]:
         if (token[0].isdigit() and NUMBER.fullmatch(token)) or token in lang.soft_number_words:
             out.append(_number_figure(token, after, lang))
         elif (calendar := lang.calendar_words.get(token)) is not None:
-            out.append(Figure(token, frozenset({calendar}), kind=_calendar_kind(calendar)))
+            kind = lang.calendar_kinds.get(calendar) or ("amount" if ":" in calendar else "month")
+            out.append(Figure(token, frozenset({calendar}), kind=kind))
         elif token in lang.months_beside_day and (before[:1].isdigit() or after[:1].isdigit()):
             out.append(Figure(token, frozenset({lang.months_beside_day[token]}), kind="month"))
     return out
@@ -284,18 +287,6 @@ def _number_figure(token: str, after: str, lang: LanguagePack) -> Figure:
     shown = f"{token} {after}" if after in lang.unit_conversions else token
     unit = stem(after, lang) if after and not after[0].isdigit() and after not in lang.stopwords else ""
     return Figure(shown, frozenset(forms), unit=unit)
-
-
-WEEKDAYS = frozenset({"mon", "tue", "wed", "thu", "fri", "sat", "sun", "weekday", "weekend"})
-PERIODS = frozenset({"daily", "weekly", "monthly", "yearly"})
-
-
-def _calendar_kind(value: str) -> str:
-    if value in WEEKDAYS:
-        return "weekday"
-    if value in PERIODS:
-        return "period"
-    return "amount" if ":" in value else "month"
 
 
 def names(text: str, lang: LanguagePack) -> set[str]:
@@ -339,13 +330,13 @@ def negation_parity(sentence: str, lang: LanguagePack) -> int:
     tokens = words(lowered)
     if tokens and tokens[0] in lang.answer_particles:
         tokens = tokens[1:]
-    found = sum(1 for w in tokens if w in lang.negations or w.endswith("n't"))
+    found = sum(1 for w in tokens if w in lang.negations or w.endswith(lang.negation_endings))
     return found % 2
 
 
 def clauses(text: str, lang: LanguagePack) -> list[str]:
     """The text's sentences split at commas and the pack's joining words."""
-    joins = "|".join(re.escape(j) for j in sorted(lang.clause_joins, key=len, reverse=True))
+    joins = _alternatives(lang.clause_joins)
     pattern = rf"[,;:()]\s*|\s+(?:{joins})\s+" if joins else r"[,;:()]\s*"
     return [c for s in sentences(text) for c in re.split(pattern, s, flags=re.IGNORECASE) if c.strip()]
 
@@ -406,7 +397,7 @@ def refuses(text: str, lang: LanguagePack) -> bool:
         return True
     for sentence in sentences(text):
         tokens = set(words(sentence))
-        negated = any(w in lang.negations or w.endswith("n't") for w in tokens)
+        negated = any(w in lang.negations or w.endswith(lang.negation_endings) for w in tokens)
         if negated and tokens & lang.refusal_verbs and tokens & lang.refusal_subjects:
             return True
     return False
@@ -525,7 +516,8 @@ def _lead_said(reference: str, a_figs: list[Figure], q_figs: list[Figure], lang:
 def asks_one_thing(question: str, lang: LanguagePack) -> bool:
     """No second question joined by "and" ("…, and what does the extra cost?")."""
     tokens = words(question)
-    return not any(t == "and" and tokens[i + 1 : i + 2] and tokens[i + 1] in lang.second_asks for i, t in enumerate(tokens))
+    pairs = zip(tokens, tokens[1:], strict=False)
+    return not any(t in lang.ask_joins and nxt in lang.second_asks for t, nxt in pairs)
 
 
 def _figure_check(

@@ -119,10 +119,7 @@ class OfflineJudge(LocalJudge):
     @staticmethod
     def coverage(target: Units, source: Units) -> float | None:
         """Weighted share of ``target``'s units present in ``source`` (None if target is empty)."""
-        total = sum(target.values())
-        if total <= 0:
-            return None
-        return sum(w for u, w in target.items() if u in source) / total
+        return OfflineJudge.coverage_any(target, source)
 
     @staticmethod
     def coverage_any(target: Units, *sources: Units) -> float | None:

@@ -12,12 +12,10 @@ bilingual ``lexicon``.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from re import Pattern
-
-from pydantic import BaseModel, ConfigDict
 
 from assay.judges.offline import lang
 from assay.judges.offline import lexicon as lx
@@ -25,83 +23,8 @@ from assay.judges.offline import text as tx
 from assay.judges.offline.messages import Msg, say
 from assay.metrics.figure_forms import canonical_figures, native_clock_hours
 
-
-class ClaimCues(BaseModel):
-    """``ko.claims.yaml``: what each cue says is written beside it there."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    entity_suffixes: tuple[str, ...]
-    entity_questions: tuple[str, ...]
-    content_questions: tuple[str, ...]
-    no_answer_in_docs: tuple[str, ...]
-    no_opener: Pattern[str]
-    set_aside: tuple[Pattern[str], ...]
-    source_silent: Pattern[str]
-    hedges: Pattern[str]
-    yes_opener: Pattern[str]
-    no_answer_opener: Pattern[str]
-    yes_no_particle: Pattern[str]
-    bare_hour: Pattern[str]
-    hour_of: Pattern[str]
-    period_units: dict[str, str]
-    span: Pattern[str]
-    month_before: Pattern[str]
-    currency_words: tuple[str, ...]
-    span_before: Pattern[str]
-    span_after: Pattern[str]
-    event_before_span_after: Pattern[str]
-    event_before_span_before: Pattern[str]
-    span_limit: Pattern[str]
-    span_wait: Pattern[str]
-    span_limit_before: Pattern[str]
-    span_wait_before: Pattern[str]
-    amount: str
-    rate_periods: dict[str, str]
-    rate_before: str
-    rate_after: str
-    conceded_endings: frozenset[str]
-    deducted: Pattern[str]
-    whole_amount: Pattern[str]
-    weak_lemmas: tuple[str, ...]
-    next_day: Pattern[str]
-    overnight: Pattern[str]
-    negating_prefixes: frozenset[str]
-    conditional_endings: frozenset[str]
-    reason_endings: frozenset[str]
-    clause_final_nouns: frozenset[str]
-    avoid_lemmas: frozenset[str]
-    fail_lemmas: frozenset[str]
-    inside_nouns: frozenset[str]
-    negative_noun_predicates: frozenset[str]
-    negative_adjectives: frozenset[str]
-    stop_verbs: frozenset[str]
-    stop_nouns: frozenset[str]
-    price_concepts: frozenset[str]
-    clause_joiners: frozenset[str]
-    reason_piece: Pattern[str]
-    day_concepts: frozenset[str]
-    weekday_letters: str
-    weekday_word: Pattern[str]
-    weekday_list: Pattern[str]
-    past_bound: Pattern[str]
-    below_bound: Pattern[str]
-    past_bound_side: Pattern[str]
-    universal: Pattern[str]
-    beyond: Pattern[str]
-    concessive_endings: frozenset[str]
-    paying_nouns: frozenset[str]
-    paying_verbs: frozenset[str]
-    subject_concepts: frozenset[str]
-    time_of_day: frozenset[str]
-    topical_bracket: Pattern[str]
-    english_predicate: Pattern[str]
-    english_function_words: frozenset[str]
-    echo_end: Pattern[str]
-    echo_english: Pattern[str]
-
-
-KO = lang.table("ko", "claims", ClaimCues)
+# The Korean cues the checks read (each described in the table).
+KO = lang.cues("ko", "claims")
 
 
 def _say(key: str, **values: object) -> Msg:
@@ -117,8 +40,6 @@ class Finding:
 
     def note(self) -> Msg:
         return _say("note", rule=self.rule, cap=self.cap, evidence=self.evidence)
-
-
 
 
 @lru_cache(maxsize=4096)
@@ -138,13 +59,13 @@ def reference_refuses_beside(reference: str) -> bool:
     3시간 무료)"): what the documents do say, given as an aside. An answer that refuses the same
     way (and may repeat the aside) is right; ``reference_refuses`` alone (no figure anywhere)
     still decides whether an answer that does not refuse is unfounded."""
-    parts = [p for p in _REFUSAL_PARTS.split(reference) if p.strip()]
-    refusing = [p for p in parts if tx.has_any(p, KO.no_answer_in_docs)]
+    refusing = _refusing_parts(reference)
     return bool(refusing) and not any(tx.quantities(p) for p in refusing)
 
 
-
-
+def _refusing_parts(reference: str) -> list[str]:
+    """The reference's sentences and parentheses that say the documents hold no answer."""
+    return [p for p in _REFUSAL_PARTS.split(reference) if tx.has_any(p, KO.no_answer_in_docs)]
 
 
 def debunks(answer: str, reference: str) -> list[str]:
@@ -163,8 +84,6 @@ def debunks(answer: str, reference: str) -> list[str]:
     return found
 
 
-
-
 @lru_cache(maxsize=4096)
 def refuses(answer: str, reference: str, question: str = "") -> bool:
     """The answer declines to answer: a refusal cue that the reference does not itself use
@@ -178,7 +97,7 @@ def refuses(answer: str, reference: str, question: str = "") -> bool:
         return False
     # the figures a refusing reference gives beside its refusal are what the documents do say:
     # an answer may repeat them and still decline what they do not say
-    said = " ".join(p for p in _REFUSAL_PARTS.split(reference) if tx.has_any(p, KO.no_answer_in_docs)) if beside else reference
+    said = " ".join(_refusing_parts(reference)) if beside else reference
     present, _ = key_facts_present(answer, said, question)
     return present == 0
 
@@ -197,11 +116,7 @@ def cross_language(answer: str, reference: str) -> bool:
 def entities(text: str) -> tuple[str, ...]:
     """Entity-like words in order: proper nouns and Latin names (Kiwi), and words ending in an
     organisation/branch/place suffix (다온은행, 강남점, 부산지점), without their particles."""
-    out: list[str] = []
-    for word in tx.normalize(tx.strip_citations(text)).split():
-        stem = tx.strip_suffix(re.sub(r"[^\w가-힣-]", "", word))
-        if len(stem) >= 3 and any(stem.endswith(s) and len(stem) > len(s) for s in KO.entity_suffixes):
-            out.append(stem)
+    out: list[str] = [stem for stem in _word_stems(text) if len(stem) >= 3 and _suffix(stem)]
     for m in tx.analyse(text):
         if m.tag == "NNP" and len(m.lemma) >= 2:
             out.append(m.lemma)
@@ -214,13 +129,13 @@ def _present(entity: str, text: str) -> bool:
     return entity.lower() in tx.normalize(text).lower()
 
 
+def _suffix(word: str) -> str | None:
+    """The organisation/branch/place suffix the word ends in (은행, 지점), if any."""
+    return next((s for s in KO.entity_suffixes if word.endswith(s) and len(word) > len(s)), None)
+
+
 def _kind(entity: str) -> str:
-    for s in KO.entity_suffixes:
-        if entity.endswith(s) and len(entity) > len(s):
-            return s
-    return "latin" if entity.isascii() else "name"
-
-
+    return _suffix(entity) or ("latin" if entity.isascii() else "name")
 
 
 @lru_cache(maxsize=4096)
@@ -266,8 +181,6 @@ def _span_kind(q: tx.Quantity) -> str:
     return "일" if q.unit == "주" else q.kind
 
 
-
-
 @lru_cache(maxsize=4096)
 def clock_in_context(answer: str, known: str) -> tuple[str, tuple[str, ...]]:
     """(answer, rewritten hours) with each bare hour below 12 written as the afternoon hour the
@@ -288,8 +201,6 @@ def clock_in_context(answer: str, known: str) -> tuple[str, tuple[str, ...]]:
     # (a clock hour in native numerals, "네 시 전에", is a bare hour too)
     out = KO.bare_hour.sub(rewrite, native_clock_hours(answer))
     return out, tuple(changed)
-
-
 
 
 @lru_cache(maxsize=4096)
@@ -376,7 +287,7 @@ def _claim_tokens(text: str, morphs: tuple[tx.Morph, ...]) -> frozenset[str]:
     for i, m in enumerate(morphs):
         if i == skip:
             continue
-        if m.tag == "XPN" and m.lemma in KO.negating_prefixes and i + 1 < len(morphs) and morphs[i + 1].tag == "NNG":
+        if m.tag == "XPN" and m.lemma in KO.negating_prefixes and _at(morphs, i + 1, "NNG"):
             # "비회원" is not "회원": the prefix and its noun are one word, another subject
             out.add(m.lemma + morphs[i + 1].lemma)
             prefixed.add(lx.concept_of_lemma(morphs[i + 1].lemma) or "")
@@ -393,8 +304,6 @@ def _claim_tokens(text: str, morphs: tuple[tx.Morph, ...]) -> frozenset[str]:
     for q in tx.quantities(text):
         out.add(figure_token(q))
     return frozenset(out)
-
-
 
 
 def figure_token(q: tx.Quantity) -> str:
@@ -457,15 +366,20 @@ def _polarity(text: str, morphs: tuple[tx.Morph, ...]) -> int:
 _PREDICATE_TAGS = frozenset({"VV", "VA", "VX", "VCP", "XSV", "XSA"})
 
 
+def _at(
+    morphs: tuple[tx.Morph, ...], k: int, tags: str | Collection[str], lemmas: Collection[str] | None = None
+) -> bool:
+    """Morpheme ``k`` is in the text, has the tag (or one of the tags) and, given ``lemmas``,
+    one of them."""
+    if not 0 <= k < len(morphs):
+        return False
+    m = morphs[k]
+    tagged = m.tag == tags if isinstance(tags, str) else m.tag in tags
+    return tagged and (lemmas is None or m.lemma in lemmas)
 
 
 def _clause_final_modifier(morphs: tuple[tx.Morph, ...], k: int) -> bool:
-    return (
-        k + 2 < len(morphs)
-        and morphs[k + 1].tag == "NNB"
-        and morphs[k + 1].lemma in KO.clause_final_nouns
-        and morphs[k + 2].tag == "VCP"
-    )
+    return _at(morphs, k + 1, "NNB", KO.clause_final_nouns) and _at(morphs, k + 2, "VCP")
 
 
 def _premise(morphs: tuple[tx.Morph, ...], i: int, k: int) -> bool:
@@ -482,14 +396,12 @@ def _premise(morphs: tuple[tx.Morph, ...], i: int, k: int) -> bool:
         return True
     # the figure the negated predicate is said of: "4만 원이 안 되니", "3시간이 넘지 않으니"
     head = i if m.tag == "MAG" else i - 2
-    return head >= 2 and morphs[head - 1].tag in {"JKS", "JKC"} and morphs[head - 2].tag in {"NNB", "SN", "NR"}
+    return _at(morphs, head - 1, {"JKS", "JKC"}) and _at(morphs, head - 2, {"NNB", "SN", "NR"})
 
 
 def _not_only(morphs: tuple[tx.Morph, ...], i: int) -> bool:
     """"…뿐 아니라" / "…만 아니라" (not only): adds a member, denies nothing."""
-    return morphs[i].lemma == "아니다" and i > 0 and morphs[i - 1].tag == "JX" and morphs[i - 1].lemma in {"뿐", "만"}
-
-
+    return morphs[i].lemma == "아니다" and _at(morphs, i - 1, "JX", {"뿐", "만"})
 
 
 def _denies(morphs: tuple[tx.Morph, ...], i: int) -> bool:
@@ -498,13 +410,11 @@ def _denies(morphs: tuple[tx.Morph, ...], i: int) -> bool:
     m = morphs[i]
     if m.lemma == "말다" and m.tag == "VX":
         # "잊지 마세요" (don't forget) tells the reader to do it: two negations
-        return i > 1 and morphs[i - 1].tag == "EC" and morphs[i - 1].lemma == "지" and morphs[i - 2].lemma not in KO.fail_lemmas
+        return i > 1 and _at(morphs, i - 1, "EC", {"지"}) and morphs[i - 2].lemma not in KO.fail_lemmas
     if m.tag == "VV":
         return m.lemma in KO.avoid_lemmas
     # 자제하다 is a noun and 하다; 금지 alone is counted with the denying words (NEGATION_KO)
-    return m.tag == "NNG" and m.lemma == "자제" and i + 1 < len(morphs) and morphs[i + 1].tag == "XSV"
-
-
+    return m.tag == "NNG" and m.lemma == "자제" and _at(morphs, i + 1, "XSV")
 
 
 def _inside(morphs: tuple[tx.Morph, ...], i: int) -> bool:
@@ -527,23 +437,13 @@ def _inside(morphs: tuple[tx.Morph, ...], i: int) -> bool:
     )
 
 
-
-
-
-
 def _stopped(morphs: tuple[tx.Morph, ...], i: int) -> bool:
     m = morphs[i]
-    if i == 0 or morphs[i - 1].tag != "JKS":
+    if not _at(morphs, i - 1, "JKS"):
         return False
     if m.tag == "VV":
         return m.lemma in KO.stop_verbs
-    return (
-        m.tag == "NNG"
-        and m.lemma in KO.stop_nouns
-        and i + 1 < len(morphs)
-        and morphs[i + 1].tag == "XSV"
-        and morphs[i + 1].lemma in {"되", "되다"}
-    )
+    return m.tag == "NNG" and m.lemma in KO.stop_nouns and _at(morphs, i + 1, "XSV", {"되", "되다"})
 
 
 def _negative_predicate(morphs: tuple[tx.Morph, ...], i: int) -> bool:
@@ -551,7 +451,7 @@ def _negative_predicate(morphs: tuple[tx.Morph, ...], i: int) -> bool:
     if _stopped(morphs, i):
         return True
     if m.tag == "NNG" and m.lemma in KO.negative_noun_predicates:
-        return i + 1 < len(morphs) and morphs[i + 1].tag == "XSV"
+        return _at(morphs, i + 1, "XSV")
     # "환불은 어렵습니다", "하기 힘듭니다": the polite "cannot" of service answers ("어려운
     # 경우" is a modifier, left out with the other modifiers)
     return m.tag == "VA" and m.lemma in KO.negative_adjectives
@@ -567,8 +467,6 @@ def _free_parity(text: str) -> int:
     count = sum(low.count(w) for w in lx.FREE_WORDS_KO)
     count += sum(len(re.findall(rf"\b{w}\b", lx.without_conditions(low))) for w in lx.FREE_WORDS_EN)
     return count % 2
-
-
 
 
 @dataclass(frozen=True)
@@ -645,8 +543,6 @@ def _has_topic(morphs: tuple[tx.Morph, ...]) -> bool:
     )
 
 
-
-
 def _joined_clauses(morphs: tuple[tx.Morph, ...], start: int, end: int) -> list[tuple[int, int]]:
     """(start, end) of the clauses one segment joins with -며, split after the ending."""
     cuts = [start]
@@ -672,8 +568,6 @@ def _reversed_concepts(answer: _Clause, ref: _Clause) -> list[tuple[str, str]]:
     return out
 
 
-
-
 def day_swap_findings(answer: str, reference: str, question: str = "") -> list[Finding]:
     """The reference names one day (당일 / 다음 날 / 전날) and the answer only another, which
     the question does not name either: the answer moved the event to another day."""
@@ -683,8 +577,6 @@ def day_swap_findings(answer: str, reference: str, question: str = "") -> list[F
         return []
     clause = next((c.text for c in _clauses(answer) if c.tokens & said), answer)
     return [Finding("reversed-condition", 2, _say("other_day", answer=clause[:40], reference=reference[:40]))]
-
-
 
 
 def _weekdays(text: str) -> set[str]:
@@ -704,8 +596,6 @@ def weekday_findings(answer: str, reference: str, question: str) -> list[Finding
     return [Finding("weekday-substitution", 2, _say("other_weekday", answer=days, reference=ref_days))]
 
 
-
-
 def _past_the_bound(clause: _Clause, ref: _Clause) -> bool:
     """The answer clause speaks of the case past the reference clause's upper bound ("2명까지
     무료" → "세 번째 분부터는 … 내시면 돼요"): the other sign is its complement, not a reversal."""
@@ -715,8 +605,6 @@ def _past_the_bound(clause: _Clause, ref: _Clause) -> bool:
         and "more_than" not in ref.tokens
         and not KO.past_bound.search(ref.text)
     )
-
-
 
 
 def _bound_side(text: str) -> str:
@@ -739,8 +627,6 @@ def _complementary_case(clause: _Clause, ref: _Clause) -> bool:
     caller. "이내" is left out: "24시간 이내에 취소하면" is past a "24시간 전까지" deadline."""
     a, r = _bound_side(clause.text), _bound_side(ref.text)
     return bool(a and r and a != r and (_is_conditional(clause.text) or _is_conditional(ref.text)))
-
-
 
 
 def _left_out_of_list(clause: _Clause, ref: _Clause) -> bool:
@@ -835,7 +721,7 @@ def _closed_lists(text: str) -> list[tuple[frozenset[str], str]]:
         j, particle = k - 1, ""
         if morphs[j].tag in {"JKB", "JKO", "JKS"}:
             particle, j = morphs[j].lemma.lstrip("으"), j - 1
-        if j < 0 or morphs[j].tag not in _NOUN_TAGS | {"XSN"}:
+        if not _at(morphs, j, _NOUN_TAGS | {"XSN"}):
             continue
         members = _noun_phrase(morphs, j)
         if members:
@@ -859,7 +745,7 @@ def _outside_member(
         return m.group(0)
     morphs = tx.analyse(text)
     for k, m in enumerate(morphs):
-        if k == 0 or morphs[k - 1].tag not in _NOUN_TAGS | {"XSN"}:
+        if not _at(morphs, k - 1, _NOUN_TAGS | {"XSN"}):
             continue
         phrase = _noun_phrase(morphs, k - 1)
         if not phrase or set(phrase) & members and not (set(phrase) - known):
@@ -902,7 +788,6 @@ def closed_list_findings(answer: str, reference: str) -> list[Finding]:
 
 
 # -- "even if X" against "if X": the answer says the reference's consequence does not follow ----
-
 
 
 def _split_at(sentence: str, endings: frozenset[str]) -> tuple[str, str] | None:
@@ -953,7 +838,6 @@ def concessive_findings(answer: str, reference: str) -> list[Finding]:
 # -- who pays: the party named as the payer of a charge -------------------------------------------
 
 
-
 @lru_cache(maxsize=4096)
 def _payers(text: str) -> tuple[str, ...]:
     """The parties a text names as the subject of paying ("고객이 부담합니다", "판매자가
@@ -962,20 +846,17 @@ def _payers(text: str) -> tuple[str, ...]:
     morphs = tx.analyse(text)
     out = []
     for k, m in enumerate(morphs):
-        pays = (m.tag == "NNG" and m.lemma in KO.paying_nouns and k + 1 < len(morphs) and morphs[k + 1].tag in {"XSV", "XSA"}) or (
+        pays = (m.tag == "NNG" and m.lemma in KO.paying_nouns and _at(morphs, k + 1, {"XSV", "XSA"})) or (
             m.tag == "VV" and m.lemma in KO.paying_verbs
         )
-        if not pays or k < 2:
+        if not pays or k < 2 or not (_at(morphs, k - 1, "JKS") or _at(morphs, k - 1, "JKB", {"에서"})):
             continue
-        j = k - 1
-        if morphs[j].tag != "JKS" and not (morphs[j].tag == "JKB" and morphs[j].lemma == "에서"):
-            continue
-        j -= 1
-        if morphs[j].tag == "XSN" and morphs[j].lemma == "님":
+        j = k - 2
+        if _at(morphs, j, "XSN", {"님"}):
             j -= 1
-        if morphs[j].tag == "NNB" and morphs[j].lemma == "측":
+        if _at(morphs, j, "NNB", {"측"}):
             j -= 1
-        phrase = _noun_phrase(morphs, j) if j >= 0 and morphs[j].tag in _NOUN_TAGS else ()
+        phrase = _noun_phrase(morphs, j) if _at(morphs, j, _NOUN_TAGS) else ()
         if phrase:
             out.append("".join(phrase[-2:]))
     return tuple(out)
@@ -1006,14 +887,10 @@ def _anchors(clause: _Clause) -> frozenset[str]:
     )
 
 
-
-
 def _is_subject(token: str) -> bool:
     """A token naming whom a figure is for: a subject concept, or a noun made its complement
     by a negating prefix (비회원 beside 회원)."""
     return token in KO.subject_concepts or (len(token) >= 3 and token[0] in KO.negating_prefixes and token not in lx.CONCEPTS)
-
-
 
 
 def _names(words: frozenset[str], clause: _Clause) -> frozenset[str]:
@@ -1147,37 +1024,45 @@ def _home(
     return named[0] if len(named) == 1 else None
 
 
-
-
 Labelled = tuple[tx.Quantity, str, str | Msg]  # (figure, how the text reads it, as written or said)
 
 
-def _relabelled(answer: Sequence[Labelled], reference: Sequence[Labelled]) -> tuple[str | Msg, str | Msg] | None:
-    """(answer's, reference's) writing of the first figure both state but read another way: a
-    span before ↔ after its event, a limit ↔ a wait, a charge per one period ↔ per another."""
+def _relabelled(
+    rule: str, cap: int, key: str, answer: Sequence[Labelled], reference: Sequence[Labelled]
+) -> list[Finding]:
+    """The finding ``rule`` on the first figure both texts state but read another way (a span
+    before ↔ after its event, a limit ↔ a wait, a charge per one period ↔ per another), quoting
+    the answer's and the reference's writing of it."""
     for q, label, written in answer:
         labels = {lab for r, lab, _ in reference if tx.same_quantity(q, r)}
         if labels and label not in labels:
-            return written, next(w for r, _, w in reference if tx.same_quantity(q, r))
-    return None
+            said = next(w for r, _, w in reference if tx.same_quantity(q, r))
+            return [Finding(rule, cap, _say(key, answer=written, reference=said))]
+    return []
+
+
+def _span_contexts(text: str, before: int, after: int) -> Iterator[tuple[re.Match[str], str, str, tx.Quantity]]:
+    """Each span of time that is no day of a date: its match, the ``before`` characters before
+    it and the ``after`` characters after it, and its figure."""
+    norm = canonical_figures(tx.normalize(text))
+    for m in KO.span.finditer(norm):
+        found = tx.quantities(m.group(0))
+        if found and not KO.month_before.search(norm[: m.start()]):
+            yield m, norm[max(0, m.start() - before) : m.start()], norm[m.end() : m.end() + after], found[0]
+
 
 @lru_cache(maxsize=4096)
 def _spans(text: str) -> tuple[Labelled, ...]:
     """(figure, "before" | "after", as written) for each span of time whose side of its event
     the text says: by the word after it ("3일 전", "3일이 지난 후") or, for a span with none, by
     the word before it ("나간 뒤 3일 이내")."""
-    norm = canonical_figures(tx.normalize(text))
     out = []
-    for m in KO.span.finditer(norm):
-        if KO.month_before.search(norm[: m.start()]):
-            continue  # the day of a date
-        after, before = norm[m.end() : m.end() + 8], norm[max(0, m.start() - 6) : m.start()]
+    for _, before, after, q in _span_contexts(text, 6, 8):
         side = "before" if KO.span_before.match(after) else "after" if KO.span_after.match(after) else ""
         if not side:
             side = "after" if KO.event_before_span_after.search(before) else "before" if KO.event_before_span_before.search(before) else ""
-        found = tx.quantities(m.group(0))
-        if side and found:
-            out.append((found[0], side, _say(f"span_{side}", figure=found[0].text)))
+        if side:
+            out.append((q, side, _say(f"span_{side}", figure=q.text)))
     return tuple(out)
 
 
@@ -1185,34 +1070,21 @@ def span_side_findings(answer: str, reference: str) -> list[Finding]:
     """A span of time the reference puts before its event ("이사 3일 전까지") that the answer
     puts after it ("이사 나간 뒤 3일 이내"), or the other way round: a reversed condition
     the concepts cannot see when the reference says 후 elsewhere ("검침 후 정산")."""
-    pair = _relabelled(_spans(answer), _spans(reference))
-    if pair:
-        return [Finding("reversed-condition", 2, _say("span_side", answer=pair[0], reference=pair[1]))]
-    return []
-
-
+    return _relabelled("reversed-condition", 2, "span_side", _spans(answer), _spans(reference))
 
 
 @lru_cache(maxsize=4096)
-def _span_reaches(text: str) -> tuple[tuple[tx.Quantity, str, str], ...]:
+def _span_reaches(text: str) -> tuple[Labelled, ...]:
     """(figure, "limit" | "wait", as written) for each span of time the text reads as a limit
     to act within or as a wait to sit out."""
-    norm = canonical_figures(tx.normalize(text))
     out = []
-    for m in KO.span.finditer(norm):
-        if KO.month_before.search(norm[: m.start()]):
-            continue
-        after, before = norm[m.end() : m.end() + 10], norm[max(0, m.start() - 14) : m.start()]
-        reach, written = "", ""
+    for m, before, after, q in _span_contexts(text, 14, 10):
         for name, later, earlier in (("limit", KO.span_limit, KO.span_limit_before), ("wait", KO.span_wait, KO.span_wait_before)):
             cue_after, cue_before = later.match(after), earlier.search(before)
             if cue_after or cue_before:
-                reach = name
                 written = m.group(0) + cue_after.group(0) if cue_after else cue_before.group(0) + m.group(0)
+                out.append((q, name, written.strip()))
                 break
-        found = tx.quantities(m.group(0))
-        if reach and found:
-            out.append((found[0], reach, written.strip()))
     return tuple(out)
 
 
@@ -1220,10 +1092,7 @@ def span_reach_findings(answer: str, reference: str) -> list[Finding]:
     """A span the reference sets as a limit ("7일 이내에 접수") that the answer turns into a
     wait ("7일이 지난 뒤부터 접수"), or the other way round: both may sit on the same side of
     the event ("완료 후 7일 이내" / "끝나고 7일이 지난 뒤"), so ``span_side_findings`` cannot see it."""
-    pair = _relabelled(_span_reaches(answer), _span_reaches(reference))
-    if pair:
-        return [Finding("reversed-condition", 2, _say("span_reach", answer=pair[0], reference=pair[1]))]
-    return []
+    return _relabelled("reversed-condition", 2, "span_reach", _span_reaches(answer), _span_reaches(reference))
 
 
 def _rate_pattern(template: str) -> Pattern[str]:
@@ -1252,12 +1121,7 @@ def rate_period_findings(answer: str, reference: str) -> list[Finding]:
     500원" → "일주일마다 500원씩"): the amount agrees, so the figure checks see nothing (a
     one-period rate is no figure of its own: "1년에 한 번" = "연 1회")."""
     ref = _rates(reference) if tx.has_any(reference, KO.currency_words) else []
-    pair = _relabelled(_rates(answer), ref) if ref else None
-    if pair:
-        return [Finding("rate-period", 1, _say("rate_period", answer=pair[0], reference=pair[1]))]
-    return []
-
-
+    return _relabelled("rate-period", 1, "rate_period", _rates(answer), ref) if ref else []
 
 
 def yes_no_findings(answer: str, reference: str, question: str = "") -> list[Finding]:
@@ -1265,10 +1129,10 @@ def yes_no_findings(answer: str, reference: str, question: str = "") -> list[Fin
     when the reference opens with neither, than the reference clause that answers the
     question (``implied_answer``)."""
     a, r = tx.normalize(answer), tx.normalize(reference)
-    if (KO.yes_opener.match(a) and KO.no_answer_opener.match(r)) or (KO.no_answer_opener.match(a) and KO.yes_opener.match(r)):
+    said, meant = _opening(a), _opening(r)
+    if said and meant and said != meant:
         return [Finding("yes-no", 1, _say("yes_no", answer=a.split()[0], reference=r.split()[0]))]
-    said = "yes" if KO.yes_opener.match(a) else "no" if KO.no_answer_opener.match(a) else None
-    if said is None or KO.yes_opener.match(r) or KO.no_answer_opener.match(r):
+    if said is None or meant is not None:
         return []
     implied = implied_answer(question, reference)
     if implied is not None and implied[0] != said:
@@ -1276,6 +1140,9 @@ def yes_no_findings(answer: str, reference: str, question: str = "") -> list[Fin
     return []
 
 
+def _opening(text: str) -> str | None:
+    """"yes" or "no" when the (normalised) text opens by answering so (네, / 아니요 …)."""
+    return "yes" if KO.yes_opener.match(text) else "no" if KO.no_answer_opener.match(text) else None
 
 
 def implied_answer(question: str, reference: str) -> tuple[str, _Clause] | None:
@@ -1370,36 +1237,38 @@ def only_echoes(answer: str) -> bool:
 def no_answer_findings(answer: str, reference: str, question: str) -> list[Finding]:
     """Keyword stuffing: text that holds none of the reference's figures and is no sentence,
     or mostly repeats the question, or repeats its own words (each word on average twice)."""
+    why = _no_answer(answer, reference, question)
+    return [Finding("no-answer", 1, why)] if why else []
+
+
+def _no_answer(answer: str, reference: str, question: str) -> Msg | None:
     words = list(tx.stems(answer))
     if len(words) < 4:
-        return []
-    if _listed_keywords(answer):
-        # a list of terms is no answer even when a figure of the reference is among them
-        return [Finding("no-answer", 1, _say("keywords"))]
+        return None
     ref_figs = tx.quantities(reference)
     holds_figure = any(tx.same_quantity(a, r) for a in tx.quantities(answer) for r in ref_figs)
-    if holds_figure and _run_of_terms(answer):
-        # a long run of terms with no sentence ("회원 가입 조건 주민등록 만 19세 신분증 연회비 5,000원
-        # 대여 3점 3일 연장"), figures among them: a keyword list, not a terse timetable
-        return [Finding("no-answer", 1, _say("keywords"))]
+    # a list of terms is no answer even when a figure of the reference is among them, nor is a long
+    # run of terms with no sentence ("회원 가입 조건 주민등록 만 19세 신분증 연회비 5,000원 대여 3점 3일
+    # 연장"), figures among them: a keyword list, not a terse timetable
+    if _listed_keywords(answer) or (holds_figure and _run_of_terms(answer)):
+        return _say("keywords")
     if holds_figure:
-        return []
+        return None
     if only_echoes(answer):
-        return [Finding("no-answer", 1, _say("echo"))]
+        return _say("echo")
+    if not has_predicate(answer):
+        return _say("keywords")
     asked = set(tx.stems(question))
     repeated = sum(w in asked for w in words) / len(words)
-    if not has_predicate(answer):
-        return [Finding("no-answer", 1, _say("keywords"))]
     if repeated >= 0.7:
-        return [Finding("no-answer", 1, _say("repeats_question", share=round(100 * repeated)))]
+        return _say("repeats_question", share=round(100 * repeated))
     distinct = len(set(words)) / len(words)
     if len(words) >= 6 and distinct <= 0.6 and repeated >= 0.4:
-        return [Finding("no-answer", 1, _say("repeats_itself", distinct=round(100 * distinct), share=round(100 * repeated)))]
-    return []
+        return _say("repeats_itself", distinct=round(100 * distinct), share=round(100 * repeated))
+    return None
 
 
 # -- a deduction the reference makes and an answer that pays out the whole ------------------------
-
 
 
 def deduction_findings(answer: str, reference: str) -> list[Finding]:
@@ -1417,8 +1286,6 @@ def deduction_findings(answer: str, reference: str) -> list[Finding]:
     if any(item in said or tx.strip_suffix(item) in said for item in items):
         return []
     return [Finding("deduction-ignored", 1, _say("deduction", item=items[0], whole=whole.group(0)))]
-
-
 
 
 def hedge_findings(answer: str, reference: str) -> list[Finding]:
@@ -1460,9 +1327,7 @@ def rag_findings(answer: str, reference: str, question: str) -> tuple[Finding, .
 def key_facts_present(answer: str, reference: str, question: str, latin_only: bool = False) -> tuple[int, int]:
     """(present, total) of the reference's figures and entities not in the question;
     ``latin_only`` counts only Latin-script entities (an English answer cannot hold 구청)."""
-    asked = tx.quantities(question)
-    figs = [r for r in tx.quantities(reference) if not any(tx.same_quantity(r, q) for q in asked)]
-    ans = tx.quantities(answer)
+    figs, ans = _without(tx.quantities(reference), tx.quantities(question)), tx.quantities(answer)
     ents = [e for e in entities(reference) if not _present(e, question) and (e.isascii() or not latin_only)]
     present = sum(any(tx.same_quantity(r, a) for a in ans) for r in figs)
     present += sum(_present(e, answer) for e in ents)
@@ -1571,13 +1436,7 @@ def split_digression(answer: str, reference: str, question: str) -> tuple[str, s
 @lru_cache(maxsize=4096)
 def figures_all_present(answer: str, reference: str, question: str) -> bool:
     """Every figure of the reference (not in the question) is in the answer, in any notation."""
-    asked = tx.quantities(question)
-    ans = tx.quantities(answer)
-    return all(
-        any(tx.same_quantity(r, a) for a in ans)
-        for r in tx.quantities(reference)
-        if not any(tx.same_quantity(r, q) for q in asked)
-    )
+    return not _without(_without(tx.quantities(reference), tx.quantities(question)), tx.quantities(answer))
 
 
 @lru_cache(maxsize=4096)
@@ -1585,6 +1444,4 @@ def figures_all_supported(answer: str, reference: str, question: str) -> bool:
     """Every figure the answer states is one the reference or the question states (in any
     notation): the answer may leave figures out, but adds or changes none."""
     known = (*tx.quantities(reference), *tx.quantities(question))
-    return all(
-        any(tx.same_quantity(a, k) for k in known) or applied_figure(a, reference, question) for a in tx.quantities(answer)
-    )
+    return all(applied_figure(a, reference, question) for a in _without(tx.quantities(answer), known))

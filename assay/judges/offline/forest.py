@@ -73,13 +73,7 @@ class Forest:
         return [float(named.get(name, 0.0)) for name in self.features]
 
     def predict(self, named: Mapping[str, float]) -> tuple[float, ...]:
-        row = self.row(named)
-        sums = [0.0] * len(self.outputs)
-        for tree in self.trees:
-            leaf = tree.value[tree.path(row)[-1]]
-            for i, v in enumerate(leaf):
-                sums[i] += v
-        return tuple(s / len(self.trees) for s in sums)
+        return self.explain(named).prediction
 
     def explain(self, named: Mapping[str, float], output: int = 0) -> Explained:
         """The prediction of every output, and the forest's mean and each feature's move for

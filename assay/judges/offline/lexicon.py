@@ -13,45 +13,23 @@ import re
 from functools import lru_cache
 from re import Pattern
 
-from pydantic import BaseModel, ConfigDict, model_validator
-
 from assay.judges.offline import lang
 
 
-class Forms(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    ko: tuple[str, ...]
-    en: tuple[str, ...]
-
-
-class ConceptTable(BaseModel):
-    """``ko.concepts.yaml``: every concept bilingual, every opposite a concept."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    free_words_ko: tuple[str, ...]
-    free_words_en: tuple[str, ...]
-    negation_words_ko: tuple[str, ...]
-    negation_words_en: tuple[str, ...]
-    english_condition: Pattern[str]
-    english_stopwords: frozenset[str]
-    opposites: tuple[tuple[str, ...], ...]
-    concepts: dict[str, Forms]
-
-    @model_validator(mode="after")
-    def _checked(self) -> ConceptTable:
-        for name, forms in self.concepts.items():
-            if not forms.ko or not forms.en:
-                raise ValueError(f"concepts.{name}: needs Korean and English forms")
-        for group in self.opposites:
-            if unknown := [c for c in group if c not in self.concepts]:
-                raise ValueError(f"opposites: {', '.join(unknown)} is no concept")
-        return self
+def _checked(table: lang.Cues) -> lang.Cues:
+    """The concept table, once every concept has Korean and English forms (and no other key) and
+    every opposite is a concept; else ``ValueError`` naming the file and the concept."""
+    for name, forms in table.concepts.items():
+        if not isinstance(forms, dict) or set(forms) != {"ko", "en"} or not forms["ko"] or not forms["en"]:
+            raise ValueError(f"{table.source}: concepts.{name} needs Korean and English forms (ko, en)")
+    for group in table.opposites:
+        if unknown := [c for c in group if c not in table.concepts]:
+            raise ValueError(f"{table.source}: opposites: {', '.join(unknown)} is no concept")
+    return table
 
 
-TABLE = lang.table("ko", "concepts", ConceptTable)
-CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {n: (f.ko, f.en) for n, f in TABLE.concepts.items()}
+TABLE = _checked(lang.cues("ko", "concepts"))
+CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {n: (f["ko"], f["en"]) for n, f in TABLE.concepts.items()}
 OPPOSITES = TABLE.opposites
 FREE_WORDS_KO, FREE_WORDS_EN = TABLE.free_words_ko, TABLE.free_words_en
 NEGATION_KO = (*TABLE.negation_words_ko, *FREE_WORDS_KO)

@@ -12,17 +12,12 @@ import threading
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from re import Pattern
 from typing import Any
-
-from pydantic import BaseModel, ConfigDict
 
 from assay.judges.offline import lang
 from assay.metrics.figure_forms import UNIT_FACTORS, canonical_figures  # noqa: F401  (re-exported)
 from assay.metrics.quantities import (  # noqa: F401  (re-exported: the judges' text toolkit)
     CITATION_RE,
-    DATE_UNITS,
-    EXACT_UNITS,
     UNITS,
     Quantity,
     is_date,
@@ -35,40 +30,8 @@ from assay.metrics.quantities import (  # noqa: F401  (re-exported: the judges' 
     strip_citations,
 )
 
-
-class TextCues(BaseModel):
-    """``ko.text.yaml``: what each list marks is written beside it there."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    stop_lemmas: frozenset[str]
-    negation_lemmas: frozenset[str]
-    particles: tuple[str, ...]
-    verb_endings: tuple[str, ...]
-    function_words: tuple[str, ...]
-    filler_prefixes: tuple[str, ...]
-    refusal_cues: tuple[str, ...]
-    debunk_cues: tuple[str, ...]
-    failure_cues: tuple[str, ...]
-    greeting_cues: tuple[str, ...]
-    clarify_cues: tuple[str, ...]
-    intent_cues: dict[str, tuple[str, ...]]
-    near_intents: tuple[frozenset[str], ...]
-    proposal_cues: tuple[str, ...]
-    exaggeration_cues: tuple[str, ...]
-    connectives: tuple[str, ...]
-    conclusion_cues: tuple[str, ...]
-    recommendation_cues: tuple[str, ...]
-    example_cues: tuple[str, ...]
-    up_cues: tuple[str, ...]
-    down_cues: tuple[str, ...]
-    stale_cues: tuple[str, ...]
-    update_cues: tuple[str, ...]
-    empty_memory: tuple[str, ...]
-    statement_end: Pattern[str]
-
-
-KO = lang.table("ko", "text", TextCues)
+# The Korean cue lists (each described in the table).
+KO = lang.cues("ko", "text")
 STOP_LEMMAS, NEGATION_LEMMAS = KO.stop_lemmas, KO.negation_lemmas
 REFUSAL_CUES, DEBUNK_CUES, FAILURE_CUES, GREETING_CUES = KO.refusal_cues, KO.debunk_cues, KO.failure_cues, KO.greeting_cues
 CLARIFY_CUES, INTENT_CUES, NEAR_INTENTS = KO.clarify_cues, KO.intent_cues, set(KO.near_intents)
@@ -266,14 +229,11 @@ _QUANTITY_TEXT = re.compile(
 @lru_cache(maxsize=65536)
 def strip_suffix(word: str, keep: int = 2) -> str:
     """Remove one trailing verb ending, then one particle, keeping at least ``keep`` characters."""
-    for suffix in _ENDINGS:
-        if word.endswith(suffix) and len(word) - len(suffix) >= keep:
-            word = word[: -len(suffix)]
-            break
-    for suffix in _JOSA:
-        if word.endswith(suffix) and len(word) - len(suffix) >= keep:
-            word = word[: -len(suffix)]
-            break
+    for suffixes in (_ENDINGS, _JOSA):
+        for suffix in suffixes:
+            if word.endswith(suffix) and len(word) - len(suffix) >= keep:
+                word = word[: -len(suffix)]
+                break
     return word
 
 
@@ -311,9 +271,7 @@ def char_ngrams(text: str, sizes: tuple[int, ...] = (2, 3)) -> Counter[str]:
         word = strip_suffix(word, keep=1)
         padded = f" {word} "
         for n in sizes:
-            if len(padded) < n:
-                continue
-            for i in range(len(padded) - n + 1):
+            for i in range(len(padded) - n + 1):  # none when the word is shorter than n
                 gram = padded[i : i + n]
                 if gram.strip():
                     grams[gram] += 1
@@ -337,13 +295,9 @@ def lowered(text: str) -> str:
 def intent_of(text: str) -> str | None:
     """First action cue found in the text (by position), or None."""
     low = normalize(text)
-    best: tuple[int, str] | None = None
-    for label, cues in INTENT_CUES.items():
-        for cue in cues:
-            idx = low.find(cue)
-            if idx >= 0 and (best is None or idx < best[0]):
-                best = (idx, label)
-    return best[1] if best else None
+    found = [(low.find(cue), label) for label, cues in INTENT_CUES.items() for cue in cues if cue in low]
+    # the earliest cue; of cues at one place, the first listed
+    return min(found, key=lambda place: place[0])[1] if found else None
 
 
 def intents_in(text: str) -> set[str]:
@@ -355,9 +309,7 @@ def intents_in(text: str) -> set[str]:
 def message_intent(message: str) -> str:
     """Intent label of an agent message (seed 004's ADD..OTHER)."""
     text = normalize(message)
-    if not text:
-        return "ERROR"
-    if has_any(text, FAILURE_CUES):
+    if not text or has_any(text, FAILURE_CUES):
         return "ERROR"
     if has_any(text, GREETING_CUES) and not intent_of(text):
         return "OTHER"

@@ -5,23 +5,22 @@ negation, refusal, hedge and grader-address cues, number and calendar words and 
 The feedback's sentences are the language's message catalogue, ``<code>.messages.yaml``
 (``messages.py``). ``pack(code)`` loads and checks it once. A language's larger cue tables
 sit beside it as ``<code>.<table>.yaml`` (``ko.claims.yaml``, ``ko.concepts.yaml``), each read
-and checked against its reader's model by ``table(code, name, model)``. ``language_of(text)`` says
-which pack a text is written for, by the script its letters are in (Hangul → ``ko``, Latin →
-``en``). Adding a language is a data file, its script in ``SCRIPTS`` when it is a new one, and
-its tests.
+by ``cues(code, name)``: its YAML tags say each cue's type (``!re`` a pattern, ``!set`` a set).
+``language_of(text)`` says which pack a text is written for, by the script its letters are in
+(Hangul → ``ko``, Latin → ``en``). Adding a language is a data file, its script in ``SCRIPTS``
+when it is a new one, and its tests.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import cache
 from pathlib import Path
-from typing import TypeVar
+from typing import Any
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
-
-from assay.yaml_files import read_checked_yaml
 
 HERE = Path(__file__).resolve().parent
 
@@ -45,6 +44,7 @@ class LanguagePack(BaseModel):
     # aside); every list defaults to empty.
     stopwords: frozenset[str] = frozenset()
     negations: frozenset[str] = frozenset()
+    negation_endings: tuple[str, ...] = ()
     antonyms: tuple[tuple[str, str], ...] = ()
     refusals: tuple[str, ...] = ()
     hedges: tuple[str, ...] = ()
@@ -53,6 +53,7 @@ class LanguagePack(BaseModel):
     number_words: dict[str, float] = Field(default_factory=dict)
     soft_number_words: frozenset[str] = frozenset()
     calendar_words: dict[str, str] = Field(default_factory=dict)
+    calendar_kinds: dict[str, str] = Field(default_factory=dict)
     months_beside_day: dict[str, str] = Field(default_factory=dict)
     clock: dict[str, str] = Field(default_factory=dict)
     figure_rewrites: tuple[tuple[str, str], ...] = ()
@@ -63,6 +64,7 @@ class LanguagePack(BaseModel):
     refusal_subjects: frozenset[str] = frozenset()
     name_questions: frozenset[str] = frozenset()
     second_asks: frozenset[str] = frozenset()
+    ask_joins: frozenset[str] = frozenset()
     answer_particles: dict[str, str] = Field(default_factory=dict)
     clause_joins: frozenset[str] = frozenset()
     suffixes: tuple[str, ...] = ()
@@ -84,17 +86,48 @@ def available() -> list[str]:
     return sorted(p.stem for p in HERE.glob("*.yaml") if "." not in p.stem)
 
 
-Table = TypeVar("Table", bound=BaseModel)
+class CueLoader(yaml.SafeLoader):
+    """YAML for cue tables: a list is a tuple, ``!set`` makes it a frozenset, ``!re`` compiles a
+    regular expression (each of a list's)."""
+
+
+def _compiled(loader: CueLoader, node: yaml.Node) -> re.Pattern[str] | tuple[re.Pattern[str], ...]:
+    try:
+        if isinstance(node, yaml.SequenceNode):
+            return tuple(re.compile(pattern) for pattern in loader.construct_sequence(node))
+        return re.compile(loader.construct_scalar(node))
+    except re.error as exc:
+        raise ValueError(f"line {node.start_mark.line + 1}: not a regular expression ({exc})") from None
+
+
+CueLoader.add_constructor("tag:yaml.org,2002:seq", lambda loader, node: tuple(loader.construct_sequence(node)))
+CueLoader.add_constructor("!set", lambda loader, node: frozenset(loader.construct_sequence(node)))
+CueLoader.add_constructor("!re", _compiled)
+
+
+class Cues:
+    """A cue table read as attributes (``KO.hedges``), each cue typed by its YAML tag."""
+
+    def __init__(self, source: str, cues: dict[str, Any]) -> None:
+        self.source = source
+        self.__dict__.update(cues)
+
+    def __getattr__(self, name: str) -> Any:
+        raise AttributeError(f"{self.source}: no cue {name!r}")
 
 
 @cache
-def table(code: str, name: str, model: type[Table]) -> Table:
-    """The cue table ``<code>.<name>.yaml`` checked against ``model``; a missing file, a missing
-    or unknown key or a value of the wrong type raises ``ValueError`` naming the file and key."""
+def cues(code: str, name: str) -> Cues:
+    """The cue table ``<code>.<name>.yaml`` (``CueLoader``'s tags say each cue's type); a missing
+    file or a broken pattern raises ``ValueError`` naming the file (and the pattern's line)."""
     path = HERE / f"{code}.{name}.yaml"
-    if not path.is_file():
-        raise ValueError(f"{path.name}: no such cue table beside the language packs")
-    return read_checked_yaml(path, model, f"the {code} pack's table")
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=CueLoader)  # CueLoader is a SafeLoader
+    except (OSError, ValueError, yaml.YAMLError) as exc:
+        raise ValueError(f"{path.name}: {exc}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path.name}: not a mapping of cue names to cues")
+    return Cues(path.name, data)
 
 
 def script_of(ch: str) -> str | None:

@@ -180,6 +180,11 @@ def test_a_negating_phrase_counts_as_a_negation():
     assert answer_core.negation_parity("Children are not allowed in the pool.", en) == 1
 
 
+def test_a_calendar_value_has_the_kind_its_pack_gives_it():
+    kinds = [f.kind for f in answer_core.figures("Open Mondays and weekly in March", pack("en"))]
+    assert kinds == ["weekday", "period", "month"]  # a value the pack gives no kind is a month
+
+
 def test_an_acronym_opening_a_sentence_is_a_name():
     assert "ssd" in answer_core.names("SSD drives are covered for three years.", pack("en"))
 
