@@ -12,10 +12,8 @@ from collections.abc import Callable
 from assay.judges.offline import text as tx
 from assay.judges.offline.messages import Msg, say
 from assay.suites.clinical.offline import record_facts as rf
-from assay.suites.clinical.offline.cues import offline_cues
+from assay.suites.clinical.offline.cues import CUES
 from assay.suites.clinical.offline.names import names_in
-
-CUES = offline_cues()
 
 
 def warned(clause: str) -> bool:

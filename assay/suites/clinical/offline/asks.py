@@ -8,10 +8,9 @@ import re
 
 from assay.judges.offline import text as tx
 from assay.metrics.figure_forms import NATIVE_NUMBER_ALT
-from assay.suites.clinical.offline.cues import offline_cues
+from assay.suites.clinical.offline.cues import CUES
 from assay.suites.clinical.offline.drug_table import load_table, record_cautions
 
-CUES = offline_cues()
 DECLINE_CUES = (*tx.REFUSAL_CUES, *CUES.decline)
 DECLINED = "답변 거절"
 # Each kind of question as the feedback names it (``clinical.asked_<name>`` messages).

@@ -12,10 +12,8 @@ from assay.judges.offline import text as tx
 from assay.judges.offline.messages import Msg, say
 from assay.metrics.figure_forms import native_counts
 from assay.suites.clinical.offline.advice import leave_sentence, warned
-from assay.suites.clinical.offline.cues import offline_cues
+from assay.suites.clinical.offline.cues import CUES
 from assay.suites.clinical.offline.record_facts import CLAUSE_RE, record_sentences
-
-CUES = offline_cues()
 
 
 def _listed(words: str) -> list[str]:

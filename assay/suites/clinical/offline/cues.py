@@ -77,3 +77,6 @@ def _check_compiles(named: Iterable[tuple[str, str]]) -> None:
 def offline_cues(path: Path = CUES_PATH) -> Any:
     """The tables, checked: a missing, unknown or mistyped key is one error naming the file and key."""
     return read_checked_yaml(path, OfflineCues, "clinical offline cues")
+
+
+CUES = offline_cues()

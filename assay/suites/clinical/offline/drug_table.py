@@ -17,7 +17,7 @@ from pathlib import Path
 from assay.judges.offline import text as tx
 from assay.judges.offline.messages import Msg, say
 from assay.suites.clinical.offline.advice import warned
-from assay.suites.clinical.offline.cues import offline_cues
+from assay.suites.clinical.offline.cues import CUES
 from assay.suites.clinical.offline.record_facts import CLAUSE_RE, label_values
 
 TABLE_PATH = Path(__file__).resolve().parents[1] / "rules" / "drug_interactions.yaml"
@@ -99,7 +99,6 @@ def load_table(path: Path = TABLE_PATH) -> Table:
     return Table(classes, conditions, tuple(entries))
 
 
-CUES = offline_cues()
 # A segment that cautions or forbids names what to avoid, not what the patient has or takes.
 _CAUTION_CUES = (*CUES.contraindication, *CUES.table_caution)
 _SEGMENT_RE = re.compile(r"(?<!\d)\.\s+|;|\n|(?<!\d),\s+(?=[^\d])")

@@ -7,9 +7,7 @@ import re
 from functools import lru_cache
 
 from assay.judges.offline import text as tx
-from assay.suites.clinical.offline.cues import offline_cues
-
-CUES = offline_cues()
+from assay.suites.clinical.offline.cues import CUES
 
 # Consonant classes shared by a drug's Latin name and its Hangul transcription (paroxetine /
 # 파록세틴, sulfamethoxazole / 설파메톡사졸): vowels, h and a silent ㅇ are dropped.

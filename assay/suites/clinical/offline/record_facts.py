@@ -13,13 +13,12 @@ from functools import lru_cache
 
 from assay.judges.offline import text as tx
 from assay.judges.offline.messages import Msg, say
-from assay.suites.clinical.offline.cues import offline_cues
+from assay.suites.clinical.offline.cues import CUES
 from assay.suites.clinical.offline.names import names_in
 
 # The finding of a recorded fact the answer denies (a contradiction of its own, never merged).
 DENIED_FACT = "clinical.denied_fact"
 
-CUES = offline_cues()
 FIGURE_RE = re.compile(r"(?<![\d.,A-Za-z])(\d+(?:,\d{3})*(?:\.\d+)?)(\s*)([^\s\d]*)")
 # Clause breaks; a point or comma between digits (0.9, 6,200) is part of a figure.
 CLAUSE_RE = re.compile(r"(?<!\d)[.,;!?](?!\d)|(?<=\d)[.,;!?](?!\d)|(?<!\d)[.,;!?](?=\d)|\n")

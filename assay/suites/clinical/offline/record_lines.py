@@ -8,9 +8,7 @@ from functools import lru_cache
 from typing import Any
 
 from assay.judges.offline import text as tx
-from assay.suites.clinical.offline.cues import offline_cues
-
-CUES = offline_cues()
+from assay.suites.clinical.offline.cues import CUES
 
 
 @lru_cache(maxsize=1024)

@@ -20,11 +20,10 @@ from assay.schemas import JsonObject
 from assay.suites.clinical.offline import advice, asks, drug_table
 from assay.suites.clinical.offline import caution_rules as cr
 from assay.suites.clinical.offline import record_facts as rf
-from assay.suites.clinical.offline.cues import offline_cues
+from assay.suites.clinical.offline.cues import CUES
 from assay.suites.clinical.offline.names import names_in
 from assay.suites.clinical.offline.record_lines import patient_lines, record_evidence
 
-CUES = offline_cues()
 WHOLE_FLOAT_RE = re.compile(r"(?<![\d.])(\d+)\.0+(?![\d])")
 
 # What the answer says against the record as written, each a critical contradiction:
