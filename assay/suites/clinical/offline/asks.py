@@ -12,12 +12,9 @@ from assay.suites.clinical.offline.cues import CUES
 from assay.suites.clinical.offline.drug_table import load_table, record_cautions
 
 DECLINE_CUES = (*tx.REFUSAL_CUES, *CUES.decline)
-DECLINED = "답변 거절"
-# Each kind of question as the feedback names it (``clinical.asked_<name>`` messages).
-ASKED_NAMES = {
-    DECLINED: "declined", "수치/기간 질문": "figure", "시점 질문": "time", "상태/수치 질문": "status",
-    "무엇을/어떻게 질문": "what", "해도 되는지 질문": "permission", "질문": "question", "증상 호소": "complaint",
-}
+# The kind of question an answer that declines to advise is judged by (kinds are named as the
+# feedback's ``clinical.asked_<kind>`` messages are: figure, time, status, what, permission, …).
+DECLINED = "declined"
 # What makes a part a question of its own: it asks leave, a time, an amount, a state or what to do.
 _PART_CUES = (*CUES.permission, *CUES.when, *CUES.amount, *CUES.status, *CUES.what)
 
@@ -79,21 +76,21 @@ def asked_act(question: str, answer: str) -> tuple[bool, str]:
     counter = CUES.regex("asked_counter").search(question)
     if counter and not _counts_with(answer, counter.group(1)):
         # "일주일에 몇 번 재야 해요?" is not answered by "5분쯤 쉬고 재세요": no count of times
-        return _declines_the_act(question, answer), "수치/기간 질문"
+        return _declines_the_act(question, answer), "figure"
     if tx.has_any(question.lower(), CUES.when):  # "When should I take my folic acid?" needs a time
-        return bool(tx.quantities(answer)) or tx.has_any(answer.lower(), CUES.time_words), "시점 질문"
+        return bool(tx.quantities(answer)) or tx.has_any(answer.lower(), CUES.time_words), "time"
     if tx.has_any(CUES.regex("since").sub(" ", question), CUES.amount):  # "몇 년 동안 먹어야 해요?" needs the figure
-        return bool(tx.quantities(answer)) or _declines_the_act(question, answer), "수치/기간 질문"
+        return bool(tx.quantities(answer)) or _declines_the_act(question, answer), "figure"
     if tx.has_any(question, CUES.status):
         answered = bool(tx.quantities(answer)) or tx.has_any(answer, (*CUES.status_words, *CUES.decision))
-        return answered, "상태/수치 질문"
+        return answered, "status"
     if tx.has_any(question, CUES.what):
-        return tx.has_any(answer, CUES.decision) or tx.has_any(answer, CUES.directive), "무엇을/어떻게 질문"
+        return tx.has_any(answer, CUES.decision) or tx.has_any(answer, CUES.directive), "what"
     if tx.has_any(question, CUES.permission):
-        return tx.has_any(answer, CUES.decision) or bool(CUES.regex("en_yes_no").search(answer)), "해도 되는지 질문"
+        return tx.has_any(answer, CUES.decision) or bool(CUES.regex("en_yes_no").search(answer)), "permission"
     if question.rstrip().endswith("?"):
-        return tx.has_any(answer, CUES.decision) or tx.has_any(answer, CUES.status_words), "질문"
-    return tx.has_any(answer, CUES.directive), "증상 호소"
+        return tx.has_any(answer, CUES.decision) or tx.has_any(answer, CUES.status_words), "question"
+    return tx.has_any(answer, CUES.directive), "complaint"
 
 
 _NATIVE_COUNT = f"{NATIVE_NUMBER_ALT}|반"

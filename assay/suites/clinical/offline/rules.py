@@ -111,7 +111,7 @@ class ClinicalRules(RuleSet):
         notes = [
             say("clinical.question_words", share=pct(max(r, s)),
                 words=say("clinical.mentioned", words=", ".join(mentioned[:4])) if mentioned else ""),
-            say("clinical.answers_asked" if act else "clinical.answers_not_asked", asked=say(f"clinical.asked_{asks.ASKED_NAMES[asked]}")),
+            say("clinical.answers_asked" if act else "clinical.answers_not_asked", asked=say(f"clinical.asked_{asked}")),
         ]
         if silent_on:
             notes.append(say("clinical.record_silent", subject=silent_on))
@@ -128,7 +128,7 @@ class ClinicalRules(RuleSet):
         """5 when the answer does the asked act on its subject (or the patient's facts, or opens a
         permission answer with its yes or no); 4 when it covers .4 of the subject words; 3 when it
         does the act; otherwise the band of the question's words covered."""
-        if act and (on_subject or (asked == "해도 되는지 질문" and CUES.regex("yes_no_open").match(answer))):
+        if act and (on_subject or (asked == "permission" and CUES.regex("yes_no_open").match(answer))):
             return 5
         if s >= 0.4:
             return 4
