@@ -68,7 +68,7 @@ def continued_against_stop_rule(answer: str, patient: str, question: str) -> lis
     if not asked:
         return []
     for clause in CLAUSE_RE.split(answer):
-        if CUES.regex("continue").search(clause) and not warned(re.sub(r"(?:중단하지|끊지)\s?않\S*", " ", clause)):
+        if CUES.regex("continue").search(clause) and not warned(CUES.regex("not_stopping").sub(" ", clause)):
             condition, sentence = asked[0]
             return [say("clinical.continued", condition=condition, record=sentence[:40])]
     return []

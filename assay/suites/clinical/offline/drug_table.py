@@ -206,7 +206,7 @@ def _table_warned(clause: str) -> bool:
     bare = CUES.regex("table_dismiss").sub(" ", clause)
     if warned(bare) or CUES.regex("english_no_x").search(CUES.regex("reassurance").sub(" ", bare)):
         return True
-    stripped = re.sub(r"(?:상관|관계|문제|지장|걱정|영향)\s?(?:이|가|은|는)?\s?없\S*|괜찮\S*", " ", bare)
+    stripped = CUES.regex("no_matter").sub(" ", bare)
     return tx.has_any(stripped.lower(), CUES.table_warnings)
 
 

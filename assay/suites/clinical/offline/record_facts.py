@@ -254,7 +254,7 @@ def _denies(tail: list[str], item: RecordItem) -> bool:
     at = negated[0]
     if any(CUES.regex("conditional").search(w) for w in tail[: at + 2]):  # at the negation or before it
         return False
-    before_noun = re.search(r"(?:없는|않은|아닌|없던)$", tail[at].strip(".,!?")) and len(tail) > at + 1
+    before_noun = CUES.regex("negation_before_noun").search(tail[at].strip(".,!?")) and len(tail) > at + 1
     if before_noun and not tail[at + 1].startswith(tuple(item.names)):
         return False
     return not any(w.startswith(CUES.stop_verbs) for w in tail[:at])
@@ -265,7 +265,7 @@ _EN_TIMES = tuple((re.compile(pattern), korean) for pattern, korean in CUES.en_t
 
 def _meals(text: str) -> str:
     # "빈속에" (on an empty stomach) is 공복
-    text = re.sub(r"빈\s?속", "공복", text)
+    text = CUES.regex("empty_stomach").sub("공복", text)
     return CUES.regex("meal").sub(lambda m: "식전" if m.group(1) in ("전", "직전") else "식후", text)
 
 
