@@ -16,7 +16,8 @@ CUES_PATH = Path(__file__).resolve().parents[1] / "rules" / "offline_cues.yaml"
 
 Words = tuple[str, ...]
 
-# Every table the rules read, by the kind of value it holds; the YAML file says what each one is for.
+# The tables the rules read (as ``CUES.<name>``), by the kind of value each holds: the model
+# ``OfflineCues`` the YAML file is checked against. The YAML file says what each one is for.
 TABLES: tuple[tuple[Any, str], ...] = (
     (Words, "permission amount what status decision prohibition when time_words directive decline statement"
      " status_words not_antibiotic units bare_followers absent stop_verbs allergy_labels contraindication"
