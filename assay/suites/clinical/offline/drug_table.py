@@ -16,9 +16,9 @@ from pathlib import Path
 
 from assay.judges.offline import text as tx
 from assay.judges.offline.messages import Msg, say
-from assay.suites.clinical.offline.advice import CONTRAINDICATION_CUES, REASSURANCE_RE, warned
-from assay.suites.clinical.offline.cues import offline_cues
-from assay.suites.clinical.offline.record_facts import ABSENT_CUES, ALLERGY_LABELS, CLAUSE_RE
+from assay.suites.clinical.offline.advice import warned
+from assay.suites.clinical.offline.cues import CUES
+from assay.suites.clinical.offline.record_facts import CLAUSE_RE, label_values
 
 TABLE_PATH = Path(__file__).resolve().parents[1] / "rules" / "drug_interactions.yaml"
 
@@ -71,15 +71,10 @@ def load_table(path: Path = TABLE_PATH) -> Table:
     from assay.yaml_files import read_yaml_mapping
 
     data = read_yaml_mapping(path, "drug interaction table", ValueError)
-    classes = {
-        cid: DrugClass(
-            cid,
-            str(spec.get("label", cid)),
-            tuple(map(str, spec["names"])),
-            _pattern(list(map(str, spec["names"]))),
-        )
-        for cid, spec in (data.get("classes") or {}).items()
-    }
+    classes: dict[str, DrugClass] = {}
+    for cid, spec in (data.get("classes") or {}).items():
+        names = tuple(map(str, spec["names"]))
+        classes[cid] = DrugClass(cid, str(spec.get("label", cid)), names, _pattern(list(names)))
     conditions = {
         cid: _pattern(list(map(str, words))) for cid, words in (data.get("conditions") or {}).items()
     }
@@ -94,11 +89,8 @@ def load_table(path: Path = TABLE_PATH) -> Table:
             lab_op=op, lab_value=float(when.get(op, 0)), avoid=tuple(raw["avoid"]),
             source=str(raw.get("source", "")), note=str(raw.get("note", "")),
         )  # fmt: skip
-        unknown = [
-            c
-            for c in (*entry.avoid, *([entry.key] if kind in ("takes", "allergy") else ()))
-            if c not in classes
-        ]
+        named = (*entry.avoid, *([entry.key] if kind in ("takes", "allergy") else ()))
+        unknown = [c for c in named if c not in classes]
         if kind == "condition" and entry.key not in conditions:
             unknown.append(entry.key)
         if unknown:
@@ -107,34 +99,15 @@ def load_table(path: Path = TABLE_PATH) -> Table:
     return Table(classes, conditions, tuple(entries))
 
 
-CUES = offline_cues()
 # A segment that cautions or forbids names what to avoid, not what the patient has or takes.
-_CAUTION_CUES = (*CONTRAINDICATION_CUES, *CUES.table_caution)
-_CAUTION_LABELS = CUES.table_caution_labels
-_ENGLISH_NO_RE = re.compile(r"(?i)(?:^|[;:,]\s*|\s)no\s+[a-z]")
-_MEDICATION_LABELS = CUES.medication_labels
-# a dose figure after a drug's name ("리팜핀 600mg", "49/51mg", "2흡입")
-_DOSE_RE = re.compile(r"\d[\d./]*\s?(?:mg|mcg|µg|μg|g\b|IU|units?|정|알|흡입|mL|ml|캡슐|포|puffs?)", re.I)
+_CAUTION_CUES = (*CUES.contraindication, *CUES.table_caution)
 _SEGMENT_RE = re.compile(r"(?<!\d)\.\s+|;|\n|(?<!\d),\s+(?=[^\d])")
-
-
-def _fields(patient: str) -> list[tuple[str, str]]:
-    """(label, value) of each line, or of each ``|`` field of a one-line record ("… | 주의: X 금지 |")."""
-    out = []
-    for line in patient.splitlines():
-        for field in line.split("|") if "|" in line else [line]:
-            label, sep, value = field.partition(":")
-            if sep and len(label.strip()) <= 20:
-                out.append((label.strip(), value))
-            elif field.strip():
-                out.append(("", field))
-    return out
 
 
 def _segments(patient: str) -> list[tuple[str, str]]:
     """(label, segment) for each sentence or ``;``/``,`` part of each record line or field."""
     out = []
-    for label, value in _fields(patient):
+    for label, value in label_values(patient, every_line=True):
         for part in _SEGMENT_RE.split(value):
             if part.strip():
                 out.append((label.strip(), part.strip()))
@@ -143,9 +116,9 @@ def _segments(patient: str) -> list[tuple[str, str]]:
 
 def _cautions(label: str, segment: str) -> bool:
     return (
-        label.lower() in _CAUTION_LABELS
+        label.lower() in CUES.table_caution_labels
         or tx.has_any(segment.lower(), _CAUTION_CUES)
-        or bool(_ENGLISH_NO_RE.search(segment))
+        or bool(CUES.regex("english_no").search(segment))
     )
 
 
@@ -193,15 +166,15 @@ def _record_holds(patient: str, table: Table) -> dict[str, dict[str, str]]:
     held: dict[str, dict[str, str]] = {"condition": {}, "takes": {}, "allergy": {}, "taken": {}}
     for label, segment in _segments(patient):
         low_label = label.lower()
-        allergy = tx.has_any(low_label, ALLERGY_LABELS) or tx.has_any(segment.lower(), (*ALLERGY_LABELS, "과민반응"))
-        if tx.has_any(segment, ABSENT_CUES) and not re.search(r"\d", segment):
+        allergy = tx.has_any(low_label, CUES.allergy_labels) or tx.has_any(segment.lower(), (*CUES.allergy_labels, "과민반응"))
+        if tx.has_any(segment, CUES.absent) and not re.search(r"\d", segment):
             continue
         if allergy:
             for cid, cls in table.classes.items():
                 if m := cls.pattern.search(segment):
                     held["allergy"].setdefault(cid, m.group(0))
         elif not _cautions(label, segment):
-            _takes_and_conditions(segment, low_label in _MEDICATION_LABELS, table, held)
+            _takes_and_conditions(segment, low_label in CUES.medication_labels, table, held)
     return held
 
 
@@ -210,7 +183,7 @@ def _takes_and_conditions(segment: str, medication_line: bool, table: Table, hel
     outside a medication line."""
     for cid, cls in table.classes.items():
         for m in cls.pattern.finditer(segment):
-            if medication_line or _DOSE_RE.search(segment[m.end() : m.end() + 40]):
+            if medication_line or CUES.regex("dose").search(segment[m.end() : m.end() + 40]):
                 held["takes"].setdefault(cid, m.group(0))
                 held["taken"][m.group(0).lower()] = ""
     if not medication_line:
@@ -229,35 +202,20 @@ def _lab_past_limit(entry: Entry, patient: str) -> str:
     return ""
 
 
-# Words that warn in a clause about an interaction ("효과가 떨어질 수 있어", "bleeding risk"),
-# beside the warnings of record_facts (안 됩니다, 피하세요, avoid…)
-_TABLE_WARNINGS = CUES.table_warnings
-_INSTEAD_RE = re.compile(r"^\S{0,3}\s?(?:대신|말고|보다는|보다|instead)", re.I)
-_PERMIT_RE = CUES.regex("table_permit")
-_DISMISS_RE = CUES.regex("table_dismiss")
-
-
-# "Your record says no St John's wort": an English "no X" forbids X (not "no problem", "no need").
-_ENGLISH_NO_X_RE = re.compile(r"(?i)\bno\s+(?!problem|interaction|issue|need|worr|risk|effect|change)[a-z]")
-
-
 def _table_warned(clause: str) -> bool:
-    bare = _DISMISS_RE.sub(" ", clause)
-    if warned(bare) or _ENGLISH_NO_X_RE.search(REASSURANCE_RE.sub(" ", bare)):
+    bare = CUES.regex("table_dismiss").sub(" ", clause)
+    if warned(bare) or CUES.regex("english_no_x").search(CUES.regex("reassurance").sub(" ", bare)):
         return True
-    stripped = re.sub(r"(?:상관|관계|문제|지장|걱정|영향)\s?(?:이|가|은|는)?\s?없\S*|괜찮\S*", " ", bare)
-    return tx.has_any(stripped.lower(), _TABLE_WARNINGS)
+    stripped = CUES.regex("no_matter").sub(" ", bare)
+    return tx.has_any(stripped.lower(), CUES.table_warnings)
 
 
 def _hits(cls: DrugClass, text: str, taken: frozenset[str]) -> list[str]:
     """Names of the class in the text, not a drug the patient takes, not the thing replaced."""
     return [
         m.group(0) for m in cls.pattern.finditer(text)
-        if m.group(0).lower() not in taken and not _INSTEAD_RE.match(text[m.end() :])
+        if m.group(0).lower() not in taken and not CUES.regex("instead").match(text[m.end() :])
     ]  # fmt: skip
-
-
-_HISTORY_RE = CUES.regex("history")
 
 
 def _listed(clauses: list[str], cls: DrugClass) -> list[str]:
@@ -284,7 +242,7 @@ def table_violations(answer: str, patient: str, question: str = "") -> tuple[Msg
         return ()
     table = load_table()
     # a clause recounting the past ("아스피린을 드시고 숨이 찼던 적이 있어서") advises nothing
-    clauses = [c for c in CLAUSE_RE.split(answer) if c.strip() and not _HISTORY_RE.search(c)]
+    clauses = [c for c in CLAUSE_RE.split(answer) if c.strip() and not CUES.regex("history").search(c)]
     first = (tx.sentences(answer) or [answer])[0]
     out: list[Msg] = []
     seen: set[Msg] = set()  # one finding per name, under the first entry that forbids it
@@ -312,6 +270,6 @@ def _advised(cls: DrugClass, clauses: list[str], first: str, question: str, take
         if hits and not _table_warned(clause):
             return say("clinical.drug_advised", name=hits[0])
     asked = _hits(cls, question, taken) if not named and question else []
-    if asked and _PERMIT_RE.search(first) and not _table_warned(first):
+    if asked and CUES.regex("table_permit").search(first) and not _table_warned(first):
         return say("clinical.drug_permitted", name=asked[0])
     return None

@@ -7,6 +7,7 @@ import re
 from functools import lru_cache
 
 from assay.judges.offline import text as tx
+from assay.suites.clinical.offline.cues import CUES
 
 # Consonant classes shared by a drug's Latin name and its Hangul transcription (paroxetine /
 # 파록세틴, sulfamethoxazole / 설파메톡사졸): vowels, h and a silent ㅇ are dropped.
@@ -14,9 +15,6 @@ from assay.judges.offline import text as tx
 _INITIAL_CLASS = ["k", "k", "n", "t", "t", "r", "m", "p", "p", "s", "s", "", "s", "s", "s", "k", "t", "p", ""]
 
 _FINALS = ["", "k", "k", "ks", "n", "ns", "n", "t", "r", "rk", "rm", "rp", "rs", "rt", "rp", "r", "m", "p", "ps", "s", "s", "n", "s", "s", "k", "t", "p", ""]  # fmt: skip
-
-_LATIN = (("ng", "n"), ("ph", "p"), ("th", "t"), ("ch", "s"), ("ck", "k"), ("qu", "k"), ("x", "ks"), ("c", "k"), ("q", "k"), ("g", "k"),
-          ("b", "p"), ("f", "p"), ("v", "p"), ("d", "t"), ("z", "s"), ("j", "s"), ("l", "r"), ("h", ""), ("w", ""))  # fmt: skip
 
 
 @lru_cache(maxsize=8192)
@@ -32,35 +30,25 @@ def _skeleton(word: str) -> str:
             out.append(ch)
     text = "".join(out)
     if any("a" <= ch <= "z" for ch in word.lower()):
-        for a, b in _LATIN:
+        for a, b in CUES.latin_classes:
             text = text.replace(a, b)
         text = re.sub(r"[aeiouy]", "", text)
     return re.sub(r"(.)\1+", r"\1", text)
 
 
-# The Hangul vowels a transcription writes for a Latin vowel (paroxetine 파, sertraline 서,
-# warfarin 와, bupropion 부). ㅡ is skipped: it is inserted between clustered consonants (플루).
-_FIRST_VOWELS = {
-    "a": "ㅏㅐㅓㅘㅙㅑ",
-    "e": "ㅔㅐㅓㅣㅖㅞ",
-    "i": "ㅣㅏㅟㅢ",
-    "o": "ㅗㅓㅏㅛㅚㅘ",
-    "u": "ㅜㅠㅓㅝ",
-    "y": "ㅣㅏ",
-}
-
+# The medial vowels of Hangul syllables, in code order.
 _HANGUL_VOWELS = "ㅏㅐㅑㅒㅓㅔㅕㅖㅗㅘㅙㅚㅛㅜㅝㅞㅟㅠㅡㅢㅣ"
 
 
 def _first_vowels_agree(latin: str, hangul: str) -> bool:
     """Two names with one consonant skeleton still differ when their first vowels cannot be one
     transcription (paroxetine / 플루옥세틴, fluoxetine's: a ↔ ㅜ)."""
-    first_latin = next((ch for ch in latin.lower() if ch in _FIRST_VOWELS), None)
+    first_latin = next((ch for ch in latin.lower() if ch in CUES.first_vowels), None)
     vowels = [
         _HANGUL_VOWELS[(ord(ch) - 0xAC00) % 588 // 28] for ch in hangul if 0 <= ord(ch) - 0xAC00 < 11172
     ]
     first_hangul = next((v for v in vowels if v != "ㅡ"), None)
-    return first_latin is None or first_hangul is None or first_hangul in _FIRST_VOWELS[first_latin]
+    return first_latin is None or first_hangul is None or first_hangul in CUES.first_vowels[first_latin]
 
 
 def names_in(name: str, clause: str) -> bool:

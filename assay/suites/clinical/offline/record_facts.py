@@ -13,23 +13,16 @@ from functools import lru_cache
 
 from assay.judges.offline import text as tx
 from assay.judges.offline.messages import Msg, say
-from assay.suites.clinical.offline.cues import offline_cues
+from assay.suites.clinical.offline.cues import CUES
 from assay.suites.clinical.offline.names import names_in
 
 # The finding of a recorded fact the answer denies (a contradiction of its own, never merged).
 DENIED_FACT = "clinical.denied_fact"
 
-CUES = offline_cues()
-FORBIDS_RE = CUES.regex("forbids")  # a record item that forbids is no fact to deny
-UNITS = CUES.units  # in matching order: mmHg and mmol/L before mm
-UNIT_ALIASES = CUES.unit_aliases
-BARE_FOLLOWERS = CUES.bare_followers  # particles that may follow a bare figure ("80으로")
 FIGURE_RE = re.compile(r"(?<![\d.,A-Za-z])(\d+(?:,\d{3})*(?:\.\d+)?)(\s*)([^\s\d]*)")
 # Clause breaks; a point or comma between digits (0.9, 6,200) is part of a figure.
 CLAUSE_RE = re.compile(r"(?<!\d)[.,;!?](?!\d)|(?<=\d)[.,;!?](?!\d)|(?<!\d)[.,;!?](?=\d)|\n")
 NEGATION_STARTS = ("없", "아니", "않", "아닌")
-ITEM_STOP = CUES.item_stop  # item words that say how or when, not what
-ABSENT_CUES = CUES.absent
 # A parenthesis after a value holds its reference range or target ("(ref 0.9-1.7)", "(목표 5–8)"):
 # the item's own value is outside it.
 PARENS_RE = re.compile(r"\([^()]*\)")
@@ -50,7 +43,6 @@ class RecordItem:
 
 
 # Counts written in Korean numerals ("하루 한 번", "두 알", "세 정"): the same as 1회, 2알.
-_NATIVE_COUNTS = CUES.native_counts
 _NATIVE_COUNT_RE = re.compile(r"(?<![가-힣])(한|두|세|네|다섯|여섯)\s*(번|회|알|정)(?![가-힣])")
 
 
@@ -58,31 +50,32 @@ def figures(text: str) -> list[Figure]:
     """Figures with a known unit, and bare figures followed by nothing or a particle; a figure
     with another unit (30분, 38도, 24주) is left out. Counts in Korean numerals ("한 번") count."""
     out = [
-        Figure(float(_NATIVE_COUNTS[m.group(1)]), UNIT_ALIASES.get(m.group(2), m.group(2)))
+        Figure(float(CUES.native_counts[m.group(1)]), CUES.unit_aliases.get(m.group(2), m.group(2)))
         for m in _NATIVE_COUNT_RE.finditer(text)
     ]
     for m in FIGURE_RE.finditer(text):
         value = float(m.group(1).replace(",", ""))
         after = m.group(3) + ("10" if m.group(3) == "×" else "")  # "0.42 ×10³/µL" stops at its 1
         # 점 of a score, not the start of a word after a space ("3 점심")
-        unit = next((u for u in UNITS if after.startswith(u) and not (u == "점" and m.group(2))), None)
+        unit = next((u for u in CUES.units if after.startswith(u) and not (u == "점" and m.group(2))), None)
         if unit is not None:
-            out.append(Figure(value, UNIT_ALIASES.get(unit, unit)))
+            out.append(Figure(value, CUES.unit_aliases.get(unit, unit)))
         elif (
             not after
             or after.startswith(("/", ")", ",", ".", "("))
-            or (not m.group(2) and after.startswith(BARE_FOLLOWERS))
+            or (not m.group(2) and after.startswith(CUES.bare_followers))
         ):
             out.append(Figure(value, ""))
     return out
 
 
-def label_values(patient: str) -> list[tuple[str, str]]:
+def label_values(patient: str, every_line: bool = False) -> list[tuple[str, str]]:
     """(label, value) of each ``label: value`` line; a line of ``|``-separated fields
-    ("환자 | 71세 남 | 탐스로신 0.4mg 1일 1회 취침 전") gives each field as a value."""
+    ("환자 | 71세 남 | 탐스로신 0.4mg 1일 1회 취침 전") gives each field as a value, and so does
+    every line with ``every_line`` (an unlabelled one as ("", line))."""
     out = []
     for line in patient.splitlines():
-        if "|" in line:  # each field may carry its own label ("… | 주의: X 금지 | …")
+        if "|" in line or every_line:  # each field may carry its own label ("… | 주의: X 금지 | …")
             for field in line.split("|"):
                 label, sep, value = field.partition(":")
                 out.append((label, value) if sep and len(label.strip()) <= 20 else ("", field))
@@ -123,10 +116,10 @@ def record_items(patient: str) -> tuple[RecordItem, ...]:
             names = tuple(
                 dict.fromkeys(
                     w for w in (tx.strip_suffix(word) for word in words)
-                    if w not in ITEM_STOP and w not in UNITS and len(w) >= 2
+                    if w not in CUES.item_stop and w not in CUES.units and len(w) >= 2
                 )
             )  # fmt: skip
-            items.append(RecordItem(part, names, tuple(figures(PARENS_RE.sub(" ", part))), tx.has_any(part, ABSENT_CUES)))
+            items.append(RecordItem(part, names, tuple(figures(PARENS_RE.sub(" ", part))), tx.has_any(part, CUES.absent)))
     return tuple(items)
 
 
@@ -179,27 +172,22 @@ def _bare_numbers(text: str) -> set[float]:
     return {float(n) for n in re.findall(r"(?<![\d.])\d+(?:\.\d+)?(?![\d.])", text.replace(",", ""))}
 
 
-_NEGATIVE_RESULT_RE = CUES.regex("negative_result")
-_POSITIVE_RESULT_RE = CUES.regex("positive_result")
-_RESULT_WORDS = CUES.result_words
-
-
 def reversed_results(answer: str, patient: str) -> list[Msg]:
     """A recorded test result said the other way round: the record writes the item negative
     (검출 안 됨, 음성, not detected) and an answer clause naming the item says it positive
     (검출되어, 양성, detected), or the record positive and the clause negative."""
     out: list[Msg] = []
     for item in record_items(patient):
-        negative = bool(_NEGATIVE_RESULT_RE.search(item.text))
-        positive = not negative and bool(_POSITIVE_RESULT_RE.search(item.text))
-        names = [n for n in item.names if n.lower() not in _RESULT_WORDS and len(n) >= 2]
+        negative = bool(CUES.regex("negative_result").search(item.text))
+        positive = not negative and bool(CUES.regex("positive_result").search(item.text))
+        names = [n for n in item.names if n.lower() not in CUES.result_words and len(n) >= 2]
         if not (negative or positive) or not names:
             continue
         for clause in CLAUSE_RE.split(answer):
             if not any(n in clause for n in names):
                 continue
-            said_negative = bool(_NEGATIVE_RESULT_RE.search(clause))
-            said_positive = not said_negative and bool(_POSITIVE_RESULT_RE.search(clause))
+            said_negative = bool(CUES.regex("negative_result").search(clause))
+            said_positive = not said_negative and bool(CUES.regex("positive_result").search(clause))
             if (negative and said_positive) or (positive and said_negative):
                 key = "clinical.said_positive" if negative else "clinical.said_negative"
                 out.append(say(key, name=names[0], record=item.text))
@@ -207,17 +195,12 @@ def reversed_results(answer: str, patient: str) -> list[Msg]:
     return list(dict.fromkeys(out))
 
 
-_EARLIER_RE = CUES.regex("earlier")
-_ROSE_RE = CUES.regex("rose")
-_FELL_RE = CUES.regex("fell")
-
-
 def reversed_trends(answer: str, patient: str) -> list[Msg]:
     """A recorded value that went down from its earlier value ("ESR 18(…, 진단 시 62)") said to
     have gone up in an answer clause naming it ("ESR이 62로 … 올라서"), or the reverse."""
     out: list[Msg] = []
     for item in record_items(patient):
-        earlier = _EARLIER_RE.search(item.text)
+        earlier = CUES.regex("earlier").search(item.text)
         # the item's value is its first figure outside the parenthesis, in any unit ("18 mm/h")
         bare = PARENS_RE.sub(" ", item.text)
         current = FIGURE_RE.search(bare)
@@ -231,7 +214,7 @@ def reversed_trends(answer: str, patient: str) -> list[Msg]:
         for clause in CLAUSE_RE.split(answer):
             if not any(_lab_named(n, clause) for n in names):
                 continue
-            rose, fell = bool(_ROSE_RE.search(clause)), bool(_FELL_RE.search(clause))
+            rose, fell = bool(CUES.regex("rose").search(clause)), bool(CUES.regex("fell").search(clause))
             if rose != fell and rose == (now < before):
                 key = "clinical.said_rose" if rose else "clinical.said_fell"
                 out.append(say(key, name=names[0], record=item.text.strip()[:40]))
@@ -239,17 +222,8 @@ def reversed_trends(answer: str, patient: str) -> list[Msg]:
     return list(dict.fromkeys(out))
 
 
-# A conditional ending ("없으셨으면", "없다면", "않으면"): the clause supposes, it does not state.
-CONDITIONAL_RE = re.compile(r"(?:으면|다면|라면|면)(?:서)?$|으면|다면")
-STOP_VERBS = CUES.stop_verbs  # "끊지 않고" / "중단하지 마시고" keep the drug, they deny nothing
-SCHEDULE_GROUPS = CUES.schedule_groups  # times of taking that exclude each other
-
-
 def _tail(answer: str, end: int, words: int = 3) -> list[str]:
     return re.split(r"[.,!?]", answer[end:], maxsplit=1)[0].split()[:words]
-
-
-_CAUTION_WORDS = CUES.caution_words
 
 
 def denied_facts(answer: str, patient: str) -> list[Msg]:
@@ -258,12 +232,12 @@ def denied_facts(answer: str, patient: str) -> list[Msg]:
     out: list[Msg] = []
     for item in record_items(patient):
         # a thing the record forbids ("모메타손은 얼굴·눈가 금지"): saying not to do it agrees
-        if item.absent or FORBIDS_RE.search(item.text):
+        if item.absent or CUES.regex("forbids").search(item.text):
             continue
         for name in item.names:
             # a caution word (금지, 금기, 주의) names no fact: "음주 금지라 안 돼요" denies nothing;
             # nor does repeating a negation the record itself writes ("OCT 황반부종 없음")
-            if name in _CAUTION_WORDS or re.search(rf"{re.escape(name)}\S*\s+(?:\S+\s+)?(?:없|않|아니|아닌)", patient):
+            if name in CUES.caution_words or re.search(rf"{re.escape(name)}\S*\s+(?:\S+\s+)?(?:없|않|아니|아닌)", patient):
                 continue
             if any(_denies(_tail(answer, m.end(), 4), item) for m in re.finditer(re.escape(name), answer)):
                 out.append(say(DENIED_FACT, name=name, record=item.text))
@@ -278,28 +252,25 @@ def _denies(tail: list[str], item: RecordItem) -> bool:
     if not negated:
         return False
     at = negated[0]
-    if any(CONDITIONAL_RE.search(w) for w in tail[at : at + 2]) or any(CONDITIONAL_RE.search(w) for w in tail[:at]):
+    if any(CUES.regex("conditional").search(w) for w in tail[: at + 2]):  # at the negation or before it
         return False
-    before_noun = re.search(r"(?:없는|않은|아닌|없던)$", tail[at].strip(".,!?")) and len(tail) > at + 1
+    before_noun = CUES.regex("negation_before_noun").search(tail[at].strip(".,!?")) and len(tail) > at + 1
     if before_noun and not tail[at + 1].startswith(tuple(item.names)):
         return False
-    return not any(w.startswith(STOP_VERBS) for w in tail[:at])
+    return not any(w.startswith(CUES.stop_verbs) for w in tail[:at])
 
 
-_MEAL_RE = CUES.regex("meal")
 _EN_TIMES = tuple((re.compile(pattern), korean) for pattern, korean in CUES.en_times)  # an English record's times
-_WEEKLY_RE = CUES.regex("weekly")
-_DAILY_RE = CUES.regex("daily")
 
 
 def _meals(text: str) -> str:
     # "빈속에" (on an empty stomach) is 공복
-    text = re.sub(r"빈\s?속", "공복", text)
-    return _MEAL_RE.sub(lambda m: "식전" if m.group(1) in ("전", "직전") else "식후", text)
+    text = CUES.regex("empty_stomach").sub("공복", text)
+    return CUES.regex("meal").sub(lambda m: "식전" if m.group(1) in ("전", "직전") else "식후", text)
 
 
 def _frequency(text: str) -> str:
-    return "주 1회" if _WEEKLY_RE.search(text) else ("매일" if _DAILY_RE.search(text) else "")
+    return "주 1회" if CUES.regex("weekly").search(text) else ("매일" if CUES.regex("daily").search(text) else "")
 
 
 @lru_cache(maxsize=2048)
@@ -337,7 +308,7 @@ def _schedule_conflicts(answer: str, patient: str, question: str = "") -> tuple[
     out: list[Msg] = []
     for item in items:
         text = _times_of(item.text)
-        recorded = [[t for t in group if t in text] for group in SCHEDULE_GROUPS]
+        recorded = [[t for t in group if t in text] for group in CUES.schedule_groups]
         how_often = _frequency(text)
         if not (any(recorded) or how_often):
             continue
@@ -348,7 +319,7 @@ def _schedule_conflicts(answer: str, patient: str, question: str = "") -> tuple[
     return tuple(dict.fromkeys(out))
 
 
-_ALL_TIMES = frozenset(t for group in SCHEDULE_GROUPS for t in group)
+_ALL_TIMES = frozenset(t for group in CUES.schedule_groups for t in group)
 
 
 def _drug_named(text: str, item: RecordItem) -> bool:
@@ -375,7 +346,7 @@ def _said_of(item: RecordItem, answer: str, asked: list[RecordItem]) -> list[tup
     spans = [(name, " ".join(_tail(answer, end, 4))) for name in item.names for end in _mention_ends(name, answer)]
     if len(asked) == 1 and asked[0] is item:
         said_first = tx.sentences(answer) or [answer]
-        first = " ".join(said_first[:2]) if _BARE_YES_RE.match(said_first[0]) else said_first[0]
+        first = " ".join(said_first[:2]) if CUES.regex("bare_yes").match(said_first[0]) else said_first[0]
         spans.append((item.names[0] if item.names else item.text, first))
     return spans
 
@@ -384,7 +355,7 @@ def _other_times(recorded: list[list[str]], how_often: str, said: str) -> list[s
     """Times said of one group other than the recorded ones (one per group: "저녁 식후" against
     "아침 공복" is one other time), and another frequency."""
     wrong = []
-    for group, times in zip(SCHEDULE_GROUPS, recorded, strict=True):
+    for group, times in zip(CUES.schedule_groups, recorded, strict=True):
         other = [t for t in group if t in said and t not in times]
         if times and other and not any(t in said for t in times):
             wrong.append(other[0])
@@ -394,74 +365,18 @@ def _other_times(recorded: list[list[str]], how_often: str, said: str) -> list[s
     return wrong
 
 
-_BARE_YES_RE = re.compile(r"^\s*(?:네|예|맞아요|맞습니다|yes)[,.!\s]*(?:맞아요|맞습니다|그렇습니다|그래요|right|that's right)?[.!]?\s*$", re.I)
-
-
-ALLERGY_LABELS = CUES.allergy_labels
-NO_ALLERGY_RE = CUES.regex("no_allergy")
-
-
 def denied_allergy(answer: str, patient: str) -> list[Msg]:
     """The record names an allergy ("알레르기: 설파제(두드러기)") and the answer says there is
     none ("특별한 약물 알레르기가 없으시니")."""
     recorded = [
         value.strip()
         for label, value in label_values(patient)
-        if tx.has_any(label.lower(), ALLERGY_LABELS) and value.strip() and not tx.has_any(value, ABSENT_CUES)
+        if tx.has_any(label.lower(), CUES.allergy_labels) and value.strip() and not tx.has_any(value, CUES.absent)
     ]
-    if recorded and NO_ALLERGY_RE.search(answer):
+    if recorded and CUES.regex("no_allergy").search(answer):
         return [say("clinical.denied_allergy", record=recorded[0])]
     return []
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-# A test the answer reports a result of ("시야 검사도 달라진 게 없었습니다", "the MRI was normal").
-_TEST_RE = re.compile(r"(?<![\d가-힣A-Za-z])([가-힣A-Za-z]{2,})\s?(?:\([^()]{1,20}\)\s?)?(?:검사|촬영|검진|test|scan|exam)")
-# a value named by its abbreviation: "간 수치(ALT)", "신장 지표(Cr)", "your TSH level"
-_ABBREV_VALUE_RE = re.compile(
-    r"(?:수치|지표|농도|level|levels)\s?\(([A-Za-z][A-Za-z0-9-]{1,8})\)|\b([A-Z][A-Za-z0-9]{1,6})\s+levels?\b"
-)
-_RESULT_CUES = CUES.result  # an answer clause reporting a result
-_ABOUT_RECORD = CUES.about_record  # a clause about what the record holds reports no result
-# words before 검사 that name no test of their own ("간 기능 검사" is the recorded ALT, "추적 검사")
-_TEST_STOP = CUES.test_stop
-# Lab values an answer may report without a test word: its words, then the names a record writes it by.
-LAB_GROUPS = CUES.lab_groups
 
 def _lab_named(name: str, text: str) -> bool:
     if name.isascii():
@@ -470,10 +385,10 @@ def _lab_named(name: str, text: str) -> bool:
 
 
 def _unrecorded_labs(clause: str, known: str) -> list[str]:
-    """Lab values of ``LAB_GROUPS`` the clause names and the record (and question) never does."""
+    """Lab values of ``CUES.lab_groups`` the clause names and the record (and question) never does."""
     return [
         next(w for w in words if _lab_named(w, clause))
-        for words, record_names in LAB_GROUPS
+        for words, record_names in CUES.lab_groups
         if any(_lab_named(w, clause) for w in words) and not any(_lab_named(n, known) for n in (*words, *record_names))
     ]
 
@@ -485,31 +400,19 @@ def unrecorded_results(answer: str, patient: str, question: str = "") -> list[Ms
     known = f"{patient}\n{question}".lower()
     out = []
     for clause in CLAUSE_RE.split(answer):
-        if not tx.has_any(clause, _RESULT_CUES) or tx.has_any(clause.lower(), _ABOUT_RECORD):
+        if not tx.has_any(clause, CUES.result) or tx.has_any(clause.lower(), CUES.about_record):
             continue
         # a lab value named without a test word ("간 수치와 혈소판 수도 정상이었어요")
         for name in _unrecorded_labs(clause, f"{patient}\n{question}"):
             out.append(say("clinical.unrecorded_result", result=name))
-        for m in _TEST_RE.finditer(clause):
+        for m in CUES.regex("test_named").finditer(clause):
             word = tx.strip_suffix(m.group(1)).lower()
-            if word in _TEST_STOP or len(word) < 2 or word in known or word[:2] in known:
+            if word in CUES.test_stop or len(word) < 2 or word in known or word[:2] in known:
                 continue
             out.append(say("clinical.unrecorded_result", result=m.group(0)))
-        for m in _ABBREV_VALUE_RE.finditer(clause):
+        for m in CUES.regex("abbrev_value").finditer(clause):
             word = (m.group(1) or m.group(2)).lower()
-            if word in _TEST_STOP or word in known:
+            if word in CUES.test_stop or word in known:
                 continue
             out.append(say("clinical.unrecorded_result", result=m.group(0)))
     return list(dict.fromkeys(out))
-
-
-
-
-
-
-
-
-
-
-
-

@@ -8,10 +8,7 @@ from functools import lru_cache
 from typing import Any
 
 from assay.judges.offline import text as tx
-from assay.suites.clinical.offline.cues import offline_cues
-
-CUES = offline_cues()
-STATEMENT_CUES = CUES.statement
+from assay.suites.clinical.offline.cues import CUES
 
 
 @lru_cache(maxsize=1024)
@@ -34,7 +31,7 @@ def record_evidence(
         return False, (), (), (), ()
     # What the patient stated in this conversation is ground truth too ("어제부터 X를 먹어요");
     # a drug the patient only asks about ("X를 먹으면 될까요?") is not a statement.
-    stated = [s for s in tx.sentences(f"{question}\n{dialogue}") if tx.has_any(s, STATEMENT_CUES)]
+    stated = [s for s in tx.sentences(f"{question}\n{dialogue}") if tx.has_any(s, CUES.statement)]
     # a value the lexicon files under a slot the record lacks, but that the record writes
     # ("공복혈당 98" under another label), is the record's own figure, not an invention
     facts = [
@@ -64,10 +61,6 @@ def patient_lines(dialogue: list[str]) -> list[str]:
     return [line for line in dialogue if not line.lstrip().startswith(("A:", "A :"))]
 
 
-KEY_ALIASES = CUES.key_aliases  # record keys as charts write them -> the slot each fills
-_NONE_VALUES = CUES.none_values  # "없음", "none": an empty list, not an allergy called 없음
-
-
 def _split_top(value: str) -> list[str]:
     """Items separated by ";" or "," outside parentheses ("5mg 1일 2회(오전 8시, 오후 8시)")."""
     out, depth, start = [], 0, 0
@@ -83,7 +76,7 @@ def _split_top(value: str) -> list[str]:
 
 def _items(value: str) -> list[str]:
     items = [re.sub(r"\s*\(.*?\)", "", v).strip() for v in _split_top(value)]
-    return [v for v in items if v and v.lower() not in _NONE_VALUES]
+    return [v for v in items if v and v.lower() not in CUES.none_values]
 
 
 def _measures(value: str) -> dict[str, float]:
@@ -125,12 +118,12 @@ _SLOT_READERS: dict[str, Any] = {
 
 def record_from_lines(text: str) -> dict[str, Any] | None:
     """The patient record from its ``key: value`` lines, in English keys or Korean ones
-    (``KEY_ALIASES``); None when no line reads so."""
+    (``CUES.key_aliases``); None when no line reads so."""
     record: dict[str, Any] = {}
     for line in (text or "").splitlines():
         key, sep, value = line.partition(":")
         key, value = key.strip(), value.strip()
-        key = KEY_ALIASES.get(key, KEY_ALIASES.get(key.lower(), key))
+        key = CUES.key_aliases.get(key, CUES.key_aliases.get(key.lower(), key))
         if sep and key and " " not in key:
             record[key] = _SLOT_READERS.get(key, _scalar)(value)
     return record or None

@@ -17,71 +17,37 @@ from assay.judges.offline.scoring import band, pct
 from assay.judges.offline.suite_rules import RuleSet
 from assay.judges.prompts import ClinicalInput
 from assay.schemas import JsonObject
-from assay.suites.clinical.offline.advice import (
-    contraindicated_advice,
-    dismissed_cautions,
-    permitted_against_record,
-    stopped_against_record,
-)
-from assay.suites.clinical.offline.asks import (
-    ASKED_NAMES,
-    DECLINED,
-    YES_NO_OPEN_RE,
-    asked_act,
-    record_silent_on,
-    subject_words,
-    unanswered_part,
-    unmentioned_caution,
-)
-from assay.suites.clinical.offline.caution_rules import (
-    beyond_recorded_limit,
-    continued_against_stop_rule,
-    leave_beside_caution,
-    per_dose_against_record,
-    together_against_spacing,
-)
-from assay.suites.clinical.offline.cues import offline_cues
-from assay.suites.clinical.offline.drug_table import table_violations
+from assay.suites.clinical.offline import advice, asks, drug_table
+from assay.suites.clinical.offline import caution_rules as cr
+from assay.suites.clinical.offline import record_facts as rf
+from assay.suites.clinical.offline.cues import CUES
 from assay.suites.clinical.offline.names import names_in
-from assay.suites.clinical.offline.record_facts import (
-    DENIED_FACT,
-    denied_allergy,
-    denied_facts,
-    record_items,
-    reversed_results,
-    reversed_trends,
-    schedule_conflicts,
-    unrecorded_results,
-    value_conflicts,
-)
 from assay.suites.clinical.offline.record_lines import patient_lines, record_evidence
 
-CUES = offline_cues()
 WHOLE_FLOAT_RE = re.compile(r"(?<![\d.])(\d+)\.0+(?![\d])")
-NOT_A_CLAIM_RE = CUES.regex("not_a_claim")
 
 # What the answer says against the record as written, each a critical contradiction:
 # (answer, the answer's claims, question, patient) -> findings.
 CONTRADICTIONS = (
-    ("other value", lambda answer, claimed, question, patient: value_conflicts(claimed, question, patient)),
-    ("denied fact", lambda answer, claimed, question, patient: denied_facts(answer, patient)),
-    ("other time of taking", lambda answer, claimed, question, patient: schedule_conflicts(answer, patient, question)),
+    ("other value", lambda answer, claimed, question, patient: rf.value_conflicts(claimed, question, patient)),
+    ("denied fact", lambda answer, claimed, question, patient: rf.denied_facts(answer, patient)),
+    ("other time of taking", lambda answer, claimed, question, patient: rf.schedule_conflicts(answer, patient, question)),
     # a result the record writes negative (검출 안 됨, 음성) said positive, or the reverse
-    ("reversed result", lambda answer, claimed, question, patient: reversed_results(answer, patient)),
+    ("reversed result", lambda answer, claimed, question, patient: rf.reversed_results(answer, patient)),
     # a value the record writes as fallen from its earlier one, said to have risen, or the reverse
-    ("reversed trend", lambda answer, claimed, question, patient: reversed_trends(answer, patient)),
+    ("reversed trend", lambda answer, claimed, question, patient: rf.reversed_trends(answer, patient)),
     # "한 번에 두 알씩" against "1회 3정씩"
-    ("other count per intake", lambda answer, claimed, question, patient: per_dose_against_record(answer, patient)),
+    ("other count per intake", lambda answer, claimed, question, patient: cr.per_dose_against_record(answer, patient)),
 )
 # Advice the record forbids, in the order the feedback lists it: (answer, patient, question) -> findings.
 FORBIDDEN_ADVICE = (
-    ("contraindicated drug named", lambda answer, patient, question: contraindicated_advice(answer, patient)),
-    ("caution called unrelated", lambda answer, patient, question: dismissed_cautions(answer, patient)),
-    ("stopped against the record", stopped_against_record),
-    ("leave for a forbidden act", permitted_against_record),
-    ("things kept apart taken together", lambda answer, patient, question: together_against_spacing(answer, patient)),
-    ("continued against a stop rule", continued_against_stop_rule),
-    ("beyond a recorded limit", lambda answer, patient, question: beyond_recorded_limit(answer, patient)),
+    ("contraindicated drug named", lambda answer, patient, question: advice.contraindicated_advice(answer, patient)),
+    ("caution called unrelated", lambda answer, patient, question: advice.dismissed_cautions(answer, patient)),
+    ("stopped against the record", advice.stopped_against_record),
+    ("leave for a forbidden act", advice.permitted_against_record),
+    ("things kept apart taken together", lambda answer, patient, question: cr.together_against_spacing(answer, patient)),
+    ("continued against a stop rule", cr.continued_against_stop_rule),
+    ("beyond a recorded limit", lambda answer, patient, question: cr.beyond_recorded_limit(answer, patient)),
 )
 
 
@@ -109,10 +75,10 @@ class ClinicalRules(RuleSet):
         quiet = not against and "critical" not in severities
         violations = (*violations, *forbidden_advice(answer, item.patient, item.question, quiet and not violations))
         # a result of a test the record never names: an unsupported claim (normal severity)
-        invented = unrecorded_results(answer, item.patient, item.question)
+        invented = rf.unrecorded_results(answer, item.patient, item.question)
         faithfulness = _faithfulness(severities, claims, against, violations, level, unsupported, invented)
         # the record's own items the answer names count as patient facts whatever the lexicon knows
-        named = tuple(n for i in record_items(item.patient) if not i.absent for n in i.names if names_in(n, answer))
+        named = tuple(n for i in rf.record_items(item.patient) if not i.absent for n in i.names if names_in(n, answer))
         facts = tuple(dict.fromkeys([*patient_facts, *named]))
         relevance, notes = self._clinical_relevance(item.question, answer, r, facts, item.patient)
         notes += [say("clinical.unsupported_figures", count=len(unsupported))]
@@ -132,24 +98,24 @@ class ClinicalRules(RuleSet):
     def _clinical_relevance(
         self, question: str, answer: str, r: float, patient_facts: tuple[str, ...], patient: str = ""
     ) -> tuple[int, list[Msg]]:
-        subject, mentioned = subject_words(question, answer)
+        subject, mentioned = asks.subject_words(question, answer)
         s = len(mentioned) / len(subject) if subject else 0.0
-        act, asked = asked_act(question, answer)
+        act, asked = asks.asked_act(question, answer)
         score = self._act_score(act, asked, answer, bool(mentioned or patient_facts), r, s)
         # an honest "the record says nothing of it", where the record indeed never names it, is 5
-        silent_on = record_silent_on(question, answer, patient) if asked == DECLINED else ""
+        silent_on = asks.record_silent_on(question, answer, patient) if asked == asks.DECLINED else ""
         if silent_on:
             score = 5
-        elif not act and (asked == DECLINED or (subject and not mentioned)):
+        elif not act and (asked == asks.DECLINED or (subject and not mentioned)):
             score = min(score, 2)  # declines, or neither does the asked act nor names its subject
         notes = [
             say("clinical.question_words", share=pct(max(r, s)),
                 words=say("clinical.mentioned", words=", ".join(mentioned[:4])) if mentioned else ""),
-            say("clinical.answers_asked" if act else "clinical.answers_not_asked", asked=say(f"clinical.asked_{ASKED_NAMES[asked]}")),
+            say("clinical.answers_asked" if act else "clinical.answers_not_asked", asked=say(f"clinical.asked_{asked}")),
         ]
         if silent_on:
             notes.append(say("clinical.record_silent", subject=silent_on))
-        left = unanswered_part(question, answer)
+        left = asks.unanswered_part(question, answer)
         if left and score > 3:  # two things asked, one left without a word
             score = 3
             notes.append(say("clinical.part_unanswered", part=left[:30]))
@@ -162,18 +128,16 @@ class ClinicalRules(RuleSet):
         """5 when the answer does the asked act on its subject (or the patient's facts, or opens a
         permission answer with its yes or no); 4 when it covers .4 of the subject words; 3 when it
         does the act; otherwise the band of the question's words covered."""
-        if act and (on_subject or (asked == "해도 되는지 질문" and YES_NO_OPEN_RE.match(answer))):
+        if act and (on_subject or (asked == "permission" and CUES.regex("yes_no_open").match(answer))):
             return 5
         if s >= 0.4:
             return 4
         return 3 if act else int(band(max(r, s), self.REL_CUTS, 1))
 
 
-
-
 def _cap_left_out(question: str, answer: str, patient: str, score: int, notes: list[Msg]) -> int:
     """At most 3 when a drug of the kind asked about that the record cautions is left out."""
-    left_out = unmentioned_caution(question, answer, patient)
+    left_out = asks.unmentioned_caution(question, answer, patient)
     if left_out and score > 3:
         score = 3
         notes.append(say("clinical.caution_left_out", drug=left_out))
@@ -184,7 +148,7 @@ def record_contradictions(answer: str, claimed: str, question: str, patient: str
     """Every ``CONTRADICTIONS`` finding, and an allergy denied without naming it unless a fact is
     already denied (the same denial is counted once)."""
     found = [f for _, rule in CONTRADICTIONS for f in rule(answer, claimed, question, patient)]
-    return [*found, *([] if denied_facts(answer, patient) else denied_allergy(answer, patient))]
+    return [*found, *([] if rf.denied_facts(answer, patient) else rf.denied_allergy(answer, patient))]
 
 
 def forbidden_advice(answer: str, patient: str, question: str, nothing_else: bool) -> tuple[str | Msg, ...]:
@@ -192,8 +156,8 @@ def forbidden_advice(answer: str, patient: str, question: str, nothing_else: boo
     sentence restricts; last, the drug table's (rule id and entry)."""
     found = [f for _, rule in FORBIDDEN_ADVICE for f in rule(answer, patient, question)]
     if nothing_else and not found:
-        found += leave_beside_caution(answer, patient, question)
-    return (*found, *table_violations(answer, patient, question))
+        found += cr.leave_beside_caution(answer, patient, question)
+    return (*found, *drug_table.table_violations(answer, patient, question))
 
 
 def _faithfulness(
@@ -240,7 +204,7 @@ def _recorded_item(finding: Msg) -> object:
     """What a contradiction is about: the record's words it cites (the finding itself for a
     denied fact, or one citing none)."""
     values = dict(finding.values)
-    if finding.key == DENIED_FACT or "record" not in values:
+    if finding.key == rf.DENIED_FACT or "record" not in values:
         return finding
     return values.get("per_dose"), values["record"]
 
@@ -249,18 +213,9 @@ def _as_answers_write(known: str) -> str:
     """The record as an answer writes it: 48.0 as 48, 2025-12 also as 2025년 12월, 48 h as 48시간."""
     known = WHOLE_FLOAT_RE.sub(r"\1", known)
     known = _ISO_DATE_RE.sub(_korean_date, known)
-    return _EN_DURATION_RE.sub(lambda m: m.group(1) + _EN_DURATIONS[m.group(2).lower().rstrip("s")], known)
+    return _EN_DURATION_RE.sub(lambda m: m.group(1) + CUES.en_durations[m.group(2).lower().rstrip("s")], known)
 
 
-
-
-
-
-
-
-
-
-_EN_DURATIONS = CUES.en_durations
 _EN_DURATION_RE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(hrs?|h|mins?|wks?|d)\b(?!\s*/)", re.I)
 _ISO_DATE_RE = re.compile(r"(?<![\d-])((?:19|20)\d\d)-(0?[1-9]|1[0-2])(?:-(0?[1-9]|[12]\d|3[01]))?(?![\d-])")
 
@@ -279,50 +234,10 @@ def _without_non_claims(answer: str) -> str:
             text = text.replace(number, " ", 1)
         return text
 
-    return NOT_A_CLAIM_RE.sub(blank, answer)
-
-
-_GENERAL_RE = CUES.regex("general")
+    return CUES.regex("not_a_claim").sub(blank, answer)
 
 
 def _without_general(answer: str) -> str:
     """The answer without its sentences about studies or people in general."""
-    kept = [s for s in tx.sentences(answer) if not _GENERAL_RE.search(s)]
+    kept = [s for s in tx.sentences(answer) if not CUES.regex("general").search(s)]
     return " ".join(kept) if len(kept) < len(tx.sentences(answer)) else answer
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-

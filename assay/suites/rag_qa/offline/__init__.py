@@ -12,6 +12,5 @@ RULES = SuiteRules(
     rule_set=RagRules,
     prompts={"rag_answer": "rag_answer"},
     package=HERE,
-    files=(),
     stages=(stage.STAGE,),
 )

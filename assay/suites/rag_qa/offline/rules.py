@@ -324,9 +324,5 @@ CROSS_LANGUAGE_CUTS: tuple[tuple[float, float], ...] = ((0.7, 5), (0.34, 4))
 
 
 def _verdict(tag: str, notes: list[Msg], accuracy: float, completeness: float, relevance: float) -> JsonObject:
-    return {
-        "feedback": tagged(tag, notes),
-        "accuracy": accuracy,
-        "completeness": completeness,
-        "relevance": relevance,
-    }
+    scores = {"accuracy": accuracy, "completeness": completeness, "relevance": relevance}
+    return {"feedback": tagged(tag, notes), **scores}

@@ -37,12 +37,12 @@ def test_a_count_asked_with_its_counter_must_be_given():
 @pytest.mark.parametrize(
     ("question", "answer", "kind", "done"),
     [
-        ("이부프로펜 먹어도 되나요?", "네, 식후에 드세요.", "해도 되는지 질문", True),
-        ("이부프로펜 먹어도 되나요?", "이부프로펜은 소염진통제입니다.", "해도 되는지 질문", False),
-        ("When should I take my folic acid?", "Take it in the morning.", "시점 질문", True),
-        ("레보티록신은 몇 년 동안 먹어야 해요?", "꾸준히 드세요.", "수치/기간 질문", False),
-        ("레보티록신은 몇 년 동안 먹어야 해요?", "보통 5년 이상 드십니다.", "수치/기간 질문", True),
-        ("숨이 차요.", "바로 병원에 가세요.", "증상 호소", True),
+        ("이부프로펜 먹어도 되나요?", "네, 식후에 드세요.", "permission", True),
+        ("이부프로펜 먹어도 되나요?", "이부프로펜은 소염진통제입니다.", "permission", False),
+        ("When should I take my folic acid?", "Take it in the morning.", "time", True),
+        ("레보티록신은 몇 년 동안 먹어야 해요?", "꾸준히 드세요.", "figure", False),
+        ("레보티록신은 몇 년 동안 먹어야 해요?", "보통 5년 이상 드십니다.", "figure", True),
+        ("숨이 차요.", "바로 병원에 가세요.", "complaint", True),
         ("이거 먹어도 돼요?", "제가 말씀드릴 수 없습니다. 병원에 물어보세요.", asks.DECLINED, False),
     ],
 )

@@ -230,3 +230,14 @@ def test_the_earlier_value_of_a_trend_is_the_records():
     assert rf.value_conflicts(answer, "피검사 좋아졌어요?", record) == []
     # near miss: a value the record never wrote
     assert rf.value_conflicts("유리 T4가 2.3으로 내려왔어요.", "피검사 좋아졌어요?", record)
+
+
+def test_label_values_reads_labelled_lines_and_fields_and_with_every_line_the_unlabelled_too():
+    record = "주의: 와파린 병용 금지\n자유 기록 문장\n환자 | 71세 남 | 처방: 탐스로신 0.4mg"
+    assert rf.label_values(record) == [("주의", " 와파린 병용 금지"), ("", "환자 "), ("", " 71세 남 "), (" 처방", " 탐스로신 0.4mg")]
+    every = rf.label_values(record, every_line=True)
+    assert ("", "자유 기록 문장") in every and ("주의", " 와파린 병용 금지") in every
+    # a label longer than 20 characters is no label: on every line the whole line is the value
+    long_label = "환자가 지난 방문 때 직접 말씀하신 내용에 따르면: 와파린 복용"
+    assert rf.label_values(long_label, every_line=True) == [("", long_label)]
+    assert rf.label_values(long_label) == [("환자가 지난 방문 때 직접 말씀하신 내용에 따르면", " 와파린 복용")]

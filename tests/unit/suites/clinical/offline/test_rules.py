@@ -3,14 +3,11 @@ rule; the verdicts end to end are golden rows (``tests/golden/clinical_answer_*.
 
 from __future__ import annotations
 
-import pytest
-
 from assay.judges.offline import offline_jury
 from assay.judges.offline.messages import say
 from assay.judges.prompts import get_prompt
 from assay.suites.clinical.formulas.extract import _AGE
 from assay.suites.clinical.offline import rules as cl
-from assay.suites.clinical.offline.cues import CUES_PATH, offline_cues
 from tests.support.offline_families import clinical_verdicts
 
 CLINICAL = get_prompt("clinical_answer")
@@ -40,32 +37,6 @@ def test_forbidden_advice_is_named_in_the_feedback():
         EPILEPSY, "폐렴 치료 어떻게 해요?", "폐렴이면 메로페넴 주사로 치료하시면 빨리 낫습니다."
     )
     assert all("금기" in v["reasoning"] for v in found)
-
-
-def test_the_cue_tables_are_checked_on_load(tmp_path):
-    good = offline_cues()
-    assert (
-        "먹어도" in good.permission
-        and ("간 수치", "간수치", "간 기능", "간기능", "liver enzymes", "liver function")
-        == good.lab_groups[0][0]
-    )
-    broken = tmp_path / "offline_cues.yaml"
-    broken.write_text(
-        CUES_PATH.read_text(encoding="utf-8").replace("permission:", "permissions:"), encoding="utf-8"
-    )
-    with pytest.raises(ValueError, match=r"offline_cues\.yaml: key 'permission'"):
-        offline_cues(broken)
-    broken.write_text(
-        CUES_PATH.read_text(encoding="utf-8").replace("native_counts: {", "native_counts: {x: many, "),
-        encoding="utf-8",
-    )
-    with pytest.raises(ValueError, match=r"key 'native_counts\.x'"):
-        offline_cues(broken)
-    broken.write_text(
-        CUES_PATH.read_text(encoding="utf-8").replace("  history: ", "  history: (?<=a+)"), encoding="utf-8"
-    )
-    with pytest.raises(ValueError, match=r"key 'regexes'.*history: global flags not at the start"):
-        offline_cues(broken)
 
 
 def test_faithfulness_bands():
