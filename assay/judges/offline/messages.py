@@ -44,8 +44,21 @@ class Joined:
     end: str = ""
 
 
+@dataclass(frozen=True)
+class InEach:
+    """A value the data gives in each language (a lexicon concept's name: 미만 / "less than"),
+    written in the run's language like a message."""
+
+    forms: tuple[tuple[str, str], ...]
+
+
 def say(key: str, **values: Any) -> Msg:
     return Msg(key, tuple(values.items()))
+
+
+def key_part(name: str) -> str:
+    """A name as part of a message key: "conflict 1" → "conflict_1", "yes-no" → "yes_no", "N" → "n"."""
+    return name.lower().replace(" ", "_").replace("-", "_")
 
 
 def joined(parts: Iterable[Any], sep: str = ". ", end: str = "") -> Joined:
@@ -66,13 +79,18 @@ def render(part: Any, lang: str) -> str:
         return template.format(**{name: _value(value, lang) for name, value in part.values})
     if isinstance(part, Joined):
         return part.sep.join(render(p, lang) for p in part.parts) + part.end
+    if isinstance(part, InEach):
+        forms = dict(part.forms)
+        if lang not in forms:
+            raise KeyError(f"no {lang} form of {part.forms[0][1]!r}")
+        return forms[lang]
     return str(part)
 
 
 def _value(value: Any, lang: str) -> Any:
     """A message value: messages and joined parts written in ``lang``; anything else as it is
     (numbers keep the template's format)."""
-    return render(value, lang) if isinstance(value, Msg | Joined) else value
+    return render(value, lang) if isinstance(value, Msg | Joined | InEach) else value
 
 
 def render_verdict(verdict: Mapping[str, Any], lang: str) -> dict[str, Any]:
@@ -81,7 +99,7 @@ def render_verdict(verdict: Mapping[str, Any], lang: str) -> dict[str, Any]:
 
 
 def _rendered(value: Any, lang: str) -> Any:
-    if isinstance(value, Msg | Joined):
+    if isinstance(value, Msg | Joined | InEach):
         return render(value, lang)
     if isinstance(value, list | tuple):
         return [_rendered(v, lang) for v in value]

@@ -68,7 +68,7 @@ WRONG_FIGURE = {
 def test_a_wrong_figure_is_named_in_english_for_an_english_run_and_in_korean_for_a_korean_one():
     pairs = both("rag_answer", WRONG_FIGURE)
     assert_same_scores_in_two_languages(
-        pairs, "figure-substitution(정확도 ≤ 1): 답변의 14일 ↔ 참조의 7일",
+        pairs, "수치 바꿔치기(정확도 ≤ 1): 답변의 14일 ↔ 참조의 7일",
         "figure-substitution (accuracy ≤ 1): the answer's “14일” ↔ the reference's “7일”",
     )
     for ko, en in pairs:
