@@ -1,20 +1,11 @@
 """The offline jury's feedback is written wholly in the run's language (issue 35): English and
 Korean answers of the dev sets, judged by every offline judge (with and without the fitted stage)
-for every prompt, with ``lang="ko"`` and ``lang="en"``.
-
-- English run: no Hangul outside the “ ” the English catalogue puts around every quoted value
-  (a list item that is the input's own text, a memory sentence a verdict lists as helpful, or a
-  figure it lists as unsupported, "3일", is quoted whole).
-- Korean run: every run of Latin-script words is quoted from the judged input (the answer, the
-  reference, the question, the record, …: found in it, ignoring case), or is one of the few
-  names that stay as they are in any language: the judges' names and unit symbols (``KEPT``),
-  and the verdict's own labels (an agent's intent UPDATE: the code its ``intent_label`` holds).
-  The clinical drug table is English reference data its feedback quotes (class, source, note),
-  so for clinical rows its text counts as quoted too (``test_the_drug_table_is_quoted_in_english``
-  marks that gap).
-  The Korean catalogue does not always quote its values, so the check asks where the words come
-  from rather than how they are marked; a run of words is checked whole, so a sentence the code
-  wrote in English ("… where the reference says …") fails even when the answer is English.
+for every prompt, with ``lang="ko"`` and ``lang="en"``, checked by ``tests/support/feedback_script``
+(no Hangul outside quotes in English feedback; no Latin-script words in Korean feedback that the
+judged input does not hold, but the judges' names, unit symbols and the verdict's own labels).
+The clinical drug table is English reference data its feedback quotes (class, source, note), so
+for clinical rows its text counts as quoted too (``test_the_drug_table_is_quoted_in_english``
+marks that gap).
 
 The rows are the dev sets' (``bench/heldout/en1``, ``endev``, ``en3`` and ``v2``-``v15``), never
 the blind ones.
@@ -24,7 +15,6 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from functools import cache
 from pathlib import Path
 from typing import get_args
@@ -35,21 +25,14 @@ from assay.judges.offline import OFFLINE_JUDGES
 from assay.judges.offline.messages import catalogue, render
 from assay.judges.offline.suite_rules import fitted_stages
 from assay.judges.prompts import get_prompt
+from tests.support.feedback_script import HANGUL, foreign_in_english, foreign_in_korean, plain
 
 ROOT = Path(__file__).resolve().parents[4]
 HELDOUT = ROOT / "bench" / "heldout"
 DEV_SETS = ("en1", "endev", "en3", *(f"v{n}" for n in range(2, 16)))
 ROWS_PER_FILE = 12  # the first rows of each dev file: every prompt, English and Korean answers
 
-HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
-QUOTED_EN = re.compile(r"“[^”]*”")
-# a run of Latin-script words (with the spaces, apostrophes and hyphens inside it)
-LATIN_RUN = re.compile(r"[A-Za-z][A-Za-z'’\-]*(?: [A-Za-z][A-Za-z'’\-]*)*")
-# kept as they are in every language: the judges' names and unit symbols
-KEPT = frozenset({"lexical", "ngram", "numeric", "kg", "km", "cm", "mg", "ml", "mcg", "am", "pm"})
 # an enum label or a key (PERFECT, RELATED_BUT_WRONG, citation_inaccuracy): a code, not a sentence
-# a figure as a verdict lists it (an unsupported "3일", "1,500원")
-FIGURE = re.compile(r"^[\d.,:~\-]+\s*[^\s\d]{0,3}$")
 CODE = re.compile(r"^(?:[A-Z][A-Z_]*|[a-z]+(?:_[a-z]+)+)$")
 
 
@@ -85,14 +68,6 @@ def written(verdict: dict) -> list[str]:
     return [t for t in texts(verdict) if not CODE.match(t)]
 
 
-def plain(text: str) -> str:
-    return " ".join(unicodedata.normalize("NFKC", text).lower().replace("’", "'").split())
-
-
-def squeezed(text: str) -> str:
-    return plain(text).replace(" ", "")
-
-
 @cache
 def labels(prompt_id: str) -> frozenset[str]:
     """The values of the verdict's label fields (``Literal``): codes the feedback may name."""
@@ -103,25 +78,6 @@ def labels(prompt_id: str) -> frozenset[str]:
 @cache
 def drug_table_text() -> str:
     return plain((ROOT / "assay" / "suites" / "clinical" / "rules" / "drug_interactions.yaml").read_text(encoding="utf-8"))
-
-
-def foreign_in_korean(feedback: str, source: str, kept: frozenset[str] = frozenset()) -> list[str]:
-    """Runs of Latin-script words in Korean feedback that the judged input does not hold."""
-    out = []
-    for run in LATIN_RUN.findall(feedback):
-        words = [w.strip("'’-") for w in run.split()]
-        if all(len(w) < 2 or w.lower() in KEPT | kept for w in words):
-            continue
-        if plain(run).strip("'-") not in source:
-            out.append(run)
-    return out
-
-
-def foreign_in_english(feedback: str, source: str) -> list[str]:
-    """Hangul in English feedback outside the quotes around values (none in a text quoted whole)."""
-    if FIGURE.match(feedback) or squeezed(feedback) in squeezed(source):
-        return []
-    return HANGUL.findall(QUOTED_EN.sub(" ", feedback))
 
 
 @cache
