@@ -2,7 +2,8 @@
 tests share (``tests/unit/judges/offline/test_feedback_language.py``, the rag_qa flow test).
 
 - English feedback: no Hangul outside the “ ” the English catalogue puts around every quoted
-  value (a text quoted whole, or a figure a verdict lists, "3일", is a value too).
+  value or the JSON string quotes of text set aside (a text quoted whole, or a figure a verdict
+  lists, "3일", is a value too).
 - Korean feedback: every run of Latin-script words is quoted from the judged input (found in it,
   ignoring case), or is a name kept in every language: the judges' names and unit symbols
   (``KEPT``) and the verdict's own labels (``kept``). The Korean catalogue does not always quote
@@ -17,7 +18,8 @@ import re
 import unicodedata
 
 HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
-QUOTED_EN = re.compile(r"“[^”]*”")
+# a value quoted by the English catalogue (“ ”), or text set aside quoted as a JSON string
+QUOTED_EN = re.compile(r"“[^”]*”|\"(?:[^\"\\]|\\.)*\"")
 # a run of Latin-script words (with the spaces, apostrophes and hyphens inside it)
 LATIN_RUN = re.compile(r"[A-Za-z][A-Za-z'’\-]*(?: [A-Za-z][A-Za-z'’\-]*)*")
 # kept as they are in every language: the judges' names and unit symbols

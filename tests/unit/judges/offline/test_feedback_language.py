@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import get_args
 
 import pytest
+from pydantic import BaseModel
 
 from assay.judges.offline import OFFLINE_JUDGES
 from assay.judges.offline.messages import catalogue, render
@@ -70,9 +71,17 @@ def written(verdict: dict) -> list[str]:
 
 @cache
 def labels(prompt_id: str) -> frozenset[str]:
-    """The values of the verdict's label fields (``Literal``): codes the feedback may name."""
-    fields = get_prompt(prompt_id).verdict_model.model_fields.values()
-    return frozenset(str(v).lower() for f in fields for v in get_args(f.annotation) if isinstance(v, str))
+    """The values of the verdict's label fields (``Literal``, in nested cases too): codes the
+    feedback may name."""
+    return frozenset(label.lower() for label in _labels(get_prompt(prompt_id).verdict_model))
+
+
+def _labels(annotation: object) -> set[str]:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return {label for field in annotation.model_fields.values() for label in _labels(field.annotation)}
+    return {a for a in get_args(annotation) if isinstance(a, str)} | {
+        label for a in get_args(annotation) if not isinstance(a, str) for label in _labels(a)
+    }
 
 
 @cache
