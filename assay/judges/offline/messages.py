@@ -7,7 +7,8 @@ of a judgment. So the rules are one set for every language and the scores cannot
 
 Values are written as they are: text quoted from the answer, the reference or the request stays
 in its own language, between the quotes the template puts around it. A value that is itself a
-message is written in the same language first; a number keeps the template's format (``{s:.2f}``).
+message is written in the same language first, and so is a name the data gives in each language
+(``InEach``: a lexicon concept, a lab's name); a number keeps the template's format (``{s:.2f}``).
 
 Every catalogue has the same keys: loading one checks all of them, and a key one language has
 and another lacks raises ``ValueError`` naming the key and the file that lacks it.
@@ -88,8 +89,8 @@ def render(part: Any, lang: str) -> str:
 
 
 def _value(value: Any, lang: str) -> Any:
-    """A message value: messages and joined parts written in ``lang``; anything else as it is
-    (numbers keep the template's format)."""
+    """A message value: messages, joined parts and names in each language written in ``lang``;
+    anything else as it is (numbers keep the template's format)."""
     return render(value, lang) if isinstance(value, Msg | Joined | InEach) else value
 
 
