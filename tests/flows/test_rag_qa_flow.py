@@ -14,6 +14,7 @@ from assay.lineage.audit import audit_run
 from assay.lineage.manifest import load_manifest
 from assay.lineage.store import ArtifactStore
 from tests.support.cli import cli, run_id_of
+from tests.support.feedback_script import foreign_in_korean, plain
 
 
 @pytest.fixture(scope="module")
@@ -159,6 +160,26 @@ def test_quarantine_sets_bad_rows_aside_and_lists_them(prefect_server, bundled_r
     assert not set(listed) & set(scores["case_id"])
     report = (out / run_id / "report.md").read_text()
     assert all(case_id in report.split("Quarantined rows")[1].splitlines()[0] for case_id in listed)
+
+
+def test_a_korean_offline_run_explains_every_verdict_in_korean(prefect_server, tmp_path):
+    """The default `--lang ko` reaches every offline verdict whole: no Latin-script words in a
+    stored verdict's feedback but what the judged answer, reference and question hold (or a
+    judge's name): the fitted stage's signals and the claim checks' names are Korean too."""
+    result, output = cli("run", "rag_qa", "--offline", "--out", str(tmp_path))
+    assert result.exit_code == 0, output
+    run_dir = tmp_path / run_id_of(output)
+    artifacts = json.loads((run_dir / "manifest.json").read_text())["artifacts"]
+    records = [
+        json.loads((run_dir / entry["path"]).read_text(encoding="utf-8"))
+        for name, entry in sorted(artifacts.items()) if name.startswith(JUDGE_CALLS_DIR)
+    ]
+    assert records
+    for record in records:
+        assert record["request"]["params"]["lang"] == "ko"
+        source = plain(" ".join(str(m.get("content", "")) for m in record["request"]["messages"]))
+        feedback = json.loads(record["response"]["raw_text"])["feedback"]
+        assert not foreign_in_korean(feedback, source), feedback
 
 
 def test_an_english_offline_run_explains_every_verdict_in_english(prefect_server, tmp_path):

@@ -364,8 +364,9 @@ def _own_parity(clause: str, question: str, lang: LanguagePack) -> int:
     return parity
 
 
-def reversal(answer: str, reference: str, lang: LanguagePack, question: str = "") -> str | None:
-    """How the answer states a reference claim the other way round, or None: a "yes" where
+def reversal(answer: str, reference: str, lang: LanguagePack, question: str = "") -> Msg | None:
+    """How the answer states a reference claim the other way round (a message for the feedback),
+    or None: a "yes" where
     the reference opens with "no" (or the reverse), or an answer clause aligned with a reference
     clause (sharing at least two content words, and more than with any other) whose negation
     parity differs, or which holds one word of an antonym
@@ -374,7 +375,7 @@ def reversal(answer: str, reference: str, lang: LanguagePack, question: str = ""
     answer_sentences = sentences(answer)
     said, meant = particle(answer_sentences[0], lang) if answer_sentences else None, particle(reference, lang)
     if said and meant and said != meant:
-        return f"“{said}” where the reference says “{meant}”"
+        return say("core.reversed_particle", said=say(f"core.particle_{said}"), meant=say(f"core.particle_{meant}"))
     # clause by clause: "10 days a year, and unused ones don't carry over" holds two claims
     ref_sentences = [(c, content(c, lang)) for c in clauses(reference, lang)]
     for sentence in clauses(answer, lang):
@@ -383,10 +384,10 @@ def reversal(answer: str, reference: str, lang: LanguagePack, question: str = ""
         if best is None or len(own & best[1]) < 2:
             continue
         if _own_parity(sentence, question, lang) != negation_parity(best[0], lang):
-            return f"“{sentence.strip()}” against “{best[0].strip()}”"
+            return say("core.reversed_clause", answer=sentence.strip(), reference=best[0].strip())
         for a, b in pairs + [(b, a) for a, b in pairs]:
             if a in own and b in best[1] and a not in best[1] and b not in own:
-                return f"{a} where the reference says {b}"
+                return say("core.reversed_words", said=a, meant=b)
     return None
 
 
@@ -439,8 +440,9 @@ class Reading:
     missing_figures: tuple[str, ...]
     wrong_names: tuple[str, ...]
     missing_names: tuple[str, ...]
+    no_reference_name: bool  # a name question answered with none of the reference's names
     extra: tuple[str, ...]
-    reversed: str | None
+    reversed: Msg | None
     hedge: str | None
     all_facts: bool
     right_figures: int = 0  # the reference's figures (beyond the question's) the answer says
@@ -468,7 +470,7 @@ def read(question: str, answer: str, reference: str, contexts: list[str], lang: 
     a_figs, r_figs = figures(answer, lang), figures(reference, lang)
     q_figs, c_figs = figures(question, lang), figures(" ".join(contexts), lang)
     wrong_figs, missing_figs, extra = _figure_check(a_figs, r_figs, q_figs, c_figs)
-    wrong_names, missing_names, new_names = _name_check(question, answer, reference, contexts, lang)
+    wrong_names, missing_names, new_names, no_reference_name = _name_check(question, answer, reference, contexts, lang)
     extra += new_names
     # the reference's content beyond the question; all of it when it only repeats the question
     key = (r_words - q_words) or r_words
@@ -485,6 +487,7 @@ def read(question: str, answer: str, reference: str, contexts: list[str], lang: 
         missing_figures=tuple(f.shown for f in missing_figs),
         wrong_names=tuple(wrong_names),
         missing_names=tuple(missing_names),
+        no_reference_name=no_reference_name,
         extra=tuple(extra),
         reversed=reversal(answer, reference, lang, question),
         hedge=_own_hedge(answer, reference, lang),
@@ -538,10 +541,11 @@ def _figure_check(
 
 def _name_check(
     question: str, answer: str, reference: str, contexts: list[str], lang: LanguagePack
-) -> tuple[list[str], list[str], list[str]]:
-    """(wrong, missing, extra) names: one the reference gives and the answer never writes (in
-    any case), against one the answer gives that the reference does not (and no text uses as a
-    common word), or a name question answered with none of the reference's names."""
+) -> tuple[list[str], list[str], list[str], bool]:
+    """(wrong, missing, extra, none said) names: one the reference gives and the answer never
+    writes (in any case), against one the answer gives that the reference does not (and no text
+    uses as a common word); or a name question answered with none of the reference's names and
+    no name of its own (no wrong name to show, ``none said`` True)."""
     a_names, r_names = names(answer, lang), names(reference, lang)
     a_stems, q_stems = {stem(w, lang) for w in words(answer)}, {stem(w, lang) for w in words(question)}
     r_stems = {stem(w, lang) for w in words(reference)}
@@ -550,10 +554,10 @@ def _name_check(
     new = sorted(n for n in a_names - r_stems - q_stems if n not in common)
     asks_name = asks_for_name(question, lang)
     if missing and (new or (asks_name and not (r_names & a_stems))):
-        return new or ["(none of the reference's names)"], missing, []
+        return new, missing, [], not new
     if asks_name and (other := _other_filler(question, answer, reference, lang)):
-        return other[0], other[1], []
-    return [], missing, new
+        return other[0], other[1], [], False
+    return [], missing, new, False
 
 
 def asks_for_name(question: str, lang: LanguagePack) -> bool:
@@ -626,7 +630,7 @@ def _shortcut(question: str, kept: str, reference: str, contexts: tuple[str, ...
     if ref_refuses:
         return 1, 1, 3, [say("core.answer_without_basis")]
     if _bare_particle(question, kept, reference, lang):
-        return 5, 4, 5, [say("core.particle_agrees", what=particle(reference, lang))]
+        return 5, 4, 5, [say("core.particle_agrees", what=say(f"core.particle_{particle(reference, lang)}"))]
     if keyword_list(kept, lang) and not is_list(reference):
         return 1, 1, 1, [say("core.salad")]
     return None
@@ -672,6 +676,8 @@ def _wrong_claim(r: Reading, lang: LanguagePack) -> Msg | None:
         return say("core.wrong_figure", answer=", ".join(r.wrong_figures), reference=", ".join(r.missing_figures))
     if r.wrong_names:
         return say("core.wrong_name", answer=", ".join(r.wrong_names), reference=", ".join(r.missing_names))
+    if r.no_reference_name:
+        return say("core.no_reference_name", reference=", ".join(r.missing_names))
     if r.reversed:
         return say("core.reversed", what=r.reversed)
     return None

@@ -20,7 +20,7 @@ from re import Pattern
 from assay.judges.offline import lang
 from assay.judges.offline import lexicon as lx
 from assay.judges.offline import text as tx
-from assay.judges.offline.messages import Msg, say
+from assay.judges.offline.messages import Msg, joined, key_part, say
 from assay.metrics.figure_forms import canonical_figures, native_clock_hours
 
 # The Korean cues the checks read (each described in the table).
@@ -39,7 +39,8 @@ class Finding:
     evidence: Msg
 
     def note(self) -> Msg:
-        return _say("note", rule=self.rule, cap=self.cap, evidence=self.evidence)
+        # the check's name in the run's language (``finding.<rule>`` in the catalogues)
+        return _say("note", rule=say(f"finding.{key_part(self.rule)}"), cap=self.cap, evidence=self.evidence)
 
 
 @lru_cache(maxsize=4096)
@@ -659,7 +660,7 @@ def polarity_findings(answer: str, reference: str, question: str = "") -> list[F
         ref = aligned[0]
         swaps = _reversed_concepts(clause, ref)
         if swaps and clause.agrees_in_sign(ref):
-            pairs = ", ".join(f"{a}↔{b}" for a, b in swaps)
+            pairs = joined((joined((lx.concept_name(a), lx.concept_name(b)), "↔") for a, b in swaps), ", ")
             evidence = _say("reversed_condition", pairs=pairs, answer=clause.text[:40], reference=ref.text[:40])
             return [Finding("reversed-condition", 2, evidence)]
         return [Finding("polarity", 2, _say("polarity", answer=clause.text[:40], reference=ref.text[:40]))]

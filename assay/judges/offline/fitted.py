@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.judges.offline.forest import Forest
-from assay.judges.offline.messages import joined, say
+from assay.judges.offline.messages import Msg, joined, key_part, say
 from assay.schemas import JsonObject
 
 # How many of the strongest moves the feedback names.
@@ -80,15 +80,28 @@ def refine(stage: Stage, signal: str, rule_verdict: JsonObject, signals: Any) ->
         f: round(min(hi, max(lo, explained.prediction[forest.outputs.index(f)])), 2) for f in stage.fields
     }
     strongest = sorted(explained.contributions.items(), key=lambda kv: -abs(kv[1]))[:SHOWN_MOVES]
-    moves = ", ".join(f"{name} {value:+.2f}" for name, value in strongest if abs(value) >= 0.005)
+    moves = joined((say("fitted.move", signal=signal_name(name), value=value) for name, value in strongest
+                    if abs(value) >= 0.005), ", ")
     about = model_file(stage).get("fitted_on", {})
     note = say(
         "fitted.stage", trees=len(forest.trees), rows=about.get("rows", "?"),
         fields=joined((say(f"fitted.field_{f}") for f in stage.fields), "/"),
         before=_scores(rule_verdict, stage.fields), after=_scores(scores, stage.fields),
-        moves=say(f"fitted.moved_{stage.explained}", moves=moves) if moves else "", bias=explained.bias,
+        moves=say(f"fitted.moved_{stage.explained}", moves=moves) if moves.parts else "", bias=explained.bias,
     )  # fmt: skip
     return {**rule_verdict, **scores, stage.text_key: joined((rule_verdict[stage.text_key], note), " ")}
+
+
+def signal_name(feature: str) -> Msg:
+    """A forest feature as the feedback names it in the run's language: "rule accuracy" is a rule
+    score, "finding polarity" a claim check (``finding.<name>``), any other ``fitted.signal_<name>``
+    (every feature of every shipped forest has its message: tests/unit/judges/offline/test_feedback_language.py)."""
+    kind, _, rest = feature.partition(" ")
+    if kind == "rule" and rest:
+        return say("fitted.signal_rule", field=say(f"fitted.field_{rest}"))
+    if kind == "finding" and rest:
+        return say("fitted.signal_finding", rule=say(f"finding.{key_part(rest)}"))
+    return say(f"fitted.signal_{key_part(feature)}")
 
 
 def _scores(verdict: JsonObject, fields: tuple[str, ...]) -> str:

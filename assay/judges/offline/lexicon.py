@@ -14,6 +14,7 @@ from functools import lru_cache
 from re import Pattern
 
 from assay.judges.offline import lang
+from assay.judges.offline.messages import InEach
 
 
 def _checked(table: lang.Cues) -> lang.Cues:
@@ -85,6 +86,17 @@ _OPPOSITES_OF: dict[str, frozenset[str]] = {}
 for _group in OPPOSITES:
     for _concept in _group:
         _OPPOSITES_OF[_concept] = _OPPOSITES_OF.get(_concept, frozenset()) | (frozenset(_group) - {_concept})
+
+
+def concept_name(concept: str) -> InEach:
+    """A concept as the feedback names it: its first plain form in each language ("less_than" →
+    미만 / less than), not the table's key."""
+    ko, en = CONCEPTS[concept]
+    return InEach((("ko", _plain_form(ko, concept)), ("en", _plain_form(en, concept))))
+
+
+def _plain_form(forms: tuple[str, ...], concept: str) -> str:
+    return next((f.rstrip("*") for f in forms if not f.startswith("re:")), concept)
 
 
 def opposites(concept: str) -> frozenset[str]:

@@ -7,7 +7,8 @@ of a judgment. So the rules are one set for every language and the scores cannot
 
 Values are written as they are: text quoted from the answer, the reference or the request stays
 in its own language, between the quotes the template puts around it. A value that is itself a
-message is written in the same language first; a number keeps the template's format (``{s:.2f}``).
+message is written in the same language first, and so is a name the data gives in each language
+(``InEach``: a lexicon concept, a lab's name); a number keeps the template's format (``{s:.2f}``).
 
 Every catalogue has the same keys: loading one checks all of them, and a key one language has
 and another lacks raises ``ValueError`` naming the key and the file that lacks it.
@@ -44,8 +45,21 @@ class Joined:
     end: str = ""
 
 
+@dataclass(frozen=True)
+class InEach:
+    """A value the data gives in each language (a lexicon concept's name: 미만 / "less than"),
+    written in the run's language like a message."""
+
+    forms: tuple[tuple[str, str], ...]
+
+
 def say(key: str, **values: Any) -> Msg:
     return Msg(key, tuple(values.items()))
+
+
+def key_part(name: str) -> str:
+    """A name as part of a message key: "conflict 1" → "conflict_1", "yes-no" → "yes_no", "N" → "n"."""
+    return name.lower().replace(" ", "_").replace("-", "_")
 
 
 def joined(parts: Iterable[Any], sep: str = ". ", end: str = "") -> Joined:
@@ -66,13 +80,18 @@ def render(part: Any, lang: str) -> str:
         return template.format(**{name: _value(value, lang) for name, value in part.values})
     if isinstance(part, Joined):
         return part.sep.join(render(p, lang) for p in part.parts) + part.end
+    if isinstance(part, InEach):
+        forms = dict(part.forms)
+        if lang not in forms:
+            raise KeyError(f"no {lang} form of {part.forms[0][1]!r}")
+        return forms[lang]
     return str(part)
 
 
 def _value(value: Any, lang: str) -> Any:
-    """A message value: messages and joined parts written in ``lang``; anything else as it is
-    (numbers keep the template's format)."""
-    return render(value, lang) if isinstance(value, Msg | Joined) else value
+    """A message value: messages, joined parts and names in each language written in ``lang``;
+    anything else as it is (numbers keep the template's format)."""
+    return render(value, lang) if isinstance(value, Msg | Joined | InEach) else value
 
 
 def render_verdict(verdict: Mapping[str, Any], lang: str) -> dict[str, Any]:
@@ -81,7 +100,7 @@ def render_verdict(verdict: Mapping[str, Any], lang: str) -> dict[str, Any]:
 
 
 def _rendered(value: Any, lang: str) -> Any:
-    if isinstance(value, Msg | Joined):
+    if isinstance(value, Msg | Joined | InEach):
         return render(value, lang)
     if isinstance(value, list | tuple):
         return [_rendered(v, lang) for v in value]

@@ -17,7 +17,7 @@ import re
 import unicodedata
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
@@ -65,7 +65,8 @@ class LanguagePack(BaseModel):
     name_questions: frozenset[str] = frozenset()
     second_asks: frozenset[str] = frozenset()
     ask_joins: frozenset[str] = frozenset()
-    answer_particles: dict[str, str] = Field(default_factory=dict)
+    # the feedback names each meaning (core.particle_yes, core.particle_no)
+    answer_particles: dict[str, Literal["yes", "no"]] = Field(default_factory=dict)
     clause_joins: frozenset[str] = frozenset()
     suffixes: tuple[str, ...] = ()
 

@@ -5,21 +5,25 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assay.judges.offline import text as tx
+from assay.judges.offline.messages import InEach, Msg, say
 from assay.suites.clinical.offline.cues import CUES
+
+if TYPE_CHECKING:
+    from assay.suites.clinical.formulas.extract import Fact
 
 
 @lru_cache(maxsize=1024)
 def record_evidence(
     answer: str, question: str, patient: str, dialogue: str = ""
-) -> tuple[bool, tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
-    """(whether the record could be read, severities of contradicted facts, their descriptions,
-    forbidden advice, every patient fact the answer mentions) for one answer; a contradicted fact
-    the patient states in the question or an earlier turn ("X를 먹기 시작했어요") is the patient's
-    word, not a contradiction. Cached: the three
-    offline judges read the same evidence, so a jury computes it once per answer."""
+) -> tuple[bool, tuple[str, ...], tuple[str | Msg, ...], tuple[str, ...], tuple[str, ...]]:
+    """(whether the record could be read, severities of contradicted facts, their descriptions
+    as messages (``_claim``), forbidden advice, every patient fact the answer mentions) for one
+    answer; a contradicted fact the patient states in the question or an earlier turn ("X를 먹기
+    시작했어요") is the patient's word, not a contradiction. Cached: the three offline judges read
+    the same evidence, so a jury computes it once per answer."""
     from assay.suites.clinical.formulas.scores import evaluate_answer
 
     record = record_from_lines(patient)
@@ -38,10 +42,37 @@ def record_evidence(
         f for f in evaluation.hallucinations
         if not any(f.text in s for s in stated) and not (f.reason.startswith("the record has no") and _written(f.text, patient))
     ]  # fmt: skip
-    claims = [f"{f.text} ({f.reason})" if f.reason else f.text for f in facts]
+    claims = [_claim(f) for f in facts]
     violations = [f"{v.id}: {', '.join(v.matches) or v.reason}" for v in evaluation.violations]
     mentioned = list(dict.fromkeys(f.text for f in evaluation.facts))
     return True, tuple(f.severity for f in facts), tuple(claims), tuple(violations), tuple(mentioned)
+
+
+def _claim(fact: Fact) -> str | Msg:
+    """A contradicted fact as the feedback lists it, in the run's language: the answer's words
+    and what the record holds (its value as the record writes it), or that it holds none."""
+    if not fact.reason:
+        return fact.text
+    if fact.truth is None:
+        return say("clinical.no_record_value", said=fact.text, name=_slot_name(fact.kind, fact.key))
+    return say("clinical.record_has", said=fact.text, record=fact.truth)
+
+
+def _slot_name(kind: str, key: str) -> InEach | Msg:
+    """A lab or vital sign by its names in the clinical lexicon (요산 / uric acid), not its key."""
+    from assay.suites.clinical.formulas.rules import load_rules
+
+    if kind == "age":
+        return say("clinical.slot_age")
+    lexicon = load_rules().lexicon
+    measure = lexicon.labs.get(key) or lexicon.vitals.get(key)
+    names = measure.names if measure else [key]
+    korean = next((n for n in names if _HANGUL.search(n)), names[0])
+    other = next((n for n in names if not _HANGUL.search(n)), key.replace("_", " "))
+    return InEach((("ko", korean), ("en", other)))
+
+
+_HANGUL = re.compile(r"[가-힣]")
 
 
 def _written(figure: str, record: str) -> bool:

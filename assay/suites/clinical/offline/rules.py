@@ -161,7 +161,7 @@ def forbidden_advice(answer: str, patient: str, question: str, nothing_else: boo
 
 
 def _faithfulness(
-    severities: tuple[str, ...], claims: tuple[str, ...], against: list[Msg], violations: tuple[str | Msg, ...],
+    severities: tuple[str, ...], claims: tuple[str | Msg, ...], against: list[Msg], violations: tuple[str | Msg, ...],
     level: int, unsupported: list[str], invented: list[Msg],
 ) -> int:
     """1: a critical contradiction and forbidden advice, or two contradictions; 2: either; 3: a
@@ -169,7 +169,7 @@ def _faithfulness(
     one or an unsupported figure; else 5."""
     critical = "critical" in severities or bool(against)
     # a figure the lexicon already found contradicted is one contradiction, not two
-    seen = {n for c in claims for n in re.findall(r"\d+(?:\.\d+)?", c.split(" (")[0])}
+    seen = {n for c in claims for n in re.findall(r"\d+(?:\.\d+)?", _claim_words(c).split(" (")[0])}
     extra = [a for a in against if not (_said_figure(a) & seen)]
     # one recorded item said with another dose and frequency is one wrong regimen (a denied fact is its own)
     extra = list({_recorded_item(a): a for a in extra}.values())
@@ -180,6 +180,11 @@ def _faithfulness(
     if "normal" in severities or level >= 1 or len(unsupported) >= 2 or invented:
         return 3
     return 4 if severities or unsupported else 5
+
+
+def _claim_words(claim: str | Msg) -> str:
+    """The answer's words of a contradicted fact (``record_lines._claim``)."""
+    return str(dict(claim.values)["said"]) if isinstance(claim, Msg) else claim
 
 
 def _quoted(finding: str | Msg) -> Msg:

@@ -20,6 +20,7 @@ _OWNER_RE = re.compile(
 )
 Entry = tuple[str, tx.Quantity]  # (item label, value)
 Pool = dict[str, list[Entry]]  # subject -> its values
+Shown = dict[str, str]  # subject -> how the memory first writes it (the feedback quotes that)
 
 
 def _values(figures: list[tx.Quantity]) -> list[tx.Quantity]:
@@ -37,10 +38,11 @@ def _subject_word(before: str, words: list[str]) -> str:
     return raw if any(raw.lower() in g for g in SYNONYM_GROUPS) else words[-1]
 
 
-def _segment_entries(seg: str, seen: Pool, later: Pool) -> None:
+def _segment_entries(seg: str, seen: Pool, later: Pool, shown: Shown) -> None:
     """Files a segment's values under their subjects: the first value in ``seen``, the later
     ones in ``later`` (compared only within their unit). The owner named before the first
-    value ("딸 휴대폰") is part of every subject of the segment."""
+    value ("딸 휴대폰") is part of every subject of the segment. A subject is its synonym
+    group's one name ("deadline" for 마감); ``shown`` keeps the word the memory wrote."""
     plain = canonical_figures(seg).replace(",", "")  # "오백만 원" read as 5000000원
     start, owner = 0, ""
     for n, value in enumerate(_values(tx.quantities(seg))):
@@ -57,7 +59,9 @@ def _segment_entries(seg: str, seen: Pool, later: Pool) -> None:
         if not words:
             continue
         item = RE["item_label"].findall(plain[: at if at >= 0 else len(plain)])
-        subject = f"{owner} {canonical(_subject_word(before, words))}".strip()
+        word = _subject_word(before, words)
+        subject = f"{owner} {canonical(word)}".strip()
+        shown.setdefault(subject, f"{owner} {word}".strip())
         (later if n else seen).setdefault(subject, []).append((item[-1].replace(" ", "") if item else "", value))
 
 
@@ -86,12 +90,14 @@ def distinct_per_item(entries: list[Entry]) -> list[list[tx.Quantity]]:
 
 
 def value_conflicts(memory: str) -> list[str]:
-    """For each subject with two different values: "subject: value / value"."""
+    """For each subject with two different values: "subject: value / value", the subject as
+    the memory writes it."""
     seen: Pool = {}
     later: Pool = {}
+    shown: Shown = {}
     for seg in tx.segments(memory):
         if tx.quantities(seg):
-            _segment_entries(seg, seen, later)
+            _segment_entries(seg, seen, later, shown)
     _join_fee_stems(seen, later)
     out = []
     for subject in dict.fromkeys([*seen, *later]):
@@ -100,5 +106,5 @@ def value_conflicts(memory: str) -> list[str]:
         candidates = [first, *by_unit] if rest else [first]
         found = next((d for entries in candidates for d in distinct_per_item(entries) if len(d) > 1), None)
         if found:
-            out.append(f"{subject}: " + " / ".join(v.text for v in found))
+            out.append(f"{shown.get(subject, subject)}: " + " / ".join(v.text for v in found))
     return out

@@ -12,8 +12,9 @@ import pytest
 
 from assay.judges.ensemble import aggregate_scores
 from assay.judges.offline import claims as cl
+from assay.judges.offline import lexicon as lx
 from assay.judges.offline import offline_jury
-from assay.judges.offline.messages import render
+from assay.judges.offline.messages import catalogue, key_part, render
 from assay.judges.prompts import get_prompt
 from assay.metrics.figure_forms import canonical_figures
 from assay.metrics.quantities import label_spans, mask_labels, quantities, same_quantity
@@ -22,6 +23,17 @@ ROOT = Path(__file__).resolve().parents[4]
 RAG = get_prompt("rag_answer")
 REF = "계약금은 계약금액의 30%인 129,600,000원이며 2025년 1월 10일까지 납부해야 합니다."
 QUESTION = "한빛전자 인센티브 여행의 계약금은 언제까지 얼마를 내야 하나요?"
+
+
+def shown(evidence: str) -> str:
+    """Evidence as a Korean run's feedback writes it: a claim check's name ("no-answer") and a
+    pair of opposite concepts ("less_than↔at_least") in Korean, anything else as it is."""
+    key = f"finding.{key_part(evidence)}"
+    if key in catalogue("ko"):
+        return catalogue("ko")[key]
+    if "↔" in evidence:
+        return "↔".join(render(lx.concept_name(c), "ko") for c in evidence.split("↔"))
+    return evidence
 
 
 def verdicts(answer: str, reference: str = REF, question: str = QUESTION) -> list[dict]:
@@ -36,7 +48,7 @@ def accuracies(answer: str, reference: str = REF, question: str = QUESTION) -> l
 def test_wrong_date_beside_right_amount_is_wrong_on_every_judge():
     found = verdicts("한빛전자 인센티브 여행의 계약금은 129,600,000원이며 2025년 3월 13일까지 납부해야 합니다.")
     assert [v["accuracy"] for v in found] == [1, 1, 1]
-    assert all("figure-substitution" in v["feedback"] and "3월 ↔ 참조의 1월" in v["feedback"] for v in found)
+    assert all(shown("figure-substitution") in v["feedback"] and "3월 ↔ 참조의 1월" in v["feedback"] for v in found)
 
 
 def test_right_answer_in_other_words_keeps_a_high_score():
@@ -47,7 +59,7 @@ def test_negation_probe_scores_low():
     probe = f"다음은 사실이 아닙니다: {REF} 위 내용은 모두 틀렸습니다"
     found = verdicts(probe)
     assert [v["accuracy"] for v in found] == [1, 1, 1]
-    assert all("debunk" in v["feedback"] for v in found)
+    assert all(shown("debunk") in v["feedback"] for v in found)
 
 
 def test_english_debunk_scores_low():
@@ -76,14 +88,14 @@ def test_negated_condition_is_capped():
     q = "개인 USB를 업무용 PC에 연결할 수 있나요?"
     found = verdicts("개인 USB 저장장치는 업무용 PC에 연결할 수 있습니다.", ref, q)
     assert max(v["accuracy"] for v in found) <= 2
-    assert all("polarity" in v["feedback"] for v in found)
+    assert all(shown("polarity") in v["feedback"] for v in found)
 
 
 def test_keyword_list_is_not_an_answer():
     ref = "사내 메일함 기본 용량은 50GB입니다."
     found = verdicts("메일함 용량 사내 메일 용량 기본 메일함 용량 안내", ref, "사내 메일함 용량은 얼마인가요?")
     assert [v["accuracy"] for v in found] == [1, 1, 1]
-    assert all("no-answer" in v["feedback"] for v in found)
+    assert all(shown("no-answer") in v["feedback"] for v in found)
 
 
 def test_a_range_or_short_list_writes_its_unit_once_at_the_end():
@@ -104,7 +116,7 @@ def test_a_list_of_terms_is_no_answer_even_with_the_reference_figure_among_them(
     q = "세차 회원권은 얼마고 뭐가 포함돼요?"
     found = verdicts("세차 회원, 39,000원, 실내 세차, 무제한, 왁스 추가", ref, q)
     assert [v["accuracy"] for v in found] == [1, 1, 1]
-    assert all("no-answer" in v["feedback"] for v in found)
+    assert all(shown("no-answer") in v["feedback"] for v in found)
     # a terse list of figures is a timetable or a price list, not a keyword list
     assert not cl._listed_keywords("평일 오전 9시, 오후 6시, 토요일 오전 10시, 오후 1시")
     assert not cl._listed_keywords("실내 세차 39,000원, 왁스 5,000원")
@@ -330,7 +342,7 @@ def test_right_answer_scores_high_and_its_wrong_twin_low(
 ):
     correct(right, reference, question)
     found = wrong(wrong_answer, reference, question)
-    assert any(evidence in v["feedback"] for v in found), [v["feedback"] for v in found]
+    assert any(shown(evidence) in v["feedback"] for v in found), [v["feedback"] for v in found]
 
 
 def test_english_answer_names_how_it_was_compared():
@@ -354,7 +366,7 @@ def test_english_answer_names_how_it_was_compared():
 )
 def test_rule_evidence_is_in_the_feedback(expected: str, answer: str, reference: str, question: str, evidence: str):
     verdicts = (correct if expected == "correct" else wrong)(answer, reference, question)
-    assert any(evidence in v["feedback"] for v in verdicts)
+    assert any(shown(evidence) in v["feedback"] for v in verdicts)
 
 
 # -- negation and contradiction -----------------------------------------------------------------
@@ -384,7 +396,7 @@ def test_reversed_condition_is_a_contradiction(answer: str, pair: str):
         "email↔post": "검진 결과는 14일 이내에 우편으로 발송됩니다.",
     }
     found = wrong(answer, refs[pair], "조건은 무엇인가요?")
-    assert all("reversed-condition" in v["feedback"] and pair in v["feedback"] for v in found)
+    assert all(shown("reversed-condition") in v["feedback"] and shown(pair) in v["feedback"] for v in found)
 
 
 def test_quote_then_deny_in_korean_and_english():
@@ -396,7 +408,7 @@ def test_quote_then_deny_in_korean_and_english():
         "Some say reissuing the card is free, but that is not correct.",
     ):
         found = wrong(answer, ref, q)
-        assert any("debunk" in v["feedback"] for v in found), answer
+        assert any(shown("debunk") in v["feedback"] for v in found), answer
 
 
 def test_refusal_is_correct_when_the_reference_says_the_documents_hold_no_answer():

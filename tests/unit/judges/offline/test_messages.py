@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from assay.judges.offline import offline_jury
-from assay.judges.offline.messages import HERE, catalogue, load_catalogues, render, say
+from assay.judges.offline.messages import HERE, InEach, catalogue, load_catalogues, render, say
 from assay.judges.prompts import get_prompt
 from assay.judges.store import request_key
 
@@ -68,7 +68,7 @@ WRONG_FIGURE = {
 def test_a_wrong_figure_is_named_in_english_for_an_english_run_and_in_korean_for_a_korean_one():
     pairs = both("rag_answer", WRONG_FIGURE)
     assert_same_scores_in_two_languages(
-        pairs, "figure-substitution(정확도 ≤ 1): 답변의 14일 ↔ 참조의 7일",
+        pairs, "수치 바꿔치기(정확도 ≤ 1): 답변의 14일 ↔ 참조의 7일",
         "figure-substitution (accuracy ≤ 1): the answer's “14일” ↔ the reference's “7일”",
     )
     for ko, en in pairs:
@@ -191,3 +191,10 @@ def test_values_are_written_as_they_are_and_messages_inside_them_in_the_same_lan
     assert "“환불 안 됨” ↔ “환불 됨”" in render(quoted, "en")
     with pytest.raises(KeyError, match="no message 'rag.nothing'"):
         render(say("rag.nothing"), "en")
+
+
+def test_a_name_given_in_each_language_is_written_in_the_run_language():
+    pair = say("claims.reversed_condition", pairs=InEach((("ko", "미만"), ("en", "less than"))), answer="a", reference="b")
+    assert "(미만)" in render(pair, "ko") and "(less than)" in render(pair, "en")
+    with pytest.raises(KeyError, match="no fr form of '미만'"):
+        render(InEach((("ko", "미만"), ("en", "less than"))), "fr")

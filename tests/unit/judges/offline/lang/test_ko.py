@@ -97,4 +97,4 @@ def test_every_evidence_the_checks_write_has_its_words_in_the_pack():
     used |= {"span_before", "span_after"}  # said as _say(f"span_{side}")
     assert used == {key.removeprefix("claims.") for key in catalogue("ko") if key.startswith("claims.")}
     found = claims.rag_findings("전부 환불받으실 수 있어요.", "등록비 5만 원을 뺀 금액을 돌려받습니다.", "환불되나요?")
-    assert render(found[0].note(), "ko") == "deduction-ignored(정확도 ≤ 1): 참조는 '등록비'을(를) 빼고 지급, 답변은 '전부'"
+    assert render(found[0].note(), "ko") == "공제 무시(정확도 ≤ 1): 참조는 '등록비'을(를) 빼고 지급, 답변은 '전부'"

@@ -162,13 +162,13 @@ def test_a_right_answer_with_an_unverifiable_aside_is_four():
 def test_a_finding_caps_accuracy_and_is_named():
     scores = _scores(5, 5, 5)
     notes = rag.cap_findings(RagCase(_sig(findings=(Finding("polarity", 1, "안 됨"),)), "", True), scores)
-    assert scores["accuracy"] == 1 and [ko(n) for n in notes] == ["polarity(정확도 ≤ 1): 안 됨"]
+    assert scores["accuracy"] == 1 and [ko(n) for n in notes] == ["부정/긍정 반대(정확도 ≤ 1): 안 됨"]
 
 
 def test_a_polarity_finding_reaches_the_feedback():
     q, ref = "염색한 날 머리 감아도 돼요?", "염색 당일에는 샴푸 사용을 피해야 합니다."
     item = {"question": q, "generated_answer": "염색 당일에도 샴푸는 쓰셔도 괜찮습니다.", "reference_answer": ref}
-    assert any("polarity" in judge.verdict(RAG, item)["feedback"] for judge in offline_jury(fitted=False))
+    assert any("polarity" in judge.verdict(RAG, item, lang="en")["feedback"] for judge in offline_jury(fitted=False))
 
 
 def test_a_wrong_answer_caps_completeness_and_relevance():
