@@ -137,11 +137,13 @@ def normalize_header(header: str) -> str:
     return text.strip("*_:： ").strip()
 
 
-@lru_cache(maxsize=1)
 def _kiwi() -> Any:
-    from kiwipiepy import Kiwi  # lazy: loading the model takes seconds
+    """The process's one Korean analyser, the offline jury's (the same default ``Kiwi``): a
+    second one would cost its build (~1.4 CPU s), its first use (~2 CPU s) and 500 MB again in
+    every report run the offline jury scores. Lazy: loading the model takes seconds."""
+    from assay.judges.offline.text import kiwi
 
-    return Kiwi()
+    return kiwi()
 
 
 @lru_cache(maxsize=4096)

@@ -150,3 +150,12 @@ def test_embedding_step_is_used_only_when_lexical_steps_fail():
 def test_english_only_embedder_ignores_korean_headers():
     embedder = sm.Embedder(_FakeModel({"경쟁사 분석", "market analysis"}), latin_only=True)
     assert embedder.similarity("경쟁사 분석", _field("marketing", "market_analysis")) is None
+
+
+def test_schema_matching_uses_the_offline_jurys_analyser_not_a_second_one():
+    """A report run's schema matching and its offline jury analyse Korean in one process: one
+    analyser serves both (a second cost ~3.5 CPU s and 500 MB in every such run)."""
+    from assay.judges.offline.text import kiwi
+
+    assert sm.tokens("시장 현황 및 트렌드 분석")  # the matching's own path builds (or finds) it
+    assert sm._kiwi() is kiwi()
