@@ -28,7 +28,6 @@ from assay.suites.agent.offline.filler import without_filler
 
 WRITES = acts.WRITE_ACTIONS
 TOP = frozenset({"PERFECT", "GOOD"})
-ORDINAL_UNITS = frozenset({"차", "위", "단계"})  # "1차 면접" names a stage, not a value
 
 
 C = cues()
@@ -362,18 +361,6 @@ def filter_left(c: Case) -> Msg | str:
     return say("agent.filter_left", condition=unfiltered) if unfiltered else ""
 
 
-def figure_left(c: Case) -> Msg | str:
-    """None of the request's values (a filter, a date; not a stage ordinal nor a count of past
-    times) is in the message, unless it is vague and states no value at all."""
-    values = [f for f in tx.quantities(c.query) if f.unit not in ORDINAL_UNITS]
-    if RE["past_count"].search(c.query):
-        values = [f for f in values if f.unit != "회"]
-    said = tx.quantities(c.message)
-    if values and not any(tx.same_quantity(f, g) for f in values for g in said) and not (c.vague and not said):
-        return say("agent.figure_left")
-    return ""
-
-
 def action_left(c: Case) -> Msg | str:
     """Two or more actions asked (ruled-out ones and ones named in a reason aside), not all done."""
     asked = tx.intents_in(acts.without_reasons(acts.without_excluded(c.query)))
@@ -390,7 +377,6 @@ CAPS: tuple[tuple[str, Callable[[Case], Msg | str]], ...] = (
     ("PARTIAL", extra_write),
     ("PARTIAL", member_left),
     ("PARTIAL", filter_left),
-    ("PARTIAL", figure_left),
     ("PARTIAL", action_left),
 )
 

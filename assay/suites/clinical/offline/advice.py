@@ -1,7 +1,6 @@
 """Advice a patient record forbids, read on the record as written: a drug on a line that forbids it
-named with no warning, a drug the record says not to stop let go, two things a caution links
-called unrelated, leave given (or a hedge) for an act a record sentence forbids; and what makes
-an answer clause a warning.
+named with no warning, a drug the record says not to stop let go, leave given (or a hedge) for
+an act a record sentence forbids; and what makes an answer clause a warning.
 """
 
 from __future__ import annotations
@@ -115,33 +114,6 @@ def _kept_drugs(sentence: str, items: list[rf.RecordItem]) -> list[str]:
         for n in i.names[:1] if n in sentence and not tx.has_any(n, CUES.stop_verbs)
         and (i.text in sentence or sentence in i.text or sentence.lstrip().startswith(n))
     ]  # fmt: skip
-
-
-CAUTION_LINE_CUES = (*CUES.contraindication, *CUES.caution_line)  # a caution line links the things it names
-
-
-def dismissed_cautions(answer: str, patient: str) -> list[Msg]:
-    """A clause that calls two things the record's caution line links unrelated ("피임약은
-    라모트리진과 상관없으니" against "주의: 에스트로겐 함유 피임약은 라모트리진 농도를 낮춤"):
-    advice the record forbids. Both names must be on the one line (words of three syllables or
-    four letters at least), and the clause must not also warn."""
-    out: list[Msg] = []
-    for clause in rf.CLAUSE_RE.split(answer):
-        if not CUES.regex("dismiss").search(clause) or warned(clause):
-            continue
-        for label, value in rf.label_values(patient):
-            if not tx.has_any(f"{label} {value}".lower(), CAUTION_LINE_CUES):
-                continue
-            words = {tx.strip_suffix(w) for w in re.findall(r"[가-힣]{3,}|[A-Za-z]{4,}", value)}
-            said = sorted(
-                w
-                for w in words
-                if len(w) >= 3 and (w.lower() in clause.lower() if w.isascii() else w in clause)
-            )
-            if len(said) >= 2:
-                out.append(say("clinical.caution_dismissed", first=said[0], second=said[1], record=value.strip()[:40]))
-                break
-    return list(dict.fromkeys(out))
 
 
 # Acts a question may ask leave for (a drink, one more tablet, a skipped dose, more water).

@@ -21,7 +21,7 @@ Words = tuple[str, ...]
 TABLES: tuple[tuple[Any, str], ...] = (
     (Words, "permission amount what status decision prohibition when time_words directive decline statement"
      " status_words not_antibiotic units bare_followers absent stop_verbs allergy_labels contraindication"
-     " warning caution_line result about_record table_caution table_warnings counted"),
+     " warning result about_record table_caution table_warnings counted"),
     (frozenset[str], "en_function none_values item_stop result_words caution_words generic_labels key_labels"
      " test_stop dose_units table_caution_labels medication_labels no_condition plain_words"),
     (dict[str, str], "en_durations key_aliases sex_values unit_aliases count_units per_dose_units asked_acts regexes"

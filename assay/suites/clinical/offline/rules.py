@@ -42,7 +42,6 @@ CONTRADICTIONS = (
 # Advice the record forbids, in the order the feedback lists it: (answer, patient, question) -> findings.
 FORBIDDEN_ADVICE = (
     ("contraindicated drug named", lambda answer, patient, question: advice.contraindicated_advice(answer, patient)),
-    ("caution called unrelated", lambda answer, patient, question: advice.dismissed_cautions(answer, patient)),
     ("stopped against the record", advice.stopped_against_record),
     ("leave for a forbidden act", advice.permitted_against_record),
     ("things kept apart taken together", lambda answer, patient, question: cr.together_against_spacing(answer, patient)),

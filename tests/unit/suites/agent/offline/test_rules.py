@@ -343,13 +343,6 @@ def test_member_and_filter_left():
     assert rules.filter_left(case(query, "Q-31 공고 지원자 전체 목록입니다.", label="UPDATE")) == ""
 
 
-def test_figure_left_skips_stage_ordinals_counts_of_past_times_and_vague_messages():
-    assert rules.figure_left(case("P-415 노은채 지원서 2건 삭제해줘", "P-415 노은채 지원서 1건을 삭제했습니다."))
-    assert rules.figure_left(case("P-415 공고에 두 번 들어간 노은채 지원서 삭제해줘", "노은채 지원서를 삭제했습니다.")) == ""
-    assert rules.figure_left(case("2차 면접으로 옮겨줘", "면접으로 옮겼습니다.")) == ""
-    assert rules.figure_left(case("마감일 6월 30일로 연장해줘", "연장했습니다.", vague=True)) == ""
-
-
 def test_action_left_is_an_asked_action_not_done():
     assert rules.action_left(case("지원자 추가하고 면접 일정도 변경해 줘", "지원자를 추가했습니다."))
     assert rules.action_left(case("평판 조회 끝났으니까 최종 면접으로 넘겨 주세요", "최종 면접으로 넘겼습니다.")) == ""

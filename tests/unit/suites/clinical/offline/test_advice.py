@@ -98,21 +98,6 @@ def test_a_line_whose_label_is_the_forbidden_act():
     assert advice.contraindicated_advice("수영은 2월까지는 하지 마세요.", TRANSPLANT) == []
 
 
-def test_two_things_a_caution_links_called_unrelated_is_forbidden_advice():
-    said = advice.dismissed_cautions(
-        "세인트존스워트는 타크로리무스와 상관없는 영양제라 드셔도 됩니다.", TRANSPLANT
-    )
-    assert said
-    # near misses: one thing of the line only; or the same clause warning after all
-    assert advice.dismissed_cautions("세인트존스워트는 감기약과 상관없어요.", TRANSPLANT) == []
-    assert (
-        advice.dismissed_cautions(
-            "세인트존스워트가 타크로리무스와 상관없다고 생각하면 위험합니다.", TRANSPLANT
-        )
-        == []
-    )
-
-
 def test_forbidden_on_the_record_and_reported_as_forbidden():
     record = "주진단: 파킨슨병\n복용 약: 로피니롤 2mg 1일 3회\n주의: 프로클로르페라진 금지(파킨슨 악화)"
     assert advice.contraindicated_advice("기록에 프로클로르페라진은 금지라고 되어 있어요.", record) == []
