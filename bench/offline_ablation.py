@@ -60,6 +60,12 @@ FUNCTIONS = (
     ("assay.suites.clinical.offline.asks", "unanswered_part", "", "clinical_answer"),
     ("assay.suites.clinical.offline.asks", "unmentioned_caution", "", "clinical_answer"),
     ("assay.suites.clinical.offline.asks", "record_silent_on", "", "clinical_answer"),
+    ("assay.suites.memory.offline.targets", "confused_target", None, "memory_usefulness"),
+    ("assay.suites.memory.offline.targets", "other_person", None, "memory_usefulness"),
+    ("assay.suites.memory.offline.targets", "unnamed_person", None, "memory_usefulness"),
+    ("assay.suites.memory.offline.rules", "dated_update", False, "memory_usefulness"),
+    ("assay.suites.memory.offline.rules", "mention_only", False, "memory_usefulness"),
+    ("assay.suites.agent.offline.rules", "_vague", False, "agent_intent"),
     # the claim checks' own exceptions and sub-checks, each a rule of its own
     *((CLAIMS, name, [], "rag_answer") for name in ("_misplaced_figure",)),
     *((CLAIMS, name, (), "rag_answer") for name in ("_conceded",)),
