@@ -66,6 +66,9 @@ FUNCTIONS = (
     ("assay.suites.memory.offline.rules", "dated_update", False, "memory_usefulness"),
     ("assay.suites.memory.offline.rules", "mention_only", False, "memory_usefulness"),
     ("assay.suites.agent.offline.rules", "_vague", False, "agent_intent"),
+    ("assay.suites.agent.offline.rules", "_other_person", "", "agent_intent"),
+    ("assay.suites.agent.offline.rules", "_shares_a_word", False, "agent_intent"),
+    ("assay.suites.agent.offline.rules", "_other_target", [], "agent_intent"),
     # the claim checks' own exceptions and sub-checks, each a rule of its own
     *((CLAIMS, name, [], "rag_answer") for name in ("_misplaced_figure",)),
     *((CLAIMS, name, (), "rag_answer") for name in ("_conceded",)),
