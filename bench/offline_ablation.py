@@ -1,15 +1,18 @@
 """What does each offline rule buy? Leave one rule out at a time and measure the jury again.
 
-For every knob (a claim check of ``claims.rag_findings``, a scoring step of a suite's ordered
-rule tuple), the offline jury runs with that one rule removed over the labelled sets that are
+For every knob (a claim check of ``claims.rag_findings`` or one of its exceptions, a scoring step
+of a suite's ordered rule tuple, a check a suite's rules call by its module), the offline jury runs with that one rule removed over the labelled sets that are
 already dev sets (in-sample, held-out v1 to v15, ``endev``, ``en1``, ``en3``); never over a blind
 set (v16, v17, v18, en2: none of their files is opened). Printed per knob and prompt: the summed
 change of Spearman's rho over the prompt's fields and sets, the sets it lowers and raises by more
 than 0.01, and the summed change of wrong answers caught and correct answers flagged.
 
     python bench/offline_ablation.py [--prompt rag_answer] [--knob NAME ...]
+    python bench/offline_ablation.py --together NAME --together NAME   # removed at once
 
-A knob whose removal lowers nothing is a rule no labelled set needs. Prints; asserts nothing.
+A knob whose removal lowers nothing is a rule no labelled set needs; ``--together`` checks that
+the candidates removed at once still lower nothing, printing each dev figure before → after.
+Prints; asserts nothing.
 """
 
 from __future__ import annotations
