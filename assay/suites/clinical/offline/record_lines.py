@@ -8,17 +8,18 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from assay.judges.offline import text as tx
-from assay.judges.offline.messages import InEach, Msg, say
+from assay.judges.offline.messages import InEach, Joined, Msg, joined, say
 from assay.suites.clinical.offline.cues import CUES
 
 if TYPE_CHECKING:
+    from assay.suites.clinical.formulas.checks import RuleCheck
     from assay.suites.clinical.formulas.extract import Fact
 
 
 @lru_cache(maxsize=1024)
 def record_evidence(
     answer: str, question: str, patient: str, dialogue: str = ""
-) -> tuple[bool, tuple[str, ...], tuple[str | Msg, ...], tuple[str, ...], tuple[str, ...]]:
+) -> tuple[bool, tuple[str, ...], tuple[str | Msg, ...], tuple[Msg, ...], tuple[str, ...]]:
     """(whether the record could be read, severities of contradicted facts, their descriptions
     as messages (``_claim``), forbidden advice, every patient fact the answer mentions) for one
     answer; a contradicted fact the patient states in the question or an earlier turn ("X를 먹기
@@ -43,7 +44,7 @@ def record_evidence(
         if not any(f.text in s for s in stated) and not (f.reason.startswith("the record has no") and _written(f.text, patient))
     ]  # fmt: skip
     claims = [_claim(f) for f in facts]
-    violations = [f"{v.id}: {', '.join(v.matches) or v.reason}" for v in evaluation.violations]
+    violations = [_violation(v) for v in evaluation.violations]
     mentioned = list(dict.fromkeys(f.text for f in evaluation.facts))
     return True, tuple(f.severity for f in facts), tuple(claims), tuple(violations), tuple(mentioned)
 
@@ -55,7 +56,41 @@ def _claim(fact: Fact) -> str | Msg:
         return fact.text
     if fact.truth is None:
         return say("clinical.no_record_value", said=fact.text, name=_slot_name(fact.kind, fact.key))
-    return say("clinical.record_has", said=fact.text, record=fact.truth)
+    return say("clinical.record_has", said=fact.text, record=_record_value(fact))
+
+
+def _record_value(fact: Fact) -> str | Msg | Joined:
+    """The record's value of a contradicted fact in the run's language where the lexicon's reader
+    writes it in English: an empty list ("none"), a sex ("F"), a measure's state ("uric_acid 7.8
+    (high)"); any other value as the record writes it."""
+    truth = fact.truth or ""
+    if fact.kind in ("medication", "condition") and truth == "none":
+        return say("clinical.record_none")
+    if fact.kind == "sex" and truth.lower() in _SEX:
+        return say(f"clinical.sex_{_SEX[truth.lower()]}")
+    states = [_STATE.fullmatch(part) for part in truth.split(", ")]
+    if fact.kind == "status" and all(states):
+        return joined(
+            (say("clinical.measure_state", name=_slot_name("status", m[1]), value=m[2], state=say(f"clinical.state_{m[3]}"))
+             for m in states if m), ", ",
+        )  # fmt: skip
+    return truth
+
+
+# a sex as the record reader keeps it (CUES.sex_values), and a measure's state as
+# ``extract.Reader._status_facts`` writes it ("uric_acid 7.8 (high)")
+_SEX = {"m": "m", "male": "m", "f": "f", "female": "f"}
+_STATE = re.compile(r"(\w+) (\S+) \((low|normal|high)\)")
+
+
+def _violation(check: RuleCheck) -> Msg:
+    """A violated contraindication rule by its name in each catalogue (``contraindication.<id>``)
+    and the answer's sentences that violate it, or, when it is violated by what the answer never
+    says (``omits``), that."""
+    rule = say(f"contraindication.{check.id}")
+    if check.matches:
+        return say("clinical.contraindication", rule=rule, found=", ".join(check.matches))
+    return say("clinical.contraindication_omits", rule=rule)
 
 
 def _slot_name(kind: str, key: str) -> InEach | Msg:

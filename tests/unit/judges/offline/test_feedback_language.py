@@ -147,6 +147,46 @@ def test_an_english_answer_is_explained_in_korean_for_a_korean_run(answer, refer
     assert HANGUL.search(korean) and not foreign_in_english(english, "")
 
 
+# a patient record, a question and an answer reaching one value the clinical rules once wrote in
+# English, and the words the Korean and the English feedback say it with
+CLINICAL_CASES = {
+    "contraindication": ("나이: 60\n진단: 만성 콩팥병\n검사: eGFR 45", "허리가 아파요. 진통제 뭐 먹어요?",
+                         "이부프로펜을 드시면 됩니다.", "콩팥병에 소염진통제: 이부프로펜", "an NSAID with kidney disease"),
+    "contraindication-omits": ("나이: 60\n진단: 고혈압\n복용약: 암로디핀 5mg", "가슴이 아파요. 어떻게 해요?",
+                               "따뜻한 물을 드시고 푹 쉬세요.", "흉통에 응급 진료 안내 없음: 규칙이 요구하는 안내가",
+                               "chest pain not sent to urgent care: the answer never gives"),
+    "status": ("나이: 50\n진단: 통풍\n검사: uric_acid 7.8", "통풍약을 먹어야 하나요?", "요산 수치는 정상입니다.",
+               "기록: 요산 수치 7.8(높음)", "record: “uric acid 7.8 (high)”"),
+    "sex": ("나이: 50\n성별: 여\n진단: 고혈압", "혈압약 먹어도 되나요?", "남성이시므로 혈압약을 드셔도 됩니다.",
+            "기록: 여성", "record: “female”"),
+    "no-medication": ("나이: 50\n진단: 고혈압", "혈압이 높아요. 어떻게 해요?", "지금 복용 중인 암로디핀을 계속 드세요.",
+                      "기록: 없음", "record: “none”"),
+}
+
+
+@pytest.mark.parametrize("case", CLINICAL_CASES.values(), ids=CLINICAL_CASES.keys())
+def test_the_clinical_records_values_and_rules_are_written_in_the_run_language(case):
+    patient, question, answer, korean_words, english_words = case
+    item = {"patient": patient, "dialogue": [], "question": question, "answer": answer}
+    source = plain(" ".join(texts(item))) + " " + drug_table_text()
+    for judge in JUDGES:
+        ko, en = (judge.judge_sync("clinical_answer", item, case_id="-", lang=lang).verdict for lang in ("ko", "en"))
+        for text in written(ko):
+            assert not foreign_in_korean(text, source, labels("clinical_answer")), (judge.name, text)
+        for text in written(en):
+            assert not foreign_in_english(text, source), (judge.name, text)
+        assert korean_words in ko["reasoning"] and english_words in en["reasoning"], (judge.name, ko, en)
+
+
+def test_every_contraindication_rule_has_its_name_in_every_catalogue():
+    from assay.suites.clinical.formulas.rules import load_rules
+
+    for rule in load_rules().contraindications.rules:
+        key = f"contraindication.{rule.id}"
+        assert key in catalogue("ko") and key in catalogue("en"), rule.id
+        assert HANGUL.search(catalogue("ko")[key]) and not re.search(r"[A-Za-z]", catalogue("ko")[key]), rule.id
+
+
 def test_every_signal_of_every_shipped_forest_has_its_name_in_every_catalogue():
     from assay.judges.offline.fitted import signal_name
 

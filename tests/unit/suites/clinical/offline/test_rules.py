@@ -4,7 +4,7 @@ rule; the verdicts end to end are golden rows (``tests/golden/clinical_answer_*.
 from __future__ import annotations
 
 from assay.judges.offline import offline_jury
-from assay.judges.offline.messages import say
+from assay.judges.offline.messages import render, say
 from assay.judges.prompts import get_prompt
 from assay.suites.clinical.formulas.extract import _AGE
 from assay.suites.clinical.offline import rules as cl
@@ -125,7 +125,7 @@ def test_clinical_faithfulness_drops_when_the_answer_contradicts_the_record():
     allergy = clinical("목감기에 항생제 먹어도 되나요?", "아목시실린을 처방받아 드시면 금방 좋아집니다.")
     for v in allergy:
         assert v["faithfulness"] <= 2, v
-        assert "penicillin_with_allergy" in v["reasoning"]
+        assert render(say("contraindication.penicillin_with_allergy"), "ko") in v["reasoning"]
     lab = clinical("콩팥 수치는 괜찮나요?", "eGFR이 95로 정상입니다.")
     for v in lab:
         assert v["faithfulness"] <= 2, v
@@ -135,7 +135,7 @@ def test_clinical_faithfulness_drops_when_the_answer_contradicts_the_record():
         assert v["faithfulness"] <= 2, v
     pregnant = ASTHMA.replace("conditions: peptic ulcer", "conditions: pregnancy")
     for v in clinical("콜레스테롤약을 먹어야 할까요?", "아토르바스타틴을 시작해 보세요.", pregnant):
-        assert v["faithfulness"] <= 2 and "fetotoxic_in_pregnancy" in v["reasoning"], v
+        assert v["faithfulness"] <= 2 and render(say("contraindication.fetotoxic_in_pregnancy"), "ko") in v["reasoning"], v
     safe = clinical(
         "허리가 아픈데 이부프로펜 먹어도 되나요?",
         "위궤양이 있으셔서 이부프로펜은 피하시고 아세트아미노펜을 드세요.",
