@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from assay.judges.offline import text as tx
-from assay.judges.offline.messages import InEach, Joined, Msg, joined, say
+from assay.judges.offline.messages import InEach, Joined, Msg, catalogue, joined, say
 from assay.suites.clinical.offline.cues import CUES
 
 if TYPE_CHECKING:
@@ -84,10 +84,12 @@ _STATE = re.compile(r"(\w+) (\S+) \((low|normal|high)\)")
 
 
 def _violation(check: RuleCheck) -> Msg:
-    """A violated contraindication rule by its name in each catalogue (``contraindication.<id>``)
-    and the answer's sentences that violate it, or, when it is violated by what the answer never
+    """A violated contraindication rule by its name in each catalogue (``contraindication.<id>``;
+    its id when the catalogues have none) and the answer's sentences that violate it, or, when it is violated by what the answer never
     says (``omits``), that."""
-    rule = say(f"contraindication.{check.id}")
+    key = f"contraindication.{check.id}"
+    # a rule added to the data without a name in the catalogues is named by its id
+    rule = say(key) if key in catalogue("en") else check.id
     if check.matches:
         return say("clinical.contraindication", rule=rule, found=", ".join(check.matches))
     return say("clinical.contraindication_omits", rule=rule)

@@ -217,3 +217,13 @@ def test_the_drug_table_is_quoted_in_english():
     reasoning = OFFLINE_JUDGES[0](fitted=False).verdict("clinical_answer", item, lang="ko")["reasoning"]
     assert "drug_table" in reasoning  # the table's rule answered this case
     assert not foreign_in_korean(reasoning, plain(" ".join(texts(item)))), reasoning
+
+
+def test_a_contraindication_rule_without_a_catalogue_name_is_named_by_its_id():
+    # a rule added to contraindications.yaml before anyone names it in the catalogues
+    from assay.suites.clinical.formulas.checks import RuleCheck
+    from assay.suites.clinical.offline.record_lines import _violation
+
+    check = RuleCheck(id="a_new_rule", weight=1.0, applicable=True, violated=True, matches=["이부프로펜을 드세요"])
+    for lang in ("ko", "en"):
+        assert render(_violation(check), lang).startswith("a_new_rule: ")
