@@ -162,18 +162,21 @@ def test_quarantine_sets_bad_rows_aside_and_lists_them(prefect_server, bundled_r
     assert all(case_id in report.split("Quarantined rows")[1].splitlines()[0] for case_id in listed)
 
 
-def test_a_korean_offline_run_explains_every_verdict_in_korean(prefect_server, tmp_path):
-    """The default `--lang ko` reaches every offline verdict whole: no Latin-script words in a
-    stored verdict's feedback but what the judged answer, reference and question hold (or a
-    judge's name): the fitted stage's signals and the claim checks' names are Korean too."""
-    result, output = cli("run", "rag_qa", "--offline", "--out", str(tmp_path))
-    assert result.exit_code == 0, output
-    run_dir = tmp_path / run_id_of(output)
+def judge_records(run_dir: Path) -> list[dict]:
+    """The run's stored judge call records, by artifact name."""
     artifacts = json.loads((run_dir / "manifest.json").read_text())["artifacts"]
-    records = [
+    return [
         json.loads((run_dir / entry["path"]).read_text(encoding="utf-8"))
         for name, entry in sorted(artifacts.items()) if name.startswith(JUDGE_CALLS_DIR)
     ]
+
+
+def test_a_korean_offline_run_explains_every_verdict_in_korean(first_run):
+    """The default `--lang ko` reaches every offline verdict whole: no Latin-script words in a
+    stored verdict's feedback but what the judged answer, reference and question hold (or a
+    judge's name): the fitted stage's signals and the claim checks' names are Korean too."""
+    out, run_id, _ = first_run
+    records = judge_records(out / run_id)
     assert records
     for record in records:
         assert record["request"]["params"]["lang"] == "ko"
@@ -187,12 +190,7 @@ def test_an_english_offline_run_explains_every_verdict_in_english(prefect_server
     text it quotes from the Korean answers and references, and its call key carries the language."""
     result, output = cli("run", "rag_qa", "--offline", "--lang", "en", "--out", str(tmp_path))
     assert result.exit_code == 0, output
-    run_dir = tmp_path / run_id_of(output)
-    artifacts = json.loads((run_dir / "manifest.json").read_text())["artifacts"]
-    records = [
-        json.loads((run_dir / entry["path"]).read_text(encoding="utf-8"))
-        for name, entry in sorted(artifacts.items()) if name.startswith(JUDGE_CALLS_DIR)
-    ]
+    records = judge_records(tmp_path / run_id_of(output))
     assert records and all(r["offline"] for r in records)
     quoted = re.compile(r"“[^”]*”|\"(?:[^\"\\]|\\.)*\"")
     for record in records:
